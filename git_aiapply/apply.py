@@ -1,0 +1,360 @@
+"""One response, start to finish: parse, plan, decide, and hand the plan to the git
+transaction.  Pure steps are in their own modules; this one only sequences them."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .errors import ApplyError, Problem
+from .plan import FileChange, Plan
+from .response import Response
+
+
+@dataclass
+class Options:
+    check: bool = False
+    diff: bool = False
+    include_dirty: bool = False
+    allow_empty: bool = False
+    format: str | None = None
+    message: str | None = None  # -m / -F text
+    edit: bool = False
+    no_verify: bool = False
+    verify: bool = False  # branch mode: run hooks anyway (in a temporary worktree) - not yet
+    branch: str | None = None  # a concrete branch name (templates are expanded by the caller)
+    base: str | None = None
+    signoff: bool = False
+    sign: bool | None = None  # -S / --no-gpg-sign; None = commit.gpgSign
+    trailers: bool = True
+    subject_max: int = 72
+
+
+@dataclass
+class Outcome:
+    response: Response
+    status: str  # applied, already-applied, no-change, would-apply, empty, refused
+    exit_code: int = 0
+    commit: str | None = None
+    branch: str | None = None
+    base: str | None = None
+    formats: list[str] = field(default_factory=list)
+    changes: list[FileChange] = field(default_factory=list)
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    message: str | None = None
+    diff: str | None = None
+    note: str | None = None
+    hook_output: str = ""
+    error_kind: str | None = None
+
+    @property
+    def added(self) -> int:
+        return sum(c.added for c in self.changes)
+
+    @property
+    def removed(self) -> int:
+        return sum(c.removed for c in self.changes)
+
+    def to_json(self) -> dict:
+        return {
+            "response": self.response.name,
+            "response_id": self.response.response_id,
+            "model": self.response.model,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "commit": self.commit,
+            "branch": self.branch,
+            "base": self.base,
+            "formats": self.formats,
+            "files": [
+                {"path": c.path, "action": c.action, "old_path": c.old_path,
+                 "added": c.added, "removed": c.removed}
+                for c in self.changes
+            ],
+            "added": self.added,
+            "removed": self.removed,
+            "message": self.message,
+            "note": self.note,
+            "error_kind": self.error_kind,
+            "errors": [p.to_json() for p in self.problems],
+            "error_text": "\n".join(p.render() for p in self.problems) or None,
+        }
+
+
+def _short_branch(ref: str | None) -> str | None:
+    if ref and ref.startswith("refs/heads/"):
+        return ref[len("refs/heads/"):]
+    return ref
+
+
+def _changed_words(plan: Plan) -> list[tuple[str, str]]:
+    out = []
+    for c in plan.changes:
+        if c.action == "rename":
+            out.append(("rename", f"{c.old_path} -> {c.path}"))
+        elif c.action == "mode":
+            out.append(("chmod", c.path))
+        else:
+            out.append((c.action, c.path))
+    return out
+
+
+def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Options) -> str:
+    from .message import build_message
+
+    trailers = opts.trailers and repo.config_bool("aiapply.trailers", True)
+    subject_max = repo.config_int("aiapply.subjectLength", opts.subject_max)
+    if opts.message is not None:
+        msg = opts.message.strip("\n")
+        if trailers:
+            tail = build_message("", formats=parsed.formats, response_id=response.response_id,
+                                 model=response.model, descriptions=[], changed=[("update", "x")],
+                                 subject_max=subject_max, trailers=True)
+            # keep only the trailer paragraph of the generated message
+            tail = tail.rstrip("\n").rsplit("\n\n", 1)[-1]
+            msg = f"{msg}\n\n{tail}"
+    else:
+        msg = build_message(parsed.explanation, formats=parsed.formats,
+                            response_id=response.response_id, model=response.model,
+                            descriptions=parsed.descriptions, changed=_changed_words(plan),
+                            subject_max=subject_max, trailers=trailers)
+    if opts.signoff:
+        from .git import identity
+
+        c = identity(repo, "committer")
+        line = f"Signed-off-by: {c.name} <{c.email}>"
+        if line not in msg:
+            msg = msg.rstrip("\n") + ("\n" if _ends_with_trailers(msg) else "\n\n") + line
+    return msg.rstrip("\n") + "\n"
+
+
+def _ends_with_trailers(msg: str) -> bool:
+    last = msg.rstrip("\n").rsplit("\n\n", 1)[-1]
+    return all(":" in l and not l.startswith(" ") for l in last.splitlines()) and "\n\n" in msg.rstrip("\n")
+
+
+def render_diff(plan: Plan, color: bool = False) -> str:
+    """The change as a git-style diff (renames shown as renames)."""
+    import pygit2
+
+    parts = []
+    renamed_to = {new: old for old, new in plan.renames}
+    renamed_from = set(renamed_to.values())
+    for path in plan.touched:
+        old = plan.base.get(path)
+        new = plan.final.get(path)
+        if old == new:
+            continue
+        if path in renamed_from and new is None:
+            continue  # shown with its destination
+        old_path = renamed_to.get(path, path)
+        if path in renamed_to:
+            old = plan.base.get(old_path)
+        old_data = old.data if old else None
+        new_data = new.data if new else None
+        patch = pygit2.Patch.create_from(old_data, new_data, old_as_path=old_path,
+                                         new_as_path=path)
+        text = patch.text or ""
+        header = f"diff --git a/{old_path} b/{path}\n"
+        body = text.split("\n", 1)[1] if text.startswith("diff --git") else text
+        extra = ""
+        if old is None:
+            extra = f"new file mode {new.mode:o}\n"
+            body = body.replace(f"--- a/{old_path}", "--- /dev/null", 1)
+        elif new is None:
+            extra = f"deleted file mode {old.mode:o}\n"
+            body = body.replace(f"+++ b/{path}", "+++ /dev/null", 1)
+        else:
+            if old.mode != new.mode:
+                extra += f"old mode {old.mode:o}\nnew mode {new.mode:o}\n"
+            if old_path != path:
+                extra += f"rename from {old_path}\nrename to {path}\n"
+        lines = body.splitlines(True)
+        lines = [l for l in lines if not l.startswith(("new file mode", "deleted file mode"))]
+        parts.append(header + extra + "".join(lines))
+    out = "".join(parts)
+    if color:
+        out = _colorize(out)
+    return out
+
+
+def _colorize(diff: str) -> str:
+    out = []
+    for line in diff.splitlines(True):
+        if line.startswith(("diff --git", "--- ", "+++ ", "new file", "deleted file", "old mode",
+                            "new mode", "rename ", "index ")):
+            out.append(f"\x1b[1m{line.rstrip(chr(10))}\x1b[m\n")
+        elif line.startswith("@@"):
+            out.append(f"\x1b[36m{line.rstrip(chr(10))}\x1b[m\n")
+        elif line.startswith("+"):
+            out.append(f"\x1b[32m{line.rstrip(chr(10))}\x1b[m\n")
+        elif line.startswith("-"):
+            out.append(f"\x1b[31m{line.rstrip(chr(10))}\x1b[m\n")
+        else:
+            out.append(line)
+    return "".join(out)
+
+
+def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bool = False) -> Outcome:
+    """Apply (or check) one response; refusals come back as an Outcome, never raised."""
+    try:
+        return _apply_one(repo, response, opts, editor=editor, color=color)
+    except ApplyError as e:
+        return Outcome(response, "refused", 1, problems=e.problems, error_kind=e.kind,
+                       branch=opts.branch)
+
+
+def _apply_one(repo, response: Response, opts: Options, *, editor, color) -> Outcome:
+    from . import git as g
+    from .formats import no_changes_problem, parse_response
+    from .paths import normalize_path
+    from .plan import make_plan
+
+    parsed = parse_response(response.text, only=opts.format)
+    out = Outcome(response, "refused", 1, formats=list(parsed.formats))
+    if not parsed.ops:
+        if opts.allow_empty:
+            out.status, out.exit_code, out.note = "empty", 0, "no file changes found; nothing done"
+            return out
+        raise ApplyError(no_changes_problem(opts.format), kind="empty")
+
+    r = repo.repo
+    branch_mode = opts.branch is not None
+    if branch_mode:
+        refname = opts.branch if opts.branch.startswith("refs/") else f"refs/heads/{opts.branch}"
+        if not _valid_branch(refname):
+            raise ApplyError(f"invalid branch name {opts.branch!r}")
+        try:
+            tip = r.lookup_reference(refname).target
+        except (KeyError, pygit2_errors()):
+            tip = None
+        if tip is not None:
+            base_commit = r[tip]
+            if opts.base:
+                want = repo.resolve_commit(opts.base)
+                if want.id != tip and not r.descendant_of(tip, want.id):
+                    pass  # the branch exists: it is used at its tip, as documented
+        else:
+            if opts.base:
+                base_commit = repo.resolve_commit(opts.base)
+            else:
+                _b, head_id = repo.head()
+                base_commit = r[head_id] if head_id else None
+        planned_head = None
+        workdir = None
+        search_tip = tip
+        out.branch = _short_branch(refname)
+    else:
+        planned_head = repo.head()
+        head_id = planned_head[1]
+        base_commit = r[head_id] if head_id else None
+        workdir = repo.workdir
+        search_tip = head_id
+        out.branch = _short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
+    out.base = str(base_commit.id) if base_commit is not None else None
+
+    # the same response again: nothing to do
+    done = g.find_response_commit(repo, search_tip, response.response_id)
+    if done is not None:
+        out.status, out.exit_code, out.commit = "already-applied", 0, str(done.id)
+        out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
+        return out
+
+    tree = base_commit.tree if base_commit is not None else None
+    if opts.include_dirty and not branch_mode:
+        import pygit2
+
+        index = pygit2.Index(os.path.join(repo.gitdir, "index")) if os.path.exists(
+            os.path.join(repo.gitdir, "index")) else pygit2.Index()
+        base = g.WorktreeBase(r, tree, workdir, index)
+    else:
+        base = g.TreeBase(r, tree, workdir)
+    root = repo.workdir or ""
+    plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root))
+    out.changes = plan.changes
+    out.renames = plan.renames
+    if plan.is_noop():
+        out.status, out.exit_code = "no-change", 0
+        out.note = "the response's changes are already in place; nothing to commit"
+        return out
+    if not branch_mode and not opts.include_dirty and workdir:
+        import pygit2
+
+        idx_path = os.path.join(repo.gitdir, "index")
+        index = pygit2.Index(idx_path) if os.path.exists(idx_path) else pygit2.Index()
+        dirty = g.dirty_paths(repo, index, base, plan.touched)
+        if dirty:
+            raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
+                                      hint="commit or stash your changes first, or pass "
+                                           "--include-dirty to apply on top of them")
+                              for p, why in dirty], kind="dirty")
+    message = build_commit_message(repo, parsed, response, plan, opts)
+    out.message = message
+    if opts.diff:
+        out.diff = render_diff(plan, color=color)
+    if opts.check or opts.diff:
+        out.status, out.exit_code = "would-apply", 0
+        return out
+
+    sign = _signer(repo, opts)
+    if branch_mode:
+        res = g.commit_to_branch(repo, plan, message, refname, base_commit, tip)
+    else:
+        env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
+        author = g.identity(repo, "author")
+        env.update({"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email})
+        req = g.CommitRequest(plan, message, include_dirty=opts.include_dirty,
+                              no_verify=opts.no_verify, hook_env=env,
+                              edit_message=editor if opts.edit else None, sign=sign)
+        res = g.commit_to_worktree(repo, req, planned_head)
+        out.hook_output = res.hook_output
+    out.status, out.exit_code = "applied", 0
+    out.commit = str(res.commit)
+    out.message = res.message
+    return out
+
+
+def pygit2_errors():
+    import pygit2
+
+    return pygit2.GitError
+
+
+def _valid_branch(refname: str) -> bool:
+    import pygit2
+
+    try:
+        return pygit2.reference_is_valid_name(refname)
+    except AttributeError:  # older pygit2
+        return True
+
+
+def _signer(repo, opts: Options):
+    """A callable that signs commit content with the user's gpg.program, or None."""
+    sign = opts.sign
+    if sign is None:
+        sign = repo.config_bool("commit.gpgSign", False)
+    if not sign:
+        return None
+    program = repo.config_get("gpg.program") or "gpg"
+    key = repo.config_get("user.signingKey")
+
+    def run(content: str) -> str:
+        import subprocess
+
+        args = [program, "--status-fd=2", "-bsau", key] if key else [program, "--status-fd=2", "-bsa"]
+        if not key:
+            from .git import identity
+
+            c = identity(repo, "committer")
+            args = [program, "--status-fd=2", "-bsau", f"{c.name} <{c.email}>"]
+        try:
+            p = subprocess.run(args, input=content.encode(), capture_output=True)
+        except OSError as e:
+            raise ApplyError(f"cannot run {program} to sign the commit: {e.strerror}") from None
+        if p.returncode != 0 or b"-----BEGIN" not in p.stdout:
+            raise ApplyError(Problem(f"{program} failed to sign the data",
+                                     hint=p.stderr.decode("utf-8", "replace").strip()[-500:]))
+        return p.stdout.decode()
+
+    return run

@@ -1,0 +1,99 @@
+"""Errors the tool reports.  Every refusal is an ``ApplyError`` (exit 1); a bad call is a
+``UsageError`` (exit 2).  Nothing else may reach the user: the CLI turns any other
+exception into a one-line internal error, never a traceback."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Problem:
+    """One reason a response cannot be applied, worded so it can go back to the model."""
+
+    reason: str  # one sentence: what is wrong
+    file: str | None = None
+    directive: str | None = None  # e.g. 'FILE_PATCH src/app.py'
+    edit: int | None = None  # 1-based edit (hunk/chunk/SEARCH block/op) number
+    edit_first_line: str | None = None
+    hint: str | None = None  # what to do instead
+    nearby: list[tuple[int, str]] = field(default_factory=list)  # (line number, text) of the file
+    nearby_label: str = "closest lines in the file"
+    candidates: list[int] = field(default_factory=list)  # line numbers (ambiguity)
+    response_line: int | None = None  # line in the response (parse errors)
+
+    def render(self) -> str:
+        where = []
+        if self.file:
+            where.append(self.file)
+        if self.directive and (not self.file or self.file not in self.directive):
+            where.append(self.directive)
+        elif self.directive and self.file and self.directive != self.file:
+            where = [self.directive]
+        if self.edit is not None:
+            first = (self.edit_first_line or "").strip()
+            if len(first) > 60:
+                first = first[:57] + "..."
+            where.append(f"edit {self.edit}" + (f" ({first!r})" if first else ""))
+        if self.response_line:
+            where.append(f"response line {self.response_line}")
+        head = ": ".join([", ".join(where), self.reason]) if where else self.reason
+        out = [head]
+        if self.nearby:
+            out.append(f"  {self.nearby_label}:")
+            width = len(str(max(n for n, _ in self.nearby)))
+            for n, text in self.nearby:
+                out.append(f"  {n:>{width}} | {text}")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        d = {
+            "reason": self.reason,
+            "file": self.file,
+            "directive": self.directive,
+            "edit": self.edit,
+            "edit_first_line": self.edit_first_line,
+            "hint": self.hint,
+            "response_line": self.response_line,
+        }
+        if self.nearby:
+            d["nearby"] = [{"line": n, "text": t} for n, t in self.nearby]
+        if self.candidates:
+            d["candidates"] = list(self.candidates)
+        return d
+
+
+class AiApplyError(Exception):
+    exit_code = 1
+
+
+class ApplyError(AiApplyError):
+    """The response is refused; nothing was changed."""
+
+    exit_code = 1
+
+    def __init__(self, problems: "list[Problem] | Problem | str", kind: str = "refused"):
+        if isinstance(problems, str):
+            problems = [Problem(problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = problems
+        self.kind = kind
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(p.render() for p in self.problems)
+
+
+class ParseError(ApplyError):
+    """The response text is malformed (a block opened and never closed, a bad header)."""
+
+    def __init__(self, reason: str, *, line: int | None = None, directive: str | None = None,
+                 file: str | None = None, hint: str | None = None):
+        super().__init__(Problem(reason, file=file, directive=directive, response_line=line, hint=hint),
+                         kind="parse")
+
+
+class UsageError(AiApplyError):
+    exit_code = 2

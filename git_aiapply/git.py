@@ -1,0 +1,950 @@
+"""Every pygit2 call of the tool, and the transaction that writes a plan.
+
+The order of writes is chosen so that any failure before the branch moves can be rolled
+back completely, and a crash leaves a journal that ``recover`` can undo:
+
+1. take ``index.lock`` (O_EXCL) and keep it until the end;
+2. read the index, check that every touched path is clean (or take the worktree
+   version with include-dirty) and that HEAD has not moved since planning;
+3. write blobs and the commit tree (HEAD's tree updated only along changed paths);
+4. write the journal (the worktree's original state), then the worktree files (each
+   through a temporary file and a rename);
+5. write the new index into the lock file, run pre-commit / prepare-commit-msg /
+   commit-msg with ``GIT_INDEX_FILE`` set;
+6. write the commit, move the branch with compare-and-swap and a reflog entry;
+7. rename the lock over the index, drop the journal, run post-commit.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import time
+from dataclasses import dataclass, field
+
+import pygit2
+from pygit2.enums import FileMode
+
+from .errors import ApplyError, Problem, UsageError
+from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState, Plan
+
+_KINDS = {
+    int(FileMode.TREE): "dir",
+    int(FileMode.LINK): "symlink",
+    int(FileMode.COMMIT): "submodule",
+    int(FileMode.BLOB): "file",
+    int(FileMode.BLOB_EXECUTABLE): "file",
+}
+
+
+# --------------------------------------------------------------------------- opening
+
+
+class Repo:
+    """A repository opened from a folder of its worktree (or a bare repository)."""
+
+    def __init__(self, start: str = "."):
+        try:
+            gitdir = pygit2.discover_repository(os.path.abspath(start))
+        except pygit2.GitError as e:
+            raise UsageError(f"not a git repository: {e}") from None
+        if gitdir is None:
+            raise UsageError("not a git repository (or any of the parent directories)")
+        try:
+            self.repo = pygit2.Repository(gitdir)
+        except pygit2.GitError as e:
+            raise UsageError(f"cannot open the repository: {e}") from None
+        self.gitdir = os.path.normpath(self.repo.path)
+        wd = self.repo.workdir
+        self.workdir = os.path.normpath(wd) if wd else None
+        self.commondir = self._common_dir()
+
+    def _common_dir(self) -> str:
+        p = os.path.join(self.gitdir, "commondir")
+        try:
+            with open(p) as f:
+                rel = f.read().strip()
+        except OSError:
+            return self.gitdir
+        return os.path.normpath(os.path.join(self.gitdir, rel))
+
+    # -- HEAD ------------------------------------------------------------------------
+    def head(self) -> tuple[str | None, pygit2.Oid | None]:
+        """(branch ref name or None when detached, commit id or None when unborn)."""
+        ref = self.repo.lookup_reference("HEAD")
+        if ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+            name = ref.target
+            try:
+                tip = self.repo.lookup_reference(name).target
+            except (KeyError, pygit2.GitError):
+                return name, None
+            return name, tip
+        return None, ref.target
+
+    def resolve_commit(self, rev: str) -> pygit2.Commit:
+        try:
+            obj = self.repo.revparse_single(rev)
+            return obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            raise UsageError(f"unknown revision {rev!r}") from None
+
+    def config_get(self, key: str, default=None):
+        try:
+            return self.repo.config[key]
+        except (KeyError, pygit2.GitError):
+            return default
+
+    def config_bool(self, key: str, default: bool = False) -> bool:
+        try:
+            return self.repo.config.get_bool(key)
+        except (KeyError, pygit2.GitError, ValueError):
+            return default
+
+    def config_int(self, key: str, default: int) -> int:
+        try:
+            return self.repo.config.get_int(key)
+        except (KeyError, pygit2.GitError, ValueError):
+            return default
+
+    def relpath_of_cwd(self) -> str:
+        if not self.workdir:
+            return ""
+        rel = os.path.relpath(os.path.realpath(os.getcwd()), os.path.realpath(self.workdir))
+        return "" if rel == "." else rel
+
+
+# --------------------------------------------------------------------------- base state
+
+
+class TreeBase:
+    """The base a response is planned against: a commit's tree, plus the worktree for
+    untracked paths (``workdir`` None in branch mode)."""
+
+    def __init__(self, repo: pygit2.Repository, tree: pygit2.Tree | None, workdir: str | None):
+        self.repo = repo
+        self.tree = tree
+        self.workdir = workdir
+        self._entries: dict[str, object] = {}
+
+    def _lookup(self, path: str):
+        if path not in self._entries:
+            ent = None
+            if self.tree is not None:
+                try:
+                    ent = self.tree[path]
+                except (KeyError, ValueError):
+                    ent = None
+            self._entries[path] = ent
+        return self._entries[path]
+
+    def kind(self, path: str) -> str | None:
+        ent = self._lookup(path)
+        return None if ent is None else _KINDS.get(ent.filemode, "file")
+
+    def entry(self, path: str) -> tuple[int, bytes] | None:
+        ent = self._lookup(path)
+        if ent is None or ent.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK):
+            return None
+        return int(ent.filemode), self.repo[ent.id].data
+
+    def entry_id(self, path: str):
+        ent = self._lookup(path)
+        return None if ent is None else (int(ent.filemode), ent.id)
+
+    def disk_kind(self, path: str) -> str | None:
+        if self.workdir is None:
+            return None
+        parts = path.split("/")
+        cur = self.workdir
+        for i, part in enumerate(parts):
+            cur = os.path.join(cur, part)
+            try:
+                st = os.lstat(cur)
+            except OSError:
+                return None
+            if stat.S_ISLNK(st.st_mode):
+                return "symlink"
+            if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
+                return "file"
+        if stat.S_ISDIR(st.st_mode):
+            return "dir"
+        return "file"
+
+
+class WorktreeBase(TreeBase):
+    """include-dirty: tracked files are taken as they are in the worktree."""
+
+    def __init__(self, repo, tree, workdir, index: pygit2.Index):
+        super().__init__(repo, tree, workdir)
+        self.index = index
+
+    def _tracked(self, path: str) -> bool:
+        return path in self.index or super().kind(path) in ("file", "symlink")
+
+    def kind(self, path: str) -> str | None:
+        k = super().kind(path)
+        if k in ("dir", "submodule"):
+            return k
+        if self._tracked(path):
+            st = read_disk(self.workdir, path)
+            if st is None:
+                return None
+            return "symlink" if st.mode == MODE_LINK else "file"
+        return k
+
+    def entry(self, path: str) -> tuple[int, bytes] | None:
+        if not self._tracked(path):
+            return None
+        st = read_disk(self.workdir, path)
+        return None if st is None else (st.mode, st.data)
+
+
+def read_disk(workdir: str, path: str) -> FileState | None:
+    """A worktree file as git would store it (mode and content), or None."""
+    full = os.path.join(workdir, path)
+    try:
+        st = os.lstat(full)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return FileState(MODE_LINK, os.fsencode(os.readlink(full)))
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    with open(full, "rb") as f:
+        data = f.read()
+    return FileState(MODE_EXEC if st.st_mode & 0o100 else MODE_FILE, data)
+
+
+# --------------------------------------------------------------------------- trees
+
+
+def build_tree(repo: pygit2.Repository, base: pygit2.Tree | None,
+               changes: dict[str, tuple[int, pygit2.Oid] | None]) -> pygit2.Oid | None:
+    """``base`` with ``changes`` (path -> (mode, id) or None to remove) applied, touching
+    only the subtrees along changed paths.  Returns None for an empty subtree."""
+    direct: dict[str, tuple[int, pygit2.Oid] | None] = {}
+    nested: dict[str, dict] = {}
+    for path, value in changes.items():
+        head, sep, rest = path.partition("/")
+        if sep:
+            nested.setdefault(head, {})[rest] = value
+        else:
+            direct[head] = value
+    tb = repo.TreeBuilder(base) if base is not None else repo.TreeBuilder()
+    names = {e.name for e in base} if base is not None else set()
+    for name, value in direct.items():
+        if value is None:
+            if name in names and name not in nested:
+                tb.remove(name)
+                names.discard(name)
+        else:
+            tb.insert(name, value[1], value[0])
+            names.add(name)
+    for name, sub in nested.items():
+        existing = tb.get(name) if name in names else None
+        sub_base = None
+        if existing is not None and existing.filemode == FileMode.TREE and direct.get(name, 0) is not None:
+            sub_base = repo[existing.id]
+        new_id = build_tree(repo, sub_base, sub)
+        if new_id is None:
+            if name in names:
+                tb.remove(name)
+                names.discard(name)
+        else:
+            tb.insert(name, new_id, FileMode.TREE)
+            names.add(name)
+    if not names and base is not None:
+        return None
+    if not names:
+        return None
+    return tb.write()
+
+
+def empty_tree(repo: pygit2.Repository) -> pygit2.Oid:
+    return repo.TreeBuilder().write()
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def _parse_git_date(value: str) -> tuple[int, int] | None:
+    """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them."""
+    import datetime as _dt
+    from email.utils import parsedate_tz
+
+    v = value.strip()
+    if v.startswith("@"):
+        v = v[1:]
+    parts = v.split()
+    if parts and parts[0].isdigit():
+        secs = int(parts[0])
+        off = 0
+        if len(parts) > 1 and len(parts[1]) == 5 and parts[1][0] in "+-" and parts[1][1:].isdigit():
+            sign = -1 if parts[1][0] == "-" else 1
+            off = sign * (int(parts[1][1:3]) * 60 + int(parts[1][3:5]))
+        return secs, off
+    try:
+        d = _dt.datetime.fromisoformat(v.replace(" +", "+").replace(" -", "-")) if "T" in v or "-" in v[:5] else None
+    except ValueError:
+        d = None
+    if d is not None:
+        if d.tzinfo is None:
+            d = d.astimezone()
+        off = int(d.utcoffset().total_seconds() // 60)
+        return int(d.timestamp()), off
+    t = parsedate_tz(v)
+    if t:
+        import calendar
+
+        off = (t[9] or 0)
+        secs = calendar.timegm(t[:9]) - off
+        return secs, off // 60
+    return None
+
+
+def identity(repo: Repo, who: str) -> pygit2.Signature:
+    """Author or committer exactly as ``git commit`` picks them: GIT_<WHO>_NAME/EMAIL/DATE,
+    then <who>.name/email, then user.name/email."""
+    env = os.environ
+    w = who.upper()
+    name = env.get(f"GIT_{w}_NAME") or repo.config_get(f"{who}.name") or repo.config_get("user.name")
+    email = env.get(f"GIT_{w}_EMAIL") or repo.config_get(f"{who}.email") or repo.config_get("user.email") \
+        or env.get("EMAIL")
+    if not name or email is None:
+        raise ApplyError(Problem(
+            f"{who} identity unknown: set user.name and user.email",
+            hint='git config user.name "Your Name"; git config user.email you@example.com'))
+    date = env.get(f"GIT_{w}_DATE")
+    if date:
+        parsed = _parse_git_date(date)
+        if parsed is None:
+            raise ApplyError(Problem(f"invalid date in GIT_{w}_DATE: {date!r}"))
+        return pygit2.Signature(name, email, parsed[0], parsed[1])
+    now = time.time()
+    lt = time.localtime(now)
+    return pygit2.Signature(name, email, int(now), lt.tm_gmtoff // 60)
+
+
+# --------------------------------------------------------------------------- cleanliness
+
+
+def worktree_matches(repo: pygit2.Repository, workdir: str, path: str, mode: int,
+                     oid: pygit2.Oid) -> bool:
+    st = read_disk(workdir, path)
+    if st is None:
+        return False
+    if st.mode != mode:
+        if not (mode in (MODE_FILE, MODE_EXEC) and st.mode in (MODE_FILE, MODE_EXEC)
+                and not _filemode_tracked(repo)):
+            return False
+    if pygit2.hash(st.data) == oid:
+        return True
+    if st.mode == MODE_LINK:
+        return False
+    # the stored blob may differ from the worktree bytes through clean filters (eol, crlf)
+    try:
+        return repo.hashfile(path) == oid if hasattr(repo, "hashfile") else False
+    except Exception:
+        return False
+
+
+def _filemode_tracked(repo: pygit2.Repository) -> bool:
+    try:
+        return repo.config.get_bool("core.fileMode")
+    except (KeyError, pygit2.GitError):
+        return True
+
+
+def dirty_paths(repo: Repo, index: pygit2.Index, base: TreeBase, paths: list[str]) -> list[tuple[str, str]]:
+    """(path, why) for every touched path whose worktree, index and HEAD disagree."""
+    out = []
+    r = repo.repo
+    for path in paths:
+        head = base.entry_id(path)
+        if head is not None and head[0] not in (MODE_FILE, MODE_EXEC, MODE_LINK):
+            continue  # folders and submodules are refused by the planner
+        try:
+            ie = index[path]
+            idx = (int(ie.mode), ie.id)
+        except KeyError:
+            idx = None
+        conflicts = index.conflicts
+        if conflicts is not None:
+            try:
+                conflicts[path]
+                out.append((path, "has unresolved merge conflicts"))
+                continue
+            except KeyError:
+                pass
+        if head != idx:
+            out.append((path, "has staged changes" if idx else
+                        ("is staged for deletion" if head else "is staged")))
+            continue
+        if idx is None:
+            continue  # new path: the planner refused any untracked file there
+        if not worktree_matches(r, repo.workdir, path, idx[0], idx[1]):
+            out.append((path, "has unstaged changes" if os.path.lexists(os.path.join(repo.workdir, path))
+                        else "was deleted in the worktree"))
+    return out
+
+
+# --------------------------------------------------------------------------- index lock
+
+
+def _entry_with_stat(index: pygit2.Index, path: str, oid: pygit2.Oid, mode: int, st: os.stat_result | None):
+    """Add an index entry carrying the written file's stat data, so `git status` and
+    `git diff-files` trust it without re-hashing (IndexEntry has no stat fields)."""
+    from pygit2.errors import check_error
+    from pygit2.ffi import C, ffi
+
+    centry = ffi.new("git_index_entry *")
+    ffi.buffer(ffi.addressof(centry, "id"))[:] = oid.raw
+    centry.mode = mode
+    if st is not None:
+        centry.ctime.seconds = int(st.st_ctime) & 0x7FFFFFFF
+        centry.ctime.nanoseconds = st.st_ctime_ns % 1_000_000_000
+        centry.mtime.seconds = int(st.st_mtime) & 0x7FFFFFFF
+        centry.mtime.nanoseconds = st.st_mtime_ns % 1_000_000_000
+        centry.dev = st.st_dev & 0xFFFFFFFF
+        centry.ino = st.st_ino & 0xFFFFFFFF
+        centry.uid = st.st_uid & 0xFFFFFFFF
+        centry.gid = st.st_gid & 0xFFFFFFFF
+        centry.file_size = st.st_size & 0xFFFFFFFF
+    cpath = ffi.new("char[]", path.encode("utf-8", "surrogateescape"))
+    centry.path = cpath
+    check_error(C.git_index_add(index._index, centry), io=True)
+
+
+class IndexLock:
+    """``index.lock`` held from reading the index to installing the new one.
+
+    libgit2 writes an index only through its own ``<file>.lock``, so the index is read
+    and written through a hard link with a private name; the written file then replaces
+    our lock file, and finally the lock is renamed over the index, as git does."""
+
+    def __init__(self, index_path: str):
+        self.path = index_path
+        self.lock_path = index_path + ".lock"
+        self.work_path = f"{index_path}.ai-apply-{os.getpid()}"
+        self.held = False
+        self.installed = False
+
+    def acquire(self) -> None:
+        try:
+            fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+        except FileExistsError:
+            raise ApplyError(Problem(
+                f"{self.lock_path} exists: another git process seems to be running in this "
+                "repository",
+                hint="if no other git process is running, remove the file and try again")) from None
+        except OSError as e:
+            raise ApplyError(f"cannot create {self.lock_path}: {e.strerror}") from None
+        os.close(fd)
+        self.held = True
+
+    def read(self) -> pygit2.Index:
+        _remove(self.work_path)
+        if os.path.exists(self.path):
+            try:
+                os.link(self.path, self.work_path)
+            except OSError:
+                import shutil
+
+                shutil.copyfile(self.path, self.work_path)
+        return pygit2.Index(self.work_path)
+
+    def stage(self, index: pygit2.Index) -> None:
+        """Write ``index`` into the lock file (not yet installed)."""
+        index.write()
+        os.replace(self.work_path, self.lock_path)
+
+    def install(self) -> None:
+        os.replace(self.lock_path, self.path)
+        self.installed = True
+        self.held = False
+
+    def release(self) -> None:
+        _remove(self.work_path)
+        _remove(self.work_path + ".lock")
+        if self.held:
+            _remove(self.lock_path)
+            self.held = False
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+# --------------------------------------------------------------------------- worktree
+
+
+@dataclass
+class _Saved:
+    path: str
+    state: FileState | None  # what was on disk before we touched it
+
+
+class WorktreeWriter:
+    """Writes files through a temporary file and a rename; remembers what it replaced so
+    that everything can be put back."""
+
+    def __init__(self, workdir: str):
+        self.workdir = workdir
+        self.saved: list[_Saved] = []
+        self.made_dirs: list[str] = []
+        self.stats: dict[str, os.stat_result] = {}
+
+    def _full(self, path: str) -> str:
+        return os.path.join(self.workdir, path)
+
+    def _makedirs(self, path: str) -> None:
+        parent = os.path.dirname(self._full(path))
+        missing = []
+        while parent and not os.path.isdir(parent):
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        for d in reversed(missing):
+            os.mkdir(d)
+            self.made_dirs.append(d)
+
+    def write(self, path: str, st: FileState) -> None:
+        full = self._full(path)
+        self.saved.append(_Saved(path, read_disk(self.workdir, path)))
+        self._makedirs(path)
+        tmp = os.path.join(os.path.dirname(full), f".{os.path.basename(full)[:200]}.ai-apply-{os.getpid()}.tmp")
+        _remove(tmp)
+        if st.mode == MODE_LINK:
+            os.symlink(os.fsdecode(st.data), tmp)
+        else:
+            perm = 0o777 if st.mode == MODE_EXEC else 0o666
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perm)
+            try:
+                view = memoryview(st.data)
+                while view:
+                    n = os.write(fd, view)
+                    view = view[n:]
+            finally:
+                os.close(fd)
+        try:
+            if os.path.isdir(full) and not os.path.islink(full):
+                raise ApplyError(f"cannot write {path}: a folder is in the way")
+            os.replace(tmp, full)
+        except BaseException:
+            _remove(tmp)
+            raise
+        self.stats[path] = os.lstat(full)
+
+    def delete(self, path: str) -> None:
+        full = self._full(path)
+        before = read_disk(self.workdir, path)
+        self.saved.append(_Saved(path, before))
+        if before is not None:
+            os.unlink(full)
+        # git removes folders that the deletion left empty
+        d = os.path.dirname(full)
+        while d and os.path.normpath(d) != os.path.normpath(self.workdir):
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+            self.saved.append(_Saved(os.path.relpath(d, self.workdir), FileState(-1, b"")))
+            d = os.path.dirname(d)
+
+    def rollback(self) -> list[str]:
+        """Put back everything written; returns the paths it could not restore."""
+        failed = []
+        for s in reversed(self.saved):
+            full = self._full(s.path)
+            try:
+                if s.state is not None and s.state.mode == -1:  # a folder we removed
+                    os.makedirs(full, exist_ok=True)
+                elif s.state is None:
+                    if os.path.lexists(full):
+                        os.unlink(full)
+                else:
+                    tmp = full + f".ai-apply-{os.getpid()}.restore"
+                    _remove(tmp)
+                    os.makedirs(os.path.dirname(full), exist_ok=True)
+                    if s.state.mode == MODE_LINK:
+                        os.symlink(os.fsdecode(s.state.data), tmp)
+                    else:
+                        with open(tmp, "wb") as f:
+                            f.write(s.state.data)
+                        os.chmod(tmp, (0o777 if s.state.mode == MODE_EXEC else 0o666) & ~_umask())
+                    os.replace(tmp, full)
+            except OSError:
+                failed.append(s.path)
+        for d in reversed(self.made_dirs):
+            try:
+                os.rmdir(d)
+            except OSError:
+                pass
+        return failed
+
+
+_UMASK = None
+
+
+def _umask() -> int:
+    global _UMASK
+    if _UMASK is None:
+        _UMASK = os.umask(0)
+        os.umask(_UMASK)
+    return _UMASK
+
+
+# --------------------------------------------------------------------------- refs
+
+
+def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
+               message: str, committer: pygit2.Signature) -> None:
+    """Move ``refname`` from ``old`` (None: must not exist) to ``new``, or refuse."""
+    # The reflog entry takes the repository's identity (pygit2 cannot pass a Signature to
+    # a reference transaction), so set it to the committer first.
+    repo.set_ident(committer.name, committer.email)
+    try:
+        with repo.transaction() as txn:
+            txn.lock_ref(refname)
+            try:
+                current = repo.lookup_reference(refname).target
+            except (KeyError, pygit2.GitError):
+                current = None
+            if current != old:
+                raise ApplyError(Problem(
+                    f"{refname} moved while the response was being applied "
+                    f"(expected {str(old)[:12] if old else 'no branch'}, found {str(current)[:12]})",
+                    hint="run the command again"))
+            txn.set_target(refname, new, message=message)
+    except pygit2.GitError as e:
+        raise ApplyError(Problem(f"cannot update {refname}: {e}",
+                                 hint="another git process may hold the reference lock")) from None
+
+
+def update_detached_head(repo: pygit2.Repository, new: pygit2.Oid, old: pygit2.Oid,
+                         message: str, committer: pygit2.Signature) -> None:
+    update_ref(repo, "HEAD", new, old, message, committer)
+
+
+# --------------------------------------------------------------------------- objects
+
+
+def write_blobs(repo: pygit2.Repository, plan: Plan) -> dict[str, tuple[int, pygit2.Oid] | None]:
+    out: dict[str, tuple[int, pygit2.Oid] | None] = {}
+    for path, st in plan.final.items():
+        if st is None:
+            out[path] = None
+        else:
+            out[path] = (st.mode, repo.create_blob(st.data))
+    return out
+
+
+@dataclass
+class CommitResult:
+    commit: pygit2.Oid
+    tree: pygit2.Oid
+    branch: str | None
+    message: str
+    hook_output: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- the transaction
+
+
+@dataclass
+class CommitRequest:
+    """What the caller decided; the transaction only writes it."""
+
+    plan: Plan
+    message: str
+    include_dirty: bool = False
+    no_verify: bool = False
+    hook_env: dict = field(default_factory=dict)
+    reflog_prefix: str = "ai-apply"
+    edit_message: object = None  # callable(message) -> message, for --edit (runs before hooks)
+    sign: object = None  # callable(commit_content: str) -> signature str, or None
+
+
+def _hook_failed(res) -> ApplyError:
+    out = res.output.strip()
+    shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
+    return ApplyError(Problem(f"the {res.name} hook failed (exit {res.returncode}); nothing was "
+                              f"changed{':' if shown else ''}{shown}"), kind="hook")
+
+
+def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> CommitResult:
+    """Write ``req.plan`` to the worktree, the index and a new commit on the current branch,
+    all or nothing (see the module docstring for the order)."""
+    from . import hooks as hooks_mod
+
+    r = repo.repo
+    hook_output: list[str] = []
+    if repo.workdir is None:
+        raise UsageError("this is a bare repository: use --branch NAME to commit onto a branch")
+    plan = req.plan
+    lock = IndexLock(os.path.join(repo.gitdir, "index"))
+    lock.acquire()
+    writer = WorktreeWriter(repo.workdir)
+    journal = Journal(repo.gitdir)
+    try:
+        branch, head_id = repo.head()
+        if (branch, head_id) != planned_head:
+            raise ApplyError(Problem("HEAD moved while the response was being applied",
+                                     hint="run the command again"))
+        head_commit = r[head_id] if head_id else None
+        head_tree = head_commit.tree if head_commit else None
+        index = lock.read()
+        base = TreeBase(r, head_tree, repo.workdir)
+        touched = plan.touched
+        if not req.include_dirty:
+            dirty = dirty_paths(repo, index, base, touched)
+            if dirty:
+                raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
+                                          hint="commit or stash your changes first, or pass "
+                                               "--include-dirty to apply on top of them")
+                                  for p, why in dirty], kind="dirty")
+        else:
+            for p in touched:
+                st = read_disk(repo.workdir, p)
+                if st != plan.base.get(p):
+                    raise ApplyError(Problem(f"{p} changed while the response was being applied",
+                                             file=p, hint="run the command again"))
+        # 3. objects
+        entries = write_blobs(r, plan)
+        tree_id = build_tree(r, head_tree, entries)
+        if tree_id is None:
+            tree_id = empty_tree(r)
+        # 4. worktree, behind a journal
+        journal.begin(_original_ids(r, plan), head_id)
+        for path in touched:
+            st = plan.final[path]
+            if st is None:
+                writer.delete(path)
+        for path in touched:
+            st = plan.final[path]
+            if st is not None:
+                writer.write(path, st)
+        # 5. the new index, then the hooks
+        for path in touched:
+            if plan.final[path] is None:
+                try:
+                    index.remove(path)
+                except (KeyError, OSError, pygit2.GitError):
+                    pass
+        for path in touched:
+            ent = entries[path]
+            if ent is not None:
+                _entry_with_stat(index, path, ent[1], ent[0], writer.stats.get(path))
+        lock.stage(index)
+        message = req.message
+        if req.edit_message is not None:
+            message = req.edit_message(message)
+        env = dict(req.hook_env)
+        env.setdefault("GIT_EDITOR", ":")
+        env["GIT_AI_APPLY"] = "1"
+        hook_index = None
+        any_hooks = any(hooks_mod.find_hook(repo, h) for h in
+                        ("pre-commit", "prepare-commit-msg", "commit-msg"))
+        if any_hooks:
+            hook_index = _hook_index(repo, lock, tree_id)
+            env["GIT_INDEX_FILE"] = hook_index
+            if not req.no_verify:
+                res = hooks_mod.run_hook(repo, "pre-commit", [], env)
+                if res is not None:
+                    hook_output.append(res.output)
+                    if res.returncode != 0:
+                        raise _hook_failed(res)
+                    tree_id = _after_pre_commit(repo, lock, hook_index, tree_id)
+            msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
+            with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(message)
+            res = hooks_mod.run_hook(repo, "prepare-commit-msg", [msg_file, "message"], env)
+            if res is not None:
+                hook_output.append(res.output)
+                if res.returncode != 0:
+                    raise _hook_failed(res)
+            if not req.no_verify:
+                res = hooks_mod.run_hook(repo, "commit-msg", [msg_file], env)
+                if res is not None:
+                    hook_output.append(res.output)
+                    if res.returncode != 0:
+                        raise _hook_failed(res)
+            with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
+                message = cleanup_whitespace(f.read())
+            if not message.strip():
+                raise ApplyError("aborting commit due to empty commit message (a hook emptied it)")
+        # 6. commit and branch
+        author = identity(repo, "author")
+        committer = identity(repo, "committer")
+        parents = [head_id] if head_id else []
+        if req.sign is not None:
+            commit_id = _signed_commit(r, author, committer, message, tree_id, parents, req.sign)
+        else:
+            commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+        subject = message.split("\n", 1)[0]
+        label = req.reflog_prefix + (" (initial)" if not head_id else "")
+        if branch is not None:
+            update_ref(r, branch, commit_id, head_id, f"{label}: {subject}", committer)
+        else:
+            update_ref(r, "HEAD", commit_id, head_id, f"{label}: {subject}", committer)
+        # 7. install the index
+        if hook_index and hook_index != lock.lock_path:
+            _remove(hook_index)
+        lock.install()
+        journal.end()
+    except BaseException:
+        failed = writer.rollback()
+        lock.release()
+        journal.end()
+        if failed:
+            raise ApplyError(Problem(
+                "the commit failed and these files could not be restored: " + ", ".join(failed),
+                hint="restore them with `git checkout -- PATH`")) from None
+        raise
+    finally:
+        lock.release()
+    env_post = dict(req.hook_env, GIT_AI_APPLY="1")
+    res = hooks_mod.run_hook(repo, "post-commit", [], env_post)
+    if res is not None:
+        hook_output.append(res.output)
+    return CommitResult(commit_id, tree_id, branch, message, "".join(hook_output))
+
+
+def cleanup_whitespace(message: str) -> str:
+    """git's 'whitespace' cleanup: trailing spaces, leading/trailing and repeated blank
+    lines removed, one final newline."""
+    out: list[str] = []
+    for line in message.replace("\r\n", "\n").split("\n"):
+        line = line.rstrip()
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _original_ids(r: pygit2.Repository, plan: Plan) -> dict:
+    """path -> [mode, blob id] (or None) of what the worktree held, every blob stored so
+    that recovery can restore it."""
+    out = {}
+    for p in plan.touched:
+        st = plan.base.get(p)
+        if st is None:
+            out[p] = None
+            continue
+        oid = pygit2.hash(st.data)
+        if oid not in r.odb:
+            oid = r.create_blob(st.data)
+        out[p] = [st.mode, str(oid)]
+    return out
+
+
+def _hook_index(repo: Repo, lock: IndexLock, tree_id) -> str:
+    """The index the hooks see: the new index itself when it holds exactly the commit's
+    tree (the usual case), otherwise a temporary index of the commit's tree."""
+    staged = pygit2.Index(lock.lock_path)
+    if staged.write_tree(repo.repo) == tree_id:
+        return lock.lock_path
+    path = os.path.join(repo.gitdir, f"next-index-ai-apply-{os.getpid()}.lock")
+    _remove(path)
+    tmp = pygit2.Index(path)
+    tmp.read_tree(repo.repo[tree_id])
+    tmp.write()
+    return path
+
+
+def _after_pre_commit(repo: Repo, lock: IndexLock, hook_index: str, tree_id):
+    """A pre-commit hook may re-stage files (formatters): commit what its index holds."""
+    idx = pygit2.Index(hook_index)
+    new_tree = idx.write_tree(repo.repo)
+    if new_tree == tree_id:
+        return tree_id
+    if hook_index != lock.lock_path:
+        # carry the hook's changes of the committed paths into the real index as well
+        real = pygit2.Index(lock.lock_path)
+        diff = repo.repo[tree_id].diff_to_tree(repo.repo[new_tree])
+        for d in diff.deltas:
+            p = d.new_file.path
+            if d.status == pygit2.enums.DeltaStatus.DELETED:
+                try:
+                    real.remove(d.old_file.path)
+                except (KeyError, OSError, pygit2.GitError):
+                    pass
+            else:
+                _entry_with_stat(real, p, d.new_file.id, int(d.new_file.mode), None)
+        real.write()
+    return new_tree
+
+
+def _signed_commit(r, author, committer, message, tree_id, parents, sign):
+    content = r.create_commit_string(author, committer, message, tree_id, parents)
+    signature = sign(content)
+    return r.create_commit_with_signature(content, signature)
+
+
+class Journal:
+    """A note in the git dir while the worktree is being changed, so that a crash in the
+    middle can be told apart and undone (``git ai-apply recover``)."""
+
+    def __init__(self, gitdir: str):
+        self.path = os.path.join(gitdir, "AI_APPLY_JOURNAL")
+        self.active = False
+
+    def begin(self, originals: dict, head_id) -> None:
+        import json
+
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"pid": os.getpid(), "head": str(head_id) if head_id else None,
+                       "paths": originals}, f)
+        os.replace(tmp, self.path)
+        self.active = True
+
+    def end(self) -> None:
+        if self.active:
+            _remove(self.path)
+            self.active = False
+
+
+# --------------------------------------------------------------------------- branch mode
+
+
+def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_commit,
+                     expected_tip, reflog_prefix: str = "ai-apply") -> CommitResult:
+    """Commit ``plan`` (planned against ``base_commit``) onto ``refname`` without touching
+    HEAD, the index or the worktree.  ``expected_tip`` is the ref's value when planning
+    (None: the branch is created)."""
+    r = repo.repo
+    entries = write_blobs(r, plan)
+    base_tree = base_commit.tree if base_commit is not None else None
+    tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    author = identity(repo, "author")
+    committer = identity(repo, "committer")
+    parents = [base_commit.id] if base_commit is not None else []
+    commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+    subject = message.split("\n", 1)[0]
+    update_ref(r, refname, commit_id, expected_tip,
+               f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}", committer)
+    return CommitResult(commit_id, tree_id, refname, message)
+
+
+# --------------------------------------------------------------------------- history
+
+
+def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 10000):
+    """The commit on ``tip``'s history (newest first, at most ``limit``) whose
+    AI-Response trailer is ``response_id``, or None."""
+    if tip is None:
+        return None
+    needle = f"AI-Response: {response_id}"
+    walker = repo.repo.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL)
+    for n, c in enumerate(walker):
+        if n >= limit:
+            break
+        if needle in c.raw_message.decode("utf-8", "replace"):
+            return c
+    return None

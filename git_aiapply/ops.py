@@ -1,0 +1,147 @@
+"""The format-independent operation model.
+
+Every parser (one module per format under ``git_aiapply/formats``) turns response text
+into a list of these operations; the rest of the tool (planning, locating, the git
+transaction, messages) consumes only them.  Paths are as the response wrote them
+(``git_aiapply.paths`` normalises and checks them later), text is ``str`` decoded from
+the response with ``surrogateescape`` so any byte survives a round trip.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an operation came from, for error messages and the commit trailer."""
+
+    format: str  # 'file-changes', 'hashline', 'apply-patch', 'codechange', 'unified-diff'
+    directive: str  # human words for the directive, e.g. 'FILE_PATCH src/app.py'
+    block: int = 1  # 1-based number of the change block in the response
+    line: int = 0  # 1-based line in the response where the directive starts (0 = unknown)
+
+
+# Tags of hunk lines.
+CONTEXT = " "
+REMOVE = "-"
+ADD = "+"
+
+
+@dataclass
+class Hunk:
+    """One located edit: a run of old lines (context + removed) replaced by new lines.
+
+    ``lines`` is a list of ``(tag, text)`` with tag ``' '`` (context), ``'-'``
+    (removed) or ``'+'`` (added); text carries no line ending.
+    """
+
+    lines: list[tuple[str, str]]
+    number: int = 1  # 1-based number of the edit within its directive
+    kind: str = "hunk"  # 'hunk' (diff), 'chunk' (apply-patch), 'search' (SEARCH/REPLACE)
+    anchors: list[str] = field(default_factory=list)  # apply-patch '@@ text' lines, outermost first
+    at_eof: bool = False  # apply-patch '*** End of File': fits only at the end of the file
+    line_hint: int | None = None  # 1-based old start line (unified diff); only breaks ties
+    # unified diff '\ No newline at end of file' after the old / new side's last line
+    old_no_newline: bool = False
+    new_no_newline: bool = False
+
+    @property
+    def old(self) -> list[str]:
+        return [t for tag, t in self.lines if tag != ADD]
+
+    @property
+    def new(self) -> list[str]:
+        return [t for tag, t in self.lines if tag != REMOVE]
+
+    def first_line(self) -> str:
+        """The line a person recognises the edit by, for error messages."""
+        for tag, text in self.lines:
+            if tag != ADD and text.strip():
+                return text
+        for _tag, text in self.lines:
+            if text.strip():
+                return text
+        return ""
+
+
+@dataclass
+class NewFile:
+    """Create a file (or, when ``replace`` is true, replace a tracked file's content).
+
+    ``text`` is the final content (decoded); ``replace`` false means the path must not
+    exist (empty SEARCH in codechange)."""
+
+    path: str
+    text: str
+    source: Source
+    replace: bool = True
+    mode: int | None = None  # None: 0o100644 for a new file, the old mode when replacing
+
+
+@dataclass
+class DeleteFile:
+    path: str
+    source: Source
+
+
+@dataclass
+class RenameFile:
+    old_path: str
+    new_path: str
+    source: Source
+
+
+@dataclass
+class SetMode:
+    """A mode change (unified diff 'new mode 100755')."""
+
+    path: str
+    mode: int  # 0o100644 or 0o100755
+    source: Source
+
+
+@dataclass
+class EditFile:
+    """Hunks to locate in a file's current content and apply all at once."""
+
+    path: str
+    hunks: list[Hunk]
+    source: Source
+    # apply-patch: the result always ends with a newline
+    ensure_final_newline: bool = False
+
+
+@dataclass
+class HashlineOp:
+    """One hashline operation; line numbers refer to the file as it was.
+
+    kind: 'set' (lines start..end replaced by ``text_lines``; empty list deletes),
+    'insert_after' / 'insert_before' (``text_lines`` inserted at ``start``).
+    """
+
+    kind: str
+    start: int
+    start_id: str
+    end: int
+    end_id: str
+    text_lines: list[str]
+    number: int  # 1-based within its directive
+    raw: str  # the operation's first line as written, for errors
+
+
+@dataclass
+class HashlineEdit:
+    path: str
+    ops: list[HashlineOp]
+    source: Source
+
+
+Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit]
+
+
+def op_paths(op: Operation) -> list[str]:
+    """Every path an operation names."""
+    if isinstance(op, RenameFile):
+        return [op.old_path, op.new_path]
+    return [op.path]

@@ -1,0 +1,347 @@
+"""Turning operations into the final content of every touched path, in memory.
+
+``make_plan`` needs no repository: it reads the base state through a ``Base`` object
+(``git_aiapply.git`` provides one backed by a commit and the worktree; tests pass a
+dict-backed one).  Operations apply in response order, so a patch after a rename names
+the new path; every problem of every operation is collected before refusing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .errors import ApplyError, Problem
+from .ops import (DeleteFile, EditFile, HashlineEdit, NewFile, Operation, RenameFile, SetMode,
+                  Source)
+from .text import FileText, encode, is_binary
+
+MODE_FILE = 0o100644
+MODE_EXEC = 0o100755
+MODE_LINK = 0o120000
+MODE_SUBMODULE = 0o160000
+MODE_TREE = 0o040000
+
+
+class Base(Protocol):
+    def entry(self, path: str) -> tuple[int, bytes] | None:
+        """(mode, content) of a tracked file (a blob: regular file or symlink), or None."""
+
+    def kind(self, path: str) -> str | None:
+        """'file' | 'symlink' | 'submodule' | 'dir' of a tracked path, or None."""
+
+    def disk_kind(self, path: str) -> str | None:
+        """What is on disk at an untracked path ('file', 'dir', 'symlink'), or None.
+        Branch mode (no worktree) always answers None."""
+
+
+@dataclass
+class FileState:
+    mode: int
+    data: bytes
+
+
+@dataclass
+class FileChange:
+    """What happened to one path, for messages, JSON and the summary."""
+
+    path: str
+    action: str  # 'add', 'update', 'delete', 'rename', 'mode'
+    old_path: str | None = None
+    added: int = 0
+    removed: int = 0
+
+
+@dataclass
+class Plan:
+    final: dict[str, FileState | None]  # every touched path: new state, None = removed
+    base: dict[str, FileState | None]  # the same paths as they were
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    changes: list[FileChange] = field(default_factory=list)
+
+    @property
+    def touched(self) -> list[str]:
+        return sorted(self.final)
+
+    def is_noop(self) -> bool:
+        return all(self.final[p] == self.base.get(p) for p in self.final)
+
+    def changed_paths(self) -> list[str]:
+        return sorted(p for p in self.final if self.final[p] != self.base.get(p))
+
+
+_MISSING = object()
+
+
+class _Planner:
+    def __init__(self, base: Base, normalize):
+        self.base = base
+        self.normalize = normalize
+        self.overlay: dict[str, FileState | None] = {}
+        self.original: dict[str, FileState | None] = {}
+        self.problems: list[Problem] = []
+        self.changes: dict[str, FileChange] = {}
+        self.renames: list[tuple[str, str]] = []
+
+    # -- state ---------------------------------------------------------------------
+    def get(self, path: str) -> FileState | None:
+        if path in self.overlay:
+            return self.overlay[path]
+        e = self.base.entry(path)
+        st = FileState(*e) if e else None
+        self.original.setdefault(path, st)
+        return st
+
+    def set(self, path: str, st: FileState | None) -> None:
+        self.get(path)  # remember the original
+        self.overlay[path] = st
+
+    def kind(self, path: str) -> str | None:
+        """What ``path`` is now: overlay first, then the base tree, then the disk."""
+        if path in self.overlay:
+            st = self.overlay[path]
+            if st is not None:
+                return "symlink" if st.mode == MODE_LINK else "file"
+        else:
+            k = self.base.kind(path)
+            if k:
+                return k
+        prefix = path + "/"
+        if any(p.startswith(prefix) and s is not None for p, s in self.overlay.items()):
+            return "dir"
+        if path in self.overlay:
+            return None
+        return None
+
+    # -- checks --------------------------------------------------------------------
+    def fail(self, op_source: Source, path: str | None, reason: str, hint: str | None = None):
+        self.problems.append(Problem(reason, file=path, directive=op_source.directive, hint=hint))
+
+    def path(self, raw: str, source: Source) -> str | None:
+        try:
+            return self.normalize(raw)
+        except ApplyError as e:
+            for p in e.problems:
+                p.directive = p.directive or source.directive
+            self.problems.extend(e.problems)
+            return None
+
+    def check_parents(self, path: str, source: Source) -> bool:
+        """No leading folder of ``path`` may be a file, a link or a submodule."""
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            prefix = "/".join(parts[:i])
+            k = self.kind(prefix)
+            if k is None and prefix not in self.overlay:
+                k = self.base.disk_kind(prefix)
+                if k == "dir":
+                    continue
+            if k in (None, "dir"):
+                continue
+            if k == "symlink":
+                self.fail(source, path, f"{prefix} is a symbolic link; ai-apply never writes "
+                                        "through a link")
+            elif k == "submodule":
+                self.fail(source, path, f"{prefix} is a submodule; ai-apply does not change "
+                                        "submodules")
+            else:
+                self.fail(source, path, f"{prefix} is a file, so {path} cannot be created under it")
+            return False
+        return True
+
+    def editable(self, path: str, source: Source, verb: str) -> FileState | None:
+        """The current content of a file that may be patched, or None (problem recorded)."""
+        k = self.kind(path)
+        st = self.get(path) if k in ("file", "symlink") else None
+        if st is None:
+            if k == "dir":
+                self.fail(source, path, f"cannot {verb} {path}: it is a folder")
+            elif k == "submodule":
+                self.fail(source, path, f"cannot {verb} {path}: it is a submodule")
+            elif self.base.disk_kind(path):
+                self.fail(source, path, f"cannot {verb} {path}: it is not tracked by git",
+                          hint="ai-apply only edits tracked files; `git add` it first")
+            else:
+                self.fail(source, path, f"cannot {verb} {path}: no such file",
+                          hint="create it with a new-file directive, or check the path")
+            return None
+        if st.mode == MODE_LINK:
+            self.fail(source, path, f"cannot {verb} {path}: it is a symbolic link")
+            return None
+        if is_binary(st.data):
+            self.fail(source, path, f"cannot {verb} {path}: it is a binary file")
+            return None
+        return st
+
+    def record(self, path: str, action: str, added: int = 0, removed: int = 0,
+               old_path: str | None = None) -> None:
+        ch = self.changes.get(path)
+        if ch is None:
+            self.changes[path] = FileChange(path, action, old_path, added, removed)
+        else:
+            if ch.action == "update" and action in ("add", "rename"):
+                ch.action = action
+            ch.added += added
+            ch.removed += removed
+            if old_path:
+                ch.old_path = old_path
+
+    # -- operations ----------------------------------------------------------------
+    def run(self, op: Operation) -> None:
+        if isinstance(op, NewFile):
+            self.new_file(op)
+        elif isinstance(op, DeleteFile):
+            self.delete(op)
+        elif isinstance(op, RenameFile):
+            self.rename(op)
+        elif isinstance(op, SetMode):
+            self.set_mode(op)
+        elif isinstance(op, (EditFile, HashlineEdit)):
+            self.edit(op)
+        else:  # a parser produced something unknown: a bug, said plainly
+            raise TypeError(f"unknown operation {op!r}")
+
+    def new_file(self, op: NewFile) -> None:
+        path = self.path(op.path, op.source)
+        if path is None or not self.check_parents(path, op.source):
+            return
+        k = self.kind(path)
+        old = self.get(path) if k in ("file", "symlink") else None
+        if k == "dir":
+            return self.fail(op.source, path, f"cannot create {path}: it is a folder")
+        if k == "submodule":
+            return self.fail(op.source, path, f"cannot create {path}: it is a submodule")
+        if old is None and path not in self.overlay and self.base.disk_kind(path):
+            return self.fail(op.source, path,
+                             f"{path} exists but is not tracked by git; ai-apply never "
+                             "overwrites an untracked file",
+                             hint="move it away or `git add` it first")
+        if old is not None and not op.replace:
+            return self.fail(op.source, path,
+                             f"{path} already exists; an empty SEARCH block only creates new files",
+                             hint="put the lines to replace in the SEARCH block")
+        if old is not None and old.mode == MODE_LINK:
+            return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
+        data = encode(op.text)
+        mode = op.mode or (old.mode if old else MODE_FILE)
+        self.set(path, FileState(mode, data))
+        n = len(FileText.from_bytes(data))
+        if old is None:
+            self.record(path, "add", added=n)
+        else:
+            self.record(path, "update", added=n, removed=len(FileText.from_bytes(old.data)))
+
+    def delete(self, op: DeleteFile) -> None:
+        path = self.path(op.path, op.source)
+        if path is None or not self.check_parents(path, op.source):
+            return
+        k = self.kind(path)
+        if k == "dir":
+            return self.fail(op.source, path, f"cannot delete {path}: it is a folder",
+                             hint="delete the files inside it one by one")
+        if k == "submodule":
+            return self.fail(op.source, path, f"cannot delete {path}: it is a submodule")
+        st = self.get(path) if k else None
+        if st is None:
+            if self.base.disk_kind(path):
+                return self.fail(op.source, path, f"cannot delete {path}: it is not tracked by git")
+            return self.fail(op.source, path, f"cannot delete {path}: no such file")
+        self.set(path, None)
+        removed = 0 if st.mode == MODE_LINK or is_binary(st.data) else len(FileText.from_bytes(st.data))
+        if path in self.changes and self.changes[path].action == "add":
+            del self.changes[path]
+        else:
+            self.record(path, "delete", removed=removed)
+
+    def rename(self, op: RenameFile) -> None:
+        src = self.path(op.old_path, op.source)
+        dst = self.path(op.new_path, op.source)
+        if src is None or dst is None:
+            return
+        if not (self.check_parents(src, op.source) and self.check_parents(dst, op.source)):
+            return
+        if src == dst:
+            return self.fail(op.source, src, "rename to the same path")
+        k = self.kind(src)
+        st = self.get(src) if k in ("file", "symlink") else None
+        if st is None:
+            what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
+            return self.fail(op.source, src, f"cannot rename {src}: {what}")
+        dk = self.kind(dst)
+        if dk in ("dir", "submodule"):
+            return self.fail(op.source, dst, f"cannot rename {src} to {dst}: {dst} is a "
+                                             + ("folder" if dk == "dir" else "submodule"))
+        if dk is None and dst not in self.overlay and self.base.disk_kind(dst):
+            return self.fail(op.source, dst, f"cannot rename {src} to {dst}: {dst} exists but is "
+                                             "not tracked by git")
+        self.set(src, None)
+        self.set(dst, FileState(st.mode, st.data))
+        self.renames.append((src, dst))
+        prior = self.changes.pop(src, None)
+        if prior and prior.action == "add":
+            self.record(dst, "add", prior.added, prior.removed)
+        else:
+            old_path = prior.old_path if prior and prior.old_path else src
+            self.record(dst, "rename", prior.added if prior else 0, prior.removed if prior else 0,
+                        old_path=old_path)
+
+    def set_mode(self, op: SetMode) -> None:
+        path = self.path(op.path, op.source)
+        if path is None:
+            return
+        st = self.editable(path, op.source, "change the mode of")
+        if st is None:
+            return
+        if op.mode not in (MODE_FILE, MODE_EXEC):
+            return self.fail(op.source, path, f"unsupported mode {op.mode:o}")
+        self.set(path, FileState(op.mode, st.data))
+        self.record(path, "mode")
+
+    def edit(self, op: EditFile | HashlineEdit) -> None:
+        path = self.path(op.path, op.source)
+        if path is None:
+            return
+        st = self.editable(path, op.source, "patch")
+        if st is None:
+            return
+        ft = FileText.from_bytes(st.data)
+        try:
+            if isinstance(op, EditFile):
+                from .locate import apply_hunks
+
+                new, added, removed = apply_hunks(
+                    ft, op.hunks, path=path, directive=op.source.directive,
+                    ensure_final_newline=op.ensure_final_newline)
+            else:
+                from .hashline import apply_hashline
+
+                new, added, removed = apply_hashline(ft, op, path)
+        except ApplyError as e:
+            for p in e.problems:
+                p.file = p.file or path
+                p.directive = p.directive or op.source.directive
+            self.problems.extend(e.problems)
+            return
+        self.set(path, FileState(st.mode, new.to_bytes()))
+        self.record(path, "update", added, removed)
+
+
+def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
+    """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
+    planner = _Planner(base, normalize)
+    for op in ops:
+        planner.run(op)
+    if planner.problems:
+        raise ApplyError(planner.problems)
+    final = dict(planner.overlay)
+    base_states = {p: planner.original.get(p) for p in final}
+    # a final file must not stand where a folder remains, nor under a file
+    problems = []
+    for p, st in final.items():
+        if st is None:
+            continue
+        if planner.base.kind(p) == "dir":
+            problems.append(Problem(f"cannot create {p}: it is a folder", file=p))
+    if problems:
+        raise ApplyError(problems)
+    changes = [c for c in planner.changes.values()]
+    return Plan(final, base_states, planner.renames, changes)
