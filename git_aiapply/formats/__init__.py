@@ -119,7 +119,7 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
             parts.append(text[pos:s])
         pos = max(pos, e)
     parts.append(text[pos:])
-    return "\n".join(p.strip("\n") for p in parts if p.strip())
+    return "\n\n".join(p.strip("\n") for p in parts if p.strip())
 
 
 def no_changes_problem(only: str | None) -> Problem:

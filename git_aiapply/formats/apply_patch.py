@@ -1,0 +1,391 @@
+"""The ``apply-patch`` format: OpenAI Codex's ``apply_patch`` envelope.
+
+    *** Begin Patch
+    *** Add File: PATH          then '+' lines (the whole content)
+    *** Delete File: PATH
+    *** Update File: PATH       optionally '*** Move to: NEW', then chunks:
+    @@ anchor                   '@@' alone or with an anchor; consecutive '@@' lines nest
+     context / -removed / +added
+    *** End of File             the chunk fits only at the end of the file
+    *** End Patch
+
+What Codex accepts is accepted too: markers padded with whitespace, a heredoc wrapper
+(``apply_patch <<'EOF'`` ... ``EOF``), a first chunk without ``@@``, a bare empty line as
+an empty context line.  Beyond Codex: consecutive ``@@`` lines are nested anchors, blank
+lines between sections and just before the next ``@@`` / ``***`` line / the end are
+ignored, header keywords are matched without regard to case or a missing colon, and a
+unified-diff hunk header written in place of an anchor (``@@ -12,7 +12,8 @@ def f():``)
+gives a line hint (and its trailing section text as the anchor) instead of an anchor that
+could never be found.
+
+The parser walks the response line by line once; nothing backtracks.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import ParseError
+from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
+from .base import Block
+
+NAME = "apply-patch"
+
+# Header kinds, by the keyword that follows '***'.
+BEGIN, END, EOF_MARK = "begin patch", "end patch", "end of file"
+ADD_FILE, DELETE_FILE, UPDATE_FILE, MOVE_TO = "add file", "delete file", "update file", "move to"
+UNKNOWN = "unknown"
+_BARE_MARKERS = (BEGIN, END, EOF_MARK)
+_PATH_MARKERS = (ADD_FILE, DELETE_FILE, UPDATE_FILE, MOVE_TO)
+_SECTION_STARTS = (ADD_FILE, DELETE_FILE, UPDATE_FILE)
+
+_DIRECTIVE_WORDS = {
+    ADD_FILE: "Add File", DELETE_FILE: "Delete File", UPDATE_FILE: "Update File", MOVE_TO: "Move to",
+}
+_HEADER_HINT = ("valid headers are '*** Add File: PATH', '*** Delete File: PATH' and "
+                "'*** Update File: PATH' (optionally followed by '*** Move to: PATH')")
+
+# 'apply_patch <<'EOF'' and friends: an optional command word, '<<' (or '<<-'), and a
+# delimiter word, bare or quoted.  No nested quantifiers, so matching is linear.
+_HEREDOC_RE = re.compile(
+    r"(?:\$[ \t]*)?(?:(?:apply_patch|applypatch)[ \t]*)?<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1"
+)
+# A unified-diff hunk header written as an '@@' line: '@@ -12,7 +12,8 @@ section'.
+_UNIFIED_HEADER_RE = re.compile(r"-(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
+
+
+@dataclass
+class _Header:
+    kind: str  # one of the keywords above, or UNKNOWN
+    arg: str = ""  # the path, for the path markers
+    text: str = ""  # the line, stripped, for messages
+
+
+def _header(line: str) -> _Header | None:
+    """The '*** ...' marker a line holds (surrounding whitespace ignored), or None."""
+    s = line.strip()
+    if not s.startswith("***"):
+        return None
+    rest = s[3:].strip()
+    low = rest.lower()
+    if low in _BARE_MARKERS:
+        return _Header(low, text=s)
+    for kind in _PATH_MARKERS:
+        if rest[:len(kind)].lower() != kind:
+            continue
+        tail = rest[len(kind):]
+        if tail.startswith(":"):
+            return _Header(kind, tail[1:].strip(), s)
+        if tail[:1].isspace():  # the colon forgotten: '*** Update File src/app.py'
+            return _Header(kind, tail.strip(), s)
+    return _Header(UNKNOWN, text=s)
+
+
+def _is_marker(line: str, kind: str) -> bool:
+    h = _header(line)
+    return h is not None and h.kind == kind
+
+
+def _heredoc_delimiter(line: str) -> str | None:
+    """The delimiter when ``line`` is a heredoc opener such as ``apply_patch <<'EOF'``."""
+    m = _HEREDOC_RE.fullmatch(line.strip())
+    return m.group(2) if m else None
+
+
+def find_blocks(text: str) -> list[Block]:
+    """Every ``*** Begin Patch`` ... ``*** End Patch`` block of ``text``."""
+    lines = text.split("\n")
+    starts = []  # character offset of each line
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+
+    def offset_after(index: int) -> int:
+        """Offset just past line ``index`` and its newline."""
+        return min(len(text), starts[index] + len(lines[index]) + 1)
+
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        if not _is_marker(lines[i], BEGIN):
+            i += 1
+            continue
+        begin = i
+        end = None
+        j = i + 1
+        while j < len(lines):
+            h = _header(lines[j])
+            if h is not None and h.kind == END:
+                end = j
+                break
+            if h is not None and h.kind == BEGIN:
+                raise ParseError(
+                    f"'*** Begin Patch' is never closed: another '*** Begin Patch' starts at "
+                    f"response line {j + 1} before any '*** End Patch'",
+                    line=begin + 1, hint="end every patch with '*** End Patch'")
+            j += 1
+        if end is None:
+            raise ParseError(
+                "'*** Begin Patch' is never closed: no '*** End Patch' follows "
+                "(the response looks truncated)",
+                line=begin + 1, hint="send the whole patch, ending with '*** End Patch'")
+
+        ops = _BlockParser(lines, begin, end).parse()
+
+        # A heredoc wrapper around the patch belongs to the block.
+        span_start, span_last = begin, end
+        if begin > 0:
+            delimiter = _heredoc_delimiter(lines[begin - 1])
+            if delimiter is not None:
+                span_start = begin - 1
+                if end + 1 < len(lines) and lines[end + 1].strip() == delimiter:
+                    span_last = end + 1
+        blocks.append(Block(NAME, starts[span_start], offset_after(span_last), ops))
+        i = span_last + 1
+    return blocks
+
+
+@dataclass
+class _Chunk:
+    number: int
+    line: int  # response line where the chunk starts
+    anchors: list[str] = field(default_factory=list)
+    line_hint: int | None = None
+    # (tag, text, blank): blank marks a line that is empty or whitespace only as written,
+    # which is dropped when it ends the chunk
+    lines: list[tuple[str, str, bool]] = field(default_factory=list)
+    at_eof: bool = False
+
+    def has_content(self) -> bool:
+        return any(not blank for _tag, _text, blank in self.lines)
+
+    def first_text(self) -> str:
+        if self.anchors:
+            return "@@ " + self.anchors[0]
+        for _tag, text, blank in self.lines:
+            if not blank:
+                return text
+        return ""
+
+
+class _BlockParser:
+    """Parses the lines strictly between '*** Begin Patch' (index ``begin``) and
+    '*** End Patch' (index ``end``) of the response into operations."""
+
+    def __init__(self, lines: list[str], begin: int, end: int):
+        self.lines = lines
+        self.begin = begin
+        self.end = end
+        self.k = begin + 1  # the next line to read (response index)
+        self.ops: list[Operation] = []
+
+    def parse(self) -> list[Operation]:
+        while self.k < self.end:
+            line = self.lines[self.k]
+            if not line.strip():
+                self.k += 1  # blank lines between sections
+                continue
+            h = _header(line)
+            if h is None:
+                raise self._unexpected(line, "outside any file section",
+                                       hint="a patch holds only '*** Add File:', '*** Delete File:' "
+                                            "and '*** Update File:' sections")
+            if h.kind == ADD_FILE:
+                self._add_file(h)
+            elif h.kind == DELETE_FILE:
+                self._delete_file(h)
+            elif h.kind == UPDATE_FILE:
+                self._update_file(h)
+            elif h.kind == MOVE_TO:
+                raise ParseError("'*** Move to:' must directly follow an '*** Update File:' header",
+                                 line=self.k + 1)
+            elif h.kind == EOF_MARK:
+                raise ParseError("'*** End of File' outside an '*** Update File:' chunk",
+                                 line=self.k + 1)
+            else:
+                raise self._unknown_header(h)
+        if not self.ops:
+            raise ParseError("empty patch: nothing between '*** Begin Patch' and '*** End Patch'",
+                             line=self.begin + 1,
+                             hint="add at least one '*** Add File:', '*** Delete File:' or "
+                                  "'*** Update File:' section")
+        return self.ops
+
+    # -- sections ---------------------------------------------------------------------
+
+    def _path(self, h: _Header) -> tuple[str, str, Source]:
+        words = f"{_DIRECTIVE_WORDS[h.kind]}: {h.arg}"
+        if not h.arg:
+            raise ParseError(f"'*** {_DIRECTIVE_WORDS[h.kind]}:' without a path", line=self.k + 1,
+                             directive=_DIRECTIVE_WORDS[h.kind])
+        return h.arg, words, Source(NAME, words, line=self.k + 1)
+
+    def _add_file(self, h: _Header) -> None:
+        path, words, source = self._path(h)
+        self.k += 1
+        content: list[str] = []
+        pending_blank = 0  # bare blank lines seen since the last '+' line
+        while self.k < self.end:
+            line = self.lines[self.k]
+            if line.startswith("+"):
+                # a bare empty line between '+' lines is an empty line the model left
+                # without its '+'; blank lines after the last '+' line are not content
+                content.extend([""] * pending_blank)
+                pending_blank = 0
+                content.append(line[1:])
+            elif not line.strip():
+                pending_blank += 1
+            else:
+                if _header(line) is None:
+                    raise self._unexpected(line, f"in '*** {words}'", directive=words, file=path,
+                                           hint="every line of an added file starts with '+'")
+                break
+            self.k += 1
+        text = "".join(c + "\n" for c in content)
+        self.ops.append(NewFile(path, text, source, replace=True))
+
+    def _delete_file(self, h: _Header) -> None:
+        path, _words, source = self._path(h)
+        self.ops.append(DeleteFile(path, source))
+        self.k += 1
+
+    def _update_file(self, h: _Header) -> None:
+        path, words, source = self._path(h)
+        self.k += 1
+        # an optional '*** Move to:' right after the header (blank lines allowed)
+        move: tuple[str, Source] | None = None
+        probe = self.k
+        while probe < self.end and not self.lines[probe].strip():
+            probe += 1
+        if probe < self.end:
+            mh = _header(self.lines[probe])
+            if mh is not None and mh.kind == MOVE_TO:
+                self.k = probe
+                new_path, _move_words, move_source = self._path(mh)
+                move = (new_path, move_source)
+                self.k += 1
+
+        hunks = self._chunks(path, words)
+        if not hunks and move is None:
+            raise ParseError(f"empty update: '*** {words}' has no chunk and no '*** Move to:'",
+                             line=source.line, directive=words, file=path,
+                             hint="give the changes as '@@' chunks of ' ', '-' and '+' lines")
+        if hunks:
+            self.ops.append(EditFile(path, hunks, source, ensure_final_newline=True))
+        if move is not None:
+            self.ops.append(RenameFile(path, move[0], move[1]))
+
+    # -- chunks -----------------------------------------------------------------------
+
+    def _chunks(self, path: str, words: str) -> list[Hunk]:
+        """Read the chunks of an Update File section, up to the next section or the end."""
+        chunks: list[_Chunk] = []
+        cur: _Chunk | None = None
+        after_eof = False  # the last chunk ended with '*** End of File'
+
+        def close() -> None:
+            nonlocal cur
+            if cur is None:
+                return
+            while cur.lines and cur.lines[-1][2]:
+                cur.lines.pop()  # blank lines just before '@@', '***' or the end
+            if not cur.lines:
+                raise ParseError(f"chunk {cur.number} has no lines", line=cur.line, directive=words,
+                                 file=path, hint="a chunk holds ' ', '-' and '+' lines after its '@@'")
+            chunks.append(cur)
+            cur = None
+
+        while self.k < self.end:
+            line = self.lines[self.k]
+            lineno = self.k + 1
+            h = _header(line)
+            # A marker padded with whitespace is still a marker, but a context line that
+            # merely starts with ' ***' (a C comment) is content.
+            if h is not None and (h.kind != UNKNOWN or not line.startswith(" ")):
+                if h.kind == EOF_MARK:
+                    if cur is None or not cur.has_content():
+                        raise ParseError("'*** End of File' with no chunk lines before it",
+                                         line=lineno, directive=words, file=path)
+                    cur.at_eof = True
+                    close()
+                    after_eof = True
+                    self.k += 1
+                    continue
+                if h.kind == MOVE_TO:
+                    raise ParseError("'*** Move to:' must directly follow the '*** Update File:' header",
+                                     line=lineno, directive=words, file=path)
+                if h.kind == UNKNOWN:
+                    raise self._unknown_header(h)
+                break  # the next section or the end of the patch
+            if line.startswith("@@"):
+                anchor, hint = _anchor(line)
+                if cur is not None and cur.has_content():
+                    close()
+                if cur is None:
+                    cur = _Chunk(len(chunks) + 1, lineno)
+                else:
+                    cur.lines.clear()  # only blank lines so far: still consecutive '@@' lines
+                if anchor:
+                    cur.anchors.append(anchor)
+                if hint is not None:
+                    cur.line_hint = hint
+                after_eof = False
+                self.k += 1
+                continue
+            blank = not line.strip()
+            if line[:1] in (CONTEXT, REMOVE, ADD):
+                tag, text = line[0], line[1:]
+            elif blank:
+                tag, text = CONTEXT, ""  # a bare empty line is an empty context line
+            else:
+                number = cur.number if cur is not None else len(chunks) + 1
+                raise self._unexpected(
+                    line, f"in chunk {number}", directive=words, file=path,
+                    hint="every chunk line starts with ' ' (context), '-' (removed) or '+' (added); "
+                         "a new chunk starts with '@@'")
+            if cur is None:
+                if blank:
+                    self.k += 1  # blank lines before a chunk are not part of it
+                    continue
+                if chunks or after_eof:
+                    raise self._unexpected(
+                        line, f"after chunk {len(chunks)} ended with '*** End of File'",
+                        directive=words, file=path, hint="start a new chunk with '@@'")
+                cur = _Chunk(1, lineno)  # a first chunk without '@@'
+            cur.lines.append((tag, text, blank))
+            self.k += 1
+        close()
+        return [
+            Hunk([(tag, text) for tag, text, _blank in c.lines], number=c.number, kind="chunk",
+                 anchors=c.anchors, at_eof=c.at_eof, line_hint=c.line_hint)
+            for c in chunks
+        ]
+
+    # -- errors -----------------------------------------------------------------------
+
+    def _unexpected(self, line: str, where: str, *, directive: str | None = None,
+                    file: str | None = None, hint: str | None = None) -> ParseError:
+        shown = line if len(line) <= 80 else line[:77] + "..."
+        return ParseError(f"unexpected line {where}: {shown!r}", line=self.k + 1,
+                          directive=directive, file=file, hint=hint)
+
+    def _unknown_header(self, h: _Header) -> ParseError:
+        return ParseError(f"invalid header {h.text!r}", line=self.k + 1, hint=_HEADER_HINT)
+
+
+def _anchor(line: str) -> tuple[str, int | None]:
+    """The anchor text of an '@@' line (empty for a bare '@@') and any line hint.
+
+    The anchor keeps its leading whitespace after the one space following '@@' (it may
+    be an indented method), trailing whitespace dropped."""
+    rest = line[2:]
+    if rest.startswith(" "):
+        rest = rest[1:]
+    rest = rest.rstrip()
+    m = _UNIFIED_HEADER_RE.match(rest.strip())
+    if m:
+        # a unified-diff header: its old start only breaks ties; what follows the
+        # closing '@@' is the enclosing section, a real anchor
+        return rest.strip()[m.end():].strip(), int(m.group(1))
+    return rest, None

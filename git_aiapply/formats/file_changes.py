@@ -1,0 +1,479 @@
+"""The ``file-changes`` format: ``<FILE_CHANGES>`` containers of directives.
+
+    <FILE_CHANGES>
+    <FILE_NEW file_path="a.py">content</FILE_NEW>
+    <FILE_PATCH file_path="b.py">numberless unified diff</FILE_PATCH>
+    <FILE_HASHLINE_PATCH file_path="c.py">hashline ops</FILE_HASHLINE_PATCH>
+    <FILE_RENAME from_path="d.py" to_path="e.py" />
+    <FILE_DELETE file_path="f.py" />
+    </FILE_CHANGES>
+
+The text is scanned once, left to right: a container opens at a line that starts with
+``<FILE_CHANGES>``; inside it, directives follow one another (blank lines, fence lines
+and ``<!-- -->`` comments between them are tolerated, anything else is refused); a
+directive's content ends at its closing tag found at the start or the end of a line.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import hashline
+from ..errors import ParseError
+from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
+    Operation, RenameFile, Source
+from .base import Block, fence_open, line_of, strip_fence
+
+NAME = "file-changes"
+HASHLINE = "hashline"
+
+CONTAINER = "FILE_CHANGES"
+NEW, PATCH, HASHLINE_PATCH = "FILE_NEW", "FILE_PATCH", "FILE_HASHLINE_PATCH"
+RENAME, DELETE = "FILE_RENAME", "FILE_DELETE"
+DIRECTIVES = (NEW, PATCH, HASHLINE_PATCH, RENAME, DELETE)
+
+# Attribute names, compared lower-cased with '_' and '-' removed.
+PATH_KEYS = ("filepath", "path", "file")
+FROM_KEYS = ("frompath", "from", "oldpath")
+TO_KEYS = ("topath", "to", "newpath")
+
+_CONTAINER_OPEN = re.compile(r"<[ \t]*FILE_CHANGES[ \t]*>", re.I)
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ATTR_CHARS = _NAME_CHARS | frozenset("-:.")
+_SPACE = " \t\r\n"
+
+_FORMAT_HINT = ("inside <FILE_CHANGES> use FILE_NEW, FILE_PATCH, FILE_HASHLINE_PATCH, "
+                "FILE_RENAME and FILE_DELETE directives, each closed")
+
+
+class _Tag:
+    """A parsed opening or closing tag."""
+
+    def __init__(self, name: str, closing: bool, attrs: dict[str, str], self_closing: bool,
+                 end: int):
+        self.name = name  # upper-cased
+        self.closing = closing
+        self.attrs = attrs  # normalised key -> value
+        self.self_closing = self_closing
+        self.end = end  # offset just after '>'
+
+
+def _skip_space(text: str, pos: int, chars: str = _SPACE) -> int:
+    while pos < len(text) and text[pos] in chars:
+        pos += 1
+    return pos
+
+
+def _norm_key(key: str) -> str:
+    return key.lower().replace("_", "").replace("-", "")
+
+
+def _parse_tag(text: str, pos: int, line: int) -> _Tag | None:
+    """The tag starting at ``text[pos] == '<'``; None when no tag name follows the '<'.
+
+    Raises ParseError for a tag that starts but is malformed (unterminated quote, no '>').
+    """
+    p = _skip_space(text, pos + 1, " \t")
+    closing = p < len(text) and text[p] == "/"
+    if closing:
+        p = _skip_space(text, p + 1, " \t")
+    q = p
+    while q < len(text) and text[q] in _NAME_CHARS:
+        q += 1
+    if q == p:
+        return None
+    name = text[p:q].upper()
+    attrs: dict[str, str] = {}
+    p = q
+    while True:
+        p = _skip_space(text, p)
+        if p >= len(text):
+            raise ParseError(f"the <{name}> tag is not finished ('>' missing)", line=line,
+                             directive=name)
+        c = text[p]
+        if c == ">":
+            return _Tag(name, closing, attrs, False, p + 1)
+        if c == "/":
+            r = _skip_space(text, p + 1, " \t")
+            if r < len(text) and text[r] == ">":
+                return _Tag(name, closing, attrs, True, r + 1)
+            raise ParseError(f"stray '/' in the <{name}> tag", line=line, directive=name)
+        q = p
+        while q < len(text) and text[q] in _ATTR_CHARS:
+            q += 1
+        if q == p:
+            raise ParseError(f"unexpected {c!r} in the <{name}> tag", line=line, directive=name)
+        key = text[p:q]
+        p = _skip_space(text, q, " \t")
+        if p >= len(text) or text[p] != "=":
+            raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
+                             directive=name)
+        p = _skip_space(text, p + 1, " \t")
+        if p < len(text) and text[p] in "\"'":
+            quote = text[p]
+            close = text.find(quote, p + 1)
+            if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
+                raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
+                                 line=line, directive=name)
+            value, p = text[p + 1:close], close + 1
+        else:  # unquoted value: up to whitespace, '>' or '/>'
+            q = p
+            while q < len(text) and text[q] not in _SPACE + ">" \
+                    and not text.startswith("/>", q):
+                q += 1
+            value, p = text[p:q], q
+        norm = _norm_key(key)
+        if norm in attrs and attrs[norm] != value:
+            raise ParseError(f"attribute {key!r} of <{name}> is given twice", line=line,
+                             directive=name)
+        attrs[norm] = value
+
+
+def _attr(tag: _Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
+    values = {tag.attrs[k].strip() for k in keys if k in tag.attrs}
+    if len(values) > 1:
+        raise ParseError(f"<{tag.name}> gives two different {what}s: "
+                         + ", ".join(sorted(repr(v) for v in values)), line=line,
+                         directive=tag.name)
+    if not values:
+        return None
+    value = values.pop()
+    if not value:
+        raise ParseError(f"<{tag.name}> has an empty {what}", line=line, directive=tag.name)
+    return value
+
+
+class _LineCounter:
+    """Response line numbers of increasing offsets, counted incrementally (calling
+    ``line_of`` for every directive would be quadratic in the response length)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.offset = 0
+        self.line = 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            return line_of(self.text, offset)
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
+    """(start, end) of the tag closing directive ``name`` whose content starts at ``pos``.
+
+    A closing tag counts at the start or at the end of a line (so a ``</FILE_NEW>``
+    inside a string of the content is not taken for it); an opening tag of the same name
+    at the start of a line nests (a file that itself holds a FILE_CHANGES example).
+    Every character is looked at a bounded number of times, however long the lines.
+    """
+    depth = 0
+    scanned = pos  # text before this offset has been searched for newlines
+    line_start = pos if pos == 0 or text[pos - 1] == "\n" else -1  # -1: not known blank
+    for m in _TAG_RES[name].finditer(text, pos):
+        nl = text.rfind("\n", scanned, m.start())
+        if nl >= 0:
+            line_start = nl + 1
+        scanned = m.end()
+        # only whitespace between the line start and the tag?  (a second tag on the same
+        # line never is, so each stretch is checked once)
+        at_line_start = line_start >= 0 and not text[line_start:m.start()].strip()
+        line_start = -1  # nothing after this tag on the same line starts the line
+        if m.group(1):  # closing
+            gt = _skip_space(text, m.end(), " \t")
+            if gt >= len(text) or text[gt] != ">":
+                continue
+            at_line_end = _REST_BLANK.match(text, gt + 1) is not None
+            if not (at_line_start or at_line_end):
+                continue
+            if depth == 0:
+                return m.start(), gt + 1
+            depth -= 1
+        elif at_line_start:
+            try:
+                tag = _parse_tag(text, m.start(), 0)
+            except ParseError:
+                continue
+            if tag is not None and not tag.self_closing:
+                depth += 1
+    return None
+
+
+_REST_BLANK = re.compile(r"[ \t]*(?:\n|\Z)")
+# '/' with its own spaces, so the two runs of blanks cannot trade characters (backtracking)
+_TAG_RES = {name: re.compile(r"<[ \t]*(?:(/)[ \t]*)?" + name + r"(?![A-Za-z0-9_])", re.I)
+            for name in DIRECTIVES}
+
+
+def _content_lines(text: str, start: int, end: int, first: int) -> tuple[list[str], int]:
+    """The lines of a directive's content ``text[start:end]`` and the response line of the
+    first one: the rest of the opening tag's line and the indentation before the closing
+    tag are dropped when blank."""
+    lines = text[start:end].split("\n")
+    if len(lines) > 1 and not lines[0].strip():
+        lines.pop(0)
+        first += 1
+    if lines and not lines[-1].strip():
+        lines.pop()
+    return lines, first
+
+
+def _unfenced(lines: list[str], first: int) -> tuple[list[str], int]:
+    """Content without a markdown fence wrapping it, and the response line of its first line."""
+    body = strip_fence(lines)
+    if body is lines:
+        return lines, first
+    return body, first + next(i for i, l in enumerate(lines) if l.strip()) + 1
+
+
+def _new_file_text(lines: list[str]) -> str:
+    lo, hi = 0, len(lines)
+    while lo < hi and not lines[lo].strip():
+        lo += 1
+    while hi > lo and not lines[hi - 1].strip():
+        hi -= 1
+    if lo == hi:
+        return ""
+    return "\n".join(lines[lo:hi]) + "\n"
+
+
+def _header_path(line: str) -> str:
+    """The path of a ``---``/``+++`` header line (a/ b/ prefix and timestamp dropped)."""
+    p = line[3:].strip().split("\t")[0].strip()
+    if p.startswith(("a/", "b/")):
+        p = p[2:]
+    return p
+
+
+def _hunk_hint(header: str) -> int | None:
+    """The old start line of ``@@ -3,4 +3,5 @@``; None for a bare ``@@`` or ``@@ text``."""
+    rest = header[2:].lstrip()
+    if not rest.startswith("-"):
+        return None
+    i = 1
+    while i < len(rest) and rest[i].isascii() and rest[i].isdigit():
+        i += 1
+    return int(rest[1:i]) if i > 1 else None
+
+
+def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> list[Hunk]:
+    """The hunks of a FILE_PATCH body (a unified diff, line numbers optional)."""
+    lines, first = _unfenced(lines, first)
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    i = _skip_headers(lines, i, path)
+
+    hunks: list[Hunk] = []
+    # hunk being read: its lines, which of them were untagged blank lines, response line
+    cur: list[tuple[str, str]] = []
+    bare: list[bool] = []
+    cur_line = first + i
+    cur_hint: int | None = None
+    explicit = False  # whether the current hunk has an '@@' header
+
+    def finish() -> None:
+        while cur and bare[-1]:  # blank lines before the next '@@' or the closing tag
+            cur.pop()
+            bare.pop()
+        if cur:
+            hunk = Hunk(list(cur), number=len(hunks) + 1, line_hint=cur_hint)
+            hunk.old_no_newline, hunk.new_no_newline = flags
+            hunks.append(hunk)
+        elif explicit:
+            raise ParseError(f"hunk {len(hunks) + 1} has no lines", line=cur_line,
+                             directive=source.directive, file=path,
+                             hint="give every '@@' hunk its context, '-' and '+' lines")
+
+    flags = [False, False]
+    for k in range(i, len(lines)):
+        line = lines[k]
+        if line.startswith("@@"):
+            finish()
+            cur, bare, flags = [], [], [False, False]
+            cur_line, cur_hint, explicit = first + k, _hunk_hint(line), True
+        elif line.startswith(("\\", )) and cur:
+            # '\ No newline at end of file' after the last line of a side
+            tag = cur[-1][0]
+            if tag in (CONTEXT, REMOVE):
+                flags[0] = True
+            if tag in (CONTEXT, ADD):
+                flags[1] = True
+        elif line[:1] in (CONTEXT, REMOVE, ADD):
+            cur.append((line[0], line[1:]))
+            bare.append(False)
+        elif not line.strip():
+            cur.append((CONTEXT, ""))  # a bare empty line is an empty context line
+            bare.append(True)
+        else:
+            raise ParseError(f"line {line!r} has no diff tag (' ', '-' or '+')",
+                             line=first + k, directive=source.directive, file=path,
+                             hint="start context lines with a space, removed lines with '-', "
+                                  "added lines with '+'")
+    finish()
+    if not hunks:
+        raise ParseError("FILE_PATCH holds no hunk lines", line=source.line or None,
+                         directive=source.directive, file=path,
+                         hint="write the change as context, '-' and '+' lines")
+    return hunks
+
+
+def _skip_headers(lines: list[str], i: int, path: str) -> int:
+    """Skip ``diff``/``index`` lines and a ``---``/``+++`` header pair at the top of a
+    patch.  The pair counts as a header only when an ``@@`` follows or it names the file:
+    otherwise it may be a removed ``-- x`` and an added ``++ y`` line."""
+    j = i
+    while j < len(lines) and lines[j].startswith(("diff ", "index ")):
+        j += 1
+    if j + 1 < len(lines) and lines[j].startswith("---") and lines[j + 1].startswith("+++"):
+        k = j + 2
+        while k < len(lines) and not lines[k].strip():
+            k += 1
+        names = {_header_path(lines[j]), _header_path(lines[j + 1])}
+        if (k < len(lines) and lines[k].startswith("@@")) or path in names:
+            return j + 2
+    return i
+
+
+def _directive_words(name: str, *paths: str) -> str:
+    return " ".join((name,) + paths)
+
+
+def _parse_container(text: str, open_start: int, open_end: int,
+                     lines: _LineCounter) -> tuple[Block, int]:
+    """Parse the container whose opening tag spans ``text[open_start:open_end]``."""
+    container_line = lines.at(open_start)
+    ops: list[Operation] = []
+    kinds: list[str] = []  # directive names in order
+    pos = open_end
+    while True:
+        skipped_from, pos = pos, _skip_space(text, pos)
+        if pos >= len(text):
+            raise ParseError("<FILE_CHANGES> is opened and never closed (truncated response?)",
+                             line=container_line, directive=CONTAINER,
+                             hint="end the change block with </FILE_CHANGES>")
+        line = lines.at(pos)
+        at_line_start = text.rfind("\n", skipped_from, pos) >= 0
+        if at_line_start and text[pos] in "`~":
+            nl = text.find("\n", pos)
+            if fence_open(text[pos:len(text) if nl < 0 else nl]):
+                # a markdown fence around a directive inside the container
+                pos = len(text) if nl < 0 else nl + 1
+                continue
+        if text.startswith("<!--", pos):
+            close = text.find("-->", pos + 4)
+            if close < 0:
+                raise ParseError("an <!-- comment inside <FILE_CHANGES> is never closed",
+                                 line=line, directive=CONTAINER)
+            pos = close + 3
+            continue
+        tag = _parse_tag(text, pos, line) if text[pos] == "<" else None
+        if tag is None:
+            nl = text.find("\n", pos, pos + 200)
+            snippet = text[pos:pos + 200 if nl < 0 else nl].strip()
+            if len(snippet) > 60:
+                snippet = snippet[:57] + "..."
+            raise ParseError(f"unexpected text inside <FILE_CHANGES>: {snippet!r}", line=line,
+                             directive=CONTAINER, hint=_FORMAT_HINT)
+        if tag.name == CONTAINER:
+            if tag.closing:
+                formats = _block_formats(kinds)
+                return Block(formats[0], open_start, tag.end, ops, formats=formats), tag.end
+            raise ParseError(f"<FILE_CHANGES> opened at line {container_line} is not closed "
+                             "before the next <FILE_CHANGES>", line=container_line,
+                             directive=CONTAINER, hint="end each change block with </FILE_CHANGES>")
+        if tag.closing:
+            raise ParseError(f"unexpected </{tag.name}> (no matching opening tag)", line=line,
+                             directive=CONTAINER, hint=_FORMAT_HINT)
+        if tag.name not in DIRECTIVES:
+            raise ParseError(f"unknown directive <{tag.name}> inside <FILE_CHANGES>", line=line,
+                             directive=tag.name, hint=_FORMAT_HINT)
+        op, pos = _parse_directive(text, tag, line, lines)
+        ops.append(op)
+        kinds.append(tag.name)
+
+
+def _block_formats(kinds: list[str]) -> list[str]:
+    """file-changes, hashline, or both in order of first appearance (BEHAVIOR §2)."""
+    if HASHLINE_PATCH not in kinds:
+        return [NAME]
+    if PATCH not in kinds:
+        return [HASHLINE]
+    return [NAME, HASHLINE] if kinds.index(PATCH) < kinds.index(HASHLINE_PATCH) else [HASHLINE, NAME]
+
+
+def _parse_directive(text: str, tag: _Tag, line: int,
+                     lines_at: _LineCounter) -> tuple[Operation, int]:
+    """The operation of the directive whose opening tag is ``tag``, and where parsing goes on."""
+    name = tag.name
+    if name == RENAME:
+        old = _attr(tag, FROM_KEYS, "from_path", line) or _attr(tag, PATH_KEYS, "from_path", line)
+        new = _attr(tag, TO_KEYS, "to_path", line)
+        if not old or not new:
+            missing = "from_path" if not old else "to_path"
+            raise ParseError(f"<FILE_RENAME> has no {missing} attribute", line=line,
+                             directive=name, hint='write <FILE_RENAME from_path="old" to_path="new" />')
+        op: Operation = RenameFile(old, new, Source(NAME, _directive_words(name, old, "->", new),
+                                                    line=line))
+        return op, _after_empty_directive(text, tag, line)
+
+    path = _attr(tag, PATH_KEYS, "file_path", line)
+    if not path:
+        raise ParseError(f"<{name}> has no file_path attribute", line=line, directive=name,
+                         hint=f'write <{name} file_path="path/to/file">')
+    words = _directive_words(name, path)
+    if name == DELETE:
+        return DeleteFile(path, Source(NAME, words, line=line)), _after_empty_directive(text, tag, line)
+
+    if tag.self_closing:
+        lines, first, end = [], line, tag.end
+    else:
+        close = _find_close(text, tag.end, name)
+        if close is None:
+            raise ParseError(f"<{name}> is opened and never closed (truncated response?)",
+                             line=line, directive=words, file=path,
+                             hint=f"end the directive with </{name}>")
+        lines, first = _content_lines(text, tag.end, close[0], lines_at.at(tag.end))
+        end = close[1]
+
+    if name == NEW:
+        lines, _ = _unfenced(lines, first)
+        return NewFile(path, _new_file_text(lines), Source(NAME, words, line=line), replace=True), end
+    if name == PATCH:
+        source = Source(NAME, words, line=line)
+        return EditFile(path, _parse_patch(lines, first, path, source), source), end
+    # FILE_HASHLINE_PATCH
+    source = Source(HASHLINE, words, line=line)
+    return HashlineEdit(path, hashline.parse_ops(lines, source, first_line=first), source), end
+
+
+def _after_empty_directive(text: str, tag: _Tag, line: int) -> int:
+    """Where parsing goes on after a RENAME/DELETE tag: past ``</NAME>`` when the tag was
+    not self-closing and the closing tag follows (only whitespace between)."""
+    if tag.self_closing:
+        return tag.end
+    p = _skip_space(text, tag.end)
+    if p < len(text) and text[p] == "<":
+        close = _parse_tag(text, p, line)
+        if close is not None and close.closing and close.name == tag.name:
+            return close.end
+    return tag.end
+
+
+def find_blocks(text: str) -> list[Block]:
+    """Every ``<FILE_CHANGES>`` container of ``text`` (LF line endings) as a Block."""
+    blocks: list[Block] = []
+    lines = _LineCounter(text)
+    pos = 0
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        line_end = n if nl < 0 else nl
+        p = _skip_space(text, pos, " \t")
+        m = _CONTAINER_OPEN.match(text, p, line_end) if p < line_end and text[p] == "<" else None
+        if m:
+            block, pos = _parse_container(text, p, m.end(), lines)
+            blocks.append(block)
+            continue
+        pos = line_end + 1
+    return blocks
