@@ -9,16 +9,40 @@ import click
 
 from .errors import AiApplyError, ApplyError, UsageError
 
-SUBCOMMANDS = ("apply", "demo", "show", "prompt", "install-hooks", "undo", "attempts", "pick",
-               "recover")
+# Subcommands that live in their own modules, imported only when used (start-up time).
+LAZY_COMMANDS = {
+    "install-hooks": "git_aiapply.hookkit:install_hooks_cmd",
+    "undo": "git_aiapply.undo:undo_cmd",
+    "attempts": "git_aiapply.attempts:attempts_cmd",
+    "pick": "git_aiapply.attempts:pick_cmd",
+    "recover": "git_aiapply.recover:recover_cmd",
+}
 
 
 class DefaultToApply(click.Group):
     """`git ai-apply [OPTIONS] RESPONSE...` runs `apply`; other first words name a
     subcommand.  A response file called like a subcommand can be given as ./NAME."""
 
+    def list_commands(self, ctx):
+        return sorted(set(self.commands) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx, name):
+        if name in self.commands:
+            return self.commands[name]
+        target = LAZY_COMMANDS.get(name)
+        if target is None:
+            return None
+        import importlib
+
+        mod, _, attr = target.partition(":")
+        try:
+            return getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError):
+            return None  # not built yet in this version
+
     def parse_args(self, ctx, args):
-        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+        known = set(self.commands) | set(LAZY_COMMANDS)
+        if not args or (args[0] not in known and args[0] not in ("--help", "-h", "--version")):
             args = ["apply", *args]
         return super().parse_args(ctx, args)
 

@@ -1,0 +1,11 @@
+class A:
+    def stop(self):
+        pass
+
+    def run(self):
+        pass
+
+
+class B(A):
+    def run(self):
+        pass

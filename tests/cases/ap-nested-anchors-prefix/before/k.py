@@ -1,0 +1,8 @@
+class A:
+    def run(self):
+        pass
+
+
+class B(A):
+    def run(self):
+        pass

@@ -1,0 +1,5 @@
+def a():
+    return None
+
+def b():
+    return None

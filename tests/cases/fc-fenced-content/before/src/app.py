@@ -1,0 +1,6 @@
+def greet(name):
+    print("Hi " + name)
+
+
+def main():
+    greet("world")

@@ -1,0 +1,2 @@
+def last(xs):
+    return xs[len(xs) - 1]

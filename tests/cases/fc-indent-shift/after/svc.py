@@ -1,0 +1,6 @@
+class Service:
+    def handle(user):
+        if user is None:
+            return ""
+
+        return user.name

@@ -1,0 +1,3 @@
+class Service:
+    def handle(user):
+        return user.name

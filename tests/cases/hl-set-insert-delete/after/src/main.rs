@@ -1,0 +1,6 @@
+mod hello;
+
+fn main() {
+    hello::hello();
+    println!("done");
+}

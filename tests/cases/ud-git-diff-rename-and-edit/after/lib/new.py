@@ -1,0 +1,9 @@
+import os
+
+
+def f():
+    return 2
+
+
+def g():
+    return os.name

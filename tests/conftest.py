@@ -1,0 +1,165 @@
+"""Shared fixtures: real git repositories in temporary folders, and the real
+`git-ai-apply` command run as a subprocess."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN_DIR = os.path.dirname(sys.executable)
+
+
+def _command() -> list[str]:
+    exe = os.path.join(BIN_DIR, "git-ai-apply")
+    if os.path.exists(exe):
+        return [exe]
+    found = shutil.which("git-ai-apply")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "git_aiapply"]
+
+
+AI_APPLY = _command()
+
+
+def make_env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("GIT_"):
+            del env[k]
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="Test Author",
+        GIT_AUTHOR_EMAIL="author@example.com",
+        GIT_COMMITTER_NAME="Test Committer",
+        GIT_COMMITTER_EMAIL="committer@example.com",
+        LC_ALL="C.UTF-8",
+        PATH=BIN_DIR + os.pathsep + env.get("PATH", ""),
+    )
+    return env
+
+
+class GitRepo:
+    """A scratch repository with helpers to set it up, run the tool, and inspect it."""
+
+    def __init__(self, root: Path, env: dict[str, str]):
+        self.root = root
+        self.env = env
+
+    # -- setting up -------------------------------------------------------------------
+    def git(self, *args: str, check: bool = True, input: bytes | None = None,
+            cwd: Path | None = None) -> str:
+        r = subprocess.run(["git", *args], cwd=cwd or self.root, env=self.env, input=input,
+                           capture_output=True)
+        if check and r.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)} failed: {r.stderr.decode()}")
+        return r.stdout.decode("utf-8", "surrogateescape")
+
+    def write(self, path: str, content: str | bytes, mode: int | None = None) -> Path:
+        p = self.root / path
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            content = content.encode()
+        p.write_bytes(content)
+        if mode is not None:
+            os.chmod(p, mode)
+        return p
+
+    def read(self, path: str) -> bytes:
+        return (self.root / path).read_bytes()
+
+    def commit_all(self, message: str = "base") -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "--no-verify", "-m", message)
+        return self.head()
+
+    def head(self) -> str:
+        return self.git("rev-parse", "HEAD").strip()
+
+    # -- running the tool -------------------------------------------------------------
+    def run(self, *args: str, response: str | bytes | None = None, stdin: bytes | None = None,
+            cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+        """Run `git-ai-apply ARGS`; ``response`` is written to a file outside the
+        worktree and its path appended."""
+        argv = [*AI_APPLY, *args]
+        if response is not None:
+            rp = self.root.parent / f"response-{abs(hash(response)) % 10**8}.md"
+            rp.write_bytes(response.encode() if isinstance(response, str) else response)
+            argv.append(str(rp))
+        r = subprocess.run(argv, cwd=cwd or self.root, env=env or self.env, input=stdin,
+                           capture_output=True)
+        out = r.stdout.decode("utf-8", "replace")
+        err = r.stderr.decode("utf-8", "replace")
+        assert "Traceback (most recent call last)" not in out + err, out + err
+        r.out, r.err = out, err  # type: ignore[attr-defined]
+        return r
+
+    # -- inspecting -------------------------------------------------------------------
+    def snapshot(self) -> dict:
+        """Everything a refusal must leave byte-for-byte as it was."""
+        files = {}
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+                p = os.path.join(dirpath, name)
+                rel = os.path.relpath(p, self.root)
+                if os.path.islink(p):
+                    files[rel] = ("link", os.readlink(p))
+                else:
+                    st = os.stat(p)
+                    files[rel] = (oct(st.st_mode), Path(p).read_bytes())
+            for d in dirnames:
+                files.setdefault(os.path.relpath(os.path.join(dirpath, d), self.root) + "/", ("dir",))
+        refs = self.git("for-each-ref", "--format=%(refname) %(objectname)")
+        head_ref = self.git("symbolic-ref", "-q", "HEAD", check=False).strip()
+        head = self.git("rev-parse", "-q", "--verify", "HEAD", check=False).strip()
+        index = (self.root / ".git" / "index").read_bytes() if (self.root / ".git" / "index").exists() else b""
+        stray = sorted(n for n in os.listdir(self.root / ".git") if "lock" in n or "ai-apply" in n.lower())
+        return {"files": files, "refs": refs, "head_ref": head_ref, "head": head,
+                "index": index, "status": self.git("status", "--porcelain=v1", "-uall"),
+                "stray": stray}
+
+    def tree(self, rev: str = "HEAD") -> dict[str, tuple[str, bytes]]:
+        out = {}
+        raw = subprocess.run(["git", "ls-tree", "-r", "-z", rev], cwd=self.root, env=self.env,
+                             capture_output=True).stdout
+        for rec in raw.split(b"\0"):
+            if not rec:
+                continue
+            meta, path = rec.split(b"\t", 1)
+            mode, _t, oid = meta.split(b" ")
+            blob = subprocess.run(["git", "cat-file", "-p", oid.decode()], cwd=self.root,
+                                  env=self.env, capture_output=True).stdout
+            out[path.decode()] = (mode.decode(), blob)
+        return out
+
+    def message(self, rev: str = "HEAD") -> str:
+        return self.git("log", "-1", "--format=%B", rev)
+
+    def count(self, rev: str = "HEAD") -> int:
+        return int(self.git("rev-list", "--count", rev).strip())
+
+
+@pytest.fixture
+def git_env(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    return make_env(home)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, git_env) -> GitRepo:
+    root = tmp_path / "repo"
+    root.mkdir()
+    r = GitRepo(root, git_env)
+    r.git("init", "-q", "-b", "main")
+    r.git("config", "user.name", "Config User")
+    r.git("config", "user.email", "config@example.com")
+    r.git("config", "core.autocrlf", "false")
+    return r
