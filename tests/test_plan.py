@@ -1,0 +1,106 @@
+"""The planner as a plain function over a dict-backed base (no repository)."""
+from __future__ import annotations
+
+import pytest
+
+from git_aiapply.errors import ApplyError
+from git_aiapply.formats import parse_response
+from git_aiapply.paths import normalize_path
+from git_aiapply.plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState, make_plan
+
+
+class DictBase:
+    """Tracked files as {path: (mode, bytes)}, submodules as mode 0o160000, untracked
+    files on disk as a set."""
+
+    def __init__(self, files: dict, untracked: set | None = None):
+        self.files = files
+        self.untracked = untracked or set()
+
+    def entry(self, path):
+        v = self.files.get(path)
+        if v is None or v[0] == 0o160000:
+            return None
+        return v
+
+    def kind(self, path):
+        v = self.files.get(path)
+        if v is not None:
+            return {MODE_LINK: "symlink", 0o160000: "submodule"}.get(v[0], "file")
+        if any(p.startswith(path + "/") for p in self.files):
+            return "dir"
+        return None
+
+    def disk_kind(self, path):
+        return "file" if path in self.untracked else None
+
+
+def plan(text: str, files: dict, untracked=None):
+    parsed = parse_response(text)
+    return make_plan(parsed.ops, DictBase(files, untracked), lambda p: normalize_path(p, worktree="/w"))
+
+
+def fc(*directives: str) -> str:
+    return "<FILE_CHANGES>\n" + "\n".join(directives) + "\n</FILE_CHANGES>\n"
+
+
+def test_directives_apply_in_order_rename_then_patch():
+    p = plan(fc('<FILE_RENAME from_path="a" to_path="b/c" />',
+                '<FILE_PATCH file_path="b/c">\n@@\n-x\n+y\n</FILE_PATCH>'),
+             {"a": (MODE_EXEC, b"x\n")})
+    assert p.final == {"a": None, "b/c": FileState(MODE_EXEC, b"y\n")}
+    assert p.renames == [("a", "b/c")]
+    assert [(c.action, c.path, c.old_path) for c in p.changes] == [("rename", "b/c", "a")]
+
+
+def test_new_then_delete_is_nothing():
+    p = plan(fc('<FILE_NEW file_path="t">\nx\n</FILE_NEW>', '<FILE_DELETE file_path="t" />'), {"a": (MODE_FILE, b"")})
+    assert p.is_noop()
+    assert p.changes == []
+
+
+def test_new_file_replaces_tracked_and_keeps_mode():
+    p = plan(fc('<FILE_NEW file_path="run.sh">\necho\n</FILE_NEW>'), {"run.sh": (MODE_EXEC, b"old\n")})
+    assert p.final["run.sh"] == FileState(MODE_EXEC, b"echo\n")
+
+
+def test_every_problem_is_reported():
+    with pytest.raises(ApplyError) as e:
+        plan(fc('<FILE_DELETE file_path="missing" />', '<FILE_PATCH file_path="a">\n@@\n-nope\n+x\n</FILE_PATCH>'),
+             {"a": (MODE_FILE, b"x\n")})
+    reasons = [p.reason for p in e.value.problems]
+    assert len(reasons) == 2 and "no such file" in reasons[0] and "could not find" in reasons[1]
+
+
+@pytest.mark.parametrize("directive,files,untracked,why", [
+    ('<FILE_NEW file_path="u.txt">\nx\n</FILE_NEW>', {}, {"u.txt"}, "not tracked"),
+    ('<FILE_PATCH file_path="l">\n@@\n-x\n+y\n</FILE_PATCH>', {"l": (MODE_LINK, b"target")}, None, "symbolic link"),
+    ('<FILE_NEW file_path="l/x">\nx\n</FILE_NEW>', {"l": (MODE_LINK, b"dir")}, None, "symbolic link"),
+    ('<FILE_NEW file_path="f/x">\nx\n</FILE_NEW>', {"f": (MODE_FILE, b"")}, None, "is a file"),
+    ('<FILE_NEW file_path="d">\nx\n</FILE_NEW>', {"d/x": (MODE_FILE, b"")}, None, "folder"),
+    ('<FILE_DELETE file_path="d" />', {"d/x": (MODE_FILE, b"")}, None, "folder"),
+    ('<FILE_PATCH file_path="sub">\n@@\n-x\n+y\n</FILE_PATCH>', {"sub": (0o160000, b"")}, None, "submodule"),
+    ('<FILE_NEW file_path="sub/x">\nx\n</FILE_NEW>', {"sub": (0o160000, b"")}, None, "submodule"),
+    ('<FILE_PATCH file_path="bin">\n@@\n-x\n+y\n</FILE_PATCH>', {"bin": (MODE_FILE, b"x\n\0")}, None, "binary"),
+    ('<FILE_RENAME from_path="a" to_path="d" />', {"a": (MODE_FILE, b""), "d/x": (MODE_FILE, b"")}, None, "folder"),
+    ('<FILE_RENAME from_path="a" to_path="u" />', {"a": (MODE_FILE, b"")}, {"u"}, "not tracked"),
+    ('<FILE_RENAME from_path="a" to_path="a" />', {"a": (MODE_FILE, b"")}, None, "same path"),
+    ('<FILE_PATCH file_path="../x">\n@@\n-x\n+y\n</FILE_PATCH>', {}, None, ".."),
+])
+def test_refusals(directive, files, untracked, why):
+    with pytest.raises(ApplyError) as e:
+        plan(fc(directive), files, untracked)
+    assert why in str(e.value)
+
+
+def test_delete_then_new_under_same_name_as_folder():
+    # a file replaced by a folder of the same name within one response
+    p = plan(fc('<FILE_DELETE file_path="x" />', '<FILE_NEW file_path="x/y">\nz\n</FILE_NEW>'), {"x": (MODE_FILE, b"")})
+    assert p.final == {"x": None, "x/y": FileState(MODE_FILE, b"z\n")}
+
+
+def test_stats_per_file():
+    p = plan(fc('<FILE_PATCH file_path="a">\n@@\n a\n-b\n-c\n+d\n</FILE_PATCH>', '<FILE_NEW file_path="n">\n1\n2\n</FILE_NEW>'),
+             {"a": (MODE_FILE, b"a\nb\nc\n")})
+    got = {c.path: (c.action, c.added, c.removed) for c in p.changes}
+    assert got == {"a": ("update", 1, 2), "n": ("add", 2, 0)}
