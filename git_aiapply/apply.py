@@ -12,6 +12,8 @@ from .response import Response
 
 @dataclass
 class Options:
+    """What the command line asked for."""
+
     check: bool = False
     diff: bool = False
     include_dirty: bool = False
@@ -20,7 +22,7 @@ class Options:
     message: str | None = None  # -m / -F text
     edit: bool = False
     no_verify: bool = False
-    verify: bool = False  # branch mode: run hooks anyway (in a temporary worktree) - not yet
+    verify: bool = False  # branch mode: run the commit hooks in a temporary worktree
     branch: str | None = None  # a concrete branch name (templates are expanded by the caller)
     base: str | None = None
     signoff: bool = False
@@ -31,6 +33,8 @@ class Options:
 
 @dataclass
 class Outcome:
+    """What happened to one response."""
+
     response: Response
     status: str  # applied, already-applied, no-change, would-apply, empty, refused
     exit_code: int = 0
@@ -78,6 +82,8 @@ class Outcome:
             "error_kind": self.error_kind,
             "errors": [p.to_json() for p in self.problems],
             "error_text": "\n".join(p.render() for p in self.problems) or None,
+            "hook_output": self.hook_output or None,
+            "diff": self.diff,
         }
 
 
@@ -197,21 +203,24 @@ def _colorize(diff: str) -> str:
 
 def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bool = False) -> Outcome:
     """Apply (or check) one response; refusals come back as an Outcome, never raised."""
+    out = Outcome(response, "refused", 1, branch=opts.branch)
     try:
-        return _apply_one(repo, response, opts, editor=editor, color=color)
+        return _apply_one(repo, response, opts, out, editor=editor, color=color)
     except ApplyError as e:
-        return Outcome(response, "refused", 1, problems=e.problems, error_kind=e.kind,
-                       branch=opts.branch)
+        # keep what was learnt before the refusal (formats, branch, base, files)
+        out.status, out.exit_code, out.commit = "refused", 1, None
+        out.problems, out.error_kind = e.problems, e.kind
+        return out
 
 
-def _apply_one(repo, response: Response, opts: Options, *, editor, color) -> Outcome:
+def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color) -> Outcome:
     from . import git as g
     from .formats import no_changes_problem, parse_response
     from .paths import normalize_path
     from .plan import make_plan
 
     parsed = parse_response(response.text, only=opts.format)
-    out = Outcome(response, "refused", 1, formats=list(parsed.formats))
+    out.formats = list(parsed.formats)
     if not parsed.ops:
         if opts.allow_empty:
             out.status, out.exit_code, out.note = "empty", 0, "no file changes found; nothing done"
@@ -221,19 +230,32 @@ def _apply_one(repo, response: Response, opts: Options, *, editor, color) -> Out
     r = repo.repo
     branch_mode = opts.branch is not None
     if branch_mode:
-        refname = opts.branch if opts.branch.startswith("refs/") else f"refs/heads/{opts.branch}"
-        if not _valid_branch(refname):
-            raise ApplyError(f"invalid branch name {opts.branch!r}")
+        refname = branch_refname(opts.branch)
         try:
             tip = r.lookup_reference(refname).target
         except (KeyError, pygit2_errors()):
             tip = None
+        # committing under a worktree's feet would make its index and files disagree
+        # with its branch (git refuses `git branch -f` there for the same reason)
+        where = g.checked_out_branches(repo).get(refname)
+        if where is not None:
+            raise ApplyError(Problem(
+                f"branch {_short_branch(refname)} is checked out in {where}; --branch only "
+                "writes branches that no worktree has checked out",
+                hint="leave out --branch to commit onto the current branch, or name another "
+                     "branch"))
         if tip is not None:
             base_commit = r[tip]
             if opts.base:
+                # an existing branch is used at its tip; --base must then be in its history,
+                # otherwise the commit would not be "based on REV" as asked
                 want = repo.resolve_commit(opts.base)
                 if want.id != tip and not r.descendant_of(tip, want.id):
-                    pass  # the branch exists: it is used at its tip, as documented
+                    raise ApplyError(Problem(
+                        f"branch {_short_branch(refname)} already exists and does not contain "
+                        f"--base {opts.base} ({str(want.id)[:12]})",
+                        hint="name a new branch, delete this one, or leave out --base to "
+                             "commit on its tip"))
         else:
             if opts.base:
                 base_commit = repo.resolve_commit(opts.base)
@@ -277,18 +299,56 @@ def _apply_one(repo, response: Response, opts: Options, *, editor, color) -> Out
         out.status, out.exit_code = "no-change", 0
         out.note = "the response's changes are already in place; nothing to commit"
         return out
-    if not branch_mode and not opts.include_dirty and workdir:
-        import pygit2
+    # Touched files must be clean.  When committing, the transaction makes this very check
+    # under index.lock, so the index (a large one costs as much to read as the rest of the
+    # run) is read only there; a refusal raised before the transaction still reports dirty
+    # files first, as a check made here would have.
+    check_dirty = bool(not branch_mode and not opts.include_dirty and workdir)
+    defer_dirty = check_dirty and not (opts.check or opts.diff)
+    if check_dirty and not defer_dirty:
+        _refuse_dirty(repo, base, plan)
+    try:
+        return _finish(repo, parsed, response, plan, opts, out, editor=editor, color=color,
+                       branch_mode=branch_mode, refname=refname if branch_mode else None,
+                       base_commit=base_commit, tip=tip if branch_mode else None,
+                       planned_head=planned_head)
+    except _BeforeTransaction as e:
+        if defer_dirty:
+            _refuse_dirty(repo, base, plan)
+        raise e.error from None
 
-        idx_path = os.path.join(repo.gitdir, "index")
-        index = pygit2.Index(idx_path) if os.path.exists(idx_path) else pygit2.Index()
-        dirty = g.dirty_paths(repo, index, base, plan.touched)
-        if dirty:
-            raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
-                                      hint="commit or stash your changes first, or pass "
-                                           "--include-dirty to apply on top of them")
-                              for p, why in dirty], kind="dirty")
-    message = build_commit_message(repo, parsed, response, plan, opts)
+
+class _BeforeTransaction(Exception):
+    """A refusal raised before the worktree transaction started (see _refuse_dirty)."""
+
+    def __init__(self, error: ApplyError):
+        self.error = error
+
+
+def _refuse_dirty(repo, base, plan: Plan) -> None:
+    import pygit2
+
+    from . import git as g
+
+    idx_path = os.path.join(repo.gitdir, "index")
+    index = pygit2.Index(idx_path) if os.path.exists(idx_path) else pygit2.Index()
+    dirty = g.dirty_paths(repo, index, base, plan.touched)
+    if dirty:
+        raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
+                                  hint="commit or stash your changes first, or pass "
+                                       "--include-dirty to apply on top of them")
+                          for p, why in dirty], kind="dirty")
+
+
+def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Outcome, *,
+            editor, color, branch_mode, refname, base_commit, tip, planned_head) -> Outcome:
+    """Message, diff/check, and the commit itself."""
+    from . import git as g
+
+    try:
+        message = build_commit_message(repo, parsed, response, plan, opts)
+    except ApplyError as e:
+        raise _BeforeTransaction(e) from None
     out.message = message
     if opts.diff:
         out.diff = render_diff(plan, color=color)
@@ -298,14 +358,31 @@ def _apply_one(repo, response: Response, opts: Options, *, editor, color) -> Out
 
     sign = _signer(repo, opts)
     if branch_mode:
-        res = g.commit_to_branch(repo, plan, message, refname, base_commit, tip)
+        # hooks are skipped in branch mode unless --verify (docs/ATTEMPTS.md)
+        verify = None
+        if opts.verify:
+            from .attempts import verify_in_worktree
+
+            def verify(tree_id, msg):
+                return verify_in_worktree(repo, base_commit, tree_id, msg, refname=refname,
+                                          formats=parsed.formats, no_verify=opts.no_verify)
+        res = g.commit_to_branch(repo, plan, message, refname, base_commit, tip, sign=sign,
+                                 edit_message=editor if opts.edit else None, verify=verify)
+        out.hook_output = res.hook_output
     else:
         env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
-        author = g.identity(repo, "author")
+        try:
+            author = g.identity(repo, "author")
+        except ApplyError as e:
+            raise _BeforeTransaction(e) from None
         env.update({"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email})
+        from .hooks import run_editor
+
+        # --edit: the user edits .git/COMMIT_EDITMSG in place, between the hooks (as git)
         req = g.CommitRequest(plan, message, include_dirty=opts.include_dirty,
                               no_verify=opts.no_verify, hook_env=env,
-                              edit_message=editor if opts.edit else None, sign=sign)
+                              edit_message=(lambda path: run_editor(repo, path)) if opts.edit else None,
+                              sign=sign)
         res = g.commit_to_worktree(repo, req, planned_head)
         out.hook_output = res.hook_output
     out.status, out.exit_code = "applied", 0
@@ -329,32 +406,103 @@ def _valid_branch(refname: str) -> bool:
         return True
 
 
+def branch_refname(name: str) -> str:
+    """refs/heads/NAME for --branch NAME (``refs/heads/NAME`` accepted too); a name git
+    would refuse for a branch is a usage error."""
+    from .errors import UsageError
+
+    short = name[len("refs/heads/"):] if name.startswith("refs/heads/") else name
+    refname = f"refs/heads/{short}"
+    if not short or short == "HEAD" or short.startswith("-") or not _valid_branch(refname):
+        raise UsageError(f"invalid branch name {name!r}")
+    return refname
+
+
 def _signer(repo, opts: Options):
-    """A callable that signs commit content with the user's gpg.program, or None."""
+    """A callable that signs commit content as ``git commit -S`` does, or None.
+
+    Whether: -S / --no-gpg-sign, else aiapply.gpgSign, else commit.gpgSign.  How:
+    gpg.format openpgp (gpg.program, default gpg) or x509 (gpg.x509.program, default
+    gpgsm) run as ``PROGRAM --status-fd=2 -bsau KEY`` with KEY = user.signingKey or the
+    committer's "Name <email>"; ssh (gpg.ssh.program, default ssh-keygen) run as
+    ``ssh-keygen -Y sign -n git -f KEY FILE``."""
     sign = opts.sign
     if sign is None:
-        sign = repo.config_bool("commit.gpgSign", False)
+        sign = repo.config_bool("aiapply.gpgSign", repo.config_bool("commit.gpgSign", False))
     if not sign:
         return None
-    program = repo.config_get("gpg.program") or "gpg"
+    fmt = (repo.config_get("gpg.format") or "openpgp").lower()
+    if fmt not in ("openpgp", "x509", "ssh"):
+        raise ApplyError(Problem(f"unknown gpg.format {fmt!r}",
+                                 hint="use openpgp, x509 or ssh, as git does"))
+    default = {"openpgp": "gpg", "x509": "gpgsm", "ssh": "ssh-keygen"}[fmt]
+    program = repo.config_get(f"gpg.{fmt}.program") if fmt != "openpgp" else None
+    program = program or (repo.config_get("gpg.program") if fmt == "openpgp" else None) or default
     key = repo.config_get("user.signingKey")
+    if fmt == "ssh":
+        return lambda content: _ssh_sign(program, key, content)
 
     def run(content: str) -> str:
         import subprocess
 
-        args = [program, "--status-fd=2", "-bsau", key] if key else [program, "--status-fd=2", "-bsa"]
-        if not key:
+        signer = key
+        if not signer:
             from .git import identity
 
             c = identity(repo, "committer")
-            args = [program, "--status-fd=2", "-bsau", f"{c.name} <{c.email}>"]
+            signer = f"{c.name} <{c.email}>"
+        args = [program, "--status-fd=2", "-bsau", signer]
         try:
-            p = subprocess.run(args, input=content.encode(), capture_output=True)
+            p = subprocess.run(args, input=content.encode("utf-8", "surrogateescape"),
+                               capture_output=True)
         except OSError as e:
-            raise ApplyError(f"cannot run {program} to sign the commit: {e.strerror}") from None
+            raise ApplyError(Problem(f"cannot run {program} to sign the commit: {e.strerror}",
+                                     hint="set gpg.program to your gpg, or pass --no-gpg-sign")) from None
         if p.returncode != 0 or b"-----BEGIN" not in p.stdout:
-            raise ApplyError(Problem(f"{program} failed to sign the data",
-                                     hint=p.stderr.decode("utf-8", "replace").strip()[-500:]))
-        return p.stdout.decode()
+            raise ApplyError(Problem(f"{program} failed to sign the data (exit {p.returncode})",
+                                     hint=p.stderr.decode("utf-8", "replace").strip()[-500:]
+                                     or "check user.signingKey and your gpg setup"))
+        return p.stdout.decode("utf-8", "replace")
 
     return run
+
+
+def _ssh_sign(program: str, key: str | None, content: str) -> str:
+    """gpg.format=ssh: ``ssh-keygen -Y sign -n git -f KEY FILE`` writes FILE.sig; a literal
+    key (``key::...`` or ``ssh-...``) is used through the ssh agent (-U), as git does."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if not key:
+        raise ApplyError(Problem("gpg.format is ssh but user.signingKey is not set",
+                                 hint="git config user.signingKey ~/.ssh/id_ed25519.pub"))
+    folder = tempfile.mkdtemp(prefix="ai-apply-sign-")
+    try:
+        payload = os.path.join(folder, "commit")
+        with open(payload, "wb") as f:
+            f.write(content.encode("utf-8", "surrogateescape"))
+        literal = key[5:] if key.startswith("key::") else (key if key.startswith("ssh-") else None)
+        args = [program, "-Y", "sign", "-n", "git", "-f"]
+        if literal is not None:
+            keyfile = os.path.join(folder, "key.pub")
+            with open(keyfile, "w") as f:
+                f.write(literal + "\n")
+            args += [keyfile, "-U", payload]
+        else:
+            args += [os.path.expanduser(key), payload]
+        try:
+            p = subprocess.run(args, capture_output=True)
+        except OSError as e:
+            raise ApplyError(f"cannot run {program} to sign the commit: {e.strerror}") from None
+        try:
+            with open(payload + ".sig", encoding="utf-8") as f:
+                sig = f.read()
+        except OSError:
+            sig = ""
+        if p.returncode != 0 or "-----BEGIN" not in sig:
+            raise ApplyError(Problem(f"{program} failed to sign the data (exit {p.returncode})",
+                                     hint=p.stderr.decode("utf-8", "replace").strip()[-500:] or None))
+        return sig
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

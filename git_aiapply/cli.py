@@ -12,6 +12,7 @@ from .errors import AiApplyError, ApplyError, UsageError
 # Subcommands that live in their own modules, imported only when used (start-up time).
 LAZY_COMMANDS = {
     "install-hooks": "git_aiapply.hookkit:install_hooks_cmd",
+    "hook": "git_aiapply.hookkit:hook_cmd",
     "undo": "git_aiapply.undo:undo_cmd",
     "attempts": "git_aiapply.attempts:attempts_cmd",
     "pick": "git_aiapply.attempts:pick_cmd",
@@ -71,12 +72,18 @@ def _read_inputs(paths: tuple[str, ...], max_bytes: int):
     out = []
     for p in paths:
         if p == "-":
-            raw = sys.stdin.buffer.read()
+            # bounded: a response above the limit is refused without holding all of it
+            raw = sys.stdin.buffer.read(max_bytes + 1) if max_bytes > 0 else sys.stdin.buffer.read()
             name = "-"
+        elif os.path.isdir(p):
+            from .attempts import folder_inputs  # a folder of responses (docs/ATTEMPTS.md)
+
+            out.extend(folder_inputs(p, max_bytes))
+            continue
         else:
             try:
                 with open(p, "rb") as f:
-                    raw = f.read(max_bytes + 1)
+                    raw = f.read(max_bytes + 1) if max_bytes > 0 else f.read()  # 0: no limit
             except OSError as e:
                 raise UsageError(f"cannot read {p}: {e.strerror}") from None
             name = p
@@ -94,7 +101,11 @@ def _print_outcome(o, quiet: bool) -> None:
             _echo_err(p.render())
         return
     if o.diff is not None:
-        click.echo(o.diff, nl=False)
+        from .term import print_paged
+
+        print_paged(o.diff)
+    if o.hook_output.strip():  # what the hooks printed, shown even with -q, as git does
+        _echo_err(o.hook_output.rstrip("\n"))
     if quiet:
         return
     if o.status == "applied":
@@ -110,8 +121,6 @@ def _print_outcome(o, quiet: bool) -> None:
                 click.echo(f" delete {c.path}")
             elif c.action == "rename":
                 click.echo(f" rename {c.old_path} => {c.path}")
-        if o.hook_output.strip():
-            _echo_err(o.hook_output.rstrip("\n"))
     elif o.status == "would-apply" and o.diff is None:
         n = len(o.changes)
         click.echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
@@ -135,6 +144,8 @@ def _print_outcome(o, quiet: bool) -> None:
               help="Take the commit message from this file.")
 @click.option("-e", "--edit", is_flag=True, help="Edit the message in your editor, as git commit -e.")
 @click.option("-n", "--no-verify", is_flag=True, help="Skip the pre-commit and commit-msg hooks.")
+@click.option("--verify", is_flag=True, help="With --branch: run the commit hooks in a temporary "
+              "worktree (branch mode skips them by default).")
 @click.option("--branch", metavar="NAME", help="Commit onto branch NAME without touching HEAD, "
               "the index or the worktree ({n} and {name} give each response its own branch).")
 @click.option("--base", metavar="REV", help="With --branch: where a new branch starts (default HEAD).")
@@ -145,7 +156,7 @@ def _print_outcome(o, quiet: bool) -> None:
 @click.option("--max-bytes", type=int, default=None, help="Largest response accepted (bytes).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
 def apply_cmd(responses, fmt, check, show_diff, as_json, include_dirty, allow_empty, messages,
-              message_file, edit, no_verify, branch, base, signoff, gpg_sign, no_trailers,
+              message_file, edit, no_verify, verify, branch, base, signoff, gpg_sign, no_trailers,
               max_bytes, quiet):
     """Apply RESPONSE files (or standard input) and commit."""
     from .apply import Options, apply_one
@@ -153,6 +164,13 @@ def apply_cmd(responses, fmt, check, show_diff, as_json, include_dirty, allow_em
     from .response import DEFAULT_MAX_BYTES, read_response
 
     repo = Repo(".")
+    if branch is None and os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
+        # an interrupted (or still running) run: the worktree may be half written
+        from .recover import interrupted_problem
+
+        problem = interrupted_problem(repo.gitdir)
+        if problem is not None:
+            raise ApplyError(problem)
     if max_bytes is None:
         max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES)
     if include_dirty is None:
@@ -164,6 +182,8 @@ def apply_cmd(responses, fmt, check, show_diff, as_json, include_dirty, allow_em
         raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
     if base and not branch:
         raise UsageError("--base goes with --branch")
+    if verify and (not branch or no_verify):
+        raise UsageError("--verify goes with --branch, and not with --no-verify")
     message = None
     if messages and message_file:
         raise UsageError("-m and -F cannot be used together")
@@ -180,16 +200,19 @@ def apply_cmd(responses, fmt, check, show_diff, as_json, include_dirty, allow_em
             raise UsageError(f"cannot read {message_file}: {e.strerror}") from None
     opts = Options(check=check, diff=show_diff, include_dirty=include_dirty,
                    allow_empty=allow_empty, format=fmt, message=message, edit=edit,
-                   no_verify=no_verify, branch=branch, base=base, signoff=signoff,
-                   sign=gpg_sign, trailers=not no_trailers)
+                   no_verify=no_verify, verify=verify, branch=branch, base=base,
+                   signoff=signoff, sign=gpg_sign, trailers=not no_trailers)
     inputs = _read_inputs(responses, max_bytes)
-    if branch is not None and (len(inputs) > 1 or "{" in branch):
+    if branch is not None and (len(inputs) > 1 or "{" in branch
+                               or any(n.endswith(".jsonl") for n, _ in inputs)):
         from .attempts import run_attempts
 
         code = run_attempts(repo, inputs, opts, branch, as_json=as_json, quiet=quiet,
                             max_bytes=max_bytes)
         sys.exit(code)
-    color = sys.stdout.isatty() and show_diff and repo.config_get("color.ui", "auto") not in ("false", "never")
+    from .term import diff_color
+
+    color = show_diff and not as_json and diff_color(repo)
     outcomes = []
     code = 0
     for name, raw in inputs:
@@ -221,34 +244,12 @@ def apply_cmd(responses, fmt, check, show_diff, as_json, include_dirty, allow_em
 
 
 def _edit_message(message: str) -> str:
-    """Open the message in the user's editor, as `git commit -e` does."""
-    import subprocess
-    import tempfile
+    """Open the message in the user's editor and return the result (branch mode; a
+    worktree commit edits .git/COMMIT_EDITMSG between the hooks, see hooks.py)."""
+    from .git import Repo
+    from .hooks import edit_text
 
-    editor = (os.environ.get("GIT_EDITOR") or _git_config("core.editor") or os.environ.get("VISUAL")
-              or os.environ.get("EDITOR") or "vi")
-    if editor == ":":
-        return message
-    with tempfile.NamedTemporaryFile("w", suffix=".COMMIT_EDITMSG", delete=False) as f:
-        f.write(message)
-        f.write("\n# Please enter the commit message for your changes. Lines starting\n"
-                "# with '#' will be ignored, and an empty message aborts the commit.\n")
-        path = f.name
-    try:
-        r = subprocess.run(["sh", "-c", f'{editor} "$@"', editor, path])
-        if r.returncode != 0:
-            raise ApplyError(f"the editor {editor!r} failed (exit {r.returncode})")
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-    finally:
-        os.unlink(path)
-    lines = [l for l in text.splitlines() if not l.startswith("#")]
-    from .git import cleanup_whitespace
-
-    msg = cleanup_whitespace("\n".join(lines))
-    if not msg.strip():
-        raise ApplyError("aborting commit due to empty commit message")
-    return msg
+    return edit_text(Repo("."), message)
 
 
 def _git_config(key: str) -> str | None:
@@ -320,7 +321,7 @@ def run():
     """Console-script entry point: every error is a message and an exit code, never a
     traceback."""
     try:
-        main.main(standalone_mode=False)
+        main.main(prog_name="git ai-apply", standalone_mode=False)
     except click.exceptions.Abort:
         _echo_err("aborted")
         sys.exit(1)

@@ -18,6 +18,7 @@ class Problem:
     hint: str | None = None  # what to do instead
     nearby: list[tuple[int, str]] = field(default_factory=list)  # (line number, text) of the file
     nearby_label: str = "closest lines in the file"
+    nearby_refs: bool = False  # hashline: each nearby text is already "LINE#ID:text"
     candidates: list[int] = field(default_factory=list)  # line numbers (ambiguity)
     response_line: int | None = None  # line in the response (parse errors)
 
@@ -42,7 +43,7 @@ class Problem:
             out.append(f"  {self.nearby_label}:")
             width = len(str(max(n for n, _ in self.nearby)))
             for n, text in self.nearby:
-                out.append(f"  {n:>{width}} | {text}")
+                out.append(f"  {text}" if self.nearby_refs else f"  {n:>{width}} | {text}")
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
@@ -58,7 +59,11 @@ class Problem:
             "response_line": self.response_line,
         }
         if self.nearby:
-            d["nearby"] = [{"line": n, "text": t} for n, t in self.nearby]
+            if self.nearby_refs:  # "12#ab:text" -> the line's own text and its reference
+                d["nearby"] = [{"line": n, "ref": t.split(":", 1)[0], "text": t.split(":", 1)[1]}
+                               for n, t in self.nearby]
+            else:
+                d["nearby"] = [{"line": n, "text": t} for n, t in self.nearby]
         if self.candidates:
             d["candidates"] = list(self.candidates)
         return d

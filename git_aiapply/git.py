@@ -36,6 +36,30 @@ _KINDS = {
     int(FileMode.BLOB_EXECUTABLE): "file",
 }
 
+# Fault injection for the crash-safety tests (tests/test_crash_safety.py):
+# GIT_AI_APPLY_FAULT=ACTION:STEP[:N] makes the N-th (default 1st) pass through STEP either
+# raise an OSError (ACTION "fail") or SIGKILL this process (ACTION "kill").  Read once at
+# import; unset, each step costs one global lookup.
+_FAULT = os.environ.get("GIT_AI_APPLY_FAULT") or None
+_FAULT_SEEN: dict[str, int] = {}
+
+
+def _fault(step: str) -> None:
+    if _FAULT is None:
+        return
+    action, _, rest = _FAULT.partition(":")
+    want, _, nth = rest.partition(":")
+    if want != step:
+        return
+    _FAULT_SEEN[step] = _FAULT_SEEN.get(step, 0) + 1
+    if _FAULT_SEEN[step] != (int(nth) if nth.isdigit() else 1):
+        return
+    if action == "kill":
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+    raise OSError(errno.EIO, f"injected fault at {step}")
+
 
 # --------------------------------------------------------------------------- opening
 
@@ -433,13 +457,23 @@ class IndexLock:
         try:
             fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
         except FileExistsError:
+            owner = lock_owner(self.lock_path)
+            if owner is not None and not pid_alive(owner):
+                raise ApplyError(Problem(
+                    f"{self.lock_path} was left by an interrupted git ai-apply (pid {owner})",
+                    hint="run `git ai-apply recover`")) from None
             raise ApplyError(Problem(
                 f"{self.lock_path} exists: another git process seems to be running in this "
                 "repository",
                 hint="if no other git process is running, remove the file and try again")) from None
         except OSError as e:
             raise ApplyError(f"cannot create {self.lock_path}: {e.strerror}") from None
-        os.close(fd)
+        try:
+            # who holds the lock, for `recover` and for a clearer refusal; git never reads
+            # a lock file's content, and stage() replaces it with the new index
+            os.write(fd, f"{LOCK_MARKER} {os.getpid()}\n".encode())
+        finally:
+            os.close(fd)
         self.held = True
 
     def read(self) -> pygit2.Index:
@@ -471,6 +505,42 @@ class IndexLock:
             self.held = False
 
 
+LOCK_MARKER = "git-ai-apply lock held by pid"
+
+
+def lock_owner(lock_path: str) -> int | None:
+    """The pid written into a lock file by IndexLock.acquire, or None (not ours)."""
+    try:
+        with open(lock_path, "rb") as f:
+            head = f.read(len(LOCK_MARKER) + 24)
+    except OSError:
+        return None
+    text = head.decode("ascii", "replace")
+    if not text.startswith(LOCK_MARKER + " "):
+        return None
+    pid = text[len(LOCK_MARKER) + 1:].strip()
+    return int(pid) if pid.isdigit() else None
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process that may be git ai-apply (a reused pid of
+    another program counts as dead)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read()
+    except OSError:
+        return True  # no /proc: assume it is still ours
+    return b"ai-apply" in cmd or b"git_aiapply" in cmd or b"ai_apply" in cmd
+
+
 def _remove(path: str) -> None:
     try:
         os.unlink(path)
@@ -483,6 +553,8 @@ def _remove(path: str) -> None:
 
 @dataclass
 class _Saved:
+    """A worktree path as it was before the writer touched it."""
+
     path: str
     state: FileState | None  # what was on disk before we touched it
 
@@ -623,6 +695,25 @@ def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygi
                                  hint="another git process may hold the reference lock")) from None
 
 
+def _unmove_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
+                committer: pygit2.Signature) -> None:
+    """Undo update_ref(refname, new, old) after a later step failed; only while the ref
+    still points at ``new`` (compare-and-swap), best effort: the failure is reported anyway."""
+    try:
+        if old is not None:
+            update_ref(repo, refname, old, new, "ai-apply: rolled back", committer)
+            return
+        # the branch was born by this commit: make it unborn again
+        target = refname
+        if refname == "HEAD":
+            return  # an unborn HEAD is always symbolic, so this cannot happen
+        ref = repo.lookup_reference(target)
+        if ref.target == new:
+            ref.delete()
+    except (ApplyError, KeyError, pygit2.GitError, OSError):
+        pass
+
+
 def update_detached_head(repo: pygit2.Repository, new: pygit2.Oid, old: pygit2.Oid,
                          message: str, committer: pygit2.Signature) -> None:
     update_ref(repo, "HEAD", new, old, message, committer)
@@ -638,11 +729,14 @@ def write_blobs(repo: pygit2.Repository, plan: Plan) -> dict[str, tuple[int, pyg
             out[path] = None
         else:
             out[path] = (st.mode, repo.create_blob(st.data))
+            _fault("blob-write")
     return out
 
 
 @dataclass
 class CommitResult:
+    """The commit written, its tree, branch and final message."""
+
     commit: pygit2.Oid
     tree: pygit2.Oid
     branch: str | None
@@ -664,15 +758,11 @@ class CommitRequest:
     no_verify: bool = False
     hook_env: dict = field(default_factory=dict)
     reflog_prefix: str = "ai-apply"
-    edit_message: object = None  # callable(message) -> message, for --edit (runs before hooks)
+    edit_message: object = None  # callable(path): --edit, the user edits COMMIT_EDITMSG in place
     sign: object = None  # callable(commit_content: str) -> signature str, or None
-
-
-def _hook_failed(res) -> ApplyError:
-    out = res.output.strip()
-    shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
-    return ApplyError(Problem(f"the {res.name} hook failed (exit {res.returncode}); nothing was "
-                              f"changed{':' if shown else ''}{shown}"), kind="hook")
+    # `pick` fast-forward: move the branch to this existing commit (its tree must be the
+    # plan's result) instead of writing one; no commit hooks, as `git merge --ff-only`
+    fast_forward_to: object = None
 
 
 def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> CommitResult:
@@ -689,6 +779,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     lock.acquire()
     writer = WorktreeWriter(repo.workdir)
     journal = Journal(repo.gitdir)
+    hook_index = None
+    moved_ref = None
     try:
         branch, head_id = repo.head()
         if (branch, head_id) != planned_head:
@@ -717,16 +809,21 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         tree_id = build_tree(r, head_tree, entries)
         if tree_id is None:
             tree_id = empty_tree(r)
+        _fault("tree-write")
         # 4. worktree, behind a journal
-        journal.begin(_original_ids(r, plan), head_id)
+        journal.begin(_original_ids(r, plan), head_id, final=entries, branch=branch,
+                      workdir=repo.workdir)
+        _fault("journal")
         for path in touched:
             st = plan.final[path]
             if st is None:
                 writer.delete(path)
+                _fault("worktree-delete")
         for path in touched:
             st = plan.final[path]
             if st is not None:
                 writer.write(path, st)
+                _fault("worktree-write")
         # 5. the new index, then the hooks
         for path in touched:
             if plan.final[path] is None:
@@ -739,66 +836,60 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
             if ent is not None:
                 _entry_with_stat(index, path, ent[1], ent[0], writer.stats.get(path))
         lock.stage(index)
-        message = req.message
-        if req.edit_message is not None:
-            message = req.edit_message(message)
-        env = dict(req.hook_env)
-        env.setdefault("GIT_EDITOR", ":")
-        env["GIT_AI_APPLY"] = "1"
-        hook_index = None
-        any_hooks = any(hooks_mod.find_hook(repo, h) for h in
-                        ("pre-commit", "prepare-commit-msg", "commit-msg"))
-        if any_hooks:
-            hook_index = _hook_index(repo, lock, tree_id)
-            env["GIT_INDEX_FILE"] = hook_index
-            if not req.no_verify:
-                res = hooks_mod.run_hook(repo, "pre-commit", [], env)
-                if res is not None:
-                    hook_output.append(res.output)
-                    if res.returncode != 0:
-                        raise _hook_failed(res)
-                    tree_id = _after_pre_commit(repo, lock, hook_index, tree_id)
-            msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
-            with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write(message)
-            res = hooks_mod.run_hook(repo, "prepare-commit-msg", [msg_file, "message"], env)
-            if res is not None:
-                hook_output.append(res.output)
-                if res.returncode != 0:
-                    raise _hook_failed(res)
-            if not req.no_verify:
-                res = hooks_mod.run_hook(repo, "commit-msg", [msg_file], env)
-                if res is not None:
-                    hook_output.append(res.output)
-                    if res.returncode != 0:
-                        raise _hook_failed(res)
-            with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
-                message = cleanup_whitespace(f.read())
-            if not message.strip():
-                raise ApplyError("aborting commit due to empty commit message (a hook emptied it)")
-        # 6. commit and branch
+        _fault("index-stage")
+        # the author is fixed before the hooks, which see it as GIT_AUTHOR_* (as git does)
         author = identity(repo, "author")
+        hook_env = hooks_mod.commit_hook_env(repo, req.hook_env, author,
+                                             editing=req.edit_message is not None)
+        message = req.message
+        if req.fast_forward_to is None:
+            hooked = hooks_mod.run_commit_hooks(repo, lock, tree_id, message, hook_env,
+                                                no_verify=req.no_verify, editor=req.edit_message)
+            tree_id, message, hook_index = hooked.tree_id, hooked.message, hooked.hook_index
+            hook_output.extend(hooked.output)
+        _fault("hooks")
+        message = valid_utf8(message)
+        # 6. commit and branch
         committer = identity(repo, "committer")
         parents = [head_id] if head_id else []
-        if req.sign is not None:
+        if req.fast_forward_to is not None:
+            commit_id = req.fast_forward_to
+            if r[commit_id].tree_id != tree_id:
+                raise ApplyError(Problem(f"cannot fast-forward to {str(commit_id)[:12]}: its "
+                                         "tree is not the planned result"))
+        elif req.sign is not None:
             commit_id = _signed_commit(r, author, committer, message, tree_id, parents, req.sign)
         else:
             commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+        _fault("commit")
         subject = message.split("\n", 1)[0]
         label = req.reflog_prefix + (" (initial)" if not head_id else "")
         if branch is not None:
             update_ref(r, branch, commit_id, head_id, f"{label}: {subject}", committer)
         else:
             update_ref(r, "HEAD", commit_id, head_id, f"{label}: {subject}", committer)
+        moved_ref = (branch or "HEAD", commit_id, head_id, committer)
+        _fault("ref-update")
         # 7. install the index
         if hook_index and hook_index != lock.lock_path:
             _remove(hook_index)
+        _fault("index-install")
         lock.install()
         journal.end()
-    except BaseException:
+    except BaseException as exc:
+        if moved_ref is not None:
+            # the branch already moved: put it back, so that the failure leaves nothing
+            _unmove_ref(r, *moved_ref)
+        if hook_index and hook_index != lock.lock_path:
+            _remove(hook_index)
         failed = writer.rollback()
         lock.release()
         journal.end()
+        if isinstance(exc, (OSError, pygit2.GitError)) and not failed:
+            # a disk or repository error (full disk, I/O error): a refusal, not a crash
+            raise ApplyError(Problem(f"cannot write the commit: {exc}",
+                                     hint="fix the cause (disk space, permissions) and run "
+                                          "the command again")) from None
         if failed:
             raise ApplyError(Problem(
                 "the commit failed and these files could not be restored: " + ", ".join(failed),
@@ -806,11 +897,22 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         raise
     finally:
         lock.release()
-    env_post = dict(req.hook_env, GIT_AI_APPLY="1")
-    res = hooks_mod.run_hook(repo, "post-commit", [], env_post)
+    # post-commit sees the real index, as after git commit
+    res = None if req.fast_forward_to is not None else \
+        hooks_mod.run_hook(repo, "post-commit", [], dict(hook_env, GIT_INDEX_FILE=lock.path))
     if res is not None:
         hook_output.append(res.output)
     return CommitResult(commit_id, tree_id, branch, message, "".join(hook_output))
+
+
+def valid_utf8(text: str) -> str:
+    """``text`` with bytes that are not UTF-8 (kept as surrogates from a response, a
+    message file or a hook) replaced by U+FFFD: a commit message is UTF-8."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def cleanup_whitespace(message: str) -> str:
@@ -882,7 +984,9 @@ def _after_pre_commit(repo: Repo, lock: IndexLock, hook_index: str, tree_id):
 
 def _signed_commit(r, author, committer, message, tree_id, parents, sign):
     content = r.create_commit_string(author, committer, message, tree_id, parents)
-    signature = sign(content)
+    # without its final newline, or libgit2 writes an extra " " line into the header,
+    # which git never does
+    signature = sign(content).rstrip("\n")
     return r.create_commit_with_signature(content, signature)
 
 
@@ -894,19 +998,39 @@ class Journal:
         self.path = os.path.join(gitdir, "AI_APPLY_JOURNAL")
         self.active = False
 
-    def begin(self, originals: dict, head_id) -> None:
+    def begin(self, originals: dict, head_id, *, final: dict | None = None,
+              branch: str | None = None, workdir: str | None = None) -> None:
+        """``originals``: path -> [mode, blob id] or None (the worktree before);
+        ``final``: path -> (mode, blob id) or None (what will be written); ``branch``: the
+        ref that will move (None: detached HEAD); the folders that writing will create are
+        noted too, so that recovery can remove exactly those."""
         import json
 
-        tmp = self.path + ".tmp"
+        made_dirs: list[str] = []
+        if workdir and final:
+            for p, ent in final.items():
+                d = os.path.dirname(p)
+                while ent is not None and d and d not in made_dirs \
+                        and not os.path.isdir(os.path.join(workdir, d)):
+                    made_dirs.append(d)
+                    d = os.path.dirname(d)
+        data = {"pid": os.getpid(), "head": str(head_id) if head_id else None,
+                "paths": originals, "branch": branch, "time": int(time.time()),
+                "final": {p: ([int(e[0]), str(e[1])] if e else None) for p, e in (final or {}).items()},
+                "made_dirs": made_dirs}
+        tmp = f"{self.path}.ai-apply-{os.getpid()}.tmp"
         with open(tmp, "w") as f:
-            json.dump({"pid": os.getpid(), "head": str(head_id) if head_id else None,
-                       "paths": originals}, f)
+            json.dump(data, f)  # no fsync: like git (core.fsync unset), safe against a
+            # killed process, not against power loss
         os.replace(tmp, self.path)
         self.active = True
 
     def end(self) -> None:
         if self.active:
-            _remove(self.path)
+            try:
+                _remove(self.path)
+            except OSError:
+                pass  # left behind: the next run notices it and `recover` explains it
             self.active = False
 
 
@@ -914,22 +1038,100 @@ class Journal:
 
 
 def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_commit,
-                     expected_tip, reflog_prefix: str = "ai-apply") -> CommitResult:
+                     expected_tip, reflog_prefix: str = "ai-apply", *, sign=None,
+                     edit_message=None, verify=None) -> CommitResult:
     """Commit ``plan`` (planned against ``base_commit``) onto ``refname`` without touching
     HEAD, the index or the worktree.  ``expected_tip`` is the ref's value when planning
-    (None: the branch is created)."""
+    (None: the branch is created).  ``sign`` and ``edit_message`` as in CommitRequest;
+    ``verify(tree_id, message) -> (tree_id, message, hook_output)`` runs the commit hooks
+    (--verify, see attempts.verify_in_worktree).  The ref moves last, by compare-and-swap:
+    any failure before leaves only unreachable objects."""
     r = repo.repo
     entries = write_blobs(r, plan)
     base_tree = base_commit.tree if base_commit is not None else None
     tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    if edit_message is not None:
+        message = edit_message(message)
+    hook_output = ""
+    if verify is not None:
+        tree_id, message, hook_output = verify(tree_id, message)
+    message = valid_utf8(message)
     author = identity(repo, "author")
     committer = identity(repo, "committer")
     parents = [base_commit.id] if base_commit is not None else []
-    commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+    if sign is not None:
+        commit_id = _signed_commit(r, author, committer, message, tree_id, parents, sign)
+    else:
+        commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
     subject = message.split("\n", 1)[0]
     update_ref(r, refname, commit_id, expected_tip,
                f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}", committer)
-    return CommitResult(commit_id, tree_id, refname, message)
+    return CommitResult(commit_id, tree_id, refname, message, hook_output)
+
+
+def checked_out_branches(repo: Repo) -> dict[str, str]:
+    """refname -> worktree folder of every branch checked out in a worktree (the main one
+    unless the repository is bare, and each linked one), read from their HEAD files."""
+    out: dict[str, str] = {}
+    heads: list[tuple[str, str]] = []
+    if not repo.config_bool("core.bare", repo.workdir is None):
+        heads.append((os.path.join(repo.commondir, "HEAD"),
+                      os.path.dirname(repo.commondir) if os.path.basename(repo.commondir) == ".git"
+                      else repo.commondir))
+    wt_root = os.path.join(repo.commondir, "worktrees")
+    try:
+        names = os.listdir(wt_root)
+    except OSError:
+        names = []
+    for name in names:
+        d = os.path.join(wt_root, name)
+        try:
+            with open(os.path.join(d, "gitdir")) as f:
+                where = os.path.dirname(f.read().strip())
+        except OSError:
+            where = d
+        heads.append((os.path.join(d, "HEAD"), where))
+    for path, where in heads:
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+        except OSError:
+            continue
+        if text.startswith("ref: "):
+            out.setdefault(text[5:].strip(), where)
+    return out
+
+
+def delete_ref(wrapper: Repo, refname: str, expected: pygit2.Oid) -> None:
+    """Delete ``refname`` (and its reflog, as `git branch -d` does) only while it still
+    points at ``expected``."""
+    repo = wrapper.repo
+    try:
+        with repo.transaction() as txn:
+            txn.lock_ref(refname)
+            try:
+                current = repo.lookup_reference(refname).target
+            except (KeyError, pygit2.GitError):
+                current = None
+            if current != expected:
+                raise ApplyError(Problem(
+                    f"{refname} moved (expected {str(expected)[:12]}, found "
+                    f"{str(current)[:12] if current else 'no branch'}); not deleted"))
+            txn.remove(refname)
+    except pygit2.GitError as e:
+        raise ApplyError(Problem(f"cannot delete {refname}: {e}",
+                                 hint="another git process may hold the reference lock")) from None
+    # libgit2's transaction leaves the reflog (and empty folders) behind
+    logs = os.path.join(wrapper.commondir, "logs")
+    _remove(os.path.join(logs, *refname.split("/")))
+    for root in (logs, wrapper.commondir):
+        d = os.path.dirname(os.path.join(root, *refname.split("/")))
+        while d != os.path.join(root, "refs", "heads") and d.startswith(os.path.join(root, "refs")):
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+            d = os.path.dirname(d)
 
 
 # --------------------------------------------------------------------------- history

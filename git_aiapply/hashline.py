@@ -231,7 +231,8 @@ def _check_refs(ft: FileText, edit: HashlineEdit, path: str) -> list[Problem]:
             problems.append(Problem(
                 reason, file=path, directive=edit.source.directive, edit=op.number,
                 edit_first_line=op.raw,
-                nearby=_nearby(ft, number) if n else [], nearby_label="current lines"))
+                nearby=_nearby(ft, number) if n else [], nearby_label="current lines",
+                nearby_refs=True))
     if problems:  # said once, after the last problem
         problems[-1].hint = HASHLINE_HINT
     return problems

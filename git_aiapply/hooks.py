@@ -1,20 +1,33 @@
 """Running the repository's hooks as ``git commit`` does (githooks(5)).
 
-Hooks come from ``core.hooksPath`` (relative to the worktree root) or the ``hooks``
-folder of the common git dir; a hook that is not executable is ignored, as git does.
-They run from the worktree root with ``GIT_INDEX_FILE`` pointing at the index being
-committed, ``GIT_EDITOR=:``, the author variables, ``GIT_AI_APPLY=1`` and
-``GIT_AI_APPLY_FORMAT``.
+Hooks come from ``core.hooksPath`` (``~`` expanded, relative to the worktree root) or the
+``hooks`` folder of the common git dir (so a linked worktree uses the main repository's
+hooks); a hook that is not executable is ignored with git's hint.  A hook without a
+``#!`` line (ENOEXEC) is run with ``/bin/sh``, as git does.  Hooks run from the worktree
+root with standard input from /dev/null, and, as ``git commit`` sets them:
+``GIT_INDEX_FILE`` (the index being committed), ``GIT_EDITOR=:`` (unless the message is
+being edited), ``GIT_AUTHOR_NAME``/``EMAIL``/``DATE`` (the author of the commit, date as
+``@SECONDS +ZZZZ``), ``GIT_PREFIX`` (where the command was started), ``GIT_DIR`` in a
+linked worktree; plus ``GIT_AI_APPLY=1`` and ``GIT_AI_APPLY_FORMAT``.
+
+The order is git's: pre-commit, then the message is written to ``COMMIT_EDITMSG``,
+prepare-commit-msg (arguments: the file and ``message``), the editor (``--edit``),
+commit-msg (the file; it may rewrite it), the message is read back and cleaned up; after
+the commit, post-commit (with ``GIT_INDEX_FILE`` naming the real index).
 """
 from __future__ import annotations
 
+import errno
 import os
-import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
 
 
 @dataclass
 class HookResult:
+    """A hook's exit status and output."""
+
     name: str
     returncode: int
     output: str
@@ -37,17 +50,251 @@ def find_hook(repo, name: str) -> str | None:
     return None
 
 
+def ignored_hook_hint(repo, name: str) -> str:
+    """git's hint for a hook file that exists but is not executable ("" otherwise)."""
+    path = os.path.join(hooks_dir(repo), name)
+    if not os.path.isfile(path) or os.access(path, os.X_OK):
+        return ""
+    if not repo.config_bool("advice.ignoredHook", True):
+        return ""
+    shown = os.path.relpath(path, repo.workdir) if repo.workdir else path
+    return (f"hint: The '{shown}' hook was ignored because it's not set as executable.\n"
+            "hint: You can disable this warning with `git config advice.ignoredHook false`.\n")
+
+
 def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes | None = None) -> HookResult | None:
-    """Run hook ``name`` if present; None when there is no such hook."""
+    """Run hook ``name`` if present; None when there is no such hook (a non-executable
+    file gives a result with git's hint and exit 0)."""
     path = find_hook(repo, name)
     if path is None:
-        return None
+        hint = ignored_hook_hint(repo, name)
+        return HookResult(name, 0, hint) if hint else None
+    import subprocess  # only when a hook exists: start-up time
+
     full_env = dict(os.environ)
     full_env.update(env)
     cwd = repo.workdir or repo.gitdir
+    # git gives commit hooks /dev/null as standard input
+    feed = {"stdin": subprocess.DEVNULL} if stdin is None else {"input": stdin}
+
+    def run(argv):
+        return subprocess.run(argv, cwd=cwd, env=full_env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, **feed)
+
     try:
-        r = subprocess.run([path, *args], cwd=cwd, env=full_env, input=stdin or b"",
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            r = run([path, *args])
+        except OSError as e:
+            if e.errno != errno.ENOEXEC:
+                raise
+            r = run(["/bin/sh", path, *args])  # no #! line: git runs it with the shell
     except OSError as e:
-        return HookResult(name, 126, f"cannot run the {name} hook: {e.strerror}\n")
+        return HookResult(name, 126, f"cannot run the {name} hook ({path}): {e.strerror}\n")
     return HookResult(name, r.returncode, r.stdout.decode("utf-8", "replace"))
+
+
+# --------------------------------------------------------------------------- git commit's sequence
+
+
+def commit_hook_env(repo, extra: dict[str, str], author, *, editing: bool) -> dict[str, str]:
+    """The environment ``git commit`` gives its hooks (GIT_INDEX_FILE is added per hook)."""
+    env = dict(extra)
+    if not editing:
+        env["GIT_EDITOR"] = ":"
+    off = author.offset
+    sign = "-" if off < 0 else "+"
+    env["GIT_AUTHOR_NAME"] = author.name
+    env["GIT_AUTHOR_EMAIL"] = author.email
+    env["GIT_AUTHOR_DATE"] = f"@{author.time} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    prefix = repo.relpath_of_cwd()
+    env["GIT_PREFIX"] = (prefix.replace(os.sep, "/") + "/") if prefix else ""
+    if repo.workdir and os.path.isfile(os.path.join(repo.workdir, ".git")):
+        env["GIT_DIR"] = repo.gitdir  # a linked worktree: git exports its git dir
+    env["GIT_AI_APPLY"] = "1"
+    return env
+
+
+@dataclass
+class HookedCommit:
+    """The tree and message after the commit hooks ran."""
+
+    tree_id: object
+    message: str
+    hook_index: str | None  # a temporary index the caller removes (may be the lock itself)
+    output: list[str] = field(default_factory=list)
+
+
+def _failed(res: HookResult):
+    from .errors import ApplyError, Problem
+
+    out = res.output.strip("\n")
+    lines = out.splitlines()
+    cut = len(lines) > 60
+    shown = lines[-60:]
+    reason = f"the {res.name} hook failed (exit {res.returncode})"
+    if res.returncode == 126 and res.output.startswith("cannot run"):
+        reason = res.output.strip()
+        shown = []
+    hint = {"pre-commit": "the hook checks the files being committed: change the response so "
+                          "that the hook's complaints above are fixed (or pass --no-verify to "
+                          "skip pre-commit and commit-msg)",
+            "commit-msg": "the hook checks the commit message: give one it accepts with -m/-F, "
+                          "or pass --no-verify to skip it",
+            "prepare-commit-msg": "fix the hook; --no-verify does not skip prepare-commit-msg"}
+    body = (f"; its output{' (last 60 lines)' if cut else ''}:\n"
+            + "\n".join("  " + l for l in shown)) if shown else "; it printed nothing"
+    return ApplyError(Problem(reason + body, hint=hint.get(res.name)), kind="hook")
+
+
+def comment_char(repo) -> str:
+    c = repo.config_get("core.commentChar") or "#"
+    return "#" if c == "auto" else c[:1]
+
+
+def strip_comments(message: str, char: str) -> str:
+    return "\n".join(l for l in message.replace("\r\n", "\n").split("\n") if not l.startswith(char))
+
+
+def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
+                     no_verify: bool, editor=None) -> HookedCommit:
+    """pre-commit, prepare-commit-msg, the editor, commit-msg, as ``git commit`` runs them.
+
+    ``lock`` is the held ``git.IndexLock`` whose lock file holds the new index; ``editor``
+    is a callable(path) that lets the user edit the message file, or None.  Returns the
+    tree to commit (a pre-commit hook may re-stage files) and the final message; raises
+    ApplyError (kind "hook") when a hook fails, after removing its temporary index."""
+    from . import git as g
+    from .errors import ApplyError
+
+    names = [h for h in COMMIT_HOOKS if not (no_verify and h != "prepare-commit-msg")]
+    present = [h for h in names if find_hook(repo, h)]
+    output = [hint for hint in (ignored_hook_hint(repo, h) for h in names) if hint]
+    if not present and editor is None:
+        return HookedCommit(tree_id, message, None, output)
+    hook_index = g._hook_index(repo, lock, tree_id) if present else None
+    try:
+        if hook_index:
+            env = dict(env, GIT_INDEX_FILE=hook_index)
+        if "pre-commit" in present:
+            res = run_hook(repo, "pre-commit", [], env)
+            output.append(res.output)
+            if res.returncode != 0:
+                raise _failed(res)
+            tree_id = g._after_pre_commit(repo, lock, hook_index, tree_id)
+        msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
+        char = comment_char(repo)
+        text = message
+        if editor is not None:
+            text = (message.rstrip("\n") + "\n\n"
+                    f"{char} Please enter the commit message for your changes. Lines starting\n"
+                    f"{char} with '{char}' will be ignored, and an empty message aborts the commit.\n")
+        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+        if "prepare-commit-msg" in present:
+            res = run_hook(repo, "prepare-commit-msg", [msg_file, "message"], env)
+            output.append(res.output)
+            if res.returncode != 0:
+                raise _failed(res)
+        if editor is not None:
+            editor(msg_file)
+        if "commit-msg" in present:
+            res = run_hook(repo, "commit-msg", [msg_file], env)
+            output.append(res.output)
+            if res.returncode != 0:
+                raise _failed(res)
+        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        if editor is not None:  # git's default cleanup: "strip" when edited, else "whitespace"
+            text = strip_comments(text, char)
+        message = g.cleanup_whitespace(text)
+        if not message.strip():
+            why = "" if editor is not None else " (a hook emptied it)"
+            raise ApplyError(f"aborting commit due to empty commit message{why}", kind="hook")
+    except BaseException:
+        if hook_index and hook_index != lock.lock_path:
+            g._remove(hook_index)
+        raise
+    return HookedCommit(tree_id, message, hook_index, output)
+
+
+# --------------------------------------------------------------------------- the editor
+
+
+def git_editor(repo) -> str:
+    """The editor ``git var GIT_EDITOR`` names: GIT_EDITOR, core.editor, VISUAL (on a
+    capable terminal), EDITOR, then vi."""
+    env = os.environ
+    term = env.get("TERM", "dumb")
+    editor = env.get("GIT_EDITOR") or repo.config_get("core.editor")
+    if not editor and term != "dumb":
+        editor = env.get("VISUAL")
+    if not editor:
+        editor = env.get("EDITOR")
+    if not editor:
+        if term == "dumb":
+            from .errors import ApplyError, Problem
+
+            raise ApplyError(Problem("the terminal is dumb, but EDITOR is unset",
+                                     hint="set GIT_EDITOR or core.editor, or give the message "
+                                          "with -m instead of --edit"))
+        editor = "vi"
+    return editor
+
+
+def run_editor(repo, path: str) -> None:
+    """Let the user edit ``path``, as git launches its editor (through the shell when the
+    command has arguments or shell syntax)."""
+    from .errors import ApplyError, Problem
+
+    editor = git_editor(repo)
+    if editor == ":":
+        return
+    stdin = None
+    try:
+        import sys
+
+        if not sys.stdin.isatty():  # the response came on stdin: give the editor the terminal
+            stdin = open("/dev/tty", "rb")
+    except OSError:
+        stdin = None
+    import subprocess
+
+    try:
+        r = subprocess.run(["sh", "-c", f'{editor} "$@"', editor, path], stdin=stdin)
+    except OSError as e:
+        raise ApplyError(Problem(f"cannot run the editor {editor!r}: {e.strerror}")) from None
+    finally:
+        if stdin is not None:
+            stdin.close()
+    if r.returncode != 0:
+        raise ApplyError(Problem(f"there was a problem with the editor {editor!r} (exit {r.returncode})",
+                                 hint="the commit was not made; nothing was changed"))
+
+
+def edit_text(repo, message: str) -> str:
+    """Edit ``message`` in the user's editor outside the commit sequence (branch mode):
+    a COMMIT_EDITMSG file in a private temporary folder, comment lines and surrounding
+    blank lines removed afterwards; an empty result aborts, as in git."""
+    import shutil
+    import tempfile
+
+    from . import git as g
+    from .errors import ApplyError
+
+    char = comment_char(repo)
+    folder = tempfile.mkdtemp(prefix="ai-apply-msg-")
+    path = os.path.join(folder, "COMMIT_EDITMSG")
+    try:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(message.rstrip("\n") + "\n\n"
+                    f"{char} Please enter the commit message for your changes. Lines starting\n"
+                    f"{char} with '{char}' will be ignored, and an empty message aborts the commit.\n")
+        run_editor(repo, path)
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    out = g.cleanup_whitespace(strip_comments(text, char))
+    if not out.strip():
+        raise ApplyError("aborting commit due to empty commit message")
+    return out

@@ -49,34 +49,55 @@ def _norm(tier: int, s: str) -> str:
 
 
 class LineIndex:
-    """Per-tier normalised lines of one file and where each value occurs."""
+    """Where the normalised values of edit lines occur in one file, per tier.
 
-    def __init__(self, lines: list[str]):
+    Only values that some edit needs are indexed: ``wanted`` (the old lines of every edit
+    of the file, given up front) on a tier's first use, and any other value when first
+    asked for.  Each is one pass over the file, and memory stays a small fraction of what
+    an index of every line would take (the 600,000-line benchmark)."""
+
+    def __init__(self, lines: list[str], wanted: list[str] | None = None):
         self.lines = lines
-        self._norm: dict[int, list[str]] = {}
+        self._wanted = wanted or []
         self._where: dict[int, dict[str, list[int]]] = {}
+        self._indexed: dict[int, set[str]] = {}
 
-    def tier(self, tier: int) -> tuple[list[str], dict[str, list[int]]]:
-        if tier not in self._norm:
-            normed = self.lines if tier == 0 else [_norm(tier, l) for l in self.lines]
-            where: dict[str, list[int]] = {}
-            for i, key in enumerate(normed):
+    def where(self, tier: int, keys) -> dict[str, list[int]]:
+        """value -> positions on ``tier``, complete for every value of ``keys``."""
+        indexed = self._indexed.get(tier)
+        if indexed is None:
+            missing = {_norm(tier, l) for l in self._wanted}
+            missing.update(keys)
+        else:
+            missing = {k for k in keys if k not in indexed}
+        if missing:
+            self._index(tier, missing)
+        return self._where[tier]
+
+    def _index(self, tier: int, values: set[str]) -> None:
+        where = self._where.setdefault(tier, {})
+        normed = self.lines if tier == 0 else map(lambda l: _norm(tier, l), self.lines)
+        for i, key in enumerate(normed):
+            if key in values:
                 lst = where.get(key)
                 if lst is None:
                     where[key] = [i]
                 else:
                     lst.append(i)
-            self._norm[tier] = normed
-            self._where[tier] = where
-        return self._norm[tier], self._where[tier]
+        self._indexed.setdefault(tier, set()).update(values)
+
+    def normed(self, tier: int, start: int, end: int) -> list[str]:
+        """Lines [start, end) normalised on ``tier``."""
+        part = self.lines[start:end]
+        return part if tier == 0 else [_norm(tier, l) for l in part]
 
     def fits(self, old: list[str], tier: int, lo: int = 0, hi: int | None = None) -> list[int]:
         """Start positions (0-based) where ``old`` matches on ``tier``, within [lo, hi)."""
         n = len(old)
         total = len(self.lines)
         hi = total if hi is None else hi
-        normed, where = self.tier(tier)
         keys = [_norm(tier, l) for l in old]
+        where = self.where(tier, keys)
         best = None
         best_count = None
         for j, k in enumerate(keys):
@@ -90,13 +111,15 @@ class LineIndex:
             s = p - best
             if s < lo or s + n > min(hi, total):
                 continue
-            if normed[s:s + n] == keys:
+            if self.normed(tier, s, s + n) == keys:
                 out.append(s)
         return out
 
 
 @dataclass
 class Placement:
+    """Where one hunk goes in the file."""
+
     hunk: Hunk
     index: int  # position of the hunk in the directive (0-based)
     start: int  # 0-based first line of the old side in the file
@@ -168,7 +191,7 @@ def _nearby(lines: list[str], old: list[str], index: LineIndex) -> list[tuple[in
     n = len(lines)
     if n == 0:
         return []
-    normed, where = index.tier(3)
+    where = index.where(3, [_norm(3, l) for l in old])
     votes: dict[int, int] = {}
     for i, l in enumerate(old):
         k = _norm(3, l)
@@ -189,7 +212,7 @@ def _nearby(lines: list[str], old: list[str], index: LineIndex) -> list[tuple[in
             return []
         start = None
         best = 0.6
-        for i, k in enumerate(normed[:20000]):
+        for i, k in enumerate(index.normed(3, 0, 20000)):
             if not k:
                 continue
             m = difflib.SequenceMatcher(None, probe, k)
@@ -217,7 +240,7 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     Returns the new text and the counts of added and removed lines; raises ApplyError
     listing every hunk that could not be placed."""
     lines = ft.lines
-    index = LineIndex(lines)
+    index = LineIndex(lines, [l for h in hunks for l in h.old])
     n_lines = len(lines)
     problems: list[Problem] = []
 
@@ -395,6 +418,41 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: list[str], index: LineIn
         reason += " at its end (the edit is marked *** End of File)"
     elif anchor_line is not None:
         reason += f" after the anchor at line {anchor_line + 1}"
+    nearby = _nearby(lines, old, index)
+    differs = _first_difference(lines, old, nearby)
     raise EditProblem(problem(
-        h, reason, nearby=_nearby(lines, old, index),
-        hint="copy the unchanged and removed lines exactly as the file has them now"))
+        h, reason + (f"; {differs}" if differs else ""), nearby=nearby,
+        hint="copy the unchanged and removed lines exactly as the file has them now "
+             "(the closest lines are shown above) and send the response again with this edit "
+             "corrected"))
+
+
+def _first_difference(lines: list[str], old: list[str], nearby: list[tuple[int, str]]) -> str:
+    """Where the edit parts from the file at the closest place: "the closest place starts
+    at line 12, but line 14 there is 'x' where the edit has 'y'" (empty when no place
+    shares a line with the edit).  Only for the refusal text, so a model sees what to fix."""
+    if not nearby or not old:
+        return ""
+    first, last = nearby[0][0] - 1, nearby[-1][0]
+    best, best_score = None, 0
+    for s in range(max(0, first - len(old)), min(len(lines), last)):
+        score = sum(1 for j, l in enumerate(old)
+                    if s + j < len(lines) and l.strip() and _norm(3, l) == _norm(3, lines[s + j]))
+        if score > best_score:
+            best, best_score = s, score
+    if best is None:
+        return ""
+    for j, l in enumerate(old):
+        at = best + j
+        if at >= len(lines):
+            return (f"the closest place starts at line {best + 1}, but the file ends at line "
+                    f"{len(lines)} before the edit's line {j + 1} ({_short(l)})")
+        if _norm(3, l) != _norm(3, lines[at]):
+            return (f"the closest place starts at line {best + 1}, but line {at + 1} there is "
+                    f"{_short(lines[at])} where the edit has {_short(l)}")
+    return ""
+
+
+def _short(text: str, limit: int = 70) -> str:
+    t = text if len(text) <= limit else text[:limit - 3] + "..."
+    return repr(t)

@@ -88,6 +88,8 @@ _SUBJECT_SCAN = 600  # characters of a sentence worth cleaning up for a subject
 
 @dataclass
 class Chunk:
+    """A paragraph-level piece of the explanation."""
+
     kind: str  # prose, heading, list, code, table, quote, break
     lines: list[str]  # the original lines (prose: unused once ``text`` is set)
     blank_before: bool = False  # a blank line separated it from the chunk before
@@ -97,6 +99,8 @@ class Chunk:
 
 @dataclass
 class ListItem:
+    """One item of a markdown list."""
+
     indent: str  # leading whitespace of the marker line
     marker: str  # '-', '*', '+', '1.', '2)', or '' for a continuation paragraph
     lines: list[str]  # the item's lines as written (first one holds the marker)
@@ -732,6 +736,8 @@ def fit_subject(text: str, limit: int = SUBJECT_MAX) -> tuple[str, bool]:
 
 @dataclass
 class _Subject:
+    """The subject line and whether it was cut."""
+
     text: str
     cut: bool
 

@@ -81,12 +81,16 @@ class NewFile:
 
 @dataclass
 class DeleteFile:
+    """Remove a tracked file."""
+
     path: str
     source: Source
 
 
 @dataclass
 class RenameFile:
+    """Move a file to a new path (its mode kept)."""
+
     old_path: str
     new_path: str
     source: Source
@@ -132,6 +136,8 @@ class HashlineOp:
 
 @dataclass
 class HashlineEdit:
+    """A file's hashline operations (LINE#ID references)."""
+
     path: str
     ops: list[HashlineOp]
     source: Source

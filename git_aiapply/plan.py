@@ -36,6 +36,8 @@ class Base(Protocol):
 
 @dataclass
 class FileState:
+    """A file as git stores it: mode and content."""
+
     mode: int
     data: bytes
 
@@ -53,6 +55,8 @@ class FileChange:
 
 @dataclass
 class Plan:
+    """Every touched path before and after the response, and what changed."""
+
     final: dict[str, FileState | None]  # every touched path: new state, None = removed
     base: dict[str, FileState | None]  # the same paths as they were
     renames: list[tuple[str, str]] = field(default_factory=list)
@@ -162,7 +166,7 @@ class _Planner:
                           hint="ai-apply only edits tracked files; `git add` it first")
             else:
                 self.fail(source, path, f"cannot {verb} {path}: no such file",
-                          hint="create it with a new-file directive, or check the path")
+                          hint=_missing_file_hint(self.base, path, source))
             return None
         if st.mode == MODE_LINK:
             self.fail(source, path, f"cannot {verb} {path}: it is a symbolic link")
@@ -325,6 +329,24 @@ class _Planner:
         self.record(path, "update", added, removed)
 
 
+# Files git reads itself from the worktree, with their 8.3 short-name prefixes (git's
+# is_ntfs_dotgitmodules and friends).
+_GIT_DOTFILES = {".gitmodules": "gitmod", ".gitattributes": "gitatt", ".gitignore": "gitign",
+                 ".mailmap": "mailma"}
+
+
+def _git_dotfile(name: str) -> str | None:
+    """Which of _GIT_DOTFILES ``name`` is, in any case or NTFS/HFS+ disguise, or None."""
+    from .paths import HFS_IGNORABLES
+
+    n = "".join(ch for ch in name if ord(ch) not in HFS_IGNORABLES).lower()
+    n = n.split(":", 1)[0].rstrip(". ")
+    for full, short in _GIT_DOTFILES.items():
+        if n == full or (len(n) == len(short) + 2 and n.startswith(short + "~") and n[-1] in "1234"):
+            return full
+    return None
+
+
 def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
     planner = _Planner(base, normalize)
@@ -341,7 +363,59 @@ def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
             continue
         if planner.base.kind(p) == "dir":
             problems.append(Problem(f"cannot create {p}: it is a folder", file=p))
+        elif st.mode == MODE_LINK and _git_dotfile(p.rsplit("/", 1)[-1]):
+            # only a rename can get here; git refuses a symlinked .gitmodules (fsck
+            # gitmodulesSymlink) and reads the others without following links
+            problems.append(Problem(
+                f"{p} would be a symbolic link; git refuses {_git_dotfile(p.rsplit('/', 1)[-1])} "
+                "as a link", file=p))
     if problems:
         raise ApplyError(problems)
     changes = [c for c in planner.changes.values()]
     return Plan(final, base_states, planner.renames, changes)
+
+
+# How each format creates a file, for the refusal of an edit to a missing one.
+_NEW_FILE = {
+    "file-changes": "a <FILE_NEW file_path=\"PATH\"> directive",
+    "hashline": "a <FILE_NEW file_path=\"PATH\"> directive",
+    "apply-patch": "`*** Add File: PATH`",
+    "codechange": "a <CodeChange> block with an empty SEARCH",
+    "unified-diff": "a diff from `--- /dev/null`",
+}
+
+
+def _missing_file_hint(base, path: str, source: Source) -> str:
+    """What to do about an edit of a missing file: the tracked files it probably meant
+    (same name elsewhere, or a close spelling), else how this format creates a file."""
+    similar = _similar_paths(getattr(base, "tree", None), path)
+    create = _NEW_FILE.get(source.format, "a new-file directive").replace("PATH", path)
+    if similar:
+        names = ", ".join(similar)
+        return f"did you mean {names}? Use the path as git tracks it; to create {path}, use {create}"
+    return f"check the path (relative to the repository root); to create the file, use {create}"
+
+
+def _similar_paths(tree, path: str, limit: int = 3, budget: int = 200_000) -> list[str]:
+    """Tracked files named like ``path``: the same file name in another folder first, then
+    close spellings of the whole path.  Only on the error path; at most ``budget`` entries
+    are looked at."""
+    if tree is None:
+        return []
+    import difflib
+
+    name = path.rsplit("/", 1)[-1]
+    all_paths: list[str] = []
+    stack = [(tree, "")]
+    while stack and len(all_paths) < budget:
+        t, prefix = stack.pop()
+        for e in t:
+            full = prefix + e.name
+            if e.type_str == "tree":
+                stack.append((e, full + "/"))
+            elif e.type_str == "blob":
+                all_paths.append(full)
+    same_name = sorted(p for p in all_paths if p.rsplit("/", 1)[-1] == name and p != path)
+    if same_name:
+        return same_name[:limit]
+    return difflib.get_close_matches(path, all_paths, n=limit, cutoff=0.75)

@@ -35,6 +35,8 @@ _LIMIT_HINT = "set aiapply.maxResponseBytes or --max-bytes"
 
 @dataclass
 class Response:
+    """A response's text, its id and the model that wrote it."""
+
     text: str  # what the format parsers read: LF line endings, no leading BOM
     given_text: str  # what ``response_id`` is computed from (the text as given)
     response_id: str  # xxh64, seed 0, 16 lowercase hex digits
@@ -80,7 +82,8 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
     """
     if max_bytes and len(raw) > max_bytes:
         raise ApplyError(Problem(
-            f"response is {len(raw)} bytes, above the limit of {max_bytes} ({_LIMIT_HINT})"))
+            # the reader stops one byte past the limit, so only "more than" is known
+            f"the response is more than {max_bytes} bytes, the limit ({_LIMIT_HINT})"))
     decoded = raw.decode("utf-8", "surrogateescape")
     body = decoded[1:] if decoded.startswith(BOM) else decoded
     stem = response_name(name)

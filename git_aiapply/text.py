@@ -27,6 +27,8 @@ def is_binary(data: bytes) -> bool:
 
 @dataclass
 class FileText:
+    """A file's lines with their own endings, BOM and final-newline state."""
+
     lines: list[str]  # content without endings
     endings: list[str]  # '\r\n', '\n', '\r' or '' (only the last line may have '')
     bom: bool = False
@@ -82,7 +84,16 @@ class FileText:
         return "\n"
 
     def to_str(self) -> str:
-        body = "".join(l + e for l, e in zip(self.lines, self.endings))
+        lines, endings = self.lines, self.endings
+        n = len(endings)
+        e = endings[0] if n else ""
+        same = endings.count(e) if n else 0
+        if n and len(lines) == n and (same == n or (same == n - 1 and endings[-1] != e)):
+            # one ending throughout but maybe the last line's: one join, no per-line copies
+            # (a 600,000-line file would otherwise hold a second copy of every line)
+            body = e.join(lines) + endings[-1]
+        else:
+            body = "".join([s for pair in zip(lines, endings) for s in pair])
         return (BOM if self.bom else "") + body
 
     def to_bytes(self) -> bytes:

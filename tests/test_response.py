@@ -81,7 +81,7 @@ def test_size_limit_default_is_10_mib():
 def test_above_the_limit_is_refused():
     with pytest.raises(ApplyError) as e:
         read_response(b"x" * 101, max_bytes=100)
-    assert str(e.value) == ("response is 101 bytes, above the limit of 100 "
+    assert str(e.value) == ("the response is more than 100 bytes, the limit "
                             "(set aiapply.maxResponseBytes or --max-bytes)")
 
 

@@ -27,6 +27,8 @@ FORMAT_NAMES = ["file-changes", "hashline", "apply-patch", "codechange", "unifie
 
 @dataclass
 class ParsedResponse:
+    """Every change block of a response as operations, plus the prose."""
+
     ops: list[Operation]
     blocks: list[Block]
     explanation: str  # the prose outside every change block

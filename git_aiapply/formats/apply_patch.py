@@ -56,6 +56,8 @@ _UNIFIED_HEADER_RE = re.compile(r"-(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 @dataclass
 class _Header:
+    """One *** marker line of an apply-patch block."""
+
     kind: str  # one of the keywords above, or UNKNOWN
     arg: str = ""  # the path, for the path markers
     text: str = ""  # the line, stripped, for messages
@@ -148,6 +150,8 @@ def find_blocks(text: str) -> list[Block]:
 
 @dataclass
 class _Chunk:
+    """One @@ chunk of an Update File section."""
+
     number: int
     line: int  # response line where the chunk starts
     anchors: list[str] = field(default_factory=list)

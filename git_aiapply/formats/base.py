@@ -24,6 +24,8 @@ FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)")
 
 @dataclass
 class Block:
+    """A change block found in the response."""
+
     format: str
     start: int  # character offsets of the block in the response, wrappers included
     end: int

@@ -1,0 +1,851 @@
+"""Branch per attempt (BEHAVIOR.md §9, docs/ATTEMPTS.md): many candidate responses to one
+task, each committed onto its own branch without touching HEAD, the index or the
+worktree; then `attempts` to list and prune those branches and `pick` to bring one onto
+the current branch.
+
+- ``run_attempts``: every response is tried on its own (a refusal does not stop the
+  others); ``{n}`` / ``{name}`` in the branch template; responses from files, folders
+  and JSON Lines files; a summary table (or ``--json``) at the end.
+- ``attempts_cmd``: the branches whose tip this tool made (an ``AI-Response`` trailer),
+  with their base, format, model and size; ``--prune`` deletes them.
+- ``pick_cmd``: fast-forward when the attempt sits right on HEAD, otherwise its change
+  is merged onto HEAD and committed through the ordinary worktree transaction (clean
+  files only, hooks, rollback).
+- ``verify_in_worktree``: ``--verify`` runs the commit hooks of a branch-mode commit in
+  a temporary linked worktree.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, replace
+
+import click
+
+from .errors import AiApplyError, ApplyError, Problem, UsageError
+
+# More responses than this get a progress bar (when stderr is a terminal).
+PROGRESS_MIN = 4
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def folder_inputs(folder: str, max_bytes: int) -> list[tuple[str, bytes]]:
+    """The responses in a folder: its regular files (not hidden, not in sub-folders),
+    sorted by name, each as (path, bytes)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as e:
+        raise UsageError(f"cannot read folder {folder}: {e.strerror}") from None
+    out = []
+    for name in names:
+        path = os.path.join(folder, name)
+        if name.startswith(".") or not os.path.isfile(path):
+            continue
+        try:
+            with open(path, "rb") as f:
+                out.append((path, f.read(max_bytes + 1)))
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    if not out:
+        raise UsageError(f"no response files in folder {folder}")
+    return out
+
+
+@dataclass
+class _Input:
+    """One response of the run, before reading."""
+
+    label: str  # how the summary names it: the file, or FILE:LINE for JSON Lines
+    stem: str  # what {name} becomes (before making it branch-safe)
+    raw: bytes | None  # the response as a file would hold it
+    model: str | None = None  # from a JSON Lines object's "model"
+    problem: Problem | None = None  # unreadable before even trying
+
+
+def _stem(name: str) -> str:
+    from .response import response_name
+
+    return response_name(name)
+
+
+def _jsonl_inputs(name: str, raw: bytes, max_bytes: int) -> list[_Input]:
+    """One input per non-blank line of a JSON Lines file (docs/ATTEMPTS.md):
+    a JSON string (the response text); an object with "response" (a string, or the chat
+    API JSON) and optionally "name" and "model"; or any other object, taken as the JSON a
+    chat API returned."""
+    import json
+
+    if max_bytes and len(raw) > max_bytes and name != "-":
+        # the size limit is per response, not per file of responses
+        try:
+            with open(name, "rb") as f:
+                raw = f.read()
+        except OSError as e:
+            raise UsageError(f"cannot read {name}: {e.strerror}") from None
+    stem = _stem(name)
+    out: list[_Input] = []
+    for lineno, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        k = len(out) + 1
+        item = _Input(label=f"{name}:{lineno}", stem=f"{stem}-{k}", raw=None)
+        out.append(item)
+        try:
+            value = json.loads(line.decode("utf-8", "surrogateescape"))
+        except (ValueError, RecursionError) as e:
+            item.problem = Problem(f"line {lineno} of {name} is not JSON: {e}")
+            continue
+        if isinstance(value, dict) and "response" in value:
+            if isinstance(value.get("name"), str) and value["name"].strip():
+                item.stem = value["name"].strip()
+            if isinstance(value.get("model"), str) and value["model"]:
+                item.model = value["model"]
+            value = value["response"]
+        if isinstance(value, str):
+            item.raw = value.encode("utf-8", "surrogateescape")
+        elif isinstance(value, dict):
+            item.raw = json.dumps(value).encode()
+        else:
+            item.problem = Problem(
+                f"line {lineno} of {name} holds a JSON {type(value).__name__}, not a response",
+                hint='give a JSON string, {"response": ...}, or a chat API response object')
+    if not out:
+        item = _Input(label=name, stem=stem, raw=None,
+                      problem=Problem(f"{name} holds no responses (it is empty)"))
+        out.append(item)
+    return out
+
+
+def _expand(inputs, max_bytes: int) -> list[_Input]:
+    out: list[_Input] = []
+    for name, raw in inputs:
+        if name.endswith(".jsonl"):
+            out.extend(_jsonl_inputs(name, raw, max_bytes))
+        else:
+            out.append(_Input(label=name if name != "-" else "stdin", stem=_stem(name), raw=raw))
+    return out
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def _check_template(template: str) -> None:
+    import string
+
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise UsageError(f"bad --branch template {template!r}: {e}") from None
+    for _text, field, spec, conv in fields:
+        if field is None:
+            continue
+        if field not in ("n", "name") or conv:
+            raise UsageError(f"bad --branch template {template!r}: unknown placeholder "
+                             f"{{{field}{'!' + conv if conv else ''}}}; use {{n}} or {{name}}")
+        try:
+            format(1 if field == "n" else "x", spec or "")
+        except ValueError:
+            raise UsageError(f"bad --branch template {template!r}: bad format "
+                             f"{{{field}:{spec}}}") from None
+
+
+def ref_safe(name: str) -> str:
+    """A response's stem made usable inside a branch name: characters git refuses in
+    ref names (spaces, ~^:?*[\\, controls, "..", "@{") become "-"."""
+    out = []
+    for ch in name:
+        if ord(ch) < 0x20 or ord(ch) == 0x7F or ch in " ~^:?*[\\/":
+            out.append("-")
+        else:
+            out.append(ch)
+    s = "".join(out)
+    while ".." in s:
+        s = s.replace("..", ".")
+    s = s.replace("@{", "@-")
+    s = s.strip(".-")
+    while s.endswith(".lock"):
+        s = s[: -len(".lock")].rstrip(".-")
+    return s or "response"
+
+
+def expand_template(template: str, n: int, stem: str) -> str:
+    return template.format(n=n, name=ref_safe(stem))
+
+
+# --------------------------------------------------------------------------- the run
+
+
+_STATUS_WORDS = {"applied": "applied", "already-applied": "already applied",
+                 "no-change": "no change", "would-apply": "would apply", "empty": "empty",
+                 "refused": "refused"}
+
+
+def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
+                 quiet: bool = False, max_bytes: int | None = None) -> int:
+    """Try every response onto its own branch; print the summary; 0 if all applied."""
+    from .apply import Outcome, apply_one, branch_refname
+    from .response import DEFAULT_MAX_BYTES, Response, read_response
+
+    if max_bytes is None:
+        max_bytes = DEFAULT_MAX_BYTES
+    _check_template(branch_template)
+    items = _expand(inputs, max_bytes)
+    if opts.edit and len(items) > 1:
+        raise UsageError("--edit with several responses would open the editor for each; "
+                         "use -m or -F for a common message")
+    # one base for the whole run, named once (a bad --base is a usage error up front)
+    if opts.base:
+        opts = replace(opts, base=str(repo.resolve_commit(opts.base).id))
+    branches = [expand_template(branch_template, n, it.stem) for n, it in enumerate(items, 1)]
+    seen: dict[str, int] = {}
+    for n, b in enumerate(branches, 1):
+        if b in seen:
+            raise UsageError(
+                f"--branch {branch_template!r} gives responses {seen[b]} and {n} the same branch "
+                f"{b!r}; put {{n}} in it (or {{name}} with distinct file names)")
+        seen[b] = n
+
+    show_progress = (len(items) >= PROGRESS_MIN and not quiet and _isatty(sys.stderr))
+    outcomes: list[tuple[int, _Input, object]] = []
+    for n, (item, branch) in enumerate(zip(items, branches), 1):
+        if show_progress:
+            _progress(n - 1, len(items), item.label)
+        empty = Response(text="", given_text="", response_id="", model=item.model,
+                         name=item.stem, is_json=False)
+        try:
+            try:
+                branch_refname(branch)
+            except UsageError as e:
+                raise ApplyError(Problem(f"{e}", hint="the branch name comes from the --branch "
+                                                      "template; change it")) from None
+            if item.problem is not None:
+                raise ApplyError(item.problem, kind="parse")
+            resp = read_response(item.raw, name=item.stem, max_bytes=max_bytes)
+            resp.name = item.stem
+            if item.model and not resp.model:
+                resp.model = item.model
+            o = apply_one(repo, resp, replace(opts, branch=branch))
+        except ApplyError as e:
+            o = Outcome(empty, "refused", 1, problems=e.problems, error_kind=e.kind, branch=branch)
+        except UsageError as e:
+            o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], error_kind="usage",
+                        branch=branch)
+        except AiApplyError as e:
+            o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], branch=branch)
+        except Exception as e:  # a bug in one attempt must not cost the others
+            o = Outcome(empty, "refused", 1, branch=branch, error_kind="internal",
+                        problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
+        if o.branch is None:
+            o.branch = branch
+        outcomes.append((n, item, o))
+        if o.diff is not None and not as_json:
+            if show_progress:
+                _clear_progress()
+            click.echo(f"==> {item.label} -> {branch} <==")
+            click.echo(o.diff, nl=False)
+    if show_progress:
+        _clear_progress()
+
+    code = 0 if all(o.exit_code == 0 for _n, _i, o in outcomes) else 1
+    if as_json:
+        import json
+
+        results = []
+        for n, item, o in outcomes:
+            d = o.to_json()
+            d["n"] = n
+            d["input"] = item.label
+            results.append(d)
+        counts: dict[str, int] = {}
+        for _n, _i, o in outcomes:
+            counts[o.status] = counts.get(o.status, 0) + 1
+        click.echo(json.dumps({"template": branch_template, "base": opts.base,
+                               "exit_code": code, "total": len(outcomes), "counts": counts,
+                               "results": results}, indent=2))
+        return code
+    _print_summary(outcomes, quiet, checking=opts.check or opts.diff, to_stderr=opts.diff)
+    return code
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    import shutil
+
+    width = shutil.get_terminal_size((80, 20)).columns
+    bar_w = 24
+    filled = bar_w * done // total
+    text = f"[{'#' * filled}{'.' * (bar_w - filled)}] {done}/{total} {label}"
+    sys.stderr.write("\r\x1b[K" + text[: max(10, width - 1)])
+    sys.stderr.flush()
+
+
+def _clear_progress() -> None:
+    sys.stderr.write("\r\x1b[K")
+    sys.stderr.flush()
+
+
+def _first_error(o) -> str:
+    if not o.problems:
+        return ""
+    p = o.problems[0]
+    first = p.render().split("\n", 1)[0]
+    more = len(o.problems) - 1
+    return first + (f" (+{more} more)" if more > 0 else "")
+
+
+def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: bool = False) -> None:
+    """The table; on stderr with --diff, so that stdout holds only the diffs."""
+    refused = [o for _n, _i, o in outcomes if o.exit_code != 0]
+    if quiet:
+        for _n, item, o in outcomes:
+            if o.exit_code != 0:
+                click.echo(f"error: {item.label}: refused: {_first_error(o)}", err=True)
+        return
+    rows = [("#", "RESPONSE", "BRANCH", "STATUS", "FILES", "+/-", "FIRST ERROR")]
+    for n, item, o in outcomes:
+        files = str(len(o.changes)) if o.changes else ("-" if o.exit_code else "0")
+        size = f"+{o.added} -{o.removed}" if o.changes else "-"
+        status = _STATUS_WORDS.get(o.status, o.status)
+        if o.status == "applied" and o.commit:
+            status += f" {o.commit[:7]}"
+        err = _first_error(o)
+        if len(err) > 100:
+            err = err[:99] + "…"
+        rows.append((str(n), item.label, o.branch or "", status, files, size, err))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        line = "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1]
+        click.echo(line.rstrip(), err=to_stderr)
+    total = len(outcomes)
+    ok = total - len(refused)
+    tail = f"{ok} of {total} {'would apply' if checking else 'applied'}"
+    if refused:
+        tail += (f", {len(refused)} refused ({'' if checking else 'no branch made for those; '}"
+                 "--json gives every error)")
+    click.echo(tail, err=to_stderr)
+
+
+# --------------------------------------------------------------------------- --verify
+
+
+def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str,
+                       formats: list[str], no_verify: bool = False):
+    """Run pre-commit, prepare-commit-msg and commit-msg for a branch-mode commit in a
+    temporary linked worktree (detached at the base, index and files = the new tree), as
+    `git commit` would in a checkout of the branch.  Returns (tree, message, output):
+    a pre-commit hook may re-stage files and the message hooks may edit the message.
+    post-commit is not run (there is no worktree commit to announce)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    import pygit2
+
+    from . import hooks as hooks_mod
+    from .git import Repo, cleanup_whitespace
+
+    names = ("pre-commit", "prepare-commit-msg", "commit-msg")
+    if not any(hooks_mod.find_hook(repo, h) for h in names):
+        return tree_id, message, ""
+    if base_commit is None:
+        raise ApplyError(Problem("--verify needs a base commit to check out; this branch "
+                                 "would start from an empty history",
+                                 hint="make a first commit, or leave out --verify"))
+    env = dict(os.environ)
+    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(k, None)
+    top = tempfile.mkdtemp(prefix="git-ai-apply-verify-")
+    wt = os.path.join(top, "worktree")
+    git_dir = repo.gitdir
+
+    def git(*args, cwd=None):
+        return subprocess.run(["git", *args], cwd=cwd or git_dir, env=env, capture_output=True)
+
+    output: list[str] = []
+    try:
+        # --no-checkout: no post-checkout hook; the files are written from the new tree
+        r = git("worktree", "add", "--detach", "--no-checkout", wt, str(base_commit.id))
+        if r.returncode != 0:
+            raise ApplyError(Problem("--verify could not make a temporary worktree: "
+                                     + r.stderr.decode("utf-8", "replace").strip()))
+        r = git("read-tree", "--reset", "-u", str(tree_id), cwd=wt)
+        if r.returncode != 0:
+            raise ApplyError(Problem("--verify could not fill the temporary worktree: "
+                                     + r.stderr.decode("utf-8", "replace").strip()))
+        wrepo = Repo(wt)
+        index_file = os.path.join(wrepo.gitdir, "index")
+        hook_env = {"GIT_INDEX_FILE": index_file, "GIT_EDITOR": ":", "GIT_AI_APPLY": "1",
+                    "GIT_AI_APPLY_FORMAT": ",".join(formats),
+                    "GIT_AI_APPLY_BRANCH": refname[len("refs/heads/"):]}
+
+        def run(name, args):
+            res = hooks_mod.run_hook(wrepo, name, args, hook_env)
+            if res is None:
+                return
+            output.append(res.output)
+            if res.returncode != 0:
+                out = res.output.strip()
+                shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
+                raise ApplyError(Problem(
+                    f"the {name} hook failed (exit {res.returncode}) in the --verify "
+                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind="hook")
+
+        if not no_verify:
+            run("pre-commit", [])
+            new_tree = pygit2.Index(index_file).write_tree(repo.repo)
+            tree_id = new_tree  # a formatter may have re-staged files
+        msg_file = os.path.join(wrepo.gitdir, "COMMIT_EDITMSG")
+        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(message)
+        run("prepare-commit-msg", [msg_file, "message"])
+        if not no_verify:
+            run("commit-msg", [msg_file])
+        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
+            message = cleanup_whitespace(f.read())
+        if not message.strip():
+            raise ApplyError("aborting commit due to empty commit message (a hook emptied it)",
+                             kind="hook")
+        return tree_id, message, "".join(output)
+    finally:
+        git("worktree", "remove", "--force", wt)
+        shutil.rmtree(top, ignore_errors=True)
+        git("worktree", "prune")
+
+
+# --------------------------------------------------------------------------- describing
+
+
+@dataclass
+class Attempt:
+    """An attempt branch as `attempts` shows it."""
+
+    branch: str
+    refname: str
+    tip: object  # pygit2.Commit
+    commits: list  # the attempt's own commits, newest first
+    base: object  # pygit2.Commit or None (a root attempt)
+    head_id: object  # HEAD's commit id when described
+    format: str | None
+    model: str | None
+    response: str | None
+    files: int
+    added: int
+    removed: int
+    checked_out: str | None
+
+    @property
+    def state(self) -> str:
+        """'on HEAD' (pick fast-forwards), 'HEAD moved' (pick re-applies), 'in HEAD'."""
+        if not self.commits:
+            return "in HEAD"
+        if self.head_id is not None and self.base is not None and self.base.id == self.head_id:
+            return "on HEAD"
+        if self.head_id is None and self.base is None:
+            return "on HEAD"
+        return "HEAD moved"
+
+    def to_json(self) -> dict:
+        return {"branch": self.branch, "tip": str(self.tip.id),
+                "base": str(self.base.id) if self.base is not None else None,
+                "base_is_head": self.state == "on HEAD", "state": self.state,
+                "commits": len(self.commits), "format": self.format, "model": self.model,
+                "response_id": self.response, "files": self.files, "added": self.added,
+                "removed": self.removed, "subject": _subject(self.tip),
+                "checked_out": self.checked_out}
+
+
+def trailers(message: str) -> dict[str, str]:
+    """The Key: value lines of a message's last paragraph."""
+    last = message.rstrip("\n").rsplit("\n\n", 1)[-1]
+    out = {}
+    for line in last.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key and " " not in key.strip() and not line.startswith((" ", "\t")):
+            out.setdefault(key.strip(), value.strip())
+    return out
+
+
+def _subject(commit) -> str:
+    return commit.message.split("\n", 1)[0]
+
+
+def _is_ai_commit(commit) -> bool:
+    return "AI-Response" in trailers(commit.message)
+
+
+def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attempt | None:
+    """The attempt on ``refname``, or None when its tip was not made by this tool.
+
+    The attempt's commits are the run of ai-apply commits (AI-Response trailer) down the
+    first-parent line from the tip, stopping at HEAD's history; the commit below them
+    is the attempt's base."""
+    import pygit2
+
+    r = repo.repo
+    try:
+        tip = r.lookup_reference(refname).peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    if not _is_ai_commit(tip):
+        return None
+    mb = None
+    if head_id is not None:
+        try:
+            mb = r.merge_base(tip.id, head_id)
+        except pygit2.GitError:
+            mb = None
+    commits = []
+    c = tip
+    base = None
+    for _ in range(1000):
+        in_head = mb is not None and (c.id == mb or r.descendant_of(mb, c.id))
+        if in_head or not _is_ai_commit(c):
+            base = c
+            break
+        commits.append(c)
+        if not c.parents:
+            base = None
+            break
+        c = c.parents[0]
+    else:
+        base = c
+    if base is not None:
+        diff = r.diff(base.tree, tip.tree)
+    else:
+        diff = tip.tree.diff_to_tree(swap=True)
+    stats = diff.stats
+    t = trailers(tip.message)
+    short = refname[len("refs/heads/"):]
+    return Attempt(short, refname, tip, commits, base, head_id, t.get("AI-Format"),
+                   t.get("AI-Model"), t.get("AI-Response"), stats.files_changed,
+                   stats.insertions, stats.deletions, (checked or {}).get(refname))
+
+
+def _matches(short: str, pattern: str | None) -> bool:
+    import fnmatch
+
+    if not pattern:
+        return True
+    if any(ch in pattern for ch in "*?["):
+        return fnmatch.fnmatchcase(short, pattern)
+    # a plain name lists that branch or the branches under it (`attempts try` = try/*)
+    p = pattern.rstrip("/")
+    return short == p or short.startswith(p + "/")
+
+
+def list_attempts(repo, pattern: str | None) -> list[Attempt]:
+    from .git import checked_out_branches
+
+    head_branch, head_id = repo.head()
+    checked = checked_out_branches(repo)
+    out = []
+    for refname in sorted(repo.repo.references):
+        if not refname.startswith("refs/heads/") or refname == head_branch:
+            continue
+        if not _matches(refname[len("refs/heads/"):], pattern):
+            continue
+        a = describe(repo, refname, head_id, checked)
+        if a is not None:
+            out.append(a)
+    # numbered attempts in number order: try/2 before try/10
+    import re
+
+    def key(a):
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", a.branch)]
+
+    return sorted(out, key=key)
+
+
+@click.command("attempts")
+@click.argument("pattern", required=False)
+@click.option("--prune", is_flag=True, help="Delete the listed branches (asks first).")
+@click.option("-y", "--yes", is_flag=True, help="With --prune: do not ask.")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def attempts_cmd(pattern, prune, yes, as_json):
+    """List the branches git ai-apply made (--branch), optionally only those matching
+    PATTERN (a glob such as 'try/*', or a name: 'try' lists try and try/*)."""
+    from .git import Repo, delete_ref
+
+    repo = Repo(".")
+    found = list_attempts(repo, pattern)
+    if as_json and not prune:
+        import json
+
+        click.echo(json.dumps({"head": str(repo.head()[1]) if repo.head()[1] else None,
+                               "attempts": [a.to_json() for a in found]}, indent=2))
+        return
+    if not found:
+        click.echo("no attempt branches" + (f" matching {pattern!r}" if pattern else ""))
+        return
+    _print_attempts(found)
+    if not prune:
+        return
+    doomed = [a for a in found if a.checked_out is None]
+    for a in found:
+        if a.checked_out is not None:
+            click.echo(f"keeping {a.branch}: it is checked out in {a.checked_out}", err=True)
+    if not doomed:
+        return
+    if not yes:
+        if not _isatty(sys.stdin):
+            raise UsageError("--prune asks before deleting; pass --yes when not at a terminal")
+        if not click.confirm(f"Delete {len(doomed)} branch{'es' if len(doomed) != 1 else ''}?",
+                             default=False):
+            click.echo("nothing deleted")
+            return
+    failed = 0
+    for a in doomed:
+        try:
+            delete_ref(repo, a.refname, a.tip.id)
+        except ApplyError as e:
+            failed += 1
+            click.echo(f"error: {e.render()}", err=True)
+            continue
+        click.echo(f"Deleted branch {a.branch} (was {str(a.tip.id)[:7]}).")
+    if failed:
+        sys.exit(1)
+
+
+def _print_attempts(found: list[Attempt]) -> None:
+    rows = [("BRANCH", "BASE", "BASE IS HEAD", "FORMAT", "MODEL", "FILES", "+/-", "SUBJECT")]
+    for a in found:
+        base = str(a.base.id)[:7] if a.base is not None else "(root)"
+        state = {"on HEAD": "yes", "HEAD moved": "no", "in HEAD": "merged"}[a.state]
+        branch = a.branch + (" *" if a.checked_out else "")
+        rows.append((branch, base, state, a.format or "-", a.model or "-", str(a.files),
+                     f"+{a.added} -{a.removed}", _subject(a.tip)))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        click.echo(("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1]).rstrip())
+    if any(a.checked_out for a in found):
+        click.echo("* checked out in a worktree")
+
+
+# --------------------------------------------------------------------------- pick
+
+
+def _state_of(r, entry):
+    from .plan import FileState
+
+    if entry is None:
+        return None
+    return FileState(int(entry.filemode), r[entry.id].data)
+
+
+def _plan_between(r, old_tree, new_tree):
+    """A Plan taking the touched paths from ``old_tree`` to ``new_tree`` (blobs only)."""
+    import pygit2
+    from pygit2.enums import DeltaStatus
+
+    from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
+
+    if old_tree is None:
+        diff = new_tree.diff_to_tree(swap=True)
+    else:
+        diff = r.diff(old_tree, new_tree)
+    diff.find_similar()
+    final, base, renames, changes = {}, {}, [], []
+    blob_modes = (MODE_FILE, MODE_EXEC, MODE_LINK)
+    for patch in diff:
+        d = patch.delta
+        _ctx, added, removed = patch.line_stats
+        old_p, new_p = d.old_file.path, d.new_file.path
+        for f in (d.old_file, d.new_file):
+            if f.id != pygit2.Oid(hex="0" * 40) and int(f.mode) not in blob_modes:
+                raise ApplyError(Problem(f"{f.path} is a submodule or an unusual entry "
+                                         f"(mode {int(f.mode):o}); pick does not carry it",
+                                         file=f.path))
+        if d.status in (DeltaStatus.DELETED, DeltaStatus.RENAMED, DeltaStatus.MODIFIED,
+                        DeltaStatus.TYPECHANGE):
+            base[old_p] = FileState(int(d.old_file.mode), r[d.old_file.id].data)
+        if d.status == DeltaStatus.DELETED:
+            final[old_p] = None
+            changes.append(FileChange(old_p, "delete", removed=removed))
+            continue
+        data = FileState(int(d.new_file.mode), r[d.new_file.id].data)
+        final[new_p] = data
+        if d.status == DeltaStatus.RENAMED:
+            final[old_p] = None
+            base.setdefault(new_p, None)
+            renames.append((old_p, new_p))
+            changes.append(FileChange(new_p, "rename", old_p, added, removed))
+        elif d.status == DeltaStatus.ADDED:
+            base[new_p] = None
+            changes.append(FileChange(new_p, "add", added=added))
+        else:
+            changes.append(FileChange(new_p, "update", added=added, removed=removed))
+    # a rename onto a path that also had content: the base must say what was there
+    for p in final:
+        if p not in base:
+            base[p] = None
+    return Plan(final, base, renames, changes)
+
+
+def _untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
+    """New paths of the plan where the worktree has something git does not track (or a
+    file where a folder must go): git refuses to overwrite those, and so do we."""
+    import stat
+
+    problems = []
+    for p, st in plan.final.items():
+        if st is None or plan.base.get(p) is not None:
+            continue
+        tracked = False
+        if head_tree is not None:
+            try:
+                head_tree[p]
+                tracked = True
+            except KeyError:
+                pass
+        if not tracked and os.path.lexists(os.path.join(repo.workdir, p)):
+            problems.append(Problem(f"{p} exists but is not tracked by git; pick never "
+                                    "overwrites an untracked file", file=p,
+                                    hint="move it away first"))
+            continue
+        parts = p.split("/")
+        for i in range(1, len(parts)):
+            d = os.path.join(repo.workdir, *parts[:i])
+            try:
+                m = os.lstat(d).st_mode
+            except OSError:
+                break
+            if not stat.S_ISDIR(m):
+                rel = "/".join(parts[:i])
+                in_plan = plan.final.get(rel, 0) is None
+                if not in_plan:
+                    problems.append(Problem(f"{rel} is in the way of {p}", file=p))
+                break
+    return problems
+
+
+@click.command("pick")
+@click.argument("branch")
+@click.option("-n", "--no-verify", is_flag=True, help="Skip the pre-commit and commit-msg hooks.")
+@click.option("--no-ff", is_flag=True, help="Always make a new commit through the hooks, even "
+              "when a fast-forward is possible.")
+@click.option("-d", "--delete", "delete_branch", is_flag=True,
+              help="Delete the attempt branch once picked.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
+    """Bring attempt BRANCH onto the current branch: a fast-forward when the attempt was
+    made on HEAD, otherwise its change merged onto HEAD and committed (clean files only,
+    with the usual hooks)."""
+    from .apply import branch_refname
+    from .git import CommitRequest, Repo, checked_out_branches, commit_to_worktree, delete_ref
+
+    repo = Repo(".")
+    if repo.workdir is None:
+        raise UsageError("pick needs a worktree; this is a bare repository")
+    if os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
+        try:
+            from .recover import interrupted_problem
+        except ImportError:
+            interrupted_problem = None
+        problem = interrupted_problem(repo.gitdir) if interrupted_problem else None
+        if problem is not None:
+            raise ApplyError(problem)
+    refname = branch_refname(branch)
+    r = repo.repo
+    planned_head = repo.head()
+    head_branch, head_id = planned_head
+    if refname == head_branch:
+        raise UsageError(f"{branch} is the current branch; check out the branch to pick onto")
+    attempt = describe(repo, refname, head_id, checked_out_branches(repo))
+    if attempt is None:
+        try:
+            r.lookup_reference(refname)
+        except (KeyError, Exception):
+            raise UsageError(f"no branch {branch!r}") from None
+        raise ApplyError(Problem(f"{branch} is not an attempt branch: its last commit was "
+                                 "not made by git ai-apply (no AI-Response trailer)",
+                                 hint="use git merge or git cherry-pick for other branches"))
+    label = _short_head(head_branch)
+    if attempt.state == "in HEAD":
+        if not quiet:
+            click.echo(f"{branch} is already in {label}; nothing to pick")
+        return
+    head_tree = r[head_id].tree if head_id is not None else None
+    tip = attempt.tip
+    if attempt.state == "on HEAD" and not no_ff:
+        plan = _plan_between(r, head_tree, tip.tree)
+        message = tip.message
+        req = CommitRequest(plan, message, reflog_prefix=f"ai-apply pick {branch} (fast-forward)",
+                            fast_forward_to=tip.id)
+        fast = True
+    else:
+        plan, message = _merged_plan(repo, attempt, head_tree)
+        if plan is None:
+            if not quiet:
+                click.echo(f"the change of {branch} is already in {label}; nothing to pick")
+            return
+        from .apply import _signer, Options
+
+        req = CommitRequest(plan, message, no_verify=no_verify,
+                            hook_env={"GIT_AI_APPLY_FORMAT": attempt.format or ""},
+                            reflog_prefix=f"ai-apply pick {branch}",
+                            sign=_signer(repo, Options()))
+        fast = False
+    problems = _untracked_in_the_way(repo, plan, head_tree)
+    if problems:
+        raise ApplyError(problems, kind="dirty")
+    res = commit_to_worktree(repo, req, planned_head)
+    if delete_branch:
+        try:
+            delete_ref(repo, refname, tip.id)
+        except ApplyError as e:
+            click.echo(f"warning: {e.render()}", err=True)
+    if quiet:
+        return
+    if fast:
+        click.echo(f"Fast-forward {label} to {str(res.commit)[:7]} ({branch})")
+    subject = res.message.split("\n", 1)[0]
+    click.echo(f"[{label} {str(res.commit)[:7]}] {subject}")
+    n = len(plan.changes)
+    added = sum(c.added for c in plan.changes)
+    removed = sum(c.removed for c in plan.changes)
+    click.echo(f" {n} file{'s' if n != 1 else ''} changed, {added} insertion"
+               f"{'s' if added != 1 else ''}(+), {removed} deletion{'s' if removed != 1 else ''}(-)")
+    if res.hook_output.strip():
+        click.echo(res.hook_output.rstrip("\n"), err=True)
+    if delete_branch:
+        click.echo(f"Deleted branch {branch} (was {str(tip.id)[:7]}).")
+
+
+def _short_head(head_branch: str | None) -> str:
+    if head_branch is None:
+        return "HEAD (detached)"
+    return head_branch[len("refs/heads/"):] if head_branch.startswith("refs/heads/") else head_branch
+
+
+def _merged_plan(repo, attempt: Attempt, head_tree):
+    """The attempt's change (base -> tip) merged onto HEAD's tree, as git cherry-pick
+    would (three-way, renames followed); a conflict refuses.  (None, None) when HEAD
+    already holds the result."""
+    r = repo.repo
+    from .git import empty_tree
+
+    base_tree = attempt.base.tree if attempt.base is not None else r[empty_tree(r)]
+    ours = head_tree if head_tree is not None else r[empty_tree(r)]
+    merged = r.merge_trees(base_tree, ours, attempt.tip.tree)
+    if merged.conflicts is not None:
+        paths = sorted({(e.path) for conflict in merged.conflicts for e in conflict if e is not None})
+        raise ApplyError([Problem(f"the attempt's change conflicts with what "
+                                  f"{_short_head(repo.head()[0])} changed since the attempt's "
+                                  "base", file=p,
+                                  hint="pick onto the attempt's base, or re-run the attempt on "
+                                       "the current HEAD") for p in paths], kind="conflict")
+    new_tree = r[merged.write_tree(r)]
+    if head_tree is not None and new_tree.id == head_tree.id:
+        return None, None
+    plan = _plan_between(r, head_tree, new_tree)
+    messages = [c.message.rstrip("\n") for c in reversed(attempt.commits)]
+    message = "\n\n".join(messages) + "\n"
+    return plan, message

@@ -1,0 +1,423 @@
+"""The hook kit: `git ai-apply install-hooks` and the checks its hooks run.
+
+The kit's scripts are the files of the project's top-level ``hooks/`` folder, shipped
+inside the package as ``git_aiapply/kit/`` (pyproject maps that package onto ``hooks/``).
+``install-hooks`` copies them into the hooks folder git uses (``core.hooksPath`` or the
+common git dir's ``hooks``), records the running Python so that the hooks find this
+installation, and keeps an existing hook as ``NAME.before-ai-apply``, which the kit's
+hook runs first; ``--uninstall`` puts it back.
+
+``git ai-apply hook guard`` (pre-commit, and the pre-commit framework through
+``.pre-commit-hooks.yaml``) refuses leftover edit markup in what is being committed;
+``git ai-apply hook commit-msg FILE`` checks the AI-* trailers.  Both talk to git through
+the ``git`` command, so they see exactly what git sees (``GIT_INDEX_FILE``, worktrees).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import click
+
+from .errors import UsageError
+
+KIT_HOOKS = ("pre-commit", "commit-msg")
+MARKER = "git-ai-apply hook kit"
+CHAINED_SUFFIX = ".before-ai-apply"
+PYTHON_LINE = "AI_APPLY_PYTHON=''"
+
+
+# --------------------------------------------------------------------------- the kit files
+
+
+def kit_dir() -> str:
+    """Where the kit's scripts are: inside the installed package, or the source tree's
+    ``hooks/`` (an editable install or a checkout)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for cand in (os.path.join(here, "kit"), os.path.join(os.path.dirname(here), "hooks")):
+        if os.path.isfile(os.path.join(cand, "pre-commit")):
+            return cand
+    raise UsageError("the hook kit's files are missing from this installation of git-ai-apply "
+                     f"(looked in {os.path.join(here, 'kit')})")
+
+
+def kit_script(name: str, python: str | None) -> str:
+    with open(os.path.join(kit_dir(), name), encoding="utf-8") as f:
+        text = f.read()
+    if python:
+        if PYTHON_LINE not in text:
+            raise UsageError(f"the kit's {name} hook has no {PYTHON_LINE} line to fill in")
+        text = text.replace(PYTHON_LINE, f"AI_APPLY_PYTHON={shlex.quote(python)}", 1)
+    return text
+
+
+def is_kit_hook(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(400)
+    except OSError:
+        return False
+    return MARKER.encode() in head
+
+
+# --------------------------------------------------------------------------- install
+
+
+def _write_hook(path: str, text: str) -> None:
+    tmp = f"{path}.ai-apply-{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, path)
+
+
+def install(repo, names: tuple[str, ...], python: str) -> list[str]:
+    """Install the kit's hooks ``names``; returns one line per hook saying what was done.
+    Nothing is written unless every hook can be installed."""
+    from .hooks import hooks_dir
+
+    folder = hooks_dir(repo)
+    plans = []
+    for name in names:
+        path = os.path.join(folder, name)
+        chained = path + CHAINED_SUFFIX
+        if os.path.lexists(path) and not is_kit_hook(path):
+            if os.path.isdir(path):
+                raise UsageError(f"{path} is a folder; cannot install the {name} hook there")
+            if os.path.lexists(chained):
+                raise UsageError(
+                    f"{path} is not the kit's hook, and {os.path.basename(chained)} is taken "
+                    "already; move one of them away first so that neither is lost")
+            plans.append((name, path, chained, "chain"))
+        elif os.path.lexists(path):
+            plans.append((name, path, chained, "update"))
+        else:
+            plans.append((name, path, chained, "new"))
+    os.makedirs(folder, exist_ok=True)
+    done = []
+    for name, path, chained, how in plans:
+        text = kit_script(name, python)
+        if how == "chain":
+            os.rename(path, chained)
+        _write_hook(path, text)
+        shown = _shown(repo, path)
+        if how == "chain":
+            extra = "" if os.access(chained, os.X_OK) else " (it is not executable, so git ignored it and so does the kit)"
+            done.append(f"installed {shown}; the hook that was there is kept as "
+                        f"{os.path.basename(chained)} and runs first{extra}")
+        elif how == "update":
+            note = f"; {os.path.basename(chained)} still runs first" if os.path.lexists(chained) else ""
+            done.append(f"updated {shown}{note}")
+        else:
+            done.append(f"installed {shown}")
+    return done
+
+
+def uninstall(repo, names: tuple[str, ...]) -> list[str]:
+    from .hooks import hooks_dir
+
+    folder = hooks_dir(repo)
+    done = []
+    for name in names:
+        path = os.path.join(folder, name)
+        chained = path + CHAINED_SUFFIX
+        shown = _shown(repo, path)
+        if os.path.lexists(path) and not is_kit_hook(path):
+            note = f" ({os.path.basename(chained)} left as it is)" if os.path.lexists(chained) else ""
+            done.append(f"{shown} is not the kit's hook; left as it is{note}")
+            continue
+        if os.path.lexists(path):
+            os.unlink(path)
+            if os.path.lexists(chained):
+                os.rename(chained, path)
+                done.append(f"removed the kit's {name} hook; restored the previous {shown}")
+            else:
+                done.append(f"removed {shown}")
+        elif os.path.lexists(chained):
+            os.rename(chained, path)
+            done.append(f"restored the previous {shown}")
+        else:
+            done.append(f"{shown}: not installed")
+    return done
+
+
+def _shown(repo, path: str) -> str:
+    root = repo.workdir or repo.gitdir
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel
+
+
+@click.command("install-hooks")
+@click.option("--uninstall", "remove", is_flag=True, help="Remove the kit's hooks and restore the hooks they replaced.")
+@click.option("--hook", "names", multiple=True, type=click.Choice(KIT_HOOKS),
+              help="Only this hook (repeatable; default: all of the kit).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+def install_hooks_cmd(remove, names, quiet):
+    """Install the hook kit into this repository's hooks folder.
+
+    pre-commit: refuses leftover edit markup in staged changes (every commit), and runs
+    `git config aiapply.testCommand` for commits made by git ai-apply.  commit-msg: commits
+    made by git ai-apply must carry their AI-* trailers.  An existing hook is kept as
+    NAME.before-ai-apply and still runs first; --uninstall puts it back.
+    """
+    from .git import Repo
+    from .hooks import hooks_dir
+
+    repo = Repo(".")
+    names = tuple(dict.fromkeys(names)) or KIT_HOOKS
+    try:
+        lines = uninstall(repo, names) if remove else install(repo, names, sys.executable)
+    except OSError as e:
+        raise UsageError(f"cannot change {hooks_dir(repo)}: {e.strerror}") from None
+    if not quiet:
+        for line in lines:
+            click.echo(line)
+
+
+# --------------------------------------------------------------------------- the guard
+
+# Each: (compiled pattern, what it is).  Matched against added lines only (or whole files
+# given on the command line), so text already in the repository never blocks a commit.
+_GUARD = [
+    (re.compile(r"^\s*<{5,9} ?SEARCH\s*$"), "a SEARCH/REPLACE marker"),
+    (re.compile(r"^\s*>{5,9} ?REPLACE\s*$"), "a SEARCH/REPLACE marker"),
+    (re.compile(r"^\s*\*\*\* (Begin Patch|End Patch|Update File:|Add File:|Delete File:|Move to:)"),
+     "an apply-patch envelope line"),
+    (re.compile(r"^\s*</?FILE_(CHANGES|NEW|PATCH|HASHLINE_PATCH|RENAME|DELETE)\b"),
+     "a <FILE_CHANGES> directive"),
+    (re.compile(r"^\s*</?CodeChange\b"), "a <CodeChange> tag"),
+    # a view line / set `12#ab:text`, a range `12#ab-14#cd:`, an insert `>+12#ab text`
+    (re.compile(r"^\d+#(?:[0-9a-f]{2}|[ZPMQVRWSNKTXJBYH]{2})[:-]"), "a hashline LINE#ID prefix"),
+    (re.compile(r"^\s*[<>]\+\d+#(?:[0-9a-f]{2}|[ZPMQVRWSNKTXJBYH]{2})\b"), "a hashline insert"),
+]
+_MAX_SHOWN = 30
+ATTRIBUTE = "ai-apply-guard"
+
+
+def scan_line(text: str) -> str | None:
+    for pattern, what in _GUARD:
+        if pattern.search(text):
+            return what
+    return None
+
+
+def _git(args: list[str], input: bytes | None = None) -> bytes:
+    r = subprocess.run(["git", *args], input=input, capture_output=True)
+    if r.returncode != 0:
+        raise UsageError(f"git {' '.join(args[:3])} failed: {r.stderr.decode('utf-8', 'replace').strip()}")
+    return r.stdout
+
+
+def _unquote(path: str) -> str:
+    """A path as git prints it in a diff header, C-quoted when it has odd characters."""
+    if not (path.startswith('"') and path.endswith('"')):
+        return path
+    body = path[1:-1].encode("latin-1", "backslashreplace")
+    out = bytearray()
+    i = 0
+    esc = {ord("n"): 10, ord("t"): 9, ord('"'): 34, ord("\\"): 92, ord("a"): 7, ord("b"): 8,
+           ord("f"): 12, ord("r"): 13, ord("v"): 11}
+    while i < len(body):
+        c = body[i]
+        if c == 92 and i + 1 < len(body):
+            n = body[i + 1]
+            if 48 <= n <= 55 and i + 4 <= len(body):
+                out.append(int(body[i + 1:i + 4], 8))
+                i += 4
+                continue
+            out.append(esc.get(n, n))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return out.decode("utf-8", "surrogateescape")
+
+
+def staged_findings() -> list[tuple[str, int, str, str]]:
+    """(path, line, text, what) for every added line of the staged changes (the index
+    git is committing: GIT_INDEX_FILE is honoured by git itself) that holds markup."""
+    head = subprocess.run(["git", "rev-parse", "-q", "--verify", "HEAD^{commit}"],
+                          capture_output=True).returncode == 0
+    against = "HEAD" if head else _git(["hash-object", "-t", "tree", "/dev/null"]).decode().strip()
+    raw = _git(["-c", "core.quotePath=true", "diff", "--cached", "--no-color", "--no-ext-diff",
+                "--no-textconv", "--no-renames", "-U0", "--diff-filter=AM", "--src-prefix=a/",
+                "--dst-prefix=b/", against, "--"])
+    findings = []
+    path = None
+    line_no = 0
+    in_body = False
+    for bline in raw.split(b"\n"):
+        line = bline.decode("utf-8", "surrogateescape")
+        if line.startswith("diff --git "):
+            path, in_body = None, False
+            continue
+        if not in_body:
+            if line.startswith("+++ "):
+                # git ends the name with a tab when it holds a space (for GNU patch)
+                target = line[4:].rstrip("\t")
+                path = None if target == "/dev/null" else _unquote(target)
+                if path and path.startswith("b/"):
+                    path = path[2:]
+            elif line.startswith("@@ "):
+                in_body = True
+            else:
+                continue
+        if line.startswith("@@ "):
+            m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@", line)
+            line_no = int(m.group(1)) if m else 0
+            continue
+        if path is None:
+            continue
+        if line.startswith("+"):
+            what = scan_line(line[1:])
+            if what:
+                findings.append((path, line_no, line[1:], what))
+            line_no += 1
+        elif line.startswith(" "):
+            line_no += 1
+    return findings
+
+
+def file_findings(paths: list[str]) -> list[tuple[str, int, str, str]]:
+    findings = []
+    for p in paths:
+        try:
+            with open(p, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue  # deleted or unreadable: nothing to commit there
+        if b"\0" in data[:8000]:
+            continue  # binary, as git decides
+        for n, line in enumerate(data.decode("utf-8", "surrogateescape").splitlines(), 1):
+            what = scan_line(line)
+            if what:
+                findings.append((p, n, line, what))
+    return findings
+
+
+def exempt_paths(paths: list[str], cached: bool) -> set[str]:
+    """Paths whose ``ai-apply-guard`` attribute is unset (``-ai-apply-guard``) or false."""
+    if not paths:
+        return set()
+    args = ["check-attr", "-z", "--stdin", ATTRIBUTE]
+    if cached:
+        args.insert(1, "--cached")
+    out = _git(args, input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths))
+    parts = out.split(b"\0")
+    exempt = set()
+    for i in range(0, len(parts) - 2, 3):
+        if parts[i + 2] in (b"unset", b"false"):
+            exempt.add(parts[i].decode("utf-8", "surrogateescape"))
+    return exempt
+
+
+def render_findings(findings, staged: bool) -> str:
+    where = "staged changes add" if staged else "these files hold"
+    out = [f"ai-apply guard: the {where} leftover edit markup (an edit was pasted as text "
+           "instead of applied):"]
+    for path, n, text, what in findings[:_MAX_SHOWN]:
+        shown = text.strip()
+        if len(shown) > 70:
+            shown = shown[:67] + "..."
+        out.append(f"  {path}:{n}: {shown}    <- {what}")
+    if len(findings) > _MAX_SHOWN:
+        out.append(f"  ... and {len(findings) - _MAX_SHOWN} more")
+    out.append("Remove these lines and stage the files again.  A file that legitimately holds "
+               f"such text can be exempted in .gitattributes (`PATH -{ATTRIBUTE}`); "
+               "--no-verify skips the check once.")
+    return "\n".join(out)
+
+
+@click.group("hook")
+def hook_cmd():
+    """The checks the hook kit runs (see `git ai-apply install-hooks`)."""
+
+
+@hook_cmd.command("guard")
+@click.argument("files", nargs=-1, type=click.Path())
+def guard_cmd(files):
+    """Refuse leftover edit markup: in the lines the staged changes add or, with FILES
+    (the pre-commit framework), anywhere in those files.  Exit 1 when some is found."""
+    if files:
+        findings = file_findings(list(files))
+    else:
+        findings = staged_findings()
+    if findings:
+        exempt = exempt_paths(sorted({f[0] for f in findings}), cached=not files)
+        findings = [f for f in findings if f[0] not in exempt]
+    if findings:
+        click.echo(render_findings(findings, staged=not files), err=True)
+        sys.exit(1)
+
+
+# --------------------------------------------------------------------------- commit-msg
+
+_RESPONSE_ID = re.compile(r"^[0-9a-f]{16}$")
+
+
+def trailer_problems(message: str, made_by_ai_apply: bool) -> list[str]:
+    """What is wrong with the AI-* trailers of ``message`` (empty: nothing)."""
+    from .formats import FORMAT_NAMES
+
+    r = subprocess.run(["git", "interpret-trailers", "--parse"], input=message.encode("utf-8", "surrogateescape"),
+                       capture_output=True)
+    if r.returncode != 0:
+        raise UsageError(f"git interpret-trailers failed: {r.stderr.decode('utf-8', 'replace').strip()}")
+    trailers: dict[str, list[str]] = {}
+    for line in r.stdout.decode("utf-8", "replace").splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            trailers.setdefault(key.strip().lower(), []).append(value.strip())
+    problems = []
+    responses = trailers.get("ai-response", [])
+    formats = trailers.get("ai-format", [])
+    if made_by_ai_apply:
+        if not responses:
+            problems.append("the AI-Response trailer is missing")
+        if not formats:
+            problems.append("the AI-Format trailer is missing")
+    for v in responses:
+        if not _RESPONSE_ID.match(v):
+            problems.append(f"AI-Response: {v!r} is not 16 lowercase hex digits")
+    for v in formats:
+        bad = [f for f in (x.strip() for x in v.split(",")) if f not in FORMAT_NAMES]
+        if bad or not v.strip():
+            problems.append(f"AI-Format: {v!r} names no known format "
+                            f"({', '.join(FORMAT_NAMES)})")
+    for v in trailers.get("ai-model", []):
+        if not v:
+            problems.append("AI-Model is empty")
+    return problems
+
+
+@hook_cmd.command("commit-msg")
+@click.argument("message_file", type=click.Path())
+def commit_msg_cmd(message_file):
+    """Check the AI-* trailers of the message in MESSAGE_FILE (exit 1 when wrong)."""
+    try:
+        with open(message_file, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {message_file}: {e.strerror}") from None
+    char = "#"
+    r = subprocess.run(["git", "config", "--get", "core.commentChar"], capture_output=True)
+    if r.returncode == 0 and r.stdout.strip() and r.stdout.strip() != b"auto":
+        char = r.stdout.decode().strip()[:1]
+    text = "\n".join(l for l in text.split("\n") if not l.startswith(char))
+    made = os.environ.get("GIT_AI_APPLY") == "1"
+    problems = trailer_problems(text, made)
+    if problems:
+        who = "This commit is made by git ai-apply, so its message" if made else "The commit message"
+        click.echo("ai-apply commit-msg check: " + "; ".join(problems) + ".", err=True)
+        click.echo(f"{who} must end with the trailers git ai-apply writes, e.g.\n"
+                   "  AI-Format: unified-diff\n  AI-Response: 0123456789abcdef\n"
+                   "(--no-trailers and aiapply.trailers=false leave them out, which this "
+                   "repository's hook does not allow; --no-verify skips the check once.)", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # python -m git_aiapply.hookkit guard
+    hook_cmd()

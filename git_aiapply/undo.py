@@ -1,0 +1,263 @@
+"""`git ai-apply undo`: take back the commit git ai-apply just made.
+
+Allowed only when it is safe without asking: HEAD is a commit this tool made (its
+``AI-Response`` trailer, or the branch's last reflog entry is ours), it has one parent
+(or none: a root commit makes the branch unborn again), it is not in any remote-tracking
+branch (pushed history; ``--force`` overrides this one check), and every file it touched
+is exactly as it left it (worktree = index = HEAD).  Then the branch moves back to the
+parent with a reflog entry, ORIG_HEAD names the undone commit (``git reset --hard
+ORIG_HEAD`` redoes it), and those files and their index entries are restored to the
+parent's version.  Everything else in the index and the worktree stays as it is.
+
+The same transaction as an apply: index.lock held throughout, a journal while the
+worktree changes (``git ai-apply recover``), files written through a rename, and any
+failure puts everything back.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import click
+
+from .errors import ApplyError, Problem, UsageError
+
+_TRAILER = re.compile(r"^AI-Response: [0-9a-f]{16}$", re.M)
+# what the apply and pick transactions write (never "ai-apply undo: ...", whose new value
+# is an older commit)
+_OUR_REFLOG = re.compile(r"^ai-apply(?: pick [^:]*)?(?: \(initial\))?: ")
+
+
+def made_by_ai_apply(r, refname: str, commit) -> str | None:
+    """How we know ``commit`` is ours ("trailer" or "reflog"), or None."""
+    msg = commit.raw_message.decode("utf-8", "replace")
+    if _TRAILER.search(msg):
+        return "trailer"
+    try:
+        for entry in r.lookup_reference(refname).log():
+            if entry.oid_new == commit.id and _OUR_REFLOG.match(entry.message or "") \
+                    and entry.message != "ai-apply: rolled back":
+                return "reflog"
+            break  # only the newest entry says who made the current tip
+    except Exception:  # no reflog (or unreadable): only the trailer can tell
+        pass
+    return None
+
+
+def pushed_to(r, commit_id) -> list[str]:
+    """Remote-tracking branches that already contain ``commit_id``."""
+    out = []
+    for name in r.references:
+        if not name.startswith("refs/remotes/") or name.endswith("/HEAD"):
+            continue
+        try:
+            tip = r.lookup_reference(name).resolve().target
+        except Exception:  # a broken or symbolic ref that leads nowhere
+            continue
+        if tip == commit_id or r.descendant_of(tip, commit_id):
+            out.append(name[len("refs/remotes/"):])
+    return out
+
+
+def _changed_paths(r, parent, commit) -> dict[str, tuple]:
+    """path -> (entry in the parent or None, entry in the commit or None); an entry is
+    (mode, oid)."""
+    if parent is not None:
+        diff = parent.tree.diff_to_tree(commit.tree)
+    else:
+        diff = commit.tree.diff_to_tree(swap=True)
+    paths = set()
+    for d in diff.deltas:
+        paths.update(p for p in (d.old_file.path, d.new_file.path) if p)
+    tree = parent.tree if parent is not None else None
+    return {p: (_entry(tree, p), _entry(commit.tree, p)) for p in paths}
+
+
+def _entry(tree, path):
+    if tree is None:
+        return None
+    try:
+        e = tree[path]
+    except (KeyError, ValueError):
+        return None
+    return int(e.filemode), e.id
+
+
+def undo(repo, force: bool = False) -> dict:
+    """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
+    when it is refused (nothing changed)."""
+    import pygit2
+
+    from . import git as g
+    from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
+
+    r = repo.repo
+    if repo.workdir is None:
+        raise UsageError("undo needs a worktree (this is a bare repository)")
+    branch, head_id = repo.head()
+    if head_id is None:
+        raise ApplyError(Problem("there is no commit to undo (the branch has no commits yet)"))
+    commit = r[head_id]
+    subject = commit.message.split("\n", 1)[0]
+    label = f"{str(head_id)[:7]} ({subject!r})"
+    refname = branch or "HEAD"
+    short = branch[len("refs/heads/"):] if branch and branch.startswith("refs/heads/") else refname
+    if made_by_ai_apply(r, refname, commit) is None:
+        raise ApplyError(Problem(
+            f"HEAD {label} was not made by git ai-apply: it has no AI-Response trailer and the "
+            f"last reflog entry of {short} is not an ai-apply commit",
+            hint="undo only takes back this tool's own last commit; use `git revert` or "
+                 "`git reset` for other commits"))
+    if len(commit.parents) > 1:
+        raise ApplyError(Problem(f"HEAD {label} is a merge commit; undo does not take back merges",
+                                 hint="use `git reset` yourself"))
+    parent = commit.parents[0] if commit.parents else None
+    if parent is None and branch is None:
+        raise ApplyError(Problem(f"HEAD {label} is a root commit on a detached HEAD; there is "
+                                 "nothing to move back to"))
+    remotes = pushed_to(r, head_id)
+    if remotes and not force:
+        raise ApplyError(Problem(
+            f"HEAD {label} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
+            "published history",
+            hint="use `git revert HEAD` to take it back with a new commit, or pass --force "
+                 "if you will force-push"))
+    changes = _changed_paths(r, parent, commit)
+    for path, (old, new) in changes.items():
+        for ent in (old, new):
+            if ent is not None and ent[0] not in (MODE_FILE, MODE_EXEC, MODE_LINK):
+                raise ApplyError(Problem(f"{path} is a submodule; undo does not change submodules",
+                                         file=path, hint="use `git reset` yourself"))
+
+    lock = g.IndexLock(os.path.join(repo.gitdir, "index"))
+    lock.acquire()
+    writer = g.WorktreeWriter(repo.workdir)
+    journal = g.Journal(repo.gitdir)
+    moved = False
+    committer = None
+    try:
+        if repo.head() != (branch, head_id):
+            raise ApplyError(Problem("HEAD moved while undo was running", hint="run it again"))
+        index = lock.read()
+        base = g.TreeBase(r, commit.tree, repo.workdir)
+        paths = sorted(changes)
+        dirty = g.dirty_paths(repo, index, base, paths)
+        for path, (old, new) in changes.items():
+            if new is None and not any(p == path for p, _ in dirty) \
+                    and os.path.lexists(os.path.join(repo.workdir, path)):
+                dirty.append((path, "is in the worktree again (untracked); restoring it would "
+                                    "overwrite that file"))
+        if dirty:
+            raise ApplyError([Problem(
+                f"{p} {why}; undo only restores files that are exactly as git ai-apply left them",
+                file=p, hint="commit, stash or discard your changes to it first")
+                for p, why in sorted(dirty)], kind="dirty")
+        committer = g.identity(repo, "committer")
+        final = {p: old for p, (old, new) in changes.items()}
+        originals = {p: ([new[0], str(new[1])] if new else None) for p, (old, new) in changes.items()}
+        journal.begin(originals, head_id, final=final, branch=branch, workdir=repo.workdir)
+        for path in paths:
+            if final[path] is None:
+                writer.delete(path)
+        for path in paths:
+            ent = final[path]
+            if ent is not None:
+                writer.write(path, FileState(ent[0], r[ent[1]].data))
+        for path in paths:
+            ent = final[path]
+            if ent is None:
+                try:
+                    index.remove(path)
+                except (KeyError, OSError, pygit2.GitError):
+                    pass
+            else:
+                g._entry_with_stat(index, path, ent[1], ent[0], writer.stats.get(path))
+        lock.stage(index)
+        message = f"ai-apply undo: {subject}"
+        if parent is not None:
+            g.update_ref(r, refname, parent.id, head_id, message, committer)
+        else:
+            _delete_branch(r, branch, head_id)
+        moved = True
+        with open(os.path.join(repo.gitdir, "ORIG_HEAD"), "w") as f:
+            f.write(f"{head_id}\n")
+        lock.install()
+        journal.end()
+    except BaseException:
+        if moved:
+            try:
+                if parent is not None:
+                    g.update_ref(r, refname, head_id, parent.id, "ai-apply undo: rolled back", committer)
+                else:
+                    r.references.create(branch, head_id)
+            except Exception:
+                pass
+        failed = writer.rollback()
+        lock.release()
+        journal.end()
+        if failed:
+            raise ApplyError(Problem("undo failed and these files could not be restored: "
+                                     + ", ".join(failed),
+                                     hint="restore them with `git checkout HEAD -- PATH`")) from None
+        raise
+    finally:
+        lock.release()
+    files = []
+    for path in sorted(changes):
+        old, new = changes[path]
+        action = "restore" if new is None else ("remove" if old is None else "revert")
+        files.append({"path": path, "action": action})
+    return {"status": "undone", "undone": str(head_id), "subject": subject,
+            "branch": branch[len("refs/heads/"):] if branch and branch.startswith("refs/heads/") else branch,
+            "head": str(parent.id) if parent is not None else None, "files": files,
+            "pushed_to": remotes}
+
+
+def _delete_branch(r, refname: str, expected) -> None:
+    """The undone commit was the branch's first: the branch becomes unborn again."""
+    ref = r.lookup_reference(refname)
+    if ref.target != expected:
+        raise ApplyError(Problem(f"{refname} moved while undo was running", hint="run it again"))
+    ref.delete()
+
+
+@click.command("undo")
+@click.option("--force", is_flag=True, help="Undo even when the commit is already in a "
+              "remote-tracking branch (you will have to force-push).")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+def undo_cmd(force, as_json, quiet):
+    """Take back the last commit git ai-apply made.
+
+    Only when HEAD is that commit and the files it touched are unchanged since: the branch
+    moves back to its parent, and those files and their index entries are restored.
+    Anything else is refused and nothing changes (a pushed commit only with --force).
+    ORIG_HEAD names the undone commit afterwards.
+    """
+    import json
+
+    from .git import Repo
+
+    repo = Repo(".")
+    try:
+        done = undo(repo, force=force)
+    except ApplyError as e:
+        if as_json:
+            click.echo(json.dumps({"status": "refused", "exit_code": 1, "error_kind": e.kind,
+                                   "errors": [p.to_json() for p in e.problems],
+                                   "error_text": e.render()}, indent=2))
+            sys.exit(1)
+        click.echo("error: undo refused; nothing was changed.", err=True)
+        click.echo(e.render(), err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(dict(done, exit_code=0), indent=2))
+        return
+    if quiet:
+        return
+    where = done["branch"] or "HEAD"
+    now = done["head"][:7] if done["head"] else "no commit (unborn)"
+    click.echo(f"undid {done['undone'][:7]} {done['subject']}; {where} is now at {now}")
+    for f in done["files"]:
+        click.echo(f" {f['action']} {f['path']}")

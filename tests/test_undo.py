@@ -1,0 +1,190 @@
+"""`git ai-apply undo`: takes back the tool's own last commit when that is safe, refuses
+clearly (nothing changed) otherwise."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from conftest import GitRepo
+
+RESPONSE = """Rework the files.
+
+*** Begin Patch
+*** Update File: src/b.txt
+@@
+ alpha
+-beta
++BETA
+*** Add File: src/new.txt
++brand new
+*** Delete File: gone.txt
+*** Update File: run.sh
+*** Move to: bin/run.sh
+@@
+-echo hi
++echo hello
+*** End Patch
+"""
+
+
+def settle(repo: GitRepo) -> None:
+    """No racily clean index entries, so `git status` never rewrites the index itself."""
+    past = os.stat(repo.root).st_mtime - 100
+    for p in repo.root.rglob("*"):
+        if ".git" not in p.parts and p.is_file():
+            os.utime(p, (past, past))
+    repo.git("update-index", "-q", "--refresh")
+
+
+@pytest.fixture
+def based(repo: GitRepo) -> GitRepo:
+    repo.write("src/b.txt", "alpha\nbeta\n")
+    repo.write("gone.txt", "to be deleted\n")
+    repo.write("run.sh", "echo hi\n", mode=0o755)
+    repo.write("other.txt", "other\n")
+    repo.commit_all("base")
+    return repo
+
+
+@pytest.fixture
+def applied(based: GitRepo) -> GitRepo:
+    r = based.run(response=RESPONSE)
+    assert r.returncode == 0, r.err
+    settle(based)
+    return based
+
+
+def test_undo_restores_branch_files_and_index(applied: GitRepo):
+    repo = applied
+    undone = repo.head()
+    base = repo.git("rev-parse", "HEAD~1").strip()
+    base_tree = repo.tree(base)
+    r = repo.run("undo")
+    assert r.returncode == 0, r.err
+    assert repo.head() == base
+    assert repo.tree("HEAD") == base_tree
+    assert repo.git("status", "--porcelain", "-uall") == ""
+    assert repo.read("src/b.txt") == b"alpha\nbeta\n"
+    assert repo.read("gone.txt") == b"to be deleted\n"
+    assert os.stat(repo.root / "run.sh").st_mode & 0o111
+    assert not (repo.root / "src" / "new.txt").exists()
+    assert not (repo.root / "bin").exists()  # the folder the commit made is gone too
+    assert repo.git("rev-parse", "ORIG_HEAD").strip() == undone
+    assert repo.git("reflog", "-1", "--format=%gs", "main").strip() == "ai-apply undo: Rework the files"
+    assert f"undid {undone[:7]} Rework the files; main is now at {base[:7]}" in r.out
+    assert " restore gone.txt" in r.out and " remove src/new.txt" in r.out and " revert src/b.txt" in r.out
+    # redo is git's own: reset to ORIG_HEAD
+    repo.git("reset", "-q", "--hard", "ORIG_HEAD")
+    assert repo.head() == undone
+
+
+def test_undo_keeps_unrelated_staged_and_unstaged_changes(applied: GitRepo):
+    repo = applied
+    repo.write("other.txt", "staged\n")
+    repo.git("add", "other.txt")
+    repo.write("other.txt", "staged\nand unstaged\n")
+    repo.write("untracked.txt", "mine\n")
+    assert repo.run("undo").returncode == 0
+    assert repo.git("show", ":other.txt") == "staged\n"
+    assert repo.read("other.txt") == b"staged\nand unstaged\n"
+    assert repo.read("untracked.txt") == b"mine\n"
+    assert repo.git("status", "--porcelain") == "MM other.txt\n?? untracked.txt\n"
+
+
+@pytest.mark.parametrize("change,why", [
+    (lambda r: r.write("src/b.txt", "alpha\nBETA\nlocal edit\n"), "src/b.txt has unstaged changes"),
+    (lambda r: (r.write("src/new.txt", "edited\n"), r.git("add", "src/new.txt")), "src/new.txt has staged changes"),
+    (lambda r: r.write("gone.txt", "came back\n"), "gone.txt is in the worktree again (untracked)"),
+    (lambda r: os.unlink(r.root / "bin" / "run.sh"), "bin/run.sh was deleted in the worktree"),
+])
+def test_undo_refuses_when_touched_files_changed(applied: GitRepo, change, why):
+    repo = applied
+    change(repo)
+    before = repo.snapshot()
+    r = repo.run("undo")
+    assert r.returncode == 1
+    assert "error: undo refused; nothing was changed." in r.err
+    assert why in r.err
+    assert "undo only restores files that are exactly as git ai-apply left them" in r.err
+    assert repo.snapshot() == before
+
+
+def test_undo_refuses_commits_it_did_not_make(based: GitRepo):
+    settle(based)
+    before = based.snapshot()
+    r = based.run("undo")
+    assert r.returncode == 1
+    assert "HEAD" in r.err and "('base') was not made by git ai-apply" in r.err
+    assert "git revert" in r.err
+    assert based.snapshot() == before
+    # and an undo does not make the commit before it "ours"
+    assert based.run(response=RESPONSE).returncode == 0
+    assert based.run("undo").returncode == 0
+    assert based.run("undo").returncode == 1
+
+
+def test_undo_refuses_pushed_commits_without_force(applied: GitRepo):
+    repo = applied
+    repo.git("update-ref", "refs/remotes/origin/main", "HEAD")
+    before = repo.snapshot()
+    r = repo.run("undo")
+    assert r.returncode == 1
+    assert "is already in origin/main" in r.err and "--force" in r.err
+    assert repo.snapshot() == before
+    r = repo.run("undo", "--force")
+    assert r.returncode == 0, r.err
+    assert repo.read("src/b.txt") == b"alpha\nbeta\n"
+
+
+def test_undo_recognises_commits_without_trailers_by_the_reflog(based: GitRepo):
+    assert based.run("--no-trailers", response=RESPONSE).returncode == 0
+    assert "AI-Response" not in based.message()
+    r = based.run("undo")
+    assert r.returncode == 0, r.err
+    assert based.git("log", "-1", "--format=%s").strip() == "base"
+
+
+def test_undo_of_a_root_commit_leaves_the_branch_unborn(repo: GitRepo):
+    r = repo.run(response="""Start.
+
+<FILE_CHANGES>
+<FILE_NEW file_path="hello.txt">
+hello
+</FILE_NEW>
+</FILE_CHANGES>
+""")
+    assert r.returncode == 0, r.err
+    r = repo.run("undo")
+    assert r.returncode == 0, r.err
+    assert "main is now at no commit (unborn)" in r.out
+    assert repo.git("rev-parse", "-q", "--verify", "HEAD", check=False).strip() == ""
+    assert repo.git("symbolic-ref", "HEAD").strip() == "refs/heads/main"
+    assert not (repo.root / "hello.txt").exists()
+    assert repo.git("ls-files") == ""
+
+
+def test_undo_json(applied: GitRepo):
+    repo = applied
+    undone = repo.head()
+    out = json.loads(repo.run("undo", "--json").out)
+    assert out["status"] == "undone" and out["exit_code"] == 0
+    assert out["undone"] == undone and out["head"] == repo.head() and out["branch"] == "main"
+    assert {f["path"]: f["action"] for f in out["files"]} == {
+        "src/b.txt": "revert", "src/new.txt": "remove", "gone.txt": "restore",
+        "run.sh": "restore", "bin/run.sh": "remove"}
+    r = repo.run("undo", "--json")
+    assert r.returncode == 1
+    out = json.loads(r.out)
+    assert out["status"] == "refused" and "was not made by git ai-apply" in out["errors"][0]["reason"]
+
+
+def test_undo_while_index_is_locked(applied: GitRepo):
+    repo = applied
+    (repo.root / ".git" / "index.lock").write_text("")
+    r = repo.run("undo")
+    assert r.returncode == 1
+    assert "index.lock exists" in r.err
+    os.unlink(repo.root / ".git" / "index.lock")
+    assert repo.git("log", "-1", "--format=%s").strip() == "Rework the files"
