@@ -20,6 +20,7 @@ import errno
 import os
 import stat
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pygit2
@@ -671,12 +672,11 @@ def _umask() -> int:
 # --------------------------------------------------------------------------- refs
 
 
-def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
-               message: str, committer: pygit2.Signature) -> None:
-    """Move ``refname`` from ``old`` (None: must not exist) to ``new``, or refuse."""
-    # The reflog entry takes the repository's identity (pygit2 cannot pass a Signature to
-    # a reference transaction), so set it to the committer first.
-    repo.set_ident(committer.name, committer.email)
+@contextmanager
+def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid | None,
+                   moved: str, verb: str):
+    """A reference transaction holding ``refname``'s lock, entered only while the ref
+    still points at ``expected`` (None: does not exist); ``moved`` words the refusal."""
     try:
         with repo.transaction() as txn:
             txn.lock_ref(refname)
@@ -684,15 +684,26 @@ def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygi
                 current = repo.lookup_reference(refname).target
             except (KeyError, pygit2.GitError):
                 current = None
-            if current != old:
+            if current != expected:
                 raise ApplyError(Problem(
-                    f"{refname} moved while the response was being applied "
-                    f"(expected {str(old)[:12] if old else 'no branch'}, found {str(current)[:12]})",
+                    f"{refname} {moved} (expected {str(expected)[:12] if expected else 'no branch'}, "
+                    f"found {str(current)[:12] if current else 'no branch'})",
                     hint="run the command again"))
-            txn.set_target(refname, new, message=message)
+            yield txn
     except pygit2.GitError as e:
-        raise ApplyError(Problem(f"cannot update {refname}: {e}",
+        raise ApplyError(Problem(f"cannot {verb} {refname}: {e}",
                                  hint="another git process may hold the reference lock")) from None
+
+
+def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
+               message: str, committer: pygit2.Signature) -> None:
+    """Move ``refname`` from ``old`` (None: must not exist) to ``new``, or refuse."""
+    # The reflog entry takes the repository's identity (pygit2 cannot pass a Signature to
+    # a reference transaction), so set it to the committer first.
+    repo.set_ident(committer.name, committer.email)
+    with _ref_locked_at(repo, refname, old, "moved while the response was being applied",
+                        "update") as txn:
+        txn.set_target(refname, new, message=message)
 
 
 def _unmove_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
@@ -1106,21 +1117,8 @@ def delete_ref(wrapper: Repo, refname: str, expected: pygit2.Oid) -> None:
     """Delete ``refname`` (and its reflog, as `git branch -d` does) only while it still
     points at ``expected``."""
     repo = wrapper.repo
-    try:
-        with repo.transaction() as txn:
-            txn.lock_ref(refname)
-            try:
-                current = repo.lookup_reference(refname).target
-            except (KeyError, pygit2.GitError):
-                current = None
-            if current != expected:
-                raise ApplyError(Problem(
-                    f"{refname} moved (expected {str(expected)[:12]}, found "
-                    f"{str(current)[:12] if current else 'no branch'}); not deleted"))
-            txn.remove(refname)
-    except pygit2.GitError as e:
-        raise ApplyError(Problem(f"cannot delete {refname}: {e}",
-                                 hint="another git process may hold the reference lock")) from None
+    with _ref_locked_at(repo, refname, expected, "moved; not deleted", "delete") as txn:
+        txn.remove(refname)
     # libgit2's transaction leaves the reflog (and empty folders) behind
     logs = os.path.join(wrapper.commondir, "logs")
     _remove(os.path.join(logs, *refname.split("/")))
