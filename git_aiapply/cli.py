@@ -36,10 +36,7 @@ class DefaultToApply(click.Group):
         import importlib
 
         mod, _, attr = target.partition(":")
-        try:
-            return getattr(importlib.import_module(mod), attr)
-        except (ImportError, AttributeError):
-            return None  # not built yet in this version
+        return getattr(importlib.import_module(mod), attr)
 
     def parse_args(self, ctx, args):
         known = set(self.commands) | set(LAZY_COMMANDS)
