@@ -1135,11 +1135,23 @@ def delete_ref(wrapper: Repo, refname: str, expected: pygit2.Oid) -> None:
 # --------------------------------------------------------------------------- history
 
 
-def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 10000):
-    """The commit on ``tip``'s history (newest first, at most ``limit``) whose
-    AI-Response trailer is ``response_id``, or None."""
+def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 1000):
+    """The commit among the ``limit`` most recent of ``tip``'s history whose AI-Response
+    trailer is ``response_id``, or None.
+
+    This runs on every apply, so it must not grow with the history: an unsorted walk
+    yields commits as it reaches them (a topological or time sort walks the whole history
+    first: 110 ms on 30,000 commits, against 4 ms for 1,000 commits unsorted)."""
     if tip is None:
         return None
+    needle = f"AI-Response: {response_id}".encode()
+    walker = repo.repo.walk(tip, pygit2.enums.SortMode.NONE)
+    for n, c in enumerate(walker):
+        if n >= limit:
+            break
+        if needle in c.raw_message:
+            return c
+    return None
     needle = f"AI-Response: {response_id}"
     walker = repo.repo.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL)
     for n, c in enumerate(walker):
