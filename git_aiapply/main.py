@@ -238,6 +238,28 @@ def apply_main(responses, fmt, check, show_diff, as_json, include_dirty, allow_e
     from .term import diff_color
 
     color = show_diff and not as_json and diff_color(repo)
+    if branch is None and not (check or show_diff) and repo.workdir:
+        # the commit will need the index: read it while the response is parsed
+        repo.lock_index_ahead()
+    try:
+        outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, as_json, quiet)
+    finally:
+        repo.release_index_lock()
+    if as_json:
+        import json
+
+        if len(outcomes) == 1:
+            echo(json.dumps(outcomes[0].to_json(), indent=2))
+        else:
+            echo(json.dumps({"results": [o.to_json() for o in outcomes]}, indent=2))
+    sys.exit(code)
+
+
+def _apply_each(repo, inputs, opts, max_bytes, color, as_json, quiet):
+    """Apply the responses in order, each its own commit; stop at the first refusal."""
+    from .apply import apply_one
+    from .response import read_response
+
     outcomes = []
     code = 0
     for name, raw in inputs:
@@ -258,14 +280,7 @@ def apply_main(responses, fmt, check, show_diff, as_json, include_dirty, allow_e
         if o.exit_code:
             code = o.exit_code
             break  # later responses usually build on earlier ones
-    if as_json:
-        import json
-
-        if len(outcomes) == 1:
-            echo(json.dumps(outcomes[0].to_json(), indent=2))
-        else:
-            echo(json.dumps({"results": [o.to_json() for o in outcomes]}, indent=2))
-    sys.exit(code)
+    return outcomes, code
 
 
 
