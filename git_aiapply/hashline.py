@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .errors import ApplyError, ParseError, Problem
 from .formats.base import strip_fence
 from .ops import HashlineEdit, HashlineOp, Source
-from .text import FileText, rebuild
+from .text import FileText, TextBuilder
 
 # The oh-my-pi letters for nibbles 0..15: 'ZZ' is 0x00, 'PZ' is 0x10, 'ZH' is 0x0f.
 NIBBLE_LETTERS = "ZPMQVRWSNKTXJBYH"
@@ -283,41 +283,31 @@ def apply_hashline(ft: FileText, edit: HashlineEdit, path: str) -> tuple[FileTex
         else:
             after.setdefault(op.start, []).extend(op.text_lines)
 
-    ending = ft.dominant_ending()
-    out_lines: list[str] = []
-    out_endings: list[str] = []
-
-    def emit_new(texts: list[str]) -> None:
-        out_lines.extend(texts)
-        out_endings.extend([ending] * len(texts))
-
+    # the new bytes straight from the old ones (TextBuilder), no per-line copies
+    out = TextBuilder(ft, ft.dominant_ending())
     i = 1
     while i <= n:
         op = replace.get(i)
         if op is None:
-            emit_new(before.get(i, []))
-            out_lines.append(ft.lines[i - 1])
-            out_endings.append(ft.endings[i - 1])
-            emit_new(after.get(i, []))
+            out.add(before.get(i, ()))
+            out.keep(i - 1, i)
+            out.add(after.get(i, ()))
             i += 1
             continue
         # inserts anchored inside a replaced range go before / after the replacement
         for k in range(op.start, op.end + 1):
-            emit_new(before.get(k, []))
-        emit_new(op.text_lines)
+            out.add(before.get(k, ()))
+        out.add(op.text_lines)
         for k in range(op.start, op.end + 1):
-            emit_new(after.get(k, []))
+            out.add(after.get(k, ()))
         i = op.end + 1
-
-    new = rebuild(out_lines, out_endings, bom=ft.bom, final_newline=ft.final_newline,
-                  default_ending=ending)
-    return new, added, removed
+    return out.finish(ft.final_newline), added, removed
 
 
 def render_view(path: str, data: bytes) -> str:
     """The ``<FILE_CONTENT>`` view of a file with a ``N#ID:`` prefix on every line."""
     ft = FileText.from_bytes(data)
     rows = [f'<FILE_CONTENT path="{path}">']
-    rows.extend(_view_line(ft, k) for k in range(1, len(ft.lines) + 1))
+    rows.extend(f"{k}#{line_id(text)}:{text}" for k, text in enumerate(ft.lines, 1))
     rows.append("</FILE_CONTENT>")
     return "\n".join(rows)

@@ -13,11 +13,13 @@ fits several places consistent with the others is refused, never guessed.
 """
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import ApplyError, Problem
 from .ops import ADD, CONTEXT, REMOVE, Hunk
-from .text import FileText, rebuild
+from .text import FileText, TextBuilder
 
 TIER_NAMES = ("exact", "trailing whitespace ignored", "surrounding whitespace ignored",
               "punctuation folded")
@@ -54,15 +56,17 @@ class LineIndex:
     Only values that some edit needs are indexed: ``wanted`` (the old lines of every edit
     of the file, given up front) on a tier's first use, and any other value when first
     asked for.  Each is one pass over the file, and memory stays a small fraction of what
-    an index of every line would take (the 600,000-line benchmark)."""
+    an index of every line would take (the 600,000-line benchmark).  Positions are kept in
+    arrays, not lists of int objects: a common line (a blank, a lone brace) occurs
+    hundreds of thousands of times in a big file."""
 
-    def __init__(self, lines: list[str], wanted: list[str] | None = None):
+    def __init__(self, lines: Sequence[str], wanted: list[str] | None = None):
         self.lines = lines
         self._wanted = wanted or []
-        self._where: dict[int, dict[str, list[int]]] = {}
+        self._where: dict[int, dict[str, array]] = {}
         self._indexed: dict[int, set[str]] = {}
 
-    def where(self, tier: int, keys) -> dict[str, list[int]]:
+    def where(self, tier: int, keys) -> dict[str, array]:
         """value -> positions on ``tier``, complete for every value of ``keys``."""
         indexed = self._indexed.get(tier)
         if indexed is None:
@@ -81,7 +85,7 @@ class LineIndex:
             if key in values:
                 lst = where.get(key)
                 if lst is None:
-                    where[key] = [i]
+                    where[key] = array("q", (i,))
                 else:
                     lst.append(i)
         self._indexed.setdefault(tier, set()).update(values)
@@ -170,23 +174,30 @@ def _reindent(line: str, shift: tuple[str, str] | None) -> str:
     return line[len(prefix):] if line.startswith(prefix) else line.lstrip()
 
 
-def _find_anchor(lines: list[str], anchor: str, start: int) -> int | None:
+def _find_anchor(lines: Sequence[str], anchor: str, start: int) -> int | None:
     """Index of the anchor line: equal to it or, failing that, starting with it (surrounding
     whitespace ignored, then punctuation folded); looked for from ``start``."""
     want = anchor.strip()
     folded = fold_punctuation(want).strip()
     for norm, w in ((str.strip, want), (lambda s: fold_punctuation(s).strip(), folded)):
-        for i in range(start, len(lines)):
-            if norm(lines[i]) == w:
+        for i, line in enumerate(_iter_from(lines, start), start):
+            if norm(line) == w:
                 return i
         if w:
-            for i in range(start, len(lines)):
-                if norm(lines[i]).startswith(w):
+            for i, line in enumerate(_iter_from(lines, start), start):
+                if norm(line).startswith(w):
                     return i
     return None
 
 
-def _nearby(lines: list[str], old: list[str], index: LineIndex) -> list[tuple[int, str]]:
+def _iter_from(lines: Sequence[str], start: int):
+    """Lines from ``start`` on; a FileText's Lines decode them a block at a time."""
+    if hasattr(lines, "iter_from"):
+        return lines.iter_from(start)
+    return iter(lines[start:]) if start else iter(lines)
+
+
+def _nearby(lines: Sequence[str], old: list[str], index: LineIndex) -> list[tuple[int, str]]:
     """The file's lines most like the edit's old side, numbered from 1, for the error."""
     n = len(lines)
     if n == 0:
@@ -325,39 +336,34 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     if problems:
         raise ApplyError(problems)
 
-    # 6. apply
-    out_lines: list[str] = []
-    out_endings: list[str] = []
+    # 6. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies
     dom = ft.dominant_ending()
+    out = TextBuilder(ft, dom)
     added = removed = 0
     pos = 0
     final_newline = ft.final_newline if n_lines else True
     for p in placed:
-        out_lines.extend(lines[pos:p.start])
-        out_endings.extend(ft.endings[pos:p.start])
+        out.keep(pos, p.start)
         q = p.start
         for tag, text in p.hunk.lines:
             if tag == CONTEXT:
-                out_lines.append(lines[q]); out_endings.append(ft.endings[q]); q += 1
+                out.keep(q, q + 1); q += 1
             elif tag == REMOVE:
                 q += 1; removed += 1
             else:
-                out_lines.append(_reindent(text, p.shift) if p.shift else text)
-                out_endings.append(dom); added += 1
+                out.add((_reindent(text, p.shift) if p.shift else text,)); added += 1
         pos = q
         if p.end == n_lines:
             if p.hunk.new_no_newline:
                 final_newline = False
             elif p.hunk.old_no_newline:
                 final_newline = True
-    out_lines.extend(lines[pos:])
-    out_endings.extend(ft.endings[pos:])
+    out.keep(pos, n_lines)
     if ensure_final_newline:
         final_newline = True
     if not n_lines and not any(h.new_no_newline for h in hunks):
         final_newline = True
-    return rebuild(out_lines, out_endings, bom=ft.bom, final_newline=final_newline,
-                   default_ending=dom), added, removed
+    return out.finish(final_newline), added, removed
 
 
 def _overlap(a: Placement, b: Placement) -> bool:
@@ -369,7 +375,7 @@ def _overlap(a: Placement, b: Placement) -> bool:
     return run.start < ins.start < run.end
 
 
-def _candidates(h: Hunk, i: int, old: list[str], lines: list[str], index: LineIndex,
+def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: LineIndex,
                 cursor: int, problem) -> list[Placement]:
     n_lines = len(lines)
     # apply-patch anchors narrow the search to after the last anchor line
@@ -427,7 +433,7 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: list[str], index: LineIn
              "corrected"))
 
 
-def _first_difference(lines: list[str], old: list[str], nearby: list[tuple[int, str]]) -> str:
+def _first_difference(lines: Sequence[str], old: list[str], nearby: list[tuple[int, str]]) -> str:
     """Where the edit parts from the file at the closest place: "the closest place starts
     at line 12, but line 14 there is 'x' where the edit has 'y'" (empty when no place
     shares a line with the edit).  Only for the refusal text, so a model sees what to fix."""

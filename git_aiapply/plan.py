@@ -96,7 +96,8 @@ class _Planner:
         return st
 
     def set(self, path: str, st: FileState | None) -> None:
-        self.get(path)  # remember the original
+        if path not in self.original:
+            self.get(path)  # remember the original (read once: a big blob costs its size)
         self.overlay[path] = st
 
     def kind(self, path: str) -> str | None:

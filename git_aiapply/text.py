@@ -2,14 +2,31 @@
 
 Bytes are decoded as UTF-8 with ``surrogateescape``, so a file that is not valid UTF-8
 still round-trips byte for byte; lines end at ``\\r\\n``, ``\\n`` or a lone ``\\r``.
+
+A FileText keeps the file's bytes and, once lines are asked for, one array of line start
+offsets; a line's str exists only while someone uses it.  (A str and two list slots per
+line made a 600,000-line file take over 60 MB, five times its size: issue 6.)  Decoding a
+line on its own gives the same str as decoding the whole file: line boundaries are ASCII
+bytes, never inside a multi-byte sequence, and surrogateescape escapes invalid bytes one
+by one.  A new version of a file is built as bytes (TextBuilder): runs of unchanged lines
+are copied from the old bytes, never decoded and encoded again.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from array import array
+from collections.abc import Iterator, Sequence
+from itertools import chain
 
 BOM = "\ufeff"
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r|$)")
+BOM_BYTES = BOM.encode("utf-8")
+_LF, _CR = 0x0A, 0x0D
+_ENDINGS_LF = re.compile(rb"\n")
+_ENDINGS_ANY = re.compile(rb"\r\n|\n|\r")
+# str.splitlines would also split on \v, \f, \x1c..., which git does not.
+_SPLIT_ANY = re.compile(r"\r\n|\n|\r")
+_BLOCK = 8192  # lines decoded at a time when iterating: a few hundred KB of str at most
+_match_end = re.Match.end
 
 
 def decode(data: bytes) -> str:
@@ -25,95 +42,268 @@ def is_binary(data: bytes) -> bool:
     return b"\0" in data[:8000]
 
 
-@dataclass
 class FileText:
-    """A file's lines with their own endings, BOM and final-newline state."""
+    """A file's lines with their own endings, BOM and final-newline state.
 
-    lines: list[str]  # content without endings
-    endings: list[str]  # '\r\n', '\n', '\r' or '' (only the last line may have '')
-    bom: bool = False
+    ``lines`` (content without endings) and ``endings`` ('\\r\\n', '\\n', '\\r', or '' for
+    a last line without one) are read-only sequences decoded from the bytes on demand."""
+
+    __slots__ = ("raw", "bom", "_body", "_has_cr", "_starts", "_counts")
+
+    def __init__(self, raw: bytes):
+        self.raw = raw
+        self.bom = raw.startswith(BOM_BYTES)
+        self._body = len(BOM_BYTES) if self.bom else 0  # offset of the first line
+        self._has_cr = b"\r" in raw
+        self._starts: array | None = None
+        self._counts: tuple[int, int, int] | None = None
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "FileText":
-        return cls.from_str(decode(data))
+        return cls(data if type(data) is bytes else bytes(data))
 
     @classmethod
     def from_str(cls, text: str) -> "FileText":
-        bom = text.startswith(BOM)
-        if bom:
-            text = text[1:]
-        lines: list[str] = []
-        endings: list[str] = []
-        if text and "\r" not in text:
-            # the common case, fast: LF only
-            lines = text.split("\n")
-            if lines[-1] == "":
-                lines.pop()
-                endings = ["\n"] * len(lines)
-            else:
-                endings = ["\n"] * (len(lines) - 1) + [""]
-        elif text:
-            # splitlines(True) would also split on \v, \f, \x1c..., which git does not.
-            for m in _LINE_RE.finditer(text):
-                chunk = m.group(0)
-                if not chunk:
-                    break
-                if chunk.endswith("\r\n"):
-                    lines.append(chunk[:-2]); endings.append("\r\n")
-                elif chunk.endswith(("\n", "\r")):
-                    lines.append(chunk[:-1]); endings.append(chunk[-1])
-                else:
-                    lines.append(chunk); endings.append("")
-        return cls(lines, endings, bom)
+        return cls(encode(text))
+
+    # -- line positions -------------------------------------------------------------
+    def starts(self) -> array:
+        """Byte offset in ``raw`` of every line's start, then of the end: n + 1 entries."""
+        if self._starts is None:
+            raw, body, size = self.raw, self._body, len(self.raw)
+            starts = array("q", [body])
+            pattern = _ENDINGS_ANY if self._has_cr else _ENDINGS_LF
+            starts.extend(map(_match_end, pattern.finditer(raw, body)))
+            if starts[-1] != size:  # a last line without an ending
+                starts.append(size)
+            self._starts = starts
+        return self._starts
+
+    def _content_end(self, i: int) -> int:
+        """Where line ``i``'s ending starts (its end when it has none).  Content never
+        holds a CR or LF, so the bytes before the next line tell the ending."""
+        starts, raw = self.starts(), self.raw
+        start, end = starts[i], starts[i + 1]
+        if end > start and raw[end - 1] == _LF:
+            end -= 1
+            if end > start and raw[end - 1] == _CR:
+                end -= 1
+        elif end > start and raw[end - 1] == _CR:
+            end -= 1
+        return end
+
+    def _line(self, i: int) -> str:
+        return decode(self.raw[self.starts()[i]:self._content_end(i)])
+
+    def _ending(self, i: int) -> str:
+        return self.raw[self._content_end(i):self.starts()[i + 1]].decode("ascii")
+
+    def _lines(self, a: int, b: int) -> list[str]:
+        """Lines [a, b) (0 <= a <= b <= n), decoded together."""
+        if a >= b:
+            return []
+        starts = self.starts()
+        text = decode(self.raw[starts[a]:starts[b]])
+        parts = _SPLIT_ANY.split(text) if self._has_cr else text.split("\n")
+        del parts[b - a:]  # the empty part after the last ending
+        return parts
+
+    def iter_lines(self, start: int = 0) -> Iterator[str]:
+        """Lines from ``start`` on, decoded a block at a time."""
+        n = len(self)
+        return chain.from_iterable(self._lines(a, min(a + _BLOCK, n))
+                                   for a in range(max(start, 0), n, _BLOCK))
+
+    # -- the line model -------------------------------------------------------------
+    @property
+    def lines(self) -> "Lines":
+        return Lines(self)
+
+    @property
+    def endings(self) -> "Endings":
+        return Endings(self)
 
     @property
     def final_newline(self) -> bool:
-        return not self.endings or self.endings[-1] != ""
+        return len(self.raw) == self._body or self.raw[-1] in (_LF, _CR)
+
+    def _ending_counts(self) -> tuple[int, int, int]:
+        """How many lines end in LF, CRLF and lone CR (every CR and LF byte is an ending)."""
+        if self._counts is None:
+            lf = self.raw.count(b"\n")
+            if not self._has_cr:
+                self._counts = (lf, 0, 0)
+            else:
+                crlf = self.raw.count(b"\r\n")
+                self._counts = (lf - crlf, crlf, self.raw.count(b"\r") - crlf)
+        return self._counts
 
     def dominant_ending(self) -> str:
-        counts = {"\n": 0, "\r\n": 0, "\r": 0}
-        for e in self.endings:
-            if e:
-                counts[e] += 1
-        best = max(counts.values())
-        if best == 0:
+        lf, crlf, cr = self._ending_counts()
+        best = max(lf, crlf, cr)
+        if best == 0 or lf == best:  # ties go to LF, then CRLF
             return "\n"
-        for e in ("\n", "\r\n", "\r"):  # ties go to LF
-            if counts[e] == best:
-                return e
-        return "\n"
+        return "\r\n" if crlf == best else "\r"
 
     def to_str(self) -> str:
-        lines, endings = self.lines, self.endings
-        n = len(endings)
-        e = endings[0] if n else ""
-        same = endings.count(e) if n else 0
-        if n and len(lines) == n and (same == n or (same == n - 1 and endings[-1] != e)):
-            # one ending throughout but maybe the last line's: one join, no per-line copies
-            # (a 600,000-line file would otherwise hold a second copy of every line)
-            body = e.join(lines) + endings[-1]
-        else:
-            body = "".join([s for pair in zip(lines, endings) for s in pair])
-        return (BOM if self.bom else "") + body
+        return decode(self.raw)
 
     def to_bytes(self) -> bytes:
-        return encode(self.to_str())
+        return self.raw
 
     def __len__(self) -> int:
-        return len(self.lines)
+        if self._starts is not None:
+            return len(self._starts) - 1
+        if len(self.raw) == self._body:
+            return 0
+        return sum(self._ending_counts()) + (0 if self.final_newline else 1)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, FileText):
+            return NotImplemented
+        return self.raw == other.raw  # same bytes: same lines, endings and BOM
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"FileText({len(self)} lines, {len(self.raw)} bytes, bom={self.bom})"
 
 
-def rebuild(lines: list[str], endings: list[str], *, bom: bool, final_newline: bool,
-            default_ending: str) -> FileText:
-    """Assemble new lines, giving every line but the last an ending and the last one the
-    requested final-newline state."""
-    endings = list(endings)
-    for i in range(len(endings) - 1):
-        if not endings[i]:
-            endings[i] = default_ending
-    if endings:
-        if final_newline and not endings[-1]:
-            endings[-1] = default_ending
-        elif not final_newline:
-            endings[-1] = ""
-    return FileText(list(lines), endings, bom)
+class _View(Sequence):
+    """A read-only sequence over a FileText's lines; slices are lists."""
+
+    __slots__ = ("ft",)
+
+    def __init__(self, ft: FileText):
+        self.ft = ft
+
+    def __len__(self) -> int:
+        return len(self.ft)
+
+    def _index(self, i: int) -> int:
+        n = len(self.ft)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("line index out of range")
+        return i
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, tuple, _View)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class Lines(_View):
+    """A FileText's lines without their endings."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            a, b, step = i.indices(len(self.ft))
+            if step == 1:
+                return self.ft._lines(a, b)
+            return [self.ft._line(k) for k in range(a, b, step)]
+        return self.ft._line(self._index(i))
+
+    def __iter__(self) -> Iterator[str]:
+        return self.ft.iter_lines()
+
+    def iter_from(self, start: int) -> Iterator[str]:
+        return self.ft.iter_lines(start)
+
+
+class Endings(_View):
+    """A FileText's line endings: '\\r\\n', '\\n', '\\r' or '' (a last line without one)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.ft._ending(k) for k in range(*i.indices(len(self.ft)))]
+        return self.ft._ending(self._index(i))
+
+    def __iter__(self) -> Iterator[str]:
+        return map(self.ft._ending, range(len(self.ft)))
+
+
+class TextBuilder:
+    """The bytes of a new version of ``old``: runs of its lines kept as they are (copied
+    from its bytes, endings included), and new lines, each given ``default_ending``.
+
+    Every line but the last ends up with an ending (the old last line gets the default
+    one when something follows it); ``finish`` sets the last line's final-newline state.
+    The BOM is kept."""
+
+    def __init__(self, old: FileText, default_ending: str):
+        self.old = old
+        self._view = memoryview(old.raw)
+        self._ending = default_ending
+        self._ending_bytes = encode(default_ending)
+        self._parts: list = [self._view[:old._body]] if old.bom else []
+        self._run: tuple[int, int] | None = None  # pending run of old lines [a, b)
+        self._new: list[str] = []  # pending new lines
+        self._open = False  # the last line written has no ending
+        self._last_ending = 0  # byte length of the last written line's ending
+
+    def keep(self, a: int, b: int) -> None:
+        """Old lines [a, b)."""
+        if a >= b:
+            return
+        self._flush_new()
+        if self._run is not None and self._run[1] == a:
+            self._run = (self._run[0], b)
+        else:
+            self._flush_run()
+            self._run = (a, b)
+
+    def add(self, texts: Sequence[str]) -> None:
+        """New lines (none: nothing, and a pending run of old lines stays open)."""
+        if not texts:
+            return
+        self._flush_run()
+        self._new.extend(texts)
+
+    def _close_open(self) -> None:
+        if self._open:
+            self._parts.append(self._ending_bytes)
+            self._open = False
+
+    def _flush_run(self) -> None:
+        if self._run is None:
+            return
+        a, b = self._run
+        self._run = None
+        self._close_open()
+        starts = self.old.starts()
+        end = starts[b]
+        self._parts.append(self._view[starts[a]:end])
+        self._last_ending = end - self.old._content_end(b - 1)
+        self._open = self._last_ending == 0  # only the old last line lacks an ending
+
+    def _flush_new(self) -> None:
+        if not self._new:
+            return
+        self._close_open()
+        e = self._ending
+        self._parts.append(encode(e.join(self._new) + e))
+        self._new = []
+        self._last_ending = len(self._ending_bytes)
+
+    def finish(self, final_newline: bool) -> FileText:
+        self._flush_run()
+        self._flush_new()
+        if final_newline:
+            self._close_open()
+        elif self._last_ending:
+            last = self._parts.pop()
+            self._parts.append(last[:len(last) - self._last_ending])
+        data = b"".join(self._parts)
+        self._parts = []
+        return FileText(data)
