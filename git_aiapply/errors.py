@@ -46,7 +46,7 @@ class Problem:
                 out.append(f"  {text}" if self.nearby_refs else f"  {n:>{width}} | {text}")
         if self.hint:
             out.append(f"  hint: {self.hint}")
-        return "\n".join(out)
+        return "\n".join(printable(line) for line in out)
 
     def to_json(self) -> dict:
         d = {
@@ -67,6 +67,16 @@ class Problem:
         if self.candidates:
             d["candidates"] = list(self.candidates)
         return d
+
+
+# Control characters (but tab and newline) as visible escapes: a path or a line from a
+# response, a file or a hook must never drive the terminal (colours, cursor, title).
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x09), *range(0x0b, 0x20), 0x7f,
+                                        *range(0x80, 0xa0)]}
+
+
+def printable(text: str) -> str:
+    return text.translate(_CONTROLS)
 
 
 class AiApplyError(Exception):
