@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .errors import AiApplyError, ApplyError, UsageError
+from .errors import AiApplyError, ApplyError, UsageError, printable
 
 # (option names, parameter, what it takes): 'flag' stores True, a constant stores it,
 # 'value' takes the next argument, 'values' may repeat, 'int' takes a whole number.
@@ -107,7 +107,9 @@ def _write(stream, text: str) -> None:
 
 
 def echo(text: str) -> None:
-    _write(sys.stdout, text)
+    """Print a line with its control characters escaped: subjects and paths come from
+    the response and must not drive the terminal."""
+    _write(sys.stdout, printable(text))
 
 
 def echo_err(text: str) -> None:
