@@ -3,14 +3,14 @@ transaction.  Pure steps are in their own modules; this one only sequences them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from .record import field, record
 
 from .errors import ApplyError, Problem
 from .plan import FileChange, Plan
 from .response import Response
 
 
-@dataclass
+@record
 class Options:
     """What the command line asked for."""
 
@@ -31,7 +31,7 @@ class Options:
     subject_max: int = 72
 
 
-@dataclass
+@record
 class Outcome:
     """What happened to one response."""
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
+from .record import record, replace
 
 import click
 
@@ -53,7 +53,7 @@ def folder_inputs(folder: str, max_bytes: int) -> list[tuple[str, bytes]]:
     return out
 
 
-@dataclass
+@record
 class _Input:
     """One response of the run, before reading."""
 
@@ -423,7 +423,7 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
 # --------------------------------------------------------------------------- describing
 
 
-@dataclass
+@record
 class Attempt:
     """An attempt branch as `attempts` shows it."""
 

@@ -3,10 +3,10 @@
 exception into a one-line internal error, never a traceback."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 
 
-@dataclass
+@record
 class Problem:
     """One reason a response cannot be applied, worded so it can go back to the model."""
 

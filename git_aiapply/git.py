@@ -21,7 +21,7 @@ import os
 import stat
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from .record import field, record
 
 import pygit2
 from pygit2.enums import FileMode
@@ -617,7 +617,7 @@ def _remove(path: str) -> None:
 # --------------------------------------------------------------------------- worktree
 
 
-@dataclass
+@record
 class _Saved:
     """A worktree path as it was before the writer touched it."""
 
@@ -809,7 +809,7 @@ def write_blobs(repo: pygit2.Repository, plan: Plan) -> dict[str, tuple[int, pyg
     return out
 
 
-@dataclass
+@record
 class CommitResult:
     """The commit written, its tree, branch and final message."""
 
@@ -824,7 +824,7 @@ class CommitResult:
 # --------------------------------------------------------------------------- the transaction
 
 
-@dataclass
+@record
 class CommitRequest:
     """What the caller decided; the transaction only writes it."""
 

@@ -7,7 +7,7 @@ applies them, and renders the ``<FILE_CONTENT>`` view a prompt shows the model.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import record
 
 from .errors import ApplyError, ParseError, Problem
 from .formats.base import strip_fence
@@ -86,7 +86,7 @@ def parse_ref(s: str) -> tuple[int, str]:
     return number, ident
 
 
-@dataclass
+@record
 class _Draft:
     """An operation being parsed: its first line and the continuation lines after it."""
 

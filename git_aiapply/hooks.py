@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import errno
 import os
-from dataclasses import dataclass, field
+from .record import field, record
 
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
 
 
-@dataclass
+@record
 class HookResult:
     """A hook's exit status and output."""
 
@@ -114,7 +114,7 @@ def commit_hook_env(repo, extra: dict[str, str], author, *, editing: bool) -> di
     return env
 
 
-@dataclass
+@record
 class HookedCommit:
     """The tree and message after the commit hooks ran."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from .record import record
 
 from .errors import ApplyError, Problem
 from .ops import ADD, CONTEXT, REMOVE, Hunk
@@ -120,7 +120,7 @@ class LineIndex:
         return out
 
 
-@dataclass
+@record
 class Placement:
     """Where one hunk goes in the file."""
 

@@ -23,7 +23,7 @@ used cannot backtrack.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 
 from .formats.base import fence_open, is_fence_close
 
@@ -86,7 +86,7 @@ _SUBJECT_SCAN = 600  # characters of a sentence worth cleaning up for a subject
 
 # --------------------------------------------------------------------------- chunks
 
-@dataclass
+@record
 class Chunk:
     """A paragraph-level piece of the explanation."""
 
@@ -97,7 +97,7 @@ class Chunk:
     items: list["ListItem"] = field(default_factory=list)  # list: its items
 
 
-@dataclass
+@record
 class ListItem:
     """One item of a markdown list."""
 
@@ -734,7 +734,7 @@ def fit_subject(text: str, limit: int = SUBJECT_MAX) -> tuple[str, bool]:
     return head + ELLIPSIS, True
 
 
-@dataclass
+@record
 class _Subject:
     """The subject line and whether it was cut."""
 

@@ -8,11 +8,11 @@ the response with ``surrogateescape`` so any byte survives a round trip.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 from typing import Union
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """Where an operation came from, for error messages and the commit trailer."""
 
@@ -28,7 +28,7 @@ REMOVE = "-"
 ADD = "+"
 
 
-@dataclass
+@record
 class Hunk:
     """One located edit: a run of old lines (context + removed) replaced by new lines.
 
@@ -65,7 +65,7 @@ class Hunk:
         return ""
 
 
-@dataclass
+@record
 class NewFile:
     """Create a file (or, when ``replace`` is true, replace a tracked file's content).
 
@@ -79,7 +79,7 @@ class NewFile:
     mode: int | None = None  # None: 0o100644 for a new file, the old mode when replacing
 
 
-@dataclass
+@record
 class DeleteFile:
     """Remove a tracked file."""
 
@@ -87,7 +87,7 @@ class DeleteFile:
     source: Source
 
 
-@dataclass
+@record
 class RenameFile:
     """Move a file to a new path (its mode kept)."""
 
@@ -96,7 +96,7 @@ class RenameFile:
     source: Source
 
 
-@dataclass
+@record
 class SetMode:
     """A mode change (unified diff 'new mode 100755')."""
 
@@ -105,7 +105,7 @@ class SetMode:
     source: Source
 
 
-@dataclass
+@record
 class EditFile:
     """Hunks to locate in a file's current content and apply all at once."""
 
@@ -116,7 +116,7 @@ class EditFile:
     ensure_final_newline: bool = False
 
 
-@dataclass
+@record
 class HashlineOp:
     """One hashline operation; line numbers refer to the file as it was.
 
@@ -134,7 +134,7 @@ class HashlineOp:
     raw: str  # the operation's first line as written, for errors
 
 
-@dataclass
+@record
 class HashlineEdit:
     """A file's hashline operations (LINE#ID references)."""
 

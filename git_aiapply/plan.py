@@ -7,7 +7,7 @@ the new path; every problem of every operation is collected before refusing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 from typing import Protocol
 
 from .errors import ApplyError, Problem
@@ -34,7 +34,7 @@ class Base(Protocol):
         Branch mode (no worktree) always answers None."""
 
 
-@dataclass
+@record
 class FileState:
     """A file as git stores it: mode and content."""
 
@@ -42,7 +42,7 @@ class FileState:
     data: bytes
 
 
-@dataclass
+@record
 class FileChange:
     """What happened to one path, for messages, JSON and the summary."""
 
@@ -53,7 +53,7 @@ class FileChange:
     removed: int = 0
 
 
-@dataclass
+@record
 class Plan:
     """Every touched path before and after the response, and what changed."""
 

@@ -21,7 +21,7 @@ assistant text, is refused: applying it as text could only fail less clearly.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from .record import record
 
 from .errors import ApplyError, Problem
 
@@ -33,7 +33,7 @@ BOM = "\ufeff"
 _LIMIT_HINT = "set aiapply.maxResponseBytes or --max-bytes"
 
 
-@dataclass
+@record
 class Response:
     """A response's text, its id and the model that wrote it."""
 

@@ -8,7 +8,7 @@ blanked out for the ones after it, so a diff inside a FILE_PATCH is never read t
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field, replace
+from ..record import field, record, replace
 
 from ..errors import ApplyError, Problem
 from ..ops import Operation
@@ -25,7 +25,7 @@ FORMAT_MODULES = {
 FORMAT_NAMES = ["file-changes", "hashline", "apply-patch", "codechange", "unified-diff"]
 
 
-@dataclass
+@record
 class ParsedResponse:
     """Every change block of a response as operations, plus the prose."""
 

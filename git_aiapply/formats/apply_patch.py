@@ -23,7 +23,7 @@ The parser walks the response line by line once; nothing backtracks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from ..record import field, record
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
@@ -54,7 +54,7 @@ _HEREDOC_RE = re.compile(
 _UNIFIED_HEADER_RE = re.compile(r"-(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 
-@dataclass
+@record
 class _Header:
     """One *** marker line of an apply-patch block."""
 
@@ -148,7 +148,7 @@ def find_blocks(text: str) -> list[Block]:
     return blocks
 
 
-@dataclass
+@record
 class _Chunk:
     """One @@ chunk of an Update File section."""
 

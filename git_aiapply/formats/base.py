@@ -14,7 +14,7 @@ out (replaced by spaces, newlines kept) so offsets stay valid.  A module must:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from ..record import field, record
 
 from ..ops import Operation
 
@@ -22,7 +22,7 @@ from ..ops import Operation
 FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)")
 
 
-@dataclass
+@record
 class Block:
     """A change block found in the response."""
 
