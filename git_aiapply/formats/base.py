@@ -89,3 +89,16 @@ def blank_out(text: str, spans: list[tuple[int, int]]) -> str:
         pos = e
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def new_file_text(lines: list[str]) -> str:
+    """A created file's content (BEHAVIOR.md §5): blank lines around the body dropped,
+    exactly one final newline, an empty body gives an empty file."""
+    lo, hi = 0, len(lines)
+    while lo < hi and not lines[lo].strip():
+        lo += 1
+    while hi > lo and not lines[hi - 1].strip():
+        hi -= 1
+    if lo == hi:
+        return ""
+    return "\n".join(lines[lo:hi]) + "\n"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
-from .base import Block, strip_fence
+from .base import Block, new_file_text, strip_fence
 
 NAME = "codechange"
 
@@ -121,16 +121,6 @@ def _tag_end(text: str, start: int) -> int:
     return -1
 
 
-def _new_file_text(lines: list[str]) -> str:
-    """Body of a created file: blank lines around dropped, exactly one final newline."""
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
-    if lo == hi:
-        return ""
-    return "\n".join(lines[lo:hi]) + "\n"
 
 
 def _diff_lines(search: list[str], replace: list[str]) -> list[tuple[str, str]]:
@@ -195,7 +185,7 @@ class _Tag:
                     raise self.error(f"block {number} has an empty SEARCH too; only one block of a "
                                      "tag may create the file", line,
                                      hint="put the whole new file in one block with an empty SEARCH")
-                new_file = NewFile(self.path, _new_file_text(replace), self.source, replace=False)
+                new_file = NewFile(self.path, new_file_text(replace), self.source, replace=False)
                 continue
             hunks.append(Hunk(_diff_lines(search, replace), number=number, kind="search"))
         ops: list[Operation] = []

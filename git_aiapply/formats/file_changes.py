@@ -21,7 +21,7 @@ from .. import hashline
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
-from .base import Block, fence_open, line_of, strip_fence
+from .base import Block, fence_open, line_of, new_file_text, strip_fence
 
 NAME = "file-changes"
 HASHLINE = "hashline"
@@ -226,15 +226,6 @@ def _unfenced(lines: list[str], first: int) -> tuple[list[str], int]:
     return body, first + next(i for i, l in enumerate(lines) if l.strip()) + 1
 
 
-def _new_file_text(lines: list[str]) -> str:
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
-    if lo == hi:
-        return ""
-    return "\n".join(lines[lo:hi]) + "\n"
 
 
 def _header_path(line: str) -> str:
@@ -438,7 +429,7 @@ def _parse_directive(text: str, tag: _Tag, line: int,
 
     if name == NEW:
         lines, _ = _unfenced(lines, first)
-        return NewFile(path, _new_file_text(lines), Source(NAME, words, line=line), replace=True), end
+        return NewFile(path, new_file_text(lines), Source(NAME, words, line=line), replace=True), end
     if name == PATCH:
         source = Source(NAME, words, line=line)
         return EditFile(path, _parse_patch(lines, first, path, source), source), end
