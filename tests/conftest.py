@@ -25,6 +25,19 @@ def _command() -> list[str]:
 
 AI_APPLY = _command()
 
+# A small diff response several test modules apply to a repository with src/b.txt.
+LOUDER_BETA = """Make beta louder.
+
+```diff
+--- a/src/b.txt
++++ b/src/b.txt
+@@
+ alpha
+-beta
++BETA
+```
+"""
+
 
 def make_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
@@ -78,6 +91,15 @@ class GitRepo:
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "--no-verify", "-m", message)
         return self.head()
+
+    def settle(self) -> None:
+        """Date the files in the past and refresh the index, so that no entry is "racily
+        clean" and `git status` (in snapshot()) never rewrites the index on its own."""
+        past = os.stat(self.root).st_mtime - 100
+        for p in self.root.rglob("*"):
+            if ".git" not in p.parts and p.is_file():
+                os.utime(p, (past, past))
+        self.git("update-index", "-q", "--refresh")
 
     def head(self) -> str:
         return self.git("rev-parse", "HEAD").strip()

@@ -11,21 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AI_APPLY, GitRepo
+from conftest import AI_APPLY, GitRepo, LOUDER_BETA
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RESPONSE = """Make beta louder.
-
-```diff
---- a/src/b.txt
-+++ b/src/b.txt
-@@
- alpha
--beta
-+BETA
-```
-"""
+RESPONSE = LOUDER_BETA
 
 
 @pytest.fixture

@@ -9,19 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GitRepo
+from conftest import GitRepo, LOUDER_BETA
 
-RESPONSE = """Make beta louder.
-
-```diff
---- a/src/b.txt
-+++ b/src/b.txt
-@@
- alpha
--beta
-+BETA
-```
-"""
+RESPONSE = LOUDER_BETA
 
 # Each hook appends its name, arguments, folder and the variables git sets to a log.
 LOGGER = r"""#!/bin/sh

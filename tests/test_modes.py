@@ -11,19 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AI_APPLY, GitRepo
+from conftest import AI_APPLY, GitRepo, LOUDER_BETA
 
-RESPONSE = """Make beta louder.
-
-```diff
---- a/src/b.txt
-+++ b/src/b.txt
-@@
- alpha
--beta
-+BETA
-```
-"""
+RESPONSE = LOUDER_BETA
 
 NOT_FOUND = """Fix gamma.
 
@@ -42,14 +32,6 @@ JSON_KEYS = {"response", "response_id", "model", "status", "exit_code", "commit"
              "error_text", "hook_output", "diff"}
 
 
-def settle(repo: GitRepo) -> None:
-    """Date the files in the past and refresh the index, so that no entry is "racily
-    clean" and `git status` (in snapshot()) never rewrites the index on its own."""
-    past = os.stat(repo.root).st_mtime - 100
-    for p in repo.root.rglob("*"):
-        if ".git" not in p.parts and p.is_file():
-            os.utime(p, (past, past))
-    repo.git("update-index", "-q", "--refresh")
 
 
 @pytest.fixture
@@ -57,7 +39,7 @@ def based(repo: GitRepo) -> GitRepo:
     repo.write("src/b.txt", "alpha\nbeta\n")
     repo.write("old.txt", "old\n")
     repo.commit_all("base")
-    settle(repo)
+    repo.settle()
     return repo
 
 

@@ -29,15 +29,6 @@ RESPONSE = """Rework the files.
 """
 
 
-def settle(repo: GitRepo) -> None:
-    """No racily clean index entries, so `git status` never rewrites the index itself."""
-    past = os.stat(repo.root).st_mtime - 100
-    for p in repo.root.rglob("*"):
-        if ".git" not in p.parts and p.is_file():
-            os.utime(p, (past, past))
-    repo.git("update-index", "-q", "--refresh")
-
-
 @pytest.fixture
 def based(repo: GitRepo) -> GitRepo:
     repo.write("src/b.txt", "alpha\nbeta\n")
@@ -52,7 +43,7 @@ def based(repo: GitRepo) -> GitRepo:
 def applied(based: GitRepo) -> GitRepo:
     r = based.run(response=RESPONSE)
     assert r.returncode == 0, r.err
-    settle(based)
+    based.settle()
     return based
 
 
@@ -112,7 +103,7 @@ def test_undo_refuses_when_touched_files_changed(applied: GitRepo, change, why):
 
 
 def test_undo_refuses_commits_it_did_not_make(based: GitRepo):
-    settle(based)
+    based.settle()
     before = based.snapshot()
     r = based.run("undo")
     assert r.returncode == 1
