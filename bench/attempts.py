@@ -21,8 +21,8 @@ files, and its per-attempt cost flat from 10,000 to 100,000 files.
 
 Usage: python bench/attempts.py [--sizes 10000,100000] [--attempts 40] [--repeat 5]
        [--workdir DIR] [--keep] [--json]
-Self-contained (standard library, git, and the git-ai-apply command next to this Python
-or on PATH).
+Needs the standard library, git, bench/synth.py beside it (the same synthetic files as
+bench/run.py), and the git-ai-apply command next to this Python or on PATH.
 """
 from __future__ import annotations
 
@@ -37,51 +37,18 @@ import sys
 import tempfile
 import time
 
-FILES_PER_DIR = 100
-DIRS_PER_TOP = 10
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synth  # noqa: E402  (bench/synth.py: the synthetic files, shared with run.py)
 
 
 # --------------------------------------------------------------------------- synthesis
-
-
-def file_path(i: int) -> str:
-    top, rest = divmod(i, FILES_PER_DIR * DIRS_PER_TOP)
-    sub = rest // FILES_PER_DIR
-    return f"src/pkg{top:03d}/mod{sub}/file{i:06d}.py"
-
-
-def file_content(i: int) -> str:
-    return (f'"""Module {i}."""\n'
-            f"import os\n"
-            f"\n"
-            f"\n"
-            f"def compute_{i}(x):\n"
-            f"    total = x + {i}\n"
-            f"    for k in range({i % 7 + 2}):\n"
-            f"        total += k * {i % 13}\n"
-            f"    return total\n"
-            f"\n"
-            f"\n"
-            f"def describe_{i}():\n"
-            f"    return 'module {i} in ' + os.path.basename(__file__)\n")
 
 
 def build_repo(path: str, nfiles: int, env: dict) -> str:
     """A bare repository whose main branch holds ``nfiles`` files in one commit."""
     subprocess.run(["git", "init", "-q", "--bare", path], check=True, env=env)
     subprocess.run(["git", "symbolic-ref", "HEAD", "refs/heads/main"], cwd=path, check=True, env=env)
-    p = subprocess.Popen(["git", "fast-import", "--quiet"], cwd=path, stdin=subprocess.PIPE, env=env)
-    out = p.stdin
-    msg = f"synthetic repository, {nfiles} files\n".encode()
-    out.write(b"commit refs/heads/main\ncommitter Bench <bench@example.com> 1700000000 +0000\n")
-    out.write(b"data %d\n%s" % (len(msg), msg))
-    for i in range(nfiles):
-        data = file_content(i).encode()
-        out.write(b"M 100644 inline %s\ndata %d\n%s\n" % (file_path(i).encode(), len(data), data))
-    out.write(b"\n")
-    out.close()
-    if p.wait() != 0:
-        raise SystemExit("git fast-import failed")
+    synth.fast_import_commit(path, synth.small_files(nfiles), env)
     return subprocess.run(["git", "rev-parse", "HEAD"], cwd=path, env=env, capture_output=True,
                           text=True, check=True).stdout.strip()
 
@@ -90,14 +57,14 @@ def make_diff(nfiles: int, k: int) -> str:
     """Attempt k's change: two files patched (far apart in the tree), one file added."""
     parts = []
     for j, i in enumerate(((k * 7919) % nfiles, (k * 104729 + nfiles // 2) % nfiles)):
-        path = file_path(i)
-        old = file_content(i).splitlines(True)
+        path = synth.small_file_path(i)
+        old = synth.small_file_content(i).decode().splitlines(True)
         new = list(old)
-        new[5] = f"    total = x + {i} + {k * 10 + j}  # attempt {k}\n"
-        new.insert(12, f"    # described by attempt {k}\n")
+        new[6] = f"    total = {k * 10 + j}  # attempt {k}\n"
+        new.insert(11, f"    # described by attempt {k}\n")
         body = "".join(difflib.unified_diff(old, new, f"a/{path}", f"b/{path}"))
         parts.append(f"diff --git a/{path} b/{path}\n{body}")
-    added = f"src/pkg000/attempt_{k:03d}.py"
+    added = f"src/m000/attempt_{k:03d}.py"
     lines = [f"# attempt {k}\n", f"VALUE = {k}\n"]
     parts.append(f"diff --git a/{added} b/{added}\nnew file mode 100644\n--- /dev/null\n"
                  f"+++ b/{added}\n@@ -0,0 +1,{len(lines)} @@\n" + "".join("+" + l for l in lines))

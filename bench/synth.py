@@ -124,18 +124,11 @@ def _cached(repo: str, recipe: dict) -> bool:
         return False
 
 
-def _fast_import(repo: str, files) -> None:
-    """One root commit on ``main`` holding ``files`` (an iterable of (path, bytes))."""
-    if os.path.exists(repo):
-        shutil.rmtree(repo)
-    os.makedirs(repo)
-    git(repo, "init", "-q", "-b", "main")
-    for key, value in (("user.name", "Bench Author"), ("user.email", "bench@example.com"),
-                       ("core.autocrlf", "false"), ("gc.auto", "0"),
-                       ("maintenance.auto", "false"), ("commit.gpgSign", "false")):
-        git(repo, "config", key, value)
-    p = subprocess.Popen(["git", "fast-import", "--quiet", "--done"], cwd=repo, env=git_env(),
-                         stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+def fast_import_commit(git_dir: str, files, env: dict | None = None) -> None:
+    """Stream one root commit on ``main`` holding ``files`` (an iterable of (path, bytes))
+    into the repository at ``git_dir`` (a worktree or a bare repository)."""
+    p = subprocess.Popen(["git", "fast-import", "--quiet", "--done"], cwd=git_dir,
+                         env=env or git_env(), stdin=subprocess.PIPE, stderr=subprocess.PIPE)
     assert p.stdin is not None
     w = p.stdin.write
     w(b"commit refs/heads/main\ncommitter Bench Author <bench@example.com> 1700000000 +0000\n"
@@ -149,6 +142,24 @@ def _fast_import(repo: str, files) -> None:
     err = p.stderr.read() if p.stderr else b""
     if p.wait() != 0:
         raise RuntimeError(f"git fast-import failed: {err.decode('utf-8', 'replace')}")
+
+
+def small_files(n_files: int):
+    """(path, content) of the ``n_files`` small files of a files repository."""
+    return ((small_file_path(i), small_file_content(i)) for i in range(n_files))
+
+
+def _fast_import(repo: str, files) -> None:
+    """A fresh repository with one root commit on ``main`` holding ``files``, checked out."""
+    if os.path.exists(repo):
+        shutil.rmtree(repo)
+    os.makedirs(repo)
+    git(repo, "init", "-q", "-b", "main")
+    for key, value in (("user.name", "Bench Author"), ("user.email", "bench@example.com"),
+                       ("core.autocrlf", "false"), ("gc.auto", "0"),
+                       ("maintenance.auto", "false"), ("commit.gpgSign", "false")):
+        git(repo, "config", key, value)
+    fast_import_commit(repo, files)
     # fill the worktree and the index, then let the index settle (no racily clean entries)
     git(repo, "reset", "-q", "--hard", "main")
     settle(repo)
@@ -164,7 +175,7 @@ def build_files_repo(repo: str, n_files: int) -> str:
     """A repository of ``n_files`` small files; returns its path (built once, cached)."""
     recipe = {"kind": "files", "n": n_files, "version": RECIPE_VERSION}
     if not _cached(repo, recipe):
-        _fast_import(repo, ((small_file_path(i), small_file_content(i)) for i in range(n_files)))
+        _fast_import(repo, small_files(n_files))
         with open(_recipe_path(repo), "w") as f:
             json.dump(recipe, f)
     return repo
