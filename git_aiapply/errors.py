@@ -1,6 +1,8 @@
-"""Errors the tool reports.  Every refusal is an ``ApplyError`` (exit 1); a bad call is a
-``UsageError`` (exit 2).  Nothing else may reach the user: the CLI turns any other
-exception into a one-line internal error, never a traceback."""
+"""Errors the tool reports.  Every refusal is an ``ApplyError`` (exit 1: the response's
+fault); a bad call is a ``UsageError`` (exit 2); the repository or the environment stopping
+the run (not a repository, ``index.lock`` held, a merge in progress, signing failed, a disk
+error) is a ``FatalError`` (exit 128, ``fatal:`` as git).  Nothing else may reach the user:
+the CLI turns any other exception into a one-line internal error, never a traceback."""
 from __future__ import annotations
 
 from .record import field, record
@@ -112,3 +114,18 @@ class ParseError(ApplyError):
 
 class UsageError(AiApplyError):
     exit_code = 2
+
+
+class FatalError(AiApplyError):
+    """The repository's state or the environment stopped the run; nothing was changed and
+    nothing is wrong with the response (exit 128, printed as ``fatal: MESSAGE``).
+
+    ``kind`` names the cause for ``--json``'s ``error_kind`` (``lock``, ``state``,
+    ``repository``, ``signing``, ``io``, ...)."""
+
+    exit_code = 128
+
+    def __init__(self, message: str, kind: str = "environment"):
+        self.message = message
+        self.kind = kind
+        super().__init__(message)
