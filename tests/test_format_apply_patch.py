@@ -212,9 +212,14 @@ TOLERATED = [
     ("padded delete header", patch("\t*** Delete File: d.txt"), [("delete", "d.txt")]),
     ("padded move", patch("*** Update File: a.txt", "  *** Move to: b.txt ", "@@", "-a", "+b"),
      EDIT_AB + [("rename", "a.txt", "b.txt")]),
-    ("padded end of file", patch("*** Update File: a.txt", "@@", "-a", "+b", "  *** End of File"),
-     [("update", "a.txt", [ch("-a", "+b", eof=True)])]),
-    ("padded header after a chunk", patch("*** Update File: a.txt", "@@", "-a", "+b", " *** Delete File: c"),
+    # inside a chunk a line is read by its first character, as in Codex: an indented
+    # marker is a context line (BEHAVIOR §3), a tab-indented one still a marker
+    ("indented end of file is context", patch("*** Update File: a.txt", "@@", "-a", "+b", "  *** End of File"),
+     [("update", "a.txt", [ch("-a", "+b", "  *** End of File")])]),
+    ("indented header after a chunk is context",
+     patch("*** Update File: a.txt", "@@", "-a", "+b", " *** Delete File: c"),
+     [("update", "a.txt", [ch("-a", "+b", " *** Delete File: c")])]),
+    ("tab-padded header after a chunk", patch("*** Update File: a.txt", "@@", "-a", "+b", "\t*** Delete File: c"),
      EDIT_AB + [("delete", "c")]),
     # paths padded with spaces
     ("padded paths", patch("*** Update File:    a.txt   ", "*** Move to:   b.txt  ", "@@", "-a", "+b"),
@@ -393,7 +398,7 @@ def test_sources_name_directive_and_response_line():
 
 REFUSED = [
     # (name, text, words the message holds, response line, file)
-    ("no End Patch", "*** Begin Patch\n*** Delete File: a\n", ["never closed", "truncated"], 1, None),
+    ("no End Patch", "*** Begin Patch\n*** Delete File: a\n", ["never closed", "cut off"], 1, None),
     ("truncated mid chunk", "x\n*** Begin Patch\n*** Update File: a\n@@\n-a\n", ["never closed"], 2, None),
     ("second Begin before End", "*** Begin Patch\n*** Delete File: a\n*** Begin Patch\n*** Delete File: b\n"
      "*** End Patch\n", ["never closed", "line 3"], 1, None),

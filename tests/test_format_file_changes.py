@@ -154,8 +154,11 @@ def patch_hunks(body: str, path: str = "a.py"):
     (" a\n\t\n-b", [[(" ", "a"), (" ", ""), ("-", "b")]]),
     # blank lines before the next @@ and before the closing tag are ignored
     ("@@\n-a\n+b\n\n\n@@\n-c\n\n\n", [[("-", "a"), ("+", "b")], [("-", "c")]]),
-    # an explicit ' ' line is a real context line, even at the end
-    ("-a\n ", [[("-", "a"), (" ", "")]]),
+    # a whitespace-only context line is ignored before the closing tag (BEHAVIOR §3)
+    ("-a\n ", [[("-", "a")]]),
+    ("-a\n \n  \n@@\n-b", [[("-", "a")], [("-", "b")]]),
+    # ... but kept, as written, inside a hunk
+    ("-a\n  \n b", [[("-", "a"), (" ", " "), (" ", "b")]]),
     # blank lines before the first hunk ignored
     ("\n\n@@\n-a", [[("-", "a")]]),
     # tags kept exactly, indentation of the content included

@@ -428,6 +428,11 @@ def test_real_git_diff_with_corrupted_counts(tmp_path):
     git(repo, "add", "-A")
     diff = corrupt_counts(git(repo, "diff", "--cached"))
     assert "@@ -3,99 +4,1 @@" in diff
+    # a last hunk short of its counts that ends the response looks cut off (BEHAVIOR §2) ...
+    with pytest.raises(ParseError, match="cut off"):
+        unified_diff.find_blocks(diff)
+    # ... followed by prose, the counts are only hints
+    diff += "\nThat is all.\n"
     (block,) = unified_diff.find_blocks(diff)
     assert [op.path for op in block.ops] == ["a.txt", "b.txt"]
     assert replay(before, block.ops) == after

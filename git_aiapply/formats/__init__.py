@@ -2,27 +2,48 @@
 
 One module per format (``file_changes``, ``apply_patch``, ``codechange``,
 ``unified_diff``; hashline directives live inside FILE_CHANGES and are parsed by
-``hashline``).  Formats are tried in priority order; the regions a format claims are
-blanked out for the ones after it, so a diff inside a FILE_PATCH is never read twice.
+``hashline``), each exposing a ``FORMAT`` object of the protocol in ``base``.  The
+blocks are found in one pass, top to bottom, by ``base.scan_blocks``: a block's content
+is opaque to every format, so a diff inside a FILE_PATCH or an example inside a REPLACE
+is never read as a block of its own.
 """
 from __future__ import annotations
 
-import importlib
-from ..record import field, record, replace
-
 from ..errors import ApplyError, Problem
 from ..ops import Operation
-from .base import Block, fence_open, is_fence_close, blank_out
+from ..record import field, record, replace
+from . import apply_patch, codechange, file_changes, unified_diff
+from .base import Block, Format, scan_blocks
 
-# Format name -> module, in the order they are tried.
-FORMAT_MODULES = {
-    "file-changes": "file_changes",
-    "apply-patch": "apply_patch",
-    "codechange": "codechange",
-    "unified-diff": "unified_diff",
-}
-# Names accepted by --format; hashline is found by the file-changes module.
-FORMAT_NAMES = ["file-changes", "hashline", "apply-patch", "codechange", "unified-diff"]
+# The registry: every format, in the order they are asked at each line.  Their opening
+# markers differ, so the order only matters for a line two formats could both claim.
+FORMATS: list[Format] = [
+    file_changes.FORMAT,
+    apply_patch.FORMAT,
+    codechange.FORMAT,
+    unified_diff.FORMAT,
+]
+
+
+def register(fmt: Format) -> None:
+    """Add a format to the registry (after those already there)."""
+    if any(f.name == fmt.name for f in FORMATS):
+        raise ValueError(f"format {fmt.name!r} is registered twice")
+    FORMATS.append(fmt)
+
+
+def format_names() -> list[str]:
+    """Every name ``--format`` accepts, in registry order."""
+    names: list[str] = []
+    for f in FORMATS:
+        for name in f.selected_by():
+            if name not in names:
+                names.append(name)
+    return names
+
+
+# Names accepted by --format (hashline is found by the file-changes format).
+FORMAT_NAMES = format_names()
 
 
 @record
@@ -36,68 +57,24 @@ class ParsedResponse:
     descriptions: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _module(fmt: str):
-    return importlib.import_module(f".{FORMAT_MODULES[fmt]}", __name__)
-
-
-def _widen_to_fence(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a block's span to a markdown fence that encloses exactly it."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
-        return start, end  # the block does not begin its line
-    # the previous non-blank line
-    p = line_start
-    while True:
-        if p == 0:
-            return start, end
-        prev_start = text.rfind("\n", 0, p - 1) + 1
-        prev = text[prev_start:p - 1]
-        if prev.strip():
-            break
-        p = prev_start
-    fence = fence_open(prev)
-    if not fence:
-        return start, end
-    # the rest of the block's last line must be blank, then the next non-blank line closes
-    q = end
-    if q > 0 and text[q - 1] != "\n":
-        nl = text.find("\n", q)
-        if text[q:(len(text) if nl < 0 else nl)].strip():
-            return start, end
-        q = len(text) if nl < 0 else nl + 1
-    while q < len(text):
-        nl = text.find("\n", q)
-        line_end = len(text) if nl < 0 else nl
-        line = text[q:line_end]
-        if line.strip():
-            if is_fence_close(line, *fence):
-                return prev_start, min(len(text), line_end + 1)
-            return start, end
-        q = line_end + 1
-    return start, end
+def selected_formats(only: str | None) -> list[Format]:
+    """The formats to scan for: the one ``--format`` names, or every auto-detected one."""
+    if only is None:
+        return [f for f in FORMATS if not f.explicit_only]
+    chosen = [f for f in FORMATS if only in f.selected_by()]
+    if not chosen:
+        raise ApplyError(f"unknown format {only!r}; known formats: {', '.join(format_names())}")
+    return chosen
 
 
 def parse_response(text: str, only: str | None = None) -> ParsedResponse:
-    """Every change block of ``text`` (LF line endings) as operations, plus the prose."""
-    if only and only not in FORMAT_NAMES:
-        raise ApplyError(f"unknown format {only!r}; known formats: {', '.join(FORMAT_NAMES)}")
-    blocks: list[Block] = []
-    masked = text
-    for fmt in FORMAT_MODULES:
-        if only and only != fmt and not (only == "hashline" and fmt == "file-changes"):
-            continue
-        found = _module(fmt).find_blocks(masked)
-        if not found:
-            continue
-        spans = []
-        for b in found:
-            b.start, b.end = _widen_to_fence(masked, b.start, b.end)
-            spans.append((b.start, b.end))
-            blocks.append(b)
-        masked = blank_out(masked, spans)
+    """Every change block of ``text`` (LF line endings) as operations, plus the prose.
+
+    With ``only`` (``--format``), only that format is looked for."""
+    found = scan_blocks(text, selected_formats(only))
+    blocks = found.blocks
     if only == "hashline":
         blocks = [b for b in blocks if "hashline" in b.formats]
-    blocks.sort(key=lambda b: b.start)
     ops: list[Operation] = []
     formats: list[str] = []
     descriptions: list[tuple[str, str]] = []
@@ -109,7 +86,8 @@ def parse_response(text: str, only: str | None = None) -> ParsedResponse:
             if f not in formats:
                 formats.append(f)
         descriptions.extend(b.descriptions)
-    explanation = _outside(text, [(b.start, b.end) for b in blocks])
+    spans = [(b.start, b.end) for b in found.blocks] + found.wrappers
+    explanation = _outside(text, spans)
     return ParsedResponse(ops, blocks, explanation, formats, descriptions)
 
 
@@ -125,7 +103,8 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def no_changes_problem(only: str | None) -> Problem:
-    looked = [only] if only else FORMAT_NAMES
+    looked = [only] if only else [n for f in FORMATS if not f.explicit_only
+                                  for n in f.selected_by()]
     return Problem(
         "no file changes found",
         hint="looked for " + ", ".join(looked) + " blocks; answer with one of them "

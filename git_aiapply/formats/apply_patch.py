@@ -27,7 +27,7 @@ from ..record import field, record
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
-from .base import Block
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 
 NAME = "apply-patch"
 
@@ -83,6 +83,11 @@ def _header(line: str) -> _Header | None:
     return _Header(UNKNOWN, text=s)
 
 
+def marker(line: str) -> _Header | None:
+    """The '*** ...' marker ``line`` holds (surrounding whitespace ignored), or None."""
+    return _header(line)
+
+
 def _is_marker(line: str, kind: str) -> bool:
     h = _header(line)
     return h is not None and h.kind == kind
@@ -94,58 +99,37 @@ def _heredoc_delimiter(line: str) -> str | None:
     return m.group(2) if m else None
 
 
-def find_blocks(text: str) -> list[Block]:
-    """Every ``*** Begin Patch`` ... ``*** End Patch`` block of ``text``."""
-    lines = text.split("\n")
-    starts = []  # character offset of each line
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
+class ApplyPatch(Format):
+    """``*** Begin Patch`` ... ``*** End Patch``; a heredoc line just above belongs to it."""
 
-    def offset_after(index: int) -> int:
-        """Offset just past line ``index`` and its newline."""
-        return min(len(text), starts[index] + len(lines[index]) + 1)
+    name = NAME
+    triggers = "*"
 
-    blocks: list[Block] = []
-    i = 0
-    while i < len(lines):
-        if not _is_marker(lines[i], BEGIN):
-            i += 1
-            continue
-        begin = i
-        end = None
-        j = i + 1
-        while j < len(lines):
-            h = _header(lines[j])
-            if h is not None and h.kind == END:
-                end = j
-                break
-            if h is not None and h.kind == BEGIN:
-                raise ParseError(
-                    f"'*** Begin Patch' is never closed: another '*** Begin Patch' starts at "
-                    f"response line {j + 1} before any '*** End Patch'",
-                    line=begin + 1, hint="end every patch with '*** End Patch'")
-            j += 1
-        if end is None:
-            raise ParseError(
-                "'*** Begin Patch' is never closed: no '*** End Patch' follows "
-                "(the response looks truncated)",
-                line=begin + 1, hint="send the whole patch, ending with '*** End Patch'")
+    def opens(self, scan: Scan, i: int) -> bool:
+        return _is_marker(scan.lines[i], BEGIN)
 
-        ops = _BlockParser(lines, begin, end).parse()
-
+    def parse(self, scan: Scan, i: int) -> Block:
+        lines = scan.lines
+        parser = _BlockParser(scan, i)
+        ops = parser.parse()
+        end = parser.k  # the '*** End Patch' line
         # A heredoc wrapper around the patch belongs to the block.
-        span_start, span_last = begin, end
-        if begin > 0:
-            delimiter = _heredoc_delimiter(lines[begin - 1])
+        span_start, span_last = i, end
+        if i - 1 >= scan.floor:
+            delimiter = _heredoc_delimiter(lines[i - 1])
             if delimiter is not None:
-                span_start = begin - 1
+                span_start = i - 1
                 if end + 1 < len(lines) and lines[end + 1].strip() == delimiter:
                     span_last = end + 1
-        blocks.append(Block(NAME, starts[span_start], offset_after(span_last), ops))
-        i = span_last + 1
-    return blocks
+        return Block(NAME, scan.starts[span_start], scan.end_of(span_last), ops)
+
+
+FORMAT = ApplyPatch()
+
+
+def find_blocks(text: str) -> list[Block]:
+    """Every ``*** Begin Patch`` ... ``*** End Patch`` block of ``text``."""
+    return scan_blocks(text, [FORMAT]).blocks
 
 
 @record
@@ -174,18 +158,33 @@ class _Chunk:
 
 
 class _BlockParser:
-    """Parses the lines strictly between '*** Begin Patch' (index ``begin``) and
-    '*** End Patch' (index ``end``) of the response into operations."""
+    """Parses the patch whose '*** Begin Patch' is response line index ``begin``, through
+    its '*** End Patch' (left at ``self.k``), into operations.
 
-    def __init__(self, lines: list[str], begin: int, end: int):
-        self.lines = lines
+    The end is found by parsing, not by searching: inside an Update chunk a line is
+    read by its first character (as Codex does), so an indented ``  *** End Patch``
+    that documents the format is a context line."""
+
+    def __init__(self, scan: Scan, begin: int):
+        self.scan = scan
+        self.lines = scan.lines
         self.begin = begin
-        self.end = end
+        self.n = len(scan.lines)
         self.k = begin + 1  # the next line to read (response index)
         self.ops: list[Operation] = []
 
+    def _never_closed(self) -> ParseError:
+        if self.k >= self.n:
+            return ParseError(f"{CUT_OFF}: '*** Begin Patch' is never closed (the response ends "
+                              "before '*** End Patch')", line=self.begin + 1, hint=CUT_OFF_HINT)
+        return ParseError("'*** Begin Patch' is never closed: its code fence ends at response "
+                          f"line {self.k + 1} before any '*** End Patch'", line=self.begin + 1,
+                          hint="end every patch with '*** End Patch'")
+
     def parse(self) -> list[Operation]:
-        while self.k < self.end:
+        while True:
+            if self.k >= self.n or self.scan.ends_fence(self.k):
+                raise self._never_closed()
             line = self.lines[self.k]
             if not line.strip():
                 self.k += 1  # blank lines between sections
@@ -195,6 +194,13 @@ class _BlockParser:
                 raise self._unexpected(line, "outside any file section",
                                        hint="a patch holds only '*** Add File:', '*** Delete File:' "
                                             "and '*** Update File:' sections")
+            if h.kind == END:
+                break
+            if h.kind == BEGIN:
+                raise ParseError(
+                    f"'*** Begin Patch' is never closed: another '*** Begin Patch' starts at "
+                    f"response line {self.k + 1} before any '*** End Patch'",
+                    line=self.begin + 1, hint="end every patch with '*** End Patch'")
             if h.kind == ADD_FILE:
                 self._add_file(h)
             elif h.kind == DELETE_FILE:
@@ -216,6 +222,21 @@ class _BlockParser:
                                   "'*** Update File:' section")
         return self.ops
 
+    def _padded_end(self, k: int) -> bool:
+        """Whether the indented ``*** End Patch`` on line ``k`` of a chunk ends the patch
+        (Codex accepts a padded last line): it does when nothing after it continues the
+        patch; otherwise it is a context line."""
+        j = k + 1
+        while j < self.n and not self.lines[j].strip():
+            j += 1
+        if j >= self.n:
+            return True
+        nxt = self.lines[j]
+        if nxt[:1] in (CONTEXT, REMOVE, ADD) or nxt.startswith("@@"):
+            return False
+        h = _header(nxt)
+        return not (h is not None and h.kind in (END, EOF_MARK) + _SECTION_STARTS)
+
     # -- sections ---------------------------------------------------------------------
 
     def _path(self, h: _Header) -> tuple[str, str, Source]:
@@ -230,7 +251,7 @@ class _BlockParser:
         self.k += 1
         content: list[str] = []
         pending_blank = 0  # bare blank lines seen since the last '+' line
-        while self.k < self.end:
+        while self.k < self.n and not self.scan.ends_fence(self.k):
             line = self.lines[self.k]
             if line.startswith("+"):
                 # a bare empty line between '+' lines is an empty line the model left
@@ -260,9 +281,9 @@ class _BlockParser:
         # an optional '*** Move to:' right after the header (blank lines allowed)
         move: tuple[str, Source] | None = None
         probe = self.k
-        while probe < self.end and not self.lines[probe].strip():
+        while probe < self.n and not self.lines[probe].strip():
             probe += 1
-        if probe < self.end:
+        if probe < self.n:
             mh = _header(self.lines[probe])
             if mh is not None and mh.kind == MOVE_TO:
                 self.k = probe
@@ -300,13 +321,16 @@ class _BlockParser:
             chunks.append(cur)
             cur = None
 
-        while self.k < self.end:
+        while self.k < self.n and not self.scan.ends_fence(self.k):
             line = self.lines[self.k]
             lineno = self.k + 1
             h = _header(line)
-            # A marker padded with whitespace is still a marker, but a context line that
-            # merely starts with ' ***' (a C comment) is content.
-            if h is not None and (h.kind != UNKNOWN or not line.startswith(" ")):
+            # As in Codex, a line of a chunk is read by its first character: one that
+            # starts with a space is a context line even when it looks like a marker (a
+            # file that documents the format), unless it is a padded '*** End Patch'
+            # after which nothing continues the patch.
+            if h is not None and (not line.startswith(CONTEXT)
+                                  or (h.kind == END and self._padded_end(self.k))):
                 if h.kind == EOF_MARK:
                     if cur is None or not cur.has_content():
                         raise ParseError("'*** End of File' with no chunk lines before it",

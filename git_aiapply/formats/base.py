@@ -1,22 +1,57 @@
-"""What every format module provides, and text helpers they share.
+"""The format protocol, the one-pass scanner, and text helpers the formats share.
 
-A format module exposes ``NAME`` (the format's name) and
-``find_blocks(text: str) -> list[Block]``.  ``text`` is the whole response with CRLF
-already turned into LF; regions that a format of higher priority claimed are blanked
-out (replaced by spaces, newlines kept) so offsets stay valid.  A module must:
+A response may hold several change blocks of several formats.  They are found in ONE
+pass, top to bottom (BEHAVIOR.md §2): at each line that no block has consumed, every
+selected format may claim an opening; the first that does parses its block through its
+close, and that span is opaque to every format (a REPLACE section, a context line, a new
+file's content, an example quoted in a markdown file is never read as another block).
 
-- return every change block it recognises, with the character span of the block
-  including its own wrappers (heredoc lines, its tags); the dispatcher widens a span to
-  a markdown fence that encloses it exactly;
-- raise ``ParseError`` for a block that is opened and never closed, or malformed;
-- never raise anything else, and run in time linear in the text (no backtracking regex).
+The ``Format`` protocol (one object per format, registered in ``formats/__init__.py``):
+
+``name``
+    The format's name, as in ``--format`` and the ``AI-Format`` trailer.
+``selects``
+    Every ``--format`` name that selects this format (default: ``(name,)``; file-changes
+    also answers to ``hashline``).
+``explicit_only``
+    True for a format that is never auto-detected, only used when ``--format`` names it
+    (aider's ``whole``: any fenced code would match).
+``triggers``
+    The characters a line's first non-blank character must be one of for ``opens`` to
+    be asked (a cheap prefilter), or None to ask on every line.
+``opens(scan, i) -> bool``
+    Whether line ``i`` (0-based, ``scan.lines[i]``) is the marker line that opens a
+    block of this format.  Cheap, never raises.  It may peek at lines after ``i`` and
+    look behind over prose lines ``scan.floor <= j < i`` (lines no block consumed): a
+    block may begin before its marker line (a heredoc ``apply_patch <<'EOF'`` line, an
+    aider file path above a fence).
+``parse(scan, i) -> Block``
+    The block whose marker line ``opens`` accepted, parsed through its close.
+    ``Block.start`` may lie before line ``i`` but never before ``scan.offset(scan.floor)``;
+    ``Block.end`` is where the block ends (its closing line and its own wrappers
+    included; text after ``end`` on the same line is prose and opens nothing).  The
+    parser stops before a line that closes ``scan.fence`` (a markdown fence the scanner
+    saw open before the block): the scanner gives that line to the block.  It raises
+    ``ParseError`` for a block that is malformed or never closed (a response that ends
+    inside a block looks cut off: say so), never anything else, and runs in time linear
+    in what it consumes (no backtracking regex, no rescanning from the start).
+
+Markdown fences are tracked by the scanner: a fence opened in prose whose content holds
+a block belongs to that block (fence lines and any text inside it are not explanation);
+a prose fence that holds no change stays prose.  A response that ends inside a fence
+holding a change looks cut off and is refused.
+
+Formats may also carry what else they know (a prompt, a new-file hint, the markup a
+leftover-markup guard looks for) as further attributes; the scanner needs only the above.
 """
 from __future__ import annotations
 
 import re
-from ..record import field, record
+from bisect import bisect_right
 
+from ..errors import ParseError
 from ..ops import Operation
+from ..record import field, record
 
 # A markdown fence line: 3+ backticks or tildes, optional info string.
 FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)")
@@ -102,3 +137,162 @@ def new_file_text(lines: list[str]) -> str:
     if lo == hi:
         return ""
     return "\n".join(lines[lo:hi]) + "\n"
+
+
+# --------------------------------------------------------------------------- the scanner
+
+CUT_OFF = "the answer looks cut off"
+CUT_OFF_HINT = "send the whole answer again; it ended before its change blocks were complete"
+
+
+@record
+class OpenFence:
+    """A markdown fence opened in prose and not yet closed."""
+
+    char: str
+    length: int
+    line: int  # 0-based line index of the opening line
+    holds_change: bool = False
+
+
+class Scan:
+    """The response being scanned, as the formats see it.
+
+    ``text`` has LF line endings; ``lines`` is ``text.split("\\n")`` and ``starts`` the
+    offset of each line.  ``floor`` is the first line no block has consumed (the limit
+    of a look-behind); ``fence`` the prose fence open around the current line, if any.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = text.split("\n")
+        starts = []
+        pos = 0
+        for line in self.lines:
+            starts.append(pos)
+            pos += len(line) + 1
+        self.starts = starts
+        self.floor = 0
+        self.fence: OpenFence | None = None
+        self._last_content: int | None = None
+
+    def offset(self, i: int) -> int:
+        """Offset of line ``i`` (the end of the text past the last line)."""
+        return self.starts[i] if i < len(self.starts) else len(self.text)
+
+    def end_of(self, i: int) -> int:
+        """Offset just past line ``i`` and its newline."""
+        return min(len(self.text), self.starts[i] + len(self.lines[i]) + 1)
+
+    def index_of(self, offset: int) -> int:
+        """0-based index of the line holding ``offset``."""
+        return bisect_right(self.starts, offset) - 1
+
+    def line_of(self, offset: int) -> int:
+        """1-based response line of ``offset``."""
+        return self.index_of(offset) + 1
+
+    def stop_line(self, end: int) -> int:
+        """The first line wholly after a block that ends at offset ``end``."""
+        if end >= len(self.text):
+            return len(self.lines)
+        i = self.index_of(end)
+        return i if self.starts[i] == end else i + 1
+
+    def ends_fence(self, i: int) -> bool:
+        """Line ``i`` closes the prose fence open around the block being parsed."""
+        f = self.fence
+        return f is not None and is_fence_close(self.lines[i], f.char, f.length)
+
+    @property
+    def last_content(self) -> int:
+        """Index of the last line that is not blank (-1 for a blank response)."""
+        if self._last_content is None:
+            k = len(self.lines) - 1
+            while k >= 0 and not self.lines[k].strip():
+                k -= 1
+            self._last_content = k
+        return self._last_content
+
+    def ends_mid_line(self, i: int) -> bool:
+        """Line ``i`` is the response's last line and has no newline: it may be cut."""
+        return i == len(self.lines) - 1 and self.lines[i] != ""
+
+
+class Format:
+    """Base of the format objects; see the module docstring for the protocol."""
+
+    name: str = ""
+    selects: tuple[str, ...] = ()
+    explicit_only: bool = False
+    triggers: str | None = None
+
+    def opens(self, scan: Scan, i: int) -> bool:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+    def parse(self, scan: Scan, i: int) -> Block:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+    def selected_by(self) -> tuple[str, ...]:
+        return self.selects or (self.name,)
+
+
+@record
+class ScanResult:
+    blocks: list[Block]
+    # spans that belong to change blocks beyond the blocks' own: fences holding a change
+    wrappers: list[tuple[int, int]]
+
+
+def scan_blocks(text: str, formats: "list[Format]") -> ScanResult:
+    """Every change block of ``text`` (LF line endings), found in one pass (see above)."""
+    scan = Scan(text)
+    lines = scan.lines
+    n = len(lines)
+    blocks: list[Block] = []
+    wrappers: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        line = lines[i]
+        first = line.lstrip()[:1]
+        claimed = None
+        if first:
+            for fmt in formats:
+                if (fmt.triggers is None or first in fmt.triggers) and fmt.opens(scan, i):
+                    claimed = fmt
+                    break
+        if claimed is not None:
+            block = claimed.parse(scan, i)
+            if block.start < scan.offset(scan.floor) or block.end <= block.start:
+                raise AssertionError(f"format {claimed.name} claimed text outside its reach")
+            stop = scan.stop_line(block.end)
+            fence = scan.fence
+            if fence is not None:
+                fence.holds_change = True
+                j = stop
+                while j < n and not lines[j].strip():
+                    j += 1
+                if j < n and is_fence_close(lines[j], fence.char, fence.length):
+                    # the fence around the block belongs to it
+                    wrappers.append((scan.starts[fence.line], scan.end_of(j)))
+                    scan.fence = None
+                    stop = j + 1
+            blocks.append(block)
+            i = scan.floor = stop
+            continue
+        fence = scan.fence
+        if fence is None:
+            opened = fence_open(line) if first in ("`", "~") else None
+            if opened:
+                scan.fence = OpenFence(opened[0], opened[1], i)
+        elif is_fence_close(line, fence.char, fence.length):
+            if fence.holds_change:
+                wrappers.append((scan.starts[fence.line], scan.end_of(i)))
+            scan.fence = None
+        i += 1
+    fence = scan.fence
+    if fence is not None and fence.holds_change:
+        raise ParseError(f"{CUT_OFF}: the code fence opened at response line {fence.line + 1} "
+                         "holds a change and is never closed", line=fence.line + 1,
+                         hint=CUT_OFF_HINT)
+    return ScanResult(blocks, wrappers)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
-from .base import Block, new_file_text, strip_fence
+from .base import Block, Format, Scan, new_file_text, scan_blocks, strip_fence
 
 NAME = "codechange"
 
@@ -196,25 +196,29 @@ class _Tag:
         return ops
 
 
+def _opens(line: str) -> bool:
+    lowered = line.lstrip().lower()
+    return lowered.startswith(_OPEN) and (len(lowered) == len(_OPEN) or lowered[len(_OPEN)] in " \t>/")
+
+
+class CodeChange(Format):
+    """``<CodeChange ...>`` tags; a tag must begin its line."""
+
+    name = NAME
+    triggers = "<"
+
+    def opens(self, scan: Scan, i: int) -> bool:
+        return _opens(scan.lines[i])
+
+    def parse(self, scan: Scan, i: int) -> Block:
+        return _read_tag(scan.text, scan.lines, scan.starts, i)[0]
+
+
+FORMAT = CodeChange()
+
+
 def find_blocks(text: str) -> list[Block]:
-    blocks: list[Block] = []
-    lines = text.split("\n")
-    starts = []  # offset of each line
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
-    n = len(lines)
-    i = 0
-    while i < n:
-        lowered = lines[i].lstrip().lower()
-        if not (lowered.startswith(_OPEN) and
-                (len(lowered) == len(_OPEN) or lowered[len(_OPEN)] in " \t>/")):
-            i += 1
-            continue
-        block, i = _read_tag(text, lines, starts, i)
-        blocks.append(block)
-    return blocks
+    return scan_blocks(text, [FORMAT]).blocks
 
 
 def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[Block, int]:

@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 
 from .. import hashline
+from . import apply_patch
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
-from .base import Block, fence_open, line_of, new_file_text, strip_fence
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, new_file_text, \
+    scan_blocks, strip_fence
 
 NAME = "file-changes"
 HASHLINE = "hashline"
@@ -143,20 +145,11 @@ def _attr(tag: _Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
 
 
 class _LineCounter:
-    """Response line numbers of increasing offsets, counted incrementally (calling
-    ``line_of`` for every directive would be quadratic in the response length)."""
+    """Response line numbers of offsets (a bisection over the scan's line starts, so a
+    response with many directives is not counted from the top for each)."""
 
-    def __init__(self, text: str):
-        self.text = text
-        self.offset = 0
-        self.line = 1
-
-    def at(self, offset: int) -> int:
-        if offset < self.offset:
-            return line_of(self.text, offset)
-        self.line += self.text.count("\n", self.offset, offset)
-        self.offset = offset
-        return self.line
+    def __init__(self, scan: Scan):
+        self.at = scan.line_of
 
 
 def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
@@ -250,6 +243,7 @@ def _hunk_hint(header: str) -> int | None:
 def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> list[Hunk]:
     """The hunks of a FILE_PATCH body (a unified diff, line numbers optional)."""
     lines, first = _unfenced(lines, first)
+    lines, first = _without_envelope(lines, first, path, source)
     i = 0
     while i < len(lines) and not lines[i].strip():
         i += 1
@@ -292,7 +286,9 @@ def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> lis
                 flags[1] = True
         elif line[:1] in (CONTEXT, REMOVE, ADD):
             cur.append((line[0], line[1:]))
-            bare.append(False)
+            # a whitespace-only context line is kept inside the hunk but, like a bare
+            # empty line, dropped just before the next '@@' or the closing tag
+            bare.append(line[0] == CONTEXT and not line.strip())
         elif not line.strip():
             cur.append((CONTEXT, ""))  # a bare empty line is an empty context line
             bare.append(True)
@@ -307,6 +303,46 @@ def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> lis
                          directive=source.directive, file=path,
                          hint="write the change as context, '-' and '+' lines")
     return hunks
+
+
+def _without_envelope(lines: list[str], first: int, path: str,
+                      source: Source) -> tuple[list[str], int]:
+    """A FILE_PATCH body without an apply-patch envelope a model wrapped it in:
+    ``*** Begin Patch`` / ``*** Update File: <this path>`` as its first lines and
+    ``*** End Patch`` as its last (BEHAVIOR.md §3).  An envelope naming another file is
+    refused rather than guessed at."""
+    lo, hi = 0, len(lines)
+    while lo < hi and not lines[lo].strip():
+        lo += 1
+    while hi > lo and not lines[hi - 1].strip():
+        hi -= 1
+    changed = False
+    h = apply_patch.marker(lines[lo]) if lo < hi else None
+    if h is not None and h.kind == apply_patch.BEGIN:
+        lo += 1
+        changed = True
+        while lo < hi and not lines[lo].strip():
+            lo += 1
+        h = apply_patch.marker(lines[lo]) if lo < hi else None
+    if h is not None and h.kind == apply_patch.UPDATE_FILE:
+        if _strip_dot(h.arg) != _strip_dot(path):
+            raise ParseError(f"the apply-patch line {h.text!r} inside FILE_PATCH names another "
+                             "file", line=first + lo, directive=source.directive, file=path,
+                             hint="give each file its own FILE_PATCH, without '***' lines")
+        lo += 1
+        changed = True
+    end = apply_patch.marker(lines[hi - 1]) if hi > lo else None
+    if end is not None and end.kind == apply_patch.END:
+        hi -= 1
+        changed = True
+    if not changed:
+        return lines, first
+    return lines[lo:hi], first + lo
+
+
+def _strip_dot(path: str) -> str:
+    path = path.strip()
+    return path[2:] if path.startswith("./") else path
 
 
 def _skip_headers(lines: list[str], i: int, path: str) -> int:
@@ -340,9 +376,9 @@ def _parse_container(text: str, open_start: int, open_end: int,
     while True:
         skipped_from, pos = pos, _skip_space(text, pos)
         if pos >= len(text):
-            raise ParseError("<FILE_CHANGES> is opened and never closed (truncated response?)",
-                             line=container_line, directive=CONTAINER,
-                             hint="end the change block with </FILE_CHANGES>")
+            raise ParseError(f"{CUT_OFF}: <FILE_CHANGES> opened at response line "
+                             f"{container_line} is never closed", line=container_line,
+                             directive=CONTAINER, hint=CUT_OFF_HINT)
         line = lines.at(pos)
         at_line_start = text.rfind("\n", skipped_from, pos) >= 0
         if at_line_start and text[pos] in "`~":
@@ -421,9 +457,9 @@ def _parse_directive(text: str, tag: _Tag, line: int,
     else:
         close = _find_close(text, tag.end, name)
         if close is None:
-            raise ParseError(f"<{name}> is opened and never closed (truncated response?)",
-                             line=line, directive=words, file=path,
-                             hint=f"end the directive with </{name}>")
+            raise ParseError(f"{CUT_OFF}: <{name}> is opened and never closed", line=line,
+                             directive=words, file=path,
+                             hint=f"end the directive with </{name}>; {CUT_OFF_HINT}")
         lines, first = _content_lines(text, tag.end, close[0], lines_at.at(tag.end))
         end = close[1]
 
@@ -451,20 +487,31 @@ def _after_empty_directive(text: str, tag: _Tag, line: int) -> int:
     return tag.end
 
 
+class FileChanges(Format):
+    """``<FILE_CHANGES>`` containers, opened by a line that starts with the tag."""
+
+    name = NAME
+    selects = (NAME, HASHLINE)
+    triggers = "<"
+
+    def opens(self, scan: Scan, i: int) -> bool:
+        line = scan.lines[i]
+        p = len(line) - len(line.lstrip(" \t"))
+        return _CONTAINER_OPEN.match(line, p) is not None
+
+    def parse(self, scan: Scan, i: int) -> Block:
+        line = scan.lines[i]
+        p = len(line) - len(line.lstrip(" \t"))
+        m = _CONTAINER_OPEN.match(line, p)
+        start = scan.starts[i] + p
+        block, _end = _parse_container(scan.text, start, scan.starts[i] + m.end(),
+                                       _LineCounter(scan))
+        return block
+
+
+FORMAT = FileChanges()
+
+
 def find_blocks(text: str) -> list[Block]:
     """Every ``<FILE_CHANGES>`` container of ``text`` (LF line endings) as a Block."""
-    blocks: list[Block] = []
-    lines = _LineCounter(text)
-    pos = 0
-    n = len(text)
-    while pos < n:
-        nl = text.find("\n", pos)
-        line_end = n if nl < 0 else nl
-        p = _skip_space(text, pos, " \t")
-        m = _CONTAINER_OPEN.match(text, p, line_end) if p < line_end and text[p] == "<" else None
-        if m:
-            block, pos = _parse_container(text, p, m.end(), lines)
-            blocks.append(block)
-            continue
-        pos = line_end + 1
-    return blocks
+    return scan_blocks(text, [FORMAT]).blocks

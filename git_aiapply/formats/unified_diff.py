@@ -16,7 +16,7 @@ import re
 from ..errors import ParseError
 from ..ops import (ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation,
                    RenameFile, SetMode, Source)
-from .base import Block, fence_open
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, scan_blocks
 
 NAME = "unified-diff"
 
@@ -171,27 +171,24 @@ class _Section:
                           hint=hint)
 
 
-def find_blocks(text: str) -> list[Block]:
-    lines = text.split("\n")
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
-    n = len(lines)
-    blocks: list[Block] = []
-    i = 0
-    while i < n:
+class UnifiedDiff(Format):
+    """``git diff`` / GNU unified diffs; consecutive file sections form one block."""
+
+    name = NAME
+    triggers = "dI-"
+
+    def opens(self, scan: Scan, i: int) -> bool:
+        return _svn_header(scan.lines, i) or _section_starts(scan.lines, i)
+
+    def parse(self, scan: Scan, i: int) -> Block:
+        lines = scan.lines
+        n = len(lines)
+        first = i
         if _svn_header(lines, i):
-            first, i = i, i + 2
-        elif _section_starts(lines, i):
-            first = i
-        else:
-            i += 1
-            continue
+            i += 2
         ops: list[Operation] = []
         while True:
-            section, i = _read_section(lines, i)
+            section, i = _read_section(lines, i, scan)
             ops.extend(_operations(section))
             end = i
             j = i
@@ -204,13 +201,17 @@ def find_blocks(text: str) -> list[Block]:
                 i = j + 2
                 continue
             break
-        block_end = starts[end] if end < n else len(text)
-        blocks.append(Block(NAME, starts[first], block_end, ops))
-        i = end
-    return blocks
+        return Block(NAME, scan.starts[first], scan.offset(end), ops)
 
 
-def _read_section(lines: list[str], i: int) -> tuple[_Section, int]:
+FORMAT = UnifiedDiff()
+
+
+def find_blocks(text: str) -> list[Block]:
+    return scan_blocks(text, [FORMAT]).blocks
+
+
+def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_Section, int]:
     """Read one file section from line ``i``; return it and the line after it."""
     n = len(lines)
     sec = _Section(i + 1)
@@ -236,7 +237,7 @@ def _read_section(lines: list[str], i: int) -> tuple[_Section, int]:
     number = 0
     while i < n and lines[i].startswith("@@"):
         number += 1
-        hunk, i = _read_hunk(lines, i, number, sec)
+        hunk, i = _read_hunk(lines, i, number, sec, scan)
         sec.hunks.append(hunk)
     return sec, i
 
@@ -306,7 +307,8 @@ def _read_names(lines: list[str], i: int, sec: _Section) -> None:
     sec.display = "diff " + shown
 
 
-def _read_hunk(lines: list[str], i: int, number: int, sec: _Section) -> tuple[Hunk, int]:
+def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
+               scan: Scan | None = None) -> tuple[Hunk, int]:
     """Read the hunk whose '@@' header is line ``i``; return it and the line after it."""
     n = len(lines)
     header = lines[i].rstrip()
@@ -377,6 +379,8 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section) -> tuple[Hu
     if not body:
         raise sec.error(f"hunk {number} has no lines", i + 1,
                         hint="a hunk needs context (' '), removed ('-') or added ('+') lines")
+    if scan is not None and j > scan.last_content:
+        _check_not_cut(lines, i, j, number, sec, m, body, scan)
     if (j + 1 < n and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
             and lines[j + 1].strip() and lines[j + 1][0] in " -+"):
         # hunk lines resume right after a foreign line: most likely a context line that
@@ -387,6 +391,29 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section) -> tuple[Hu
             hint="start every context line with a space, even an empty one")
     return Hunk(body, number=number, kind="hunk", line_hint=line_hint,
                 old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
+
+
+def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m,
+                   body: list[tuple[str, str]], scan: Scan) -> None:
+    """Refuse the last hunk of the response when it looks cut off (BEHAVIOR.md §2): it
+    holds fewer lines than its '@@' header announces, or its last line has no newline
+    (the response stopped in the middle of it).  A hunk followed by anything (prose, a
+    closing fence) is complete as written: its counts are only hints."""
+    last = j - 1
+    if scan.ends_mid_line(last) and lines[last][:1] in (CONTEXT, REMOVE, ADD):
+        raise sec.error(f"{CUT_OFF}: the last line of hunk {number} ({lines[last][:40]!r}) "
+                        "ends the response without a newline, in the middle of the line",
+                        last + 1, hint=CUT_OFF_HINT)
+    if not m:
+        return
+    old_count = int(m.group(2)) if m.group(2) is not None else 1
+    new_count = int(m.group(4)) if m.group(4) is not None else 1
+    old_seen = sum(1 for tag, _ in body if tag != ADD)
+    new_seen = sum(1 for tag, _ in body if tag != REMOVE)
+    if old_seen < old_count or new_seen < new_count:
+        raise sec.error(f"{CUT_OFF}: hunk {number} ends the response with {old_seen} of the "
+                        f"{old_count} old and {new_seen} of the {new_count} new lines its "
+                        f"header {lines[i].strip()!r} announces", i + 1, hint=CUT_OFF_HINT)
 
 
 def _ends_hunk_cleanly(lines: list[str], j: int) -> bool:
