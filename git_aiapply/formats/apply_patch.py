@@ -321,7 +321,10 @@ class _BlockParser:
             chunks.append(cur)
             cur = None
 
-        while self.k < self.n and not self.scan.ends_fence(self.k):
+        # a line that starts with a space is a context line even when it would close the
+        # fence around the patch (a Markdown file's own ' ```' quoted as context)
+        while self.k < self.n and not (self.lines[self.k][:1] != CONTEXT
+                                       and self.scan.ends_fence(self.k)):
             line = self.lines[self.k]
             lineno = self.k + 1
             h = _header(line)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
-from .base import Block, Format, Scan, new_file_text, scan_blocks, strip_fence
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks, strip_fence
 
 NAME = "codechange"
 
@@ -347,10 +347,10 @@ def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[B
     where = {"description": "<Description> is never closed",
              "search": f"SEARCH block {number} has no '=======' line",
              "replace": f"SEARCH block {number} has no '>>>>>>> REPLACE' line"}.get(state)
-    reason = "<CodeChange> is never closed (no </CodeChange>; truncated response?)"
+    reason = f"{CUT_OFF}: <CodeChange> is never closed (the response ends before </CodeChange>)"
     if where:
-        reason = f"{where} and " + reason
-    raise tag.error(reason, open_line, hint="end every tag with </CodeChange>")
+        reason += f"; {where}"
+    raise tag.error(reason, open_line, hint=f"end every tag with </CodeChange>; {CUT_OFF_HINT}")
 
 
 def _add_description(tag: _Tag, parts: list[str]) -> None:

@@ -367,10 +367,16 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
         j += 1
     if blank_run:
         # Trailing blank lines end the hunk, unless the counts announce exactly that many
-        # more context lines (a blank context line whose leading space was trimmed).
+        # more context lines (a blank context line whose leading space was trimmed).  At
+        # the end of the response a bare empty line is not taken as such a line: it is the
+        # answer's own trailing blank (or where it was cut), so a short hunk shows as cut.
+        usable = blank_run
+        if j == n:
+            while usable and not lines[j - blank_run + usable - 1].startswith(CONTEXT):
+                usable -= 1
         keep = 0
         if (old_before_blanks is not None and old_before_blanks == new_before_blanks
-                and 0 < old_before_blanks <= blank_run):
+                and 0 < old_before_blanks <= usable):
             keep = old_before_blanks
         drop = blank_run - keep
         del body[len(body) - drop:]

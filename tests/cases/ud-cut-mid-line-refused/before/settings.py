@@ -1,0 +1,3 @@
+import os
+TIMEOUT = 30
+RETRIES = 2

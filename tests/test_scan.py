@@ -1,0 +1,315 @@
+"""The one-pass block scanner (formats/base.py ``scan_blocks``), BEHAVIOR.md §2.
+
+- a block's content (a REPLACE section, a context line, a new file's content, a fenced
+  example) is never read as another block or as a marker: the reproductions of issue 10,
+  and a property test over generated responses whose blocks hold other formats' markup;
+- a cut-off answer is refused with a message that says so: every text format left open,
+  a fence holding a change left open, a unified-diff hunk short of its counts, a raw diff
+  cut mid-line;
+- the truncation sweep: every realistic response of tests/cases and the conformance
+  suites, cut at every line and at many byte offsets, is either refused or gives exactly
+  the operations of the complete blocks before the cut (never a changed or partial one).
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from git_aiapply.errors import ApplyError, ParseError
+from git_aiapply.formats import parse_response
+from git_aiapply.formats.base import new_file_text
+from git_aiapply.ops import EditFile, NewFile
+from git_aiapply.response import normalize_newlines
+
+F = "```"
+
+
+def ops_of(text: str, only: str | None = None):
+    return parse_response(text, only).ops
+
+
+def summary(text: str):
+    out = []
+    for op in ops_of(text):
+        out.append((type(op).__name__, op.path))
+    return out
+
+
+def refused(text: str) -> str:
+    with pytest.raises(ParseError) as e:
+        parse_response(text)
+    return str(e.value)
+
+
+# --------------------------------------------------------------- markup inside content
+
+def test_file_delete_example_inside_a_codechange_replace_is_content():
+    text = ('Add an example to the prompt.\n\n<CodeChange filePath="prompt.md">\n'
+            "<<<<<<< SEARCH\nExamples:\n=======\nExamples:\n<FILE_CHANGES>\n"
+            '<FILE_DELETE file_path="notes.txt"/>\n</FILE_CHANGES>\n'
+            ">>>>>>> REPLACE\n</CodeChange>\n")
+    (op,) = ops_of(text)
+    assert isinstance(op, EditFile) and op.path == "prompt.md"
+    assert [t for tag, t in op.hunks[0].lines if tag == "+"] == [
+        "<FILE_CHANGES>", '<FILE_DELETE file_path="notes.txt"/>', "</FILE_CHANGES>"]
+
+
+def test_apply_patch_example_inside_a_codechange_replace_is_content():
+    text = ('<CodeChange filePath="prompt.md">\n<<<<<<< SEARCH\nExamples:\n=======\n'
+            "Examples:\n*** Begin Patch\n*** Add File: evil.txt\n+x\n*** End Patch\n"
+            ">>>>>>> REPLACE\n</CodeChange>\n")
+    assert summary(text) == [("EditFile", "prompt.md")]
+
+
+def test_file_changes_quoted_in_apply_patch_context_is_content():
+    text = ("Doc.\n\n*** Begin Patch\n*** Update File: doc.md\n@@\n Example:\n <FILE_CHANGES>\n"
+            ' <FILE_NEW file_path="evil.txt">\n x\n </FILE_NEW>\n </FILE_CHANGES>\n'
+            "-old\n+new\n*** End Patch\n")
+    (op,) = ops_of(text)
+    assert op.path == "doc.md" and op.hunks[0].old[1] == "<FILE_CHANGES>"
+
+
+def test_indented_end_patch_is_a_context_line_and_the_patch_goes_on():
+    text = ("*** Begin Patch\n*** Update File: doc.md\n@@\n Finish with:\n   *** End Patch\n"
+            "-old\n+new\n*** Update File: b.md\n@@\n-x\n+y\n*** End Patch\nThat is all.\n")
+    r = parse_response(text)
+    assert [op.path for op in r.ops] == ["doc.md", "b.md"]
+    assert r.ops[0].hunks[0].old == ["Finish with:", "  *** End Patch", "old"]
+    assert r.explanation == "That is all."
+
+
+def test_a_diff_inside_a_new_markdown_file_is_content():
+    text = ("Docs.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"doc.md\">\n# Doc\n" + F + "diff\n"
+            "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n" + F + "\n*** Begin Patch\n"
+            "*** Delete File: y\n*** End Patch\n</FILE_NEW>\n</FILE_CHANGES>\n")
+    (op,) = ops_of(text)
+    assert isinstance(op, NewFile) and op.path == "doc.md" and "*** Delete File: y" in op.text
+
+
+def test_a_markdown_fence_quoted_as_context_does_not_close_the_fence_around_a_patch():
+    # a README's own ' ```' context line inside a ``` fenced patch
+    text = ("Fix.\n\n" + F + "\n*** Begin Patch\n*** Update File: README.md\n@@\n " + F + "sh\n"
+            "-make\n+make all\n " + F + "\n*** End Patch\n" + F + "\nDone.\n")
+    r = parse_response(text)
+    (op,) = r.ops
+    assert op.hunks[0].lines == [(" ", F + "sh"), ("-", "make"), ("+", "make all"), (" ", F)]
+    assert r.explanation == "Fix.\n\nDone."
+
+
+def test_a_markdown_fence_quoted_as_diff_context_stays_content():
+    text = ("Fix docs.\n\n" + F + "diff\n--- a/README.md\n+++ b/README.md\n@@ -1,4 +1,4 @@\n"
+            " Example:\n " + F + "sh\n-make\n+make all\n " + F + "\n" + F + "\n\nDone.\n")
+    r = parse_response(text)
+    (op,) = r.ops
+    assert op.hunks[0].old == ["Example:", F + "sh", "make", F]
+    assert r.explanation == "Fix docs.\n\nDone."
+
+
+def test_the_fence_around_a_block_is_not_explanation():
+    text = ("Before.\n\n~~~~patch\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n~~~~\n\n"
+            "After.\n\n" + F + "python\nprint('kept: no change here')\n" + F + "\n")
+    r = parse_response(text)
+    assert [type(op).__name__ for op in r.ops] == ["DeleteFile"]
+    assert "~~~~" not in r.explanation and "*** " not in r.explanation
+    assert "print('kept: no change here')" in r.explanation  # a prose fence stays prose
+
+
+# --------------------------------------------------------------- cut-off answers
+
+CUT_OFF = {
+    "diff fence never closed, hunk short of its counts":
+        F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n b\n-c\n+C\n",
+    "diff fence never closed, hunk complete":
+        "Here:\n\n" + F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n",
+    "raw diff cut in its last line":
+        "--- a/cfg.py\n+++ b/cfg.py\n@@ -1,2 +1,2 @@\n import os\n-TIMEOUT = 300\n+TIMEOUT = 3",
+    "raw diff short of its counts":
+        "Fix.\n\n--- a/a.py\n+++ b/a.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n",
+    "FILE_CHANGES never closed":
+        '<FILE_CHANGES>\n<FILE_DELETE file_path="a"/>\n',
+    "FILE_NEW never closed":
+        '<FILE_CHANGES>\n<FILE_NEW file_path="a">\nx\n',
+    "FILE_PATCH never closed":
+        '<FILE_CHANGES>\n<FILE_PATCH file_path="a">\n@@\n-x\n+y\n',
+    "apply-patch never closed":
+        "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n",
+    "apply-patch in a fence never closed":
+        "Here:\n" + F + "\n*** Begin Patch\n*** Add File: a\n+x\n",
+    "CodeChange never closed":
+        '<CodeChange filePath="a.py">\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n',
+    "CodeChange cut in REPLACE":
+        '<CodeChange filePath="a.py">\n<<<<<<< SEARCH\nx\n=======\ny',
+    "a later block in a fence never closed":
+        "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n" + F + "diff\n--- a/b\n+++ b/b\n"
+        "@@ -1 +1 @@\n-a\n+b\n",
+}
+
+
+@pytest.mark.parametrize("text", CUT_OFF.values(), ids=CUT_OFF.keys())
+def test_cut_off_answers_are_refused_and_say_so(text):
+    message = refused(text)
+    assert "cut off" in message and "response line" in message
+
+
+def test_a_complete_fenced_diff_with_loose_counts_is_not_cut_off():
+    # counts are hints (§3): a hunk the model closed its fence after was finished
+    text = F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n" + F + "\nDone.\n"
+    assert summary(text) == [("EditFile", "a.py")]
+
+
+def test_a_raw_diff_with_no_newline_marker_at_the_end_is_complete():
+    text = "--- a/a\n+++ b/a\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file"
+    assert summary(text) == [("EditFile", "a")]
+
+
+def test_a_response_ending_in_prose_without_newline_is_complete():
+    text = "*** Begin Patch\n*** Delete File: a\n*** End Patch\nDone, as asked"
+    assert summary(text) == [("DeleteFile", "a")]
+
+
+def test_an_unclosed_prose_fence_holding_no_change_is_prose():
+    text = "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\nRun:\n" + F + "sh\npytest -q\n"
+    r = parse_response(text)
+    assert summary(text) == [("DeleteFile", "a")] and "pytest -q" in r.explanation
+
+
+# --------------------------------------------------------------- the truncation sweep
+
+ROOT = Path(__file__).parent
+SWEEP_DIRS = [ROOT / "cases", Path("/work/shared/conformance/peer-codex"),
+              Path("/work/shared/conformance/seed-examples")]
+
+
+def _sweep_responses() -> list[tuple[str, str]]:
+    out = []
+    for d in SWEEP_DIRS:
+        if not d.is_dir():
+            continue
+        for case in sorted(p for p in d.iterdir() if (p / "case.json").exists()):
+            spec = json.loads((case / "case.json").read_text())
+            if "--format" in " ".join(spec.get("args", [])):
+                continue  # an explicit-only format: read only with its option
+            for name in ("response.md", "response.txt", "response.patch"):
+                if (case / name).exists():
+                    raw = (case / name).read_bytes().decode("utf-8", "surrogateescape")
+                    out.append((f"{d.name}/{case.name}", normalize_newlines(raw)))
+    return out
+
+
+def _cut_points(text: str, rng: random.Random) -> list[int]:
+    points = {i + 1 for i, c in enumerate(text) if c == "\n"}  # at every line
+    points |= {i for i, c in enumerate(text) if c == "\n"}  # just before each newline
+    points |= {rng.randrange(1, len(text)) for _ in range(min(60, len(text)))} if len(text) > 1 else set()
+    return sorted(p for p in points if 0 < p < len(text))
+
+
+def _full_ops(text: str):
+    try:
+        return parse_response(text).ops
+    except ApplyError:
+        return None
+
+
+RESPONSES = _sweep_responses()
+
+
+@pytest.mark.parametrize("text", [t for _, t in RESPONSES], ids=[n for n, _ in RESPONSES])
+def test_truncation_sweep_never_yields_a_wrong_or_partial_edit(text):
+    full = _full_ops(text)
+    if full is None:
+        pytest.skip("the whole response is refused by the parser")
+    rng = random.Random(len(text))
+    for cut in _cut_points(text, rng):
+        try:
+            got = parse_response(text[:cut]).ops
+        except ApplyError:
+            continue  # refused: nothing would change
+        # taken: only complete blocks' operations, exactly as the whole answer gives them
+        assert got == full[:len(got)], f"cut at {cut}: {text[max(0, cut - 40):cut]!r}"
+
+
+def test_the_sweep_covers_every_format():
+    seen = set()
+    for _, text in RESPONSES:
+        try:
+            seen.update(parse_response(text).formats)
+        except ApplyError:
+            pass
+    assert {"file-changes", "hashline", "apply-patch", "codechange", "unified-diff"} <= seen
+
+
+# --------------------------------------------------------------- property: opaque content
+
+# Lines of every format's markup that a block's content may hold.
+HOSTILE = [
+    "<FILE_CHANGES>", "</FILE_CHANGES>", '<FILE_DELETE file_path="evil"/>', '<FILE_NEW file_path="evil">',
+    "*** Begin Patch", "*** End Patch", "*** Add File: evil", "*** Delete File: evil",
+    '<CodeChange filePath="evil">', "--- a/evil", "+++ b/evil", "@@ -1 +1 @@", "@@",
+    "diff --git a/evil b/evil", F, F + "diff", "~~~", "````", "apply_patch <<'EOF'", "EOF",
+    "plain text", "", "    indented", "=====", "Title", "-----",
+]
+PROSE = ["Some explanation.", "", "- a bullet", "## Heading", F + "python", "print(1)", F]
+
+content_lines = st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=8)
+
+
+def _file_new(path, lines):
+    # an opening <FILE_NEW> inside FILE_NEW content nests (a file holding a FILE_CHANGES
+    # example closes what it opens), so an unbalanced one is not content
+    body = [x for x in lines if not x.startswith("<FILE_NEW")]
+    return (["<FILE_CHANGES>", f'<FILE_NEW file_path="{path}">', *body, "</FILE_NEW>",
+             "</FILE_CHANGES>"], ("NewFile", path, new_file_text(body)))
+
+
+def _add_file(path, lines):
+    return (["*** Begin Patch", f"*** Add File: {path}", *("+" + x for x in lines), "*** End Patch"],
+            ("NewFile", path, "".join(x + "\n" for x in lines)))
+
+
+def _update_chunk(path, lines):
+    ctx = [" " + x for x in lines]
+    return (["*** Begin Patch", f"*** Update File: {path}", "@@", *ctx, "-old", "+new",
+             "*** End Patch"], ("EditFile", path, [x for x in lines] + ["old"]))
+
+
+def _replace(path, lines):
+    body = [x for x in lines]
+    return ([f'<CodeChange filePath="{path}">', "<<<<<<< SEARCH", "old", "=======", *body,
+             ">>>>>>> REPLACE", "</CodeChange>"], ("EditFile", path, ["old"]))
+
+
+def _fenced_diff(path, lines):
+    n = len(lines) + 1
+    return ([F + "diff", f"--- a/{path}", f"+++ b/{path}", f"@@ -1,{n} +1,{n} @@",
+             *(" " + x for x in lines), "-old", "+new", F], ("EditFile", path, [*lines, "old"]))
+
+
+BUILDERS = [_file_new, _add_file, _update_chunk, _replace, _fenced_diff]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(range(len(BUILDERS))), content_lines,
+                          st.lists(st.sampled_from(PROSE[:4]), max_size=2)),
+                min_size=1, max_size=5))
+def test_a_blocks_content_never_changes_which_blocks_are_found(blocks):
+    out: list[str] = []
+    expected = []
+    for n, (kind, lines, prose) in enumerate(blocks):
+        block_lines, want = BUILDERS[kind](f"f{n}.txt", lines)
+        out += prose + [""] + block_lines + [""]
+        expected.append(want)
+    r = parse_response("\n".join(out) + "\n")
+    got = []
+    for op in r.ops:
+        if isinstance(op, NewFile):
+            got.append(("NewFile", op.path, op.text))
+        else:
+            got.append(("EditFile", op.path, op.hunks[0].old))
+    assert got == expected
+    for line in r.explanation.split("\n"):
+        assert line in PROSE, line  # no block content leaked into the message
