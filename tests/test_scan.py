@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError, ParseError
-from git_aiapply.formats import parse_response
-from git_aiapply.formats.base import new_file_text
+from git_aiapply.formats import parse_response, selected_formats
+from git_aiapply.formats.base import new_file_text, scan_blocks
 from git_aiapply.ops import EditFile, NewFile
 from git_aiapply.response import normalize_newlines
 
@@ -144,6 +144,16 @@ CUT_OFF = {
         '<CodeChange filePath="a.py">\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n',
     "CodeChange cut in REPLACE":
         '<CodeChange filePath="a.py">\n<<<<<<< SEARCH\nx\n=======\ny',
+    "cut in the opening line of a second block":
+        "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n<CodeCha",
+    "cut right after the opening fence of a second block":
+        "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n" + F + "diff\n",
+    "cut after a diff header":
+        "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n--- a/b.py\n+++ b/b.py\n",
+    "cut after a heredoc line":
+        "*** Begin Patch\n*** Delete File: a\n*** End Patch\n" + F + "sh\napply_patch <<'EOF'\n",
+    "indented End Patch closing a chunk of only context":
+        "*** Begin Patch\n*** Update File: doc.md\n@@\n Finish with:\n   *** End Patch\n",
     "a later block in a fence never closed":
         "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n" + F + "diff\n--- a/b\n+++ b/b\n"
         "@@ -1 +1 @@\n-a\n+b\n",
@@ -170,6 +180,18 @@ def test_a_raw_diff_with_no_newline_marker_at_the_end_is_complete():
 def test_a_response_ending_in_prose_without_newline_is_complete():
     text = "*** Begin Patch\n*** Delete File: a\n*** End Patch\nDone, as asked"
     assert summary(text) == [("DeleteFile", "a")]
+
+
+def test_a_padded_end_patch_after_a_change_ends_the_patch():
+    # Codex's padded last line
+    assert summary("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n  *** End Patch\n") == [
+        ("EditFile", "a")]
+
+
+def test_prose_that_merely_starts_like_a_marker_is_not_cut_off():
+    for tail in ("That is all.", "Run `git diff` to see it.", "---\nThanks!", "*Note*: done"):
+        text = "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n" + tail
+        assert summary(text) == [("DeleteFile", "a")], tail
 
 
 def test_an_unclosed_prose_fence_holding_no_change_is_prose():
@@ -223,14 +245,22 @@ def test_truncation_sweep_never_yields_a_wrong_or_partial_edit(text):
     full = _full_ops(text)
     if full is None:
         pytest.skip("the whole response is refused by the parser")
+    found = scan_blocks(text, selected_formats(None))
+    # each block with its wrappers (fences, heredoc lines)
+    spans = [(b.start, b.end) for b in found.blocks] + found.wrappers
     rng = random.Random(len(text))
     for cut in _cut_points(text, rng):
+        where = f"cut at {cut}: {text[max(0, cut - 40):cut]!r}"
         try:
             got = parse_response(text[:cut]).ops
         except ApplyError:
             continue  # refused: nothing would change
-        # taken: only complete blocks' operations, exactly as the whole answer gives them
-        assert got == full[:len(got)], f"cut at {cut}: {text[max(0, cut - 40):cut]!r}"
+        # a cut inside a block (or its fence) refuses the whole answer: no operations
+        # (the command then says no file changes were found) ...
+        if any(a < cut < b and text[cut:b].strip() for a, b in spans):
+            assert got == [], where
+        # ... and between blocks only complete blocks count, exactly as in the whole answer
+        assert got == full[:len(got)], where
 
 
 def test_the_sweep_covers_every_format():

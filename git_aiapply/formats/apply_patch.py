@@ -104,6 +104,7 @@ class ApplyPatch(Format):
 
     name = NAME
     triggers = "*"
+    markers = ("*** Begin Patch", "apply_patch <<")
 
     def opens(self, scan: Scan, i: int) -> bool:
         return _is_marker(scan.lines[i], BEGIN)
@@ -222,10 +223,14 @@ class _BlockParser:
                                   "'*** Update File:' section")
         return self.ops
 
-    def _padded_end(self, k: int) -> bool:
+    def _padded_end(self, k: int, chunk: "_Chunk | None") -> bool:
         """Whether the indented ``*** End Patch`` on line ``k`` of a chunk ends the patch
         (Codex accepts a padded last line): it does when nothing after it continues the
-        patch; otherwise it is a context line."""
+        patch and the chunk it would end already changes something; otherwise it is a
+        context line (a chunk of only context so far is a file that documents the
+        format, quoted in an answer that was cut off there)."""
+        if chunk is not None and not any(tag != CONTEXT for tag, _t, _b in chunk.lines):
+            return False
         j = k + 1
         while j < self.n and not self.lines[j].strip():
             j += 1
@@ -333,7 +338,7 @@ class _BlockParser:
             # file that documents the format), unless it is a padded '*** End Patch'
             # after which nothing continues the patch.
             if h is not None and (not line.startswith(CONTEXT)
-                                  or (h.kind == END and self._padded_end(self.k))):
+                                  or (h.kind == END and self._padded_end(self.k, cur))):
                 if h.kind == EOF_MARK:
                     if cur is None or not cur.has_content():
                         raise ParseError("'*** End of File' with no chunk lines before it",

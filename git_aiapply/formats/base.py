@@ -25,6 +25,10 @@ The ``Format`` protocol (one object per format, registered in ``formats/__init__
     look behind over prose lines ``scan.floor <= j < i`` (lines no block consumed): a
     block may begin before its marker line (a heredoc ``apply_patch <<'EOF'`` line, an
     aider file path above a fence).
+``markers``
+    Literal starts of the lines that begin a block of this format (``*** Begin Patch``,
+    ``diff --git ``): a response whose last line, after every block, is one of them (or
+    the start of one, cut mid-line) is refused as cut off where a block began.
 ``parse(scan, i) -> Block``
     The block whose marker line ``opens`` accepted, parsed through its close.
     ``Block.start`` may lie before line ``i`` but never before ``scan.offset(scan.floor)``;
@@ -84,6 +88,12 @@ def fence_open(line: str) -> tuple[str, int] | None:
     if not m:
         return None
     return m.group(1)[0], len(m.group(1))
+
+
+def fence_info(line: str) -> str:
+    """The info string of a fence opening line (``diff`` in ```` ```diff ````), or ''."""
+    m = FENCE_RE.fullmatch(line.rstrip())
+    return m.group(2).strip() if m else ""
 
 
 def is_fence_close(line: str, char: str, length: int) -> bool:
@@ -226,6 +236,9 @@ class Format:
     selects: tuple[str, ...] = ()
     explicit_only: bool = False
     triggers: str | None = None
+    # literal starts of the lines that begin a block of the format (case-insensitive): a
+    # response whose last line is one (or, cut mid-line, the start of one) was cut off
+    markers: tuple[str, ...] = ()
 
     def opens(self, scan: Scan, i: int) -> bool:  # pragma: no cover - protocol
         raise NotImplementedError
@@ -295,4 +308,32 @@ def scan_blocks(text: str, formats: "list[Format]") -> ScanResult:
         raise ParseError(f"{CUT_OFF}: the code fence opened at response line {fence.line + 1} "
                          "holds a change and is never closed", line=fence.line + 1,
                          hint=CUT_OFF_HINT)
+    _refuse_cut_at_a_block_start(scan, formats)
     return ScanResult(blocks, wrappers)
+
+
+def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
+    """Refuse a response that stops where a change block begins (BEHAVIOR.md §2): its
+    last line, after every complete block, is a block's opening marker line (or the
+    start of one, when the response ends mid-line), or it ends right after opening a
+    code fence with an info string (```` ```diff ````): the block never came, and the
+    blocks before it may be only part of the answer."""
+    k = scan.last_content
+    if k < scan.floor:
+        return  # the response ends with a block (or its fence)
+    fence = scan.fence
+    if fence is not None and k == fence.line and fence_info(scan.lines[k]):
+        raise ParseError(f"{CUT_OFF}: it ends right after opening a code fence at response line "
+                         f"{k + 1} ({scan.lines[k].strip()!r}), before any content",
+                         line=k + 1, hint=CUT_OFF_HINT)
+    line = scan.lines[k].strip().lower()
+    mid_line = scan.ends_mid_line(k)
+    if mid_line and line in ("``", "~~"):
+        markers: list[str] = ["``"]  # cut inside a fence's opening line
+    else:
+        markers = [m.lower() for f in formats for m in f.markers]
+    for marker in markers:
+        if line.startswith(marker) or (mid_line and len(line) >= 2 and marker.startswith(line)):
+            raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
+                             f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
+                             line=k + 1, hint=CUT_OFF_HINT)

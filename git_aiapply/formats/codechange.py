@@ -206,6 +206,7 @@ class CodeChange(Format):
 
     name = NAME
     triggers = "<"
+    markers = ("<CodeChange",)
 
     def opens(self, scan: Scan, i: int) -> bool:
         return _opens(scan.lines[i])

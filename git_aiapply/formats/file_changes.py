@@ -493,6 +493,7 @@ class FileChanges(Format):
     name = NAME
     selects = (NAME, HASHLINE)
     triggers = "<"
+    markers = ("<FILE_CHANGES",)
 
     def opens(self, scan: Scan, i: int) -> bool:
         line = scan.lines[i]

@@ -176,6 +176,7 @@ class UnifiedDiff(Format):
 
     name = NAME
     triggers = "dI-"
+    markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -")
 
     def opens(self, scan: Scan, i: int) -> bool:
         return _svn_header(scan.lines, i) or _section_starts(scan.lines, i)
