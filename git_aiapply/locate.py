@@ -16,7 +16,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
-from .record import record
+from .record import record, replace
 
 from .errors import ApplyError, Problem
 from .ops import ADD, CONTEXT, REMOVE, Hunk
@@ -262,17 +262,42 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
         return Problem(reason, file=path, directive=directive, edit=h.number,
                        edit_first_line=h.first_line(), **kw)
 
-    # 1. candidates for each hunk, each on the first tier where it fits
-    candidates: list[list[Placement]] = []
+    # 1. candidates for each hunk, each on the first tier where it fits.  Identical
+    # edits (same lines, no anchor) are located once: k copies that fit exactly k places
+    # take one each, in order (they are interchangeable, so that is the only result);
+    # more places than copies make k x places candidates, refused past the search bound.
+    candidates: list[list[Placement]] = [[] for _ in hunks]
+    copies: dict[tuple, list[int]] = {}
+    for i, h in enumerate(hunks):
+        if not h.anchors and h.old:
+            copies.setdefault((tuple(h.lines), h.at_eof), []).append(i)
+    twins = {i: members for members in copies.values() if len(members) > 1 for i in members}
     cursor = 0  # apply-patch: anchors are looked for after the previous chunk
     for i, h in enumerate(hunks):
+        members = twins.get(i)
+        if members and i != members[0]:
+            continue  # located with the first copy
         try:
             cands = _candidates(h, i, h.old, lines, index, cursor, problem)
         except EditProblem as e:
             problems.append(e.problem)
-            candidates.append([])
             continue
-        candidates.append(cands)
+        if members:
+            k = len(members)
+            if len(cands) == k:
+                for m, c in zip(members, cands):
+                    candidates[m] = [replace(c, hunk=hunks[m], index=m)]
+            elif k * len(cands) > SEARCH_BUDGET:
+                problems.append(problem(
+                    h, f"ambiguous: {k} identical edits and {len(cands)} places where they fit "
+                       "(too many to decide)",
+                    hint="include more unchanged context lines so each edit matches exactly one place",
+                    candidates=[c.start + 1 for c in cands]))
+            else:
+                for m in members:
+                    candidates[m] = [replace(c, hunk=hunks[m], index=m) for c in cands]
+            continue
+        candidates[i] = cands
         if len(cands) == 1:
             cursor = cands[0].end
     if problems:
@@ -819,3 +844,22 @@ def _first_difference(lines: Sequence[str], old: list[str], nearby: list[tuple[i
 def _short(text: str, limit: int = 70) -> str:
     t = text if len(text) <= limit else text[:limit - 3] + "..."
     return repr(t)
+
+
+def whole_content_difference(ft: FileText, old: list[str]) -> str | None:
+    """Why ``old`` (a deletion's removed lines) is not the whole of ``ft``, or None when it
+    is, on the first tier where every line matches (as edits are located)."""
+    lines = ft.lines
+    n = len(lines)
+    if len(old) == n:
+        for tier in range(4):
+            if all(_norm(tier, a) == _norm(tier, b) for a, b in zip(old, lines)):
+                return None
+    if not old:
+        return f"the diff lists none of the file's {n} lines"
+    if len(old) < n and all(_norm(3, a) == _norm(3, b) for a, b in zip(old, lines)):
+        return f"its '-' lines cover only the first {len(old)} of the file's {n} lines"
+    for j, (a, b) in enumerate(zip(old, lines)):
+        if _norm(3, a) != _norm(3, b):
+            return f"line {j + 1} of the file is {_short(b)} where the diff has {_short(a)}"
+    return f"the diff has {len(old)} '-' lines but the file has only {n}"

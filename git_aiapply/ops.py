@@ -85,6 +85,9 @@ class DeleteFile:
 
     path: str
     source: Source
+    # unified diff ('+++ /dev/null'): the '-' lines, which must be the file's whole content
+    # (as `git apply` checks); None when the directive names the file only
+    old_lines: list[str] | None = None
 
 
 @record

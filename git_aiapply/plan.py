@@ -220,9 +220,10 @@ class _Planner:
                              f"{path} exists but is not tracked by git; ai-apply never "
                              "overwrites an untracked file",
                              hint="move it away or `git add` it first")
-        if old is not None and not op.replace:
+        if old is not None and not op.replace and old.data:
             return self.fail(op.source, path,
-                             f"{path} already exists; an empty SEARCH block only creates new files",
+                             f"{path} already exists; an empty SEARCH block only creates new "
+                             "files or fills empty ones",
                              hint="put the lines to replace in the SEARCH block")
         if old is not None and old.mode == MODE_LINK:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
@@ -250,12 +251,35 @@ class _Planner:
             if self.base.disk_kind(path):
                 return self.fail(op.source, path, f"cannot delete {path}: it is not tracked by git")
             return self.fail(op.source, path, f"cannot delete {path}: no such file")
+        if op.old_lines is not None and not self.deletion_matches(op, path, st):
+            return
         self.set(path, None)
         removed = 0 if st.mode == MODE_LINK or is_binary(st.data) else len(FileText.from_bytes(st.data))
         if path in self.changes and self.changes[path].action == "add":
             del self.changes[path]
         else:
             self.record(path, "delete", removed=removed)
+
+    def deletion_matches(self, op: DeleteFile, path: str, st: FileState) -> bool:
+        """A diff's deletion removes exactly the file's content (as `git apply` checks);
+        a binary file cannot be written as '-' lines, so its deletion is not checked."""
+        if is_binary(st.data):
+            return True
+        from .locate import whole_content_difference
+
+        ft = FileText.from_bytes(st.data)
+        why = whole_content_difference(ft, op.old_lines)
+        if why is None:
+            return True
+        lines = ft.lines
+        self.problems.append(Problem(
+            f"the diff deletes {path}, but its removed lines are not the file's content: {why}",
+            file=path, directive=op.source.directive,
+            nearby=[(i + 1, lines[i]) for i in range(min(len(lines), 8))],
+            nearby_label="the file begins",
+            hint="a deletion must list every line of the file with '-' (or use a directive "
+                 "that deletes by name); check that this is the file you mean"))
+        return False
 
     def rename(self, op: RenameFile) -> None:
         src = self.path(op.old_path, op.source)
