@@ -165,3 +165,29 @@ def test_empty_search_on_a_file_with_content_is_refused(content):
     with pytest.raises(ApplyError) as e:
         plan(cc_create("a.py", "y = 2\n"), {"a.py": (MODE_FILE, content)})
     assert "already exists" in str(e.value)
+
+
+# ---- folders made and emptied by the response itself (the planner's folder count) -------
+
+def test_leading_folder_checks_see_the_responses_own_files():
+    with pytest.raises(ApplyError) as e:
+        plan(fc('<FILE_NEW file_path="n">\nx\n</FILE_NEW>', '<FILE_NEW file_path="n/y">\nx\n</FILE_NEW>'), {})
+    assert "n is a file, so it cannot hold n/y" in str(e.value)
+    with pytest.raises(ApplyError) as e:
+        plan(fc('<FILE_NEW file_path="m/y">\nx\n</FILE_NEW>', '<FILE_NEW file_path="m">\nx\n</FILE_NEW>'), {})
+    assert "cannot create m: it is a folder" in str(e.value)
+
+
+def test_a_folder_emptied_by_the_response_is_no_folder():
+    p = plan(fc('<FILE_NEW file_path="m/a/y">\nx\n</FILE_NEW>', '<FILE_DELETE file_path="m/a/y" />',
+                '<FILE_NEW file_path="m">\nx\n</FILE_NEW>'), {})
+    assert p.final["m"] == FileState(MODE_FILE, b"x\n")
+    p = plan(fc('<FILE_NEW file_path="k/y">\nx\n</FILE_NEW>', '<FILE_RENAME from_path="k/y" to_path="z" />',
+                '<FILE_NEW file_path="k">\nx\n</FILE_NEW>'), {})
+    assert p.final == {"z": FileState(MODE_FILE, b"x\n"), "k": FileState(MODE_FILE, b"x\n"), "k/y": None}
+
+
+def test_many_new_files_in_few_folders():
+    n = 3000
+    p = plan(fc(*[f'<FILE_NEW file_path="d{i % 7}/s{i % 3}/f{i}.txt">\n{i}\n</FILE_NEW>' for i in range(n)]), {})
+    assert len(p.final) == n and p.final["d5/s2/f2000.txt"] == FileState(MODE_FILE, b"2000\n")
