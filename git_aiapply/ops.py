@@ -148,9 +148,3 @@ class HashlineEdit:
 
 Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit]
 
-
-def op_paths(op: Operation) -> list[str]:
-    """Every path an operation names."""
-    if isinstance(op, RenameFile):
-        return [op.old_path, op.new_path]
-    return [op.path]

@@ -19,8 +19,6 @@ from .text import FileText, encode, is_binary
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
-MODE_SUBMODULE = 0o160000
-MODE_TREE = 0o040000
 
 
 class Base(Protocol):
@@ -69,9 +67,6 @@ class Plan:
 
     def is_noop(self) -> bool:
         return all(self.final[p] == self.base.get(p) for p in self.final)
-
-    def changed_paths(self) -> list[str]:
-        return sorted(p for p in self.final if self.final[p] != self.base.get(p))
 
 
 _MISSING = object()
