@@ -302,3 +302,105 @@ def test_first_difference_when_a_line_differs():
     before = b"def f():\n    a = 1\n    c = 3\n    return a\n"
     reason = _not_found(before, H(" def f():\n     a = 1\n     c = 4\n-    return a\n+    return c"))
     assert "line 3 there is '    c = 3' where the edit has '    c = 4'" in reason
+
+
+# ---- the placement rule against its definition, by brute force -------------------------
+
+def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
+    """BEHAVIOR.md §3 read literally over every assignment of exact-match places: the
+    unique in-order placement, else the unique one in any order (identical edits being
+    interchangeable), else None (refused).  Independent of the locator's algorithm."""
+    from itertools import product
+
+    def places(h):
+        old = h.old
+        return [s for s in range(len(before) - len(old) + 1) if before[s:s + len(old)] == old]
+
+    def runs(h, s):
+        out, q, cur = [], s, None
+        for tag, text in h.lines:
+            if tag == " ":
+                cur, q = None, q + 1
+                continue
+            if cur is None:
+                cur = [q, q, []]
+                out.append(cur)
+            if tag == "-":
+                q += 1
+                cur[1] = q
+            else:
+                cur[2].append(text)
+        return out
+
+    def collide(r1, r2):
+        for a1, b1, _ in r1:
+            for a2, b2, _ in r2:
+                if a1 < b1 and a2 < b2 and a1 < b2 and a2 < b1:
+                    return True
+                if a1 == b1 and a2 < a1 < b2 or a2 == b2 and a1 < a2 < b1:
+                    return True
+        return False
+
+    changing = [i for i, h in enumerate(hunks) if any(t != " " for t, _ in h.lines)]
+    if any(not places(h) for h in hunks):
+        return None
+    sols = []
+    for combo in product(*[places(hunks[i]) for i in changing]):
+        rs = {i: runs(hunks[i], s) for i, s in zip(changing, combo)}
+        ok = True
+        for x in range(len(changing)):
+            for y in range(x + 1, len(changing)):
+                i, j = changing[x], changing[y]
+                if collide(rs[i], rs[j]):
+                    ok = False
+                if hunks[i].lines == hunks[j].lines and combo[x] >= combo[y]:
+                    ok = False  # identical edits: one place each, taken in order
+        if ok:
+            sols.append(rs)
+
+    def in_order(rs):
+        spans = [(min(a for a, _b, _t in rs[i]), max(b for _a, b, _t in rs[i])) for i in changing]
+        return all(spans[k + 1][0] >= spans[k][1] for k in range(len(spans) - 1))
+
+    ordered = [s for s in sols if in_order(s)]
+    pick = ordered[0] if len(ordered) == 1 else sols[0] if len(sols) == 1 else None
+    if pick is None:
+        return None
+    allruns = sorted((a, b, i, k, t) for i in changing for k, (a, b, t) in enumerate(pick[i]))
+    out, pos = [], 0
+    for a, b, _i, _k, t in allruns:
+        out += before[pos:a] + t
+        pos = b
+    return out + before[pos:]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_placement_matches_the_rule_by_brute_force(seed):
+    import random
+
+    rnd = random.Random(seed)
+    before = [rnd.choice("abcx") for _ in range(rnd.randint(3, 9))]
+    hunks = []
+    for k in range(rnd.randint(1, 3)):
+        s = rnd.randrange(len(before))
+        n = rnd.randint(1, min(3, len(before) - s))
+        lines = []
+        for j, line in enumerate(before[s:s + n]):
+            r = rnd.random()
+            if r < 0.4:
+                lines.append((" ", line))
+            elif r < 0.8:
+                lines.append(("-", line))
+                if rnd.random() < 0.5:
+                    lines.append(("+", line.upper() + str(k)))
+            else:
+                lines.append((" ", line))
+                lines.append(("+", f"new{k}{j}"))
+        hunks.append(Hunk(lines, number=k + 1))
+    want = _brute_force(before, hunks)
+    text = ("\n".join(before) + "\n").encode()
+    try:
+        got = run(text, *hunks).decode().split("\n")[:-1]
+    except ApplyError:
+        got = None
+    assert got == want, (before, [h.lines for h in hunks])
