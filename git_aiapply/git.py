@@ -1139,9 +1139,41 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     else:
         commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
     subject = message.split("\n", 1)[0]
-    update_ref(r, refname, commit_id, expected_tip,
-               f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}", committer)
+    if expected_tip is None:
+        # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
+        # the branch, at this base
+        subject = (f"created branch from {base_commit.id if base_commit is not None else 'nothing'}"
+                   f": {subject}")
+    reflog_message = f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}"
+    update_ref(r, refname, commit_id, expected_tip, reflog_message, committer)
+    ensure_reflog_entry(repo, refname, expected_tip, commit_id, reflog_message, committer)
     return CommitResult(commit_id, tree_id, refname, message, hook_output)
+
+
+def ensure_reflog_entry(wrapper: Repo, refname: str, old, new, message: str,
+                        committer: pygit2.Signature) -> None:
+    """Append the reflog entry of ``old -> new`` when libgit2 wrote none (reflogs off:
+    a bare repository, core.logAllRefUpdates=false), as `git branch --create-reflog`
+    does: a branch's reflog is how `attempts --prune` knows the branch is the tool's own."""
+    try:
+        newest = next(iter(wrapper.repo.lookup_reference(refname).log()), None)
+    except (KeyError, pygit2.GitError):
+        newest = None
+    if newest is not None and newest.oid_new == new and \
+            (newest.oid_old == (old or pygit2.Oid(hex="0" * 40))):
+        return
+    zero = "0" * len(str(new))
+    off = committer.offset
+    tz = f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
+            f"\t{' '.join(message.splitlines())}\n")
+    path = os.path.join(wrapper.commondir, "logs", *refname.split("/"))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "ab") as f:
+            f.write(line.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass  # no record: prune keeps the branch, which loses nothing
 
 
 def checked_out_branches(repo: Repo) -> dict[str, str]:
