@@ -154,12 +154,27 @@ def test_recover_still_running_is_fatal(repo: GitRepo):
 # --------------------------------------------------------------------------- pick
 
 
+SECOND = """Shout the last line too.
+
+<FILE_CHANGES>
+<FILE_PATCH file_path="src/a.txt">
+@@
+ TWO
+-three
++THREE
+</FILE_PATCH>
+</FILE_CHANGES>
+"""
+
+
 def setup_attempt(repo: GitRepo) -> None:
-    """The crash-safety repository plus an attempt branch on HEAD holding RESPONSE."""
+    """The crash-safety repository plus an attempt branch on HEAD: RESPONSE, then a
+    second commit on top (a fast-forward pick brings both)."""
     setup_repo(repo)
     repo.settle()
-    r = repo.run("--branch", "try/1", response=RESPONSE)
-    assert r.returncode == 0, r.err
+    for response in (RESPONSE, SECOND):
+        r = repo.run("--branch", "try/1", response=response)
+        assert r.returncode == 0, r.err
 
 
 PICK_FAULTS = [f"{step}:{n}" for step, count in STEPS for n in range(1, count + 1)]
