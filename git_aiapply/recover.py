@@ -13,6 +13,8 @@ worktree and removes it at the very end.  The journal (JSON) holds:
   (``[mode, blob id]`` of those exact bytes, stored as a blob: in a CRLF or filtered
   checkout they differ from the committed blob, and recovery must put back what was on
   disk); ``final``: what was to be committed there (``[mode, blob id]`` or None);
+- ``written`` (optional): path -> [mode, blob id] of the bytes written to disk, when they
+  differ from ``final`` (a CRLF or filtered checkout);
 - ``made_dirs``: the folders writing would create;
 - ``staged_index``: once the new index is written into ``index.lock``, that file's size
   and trailing checksum, so that recovery knows the lock as its own.
@@ -380,6 +382,8 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         made_dirs: list = j.get("made_dirs") or []
         moves_to = j.get("moves_to")
         kind = j.get("kind") or "apply"
+        # the bytes written to disk, when the writer noted them (CRLF, filters)
+        written: dict = j.get("written") or {}
     except (OSError, ValueError, KeyError, TypeError) as e:
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
                                     hint="check `git status`; then remove the journal by hand"))
@@ -403,7 +407,8 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         # the branch never moved: back to before
         odd = [p for p in originals
                if not _is_on_disk(repo, current[p], originals[p])
-               and not (p in final and _holds_blob(repo, p, current[p], final[p]))]
+               and not (p in final and _holds_blob(repo, p, current[p], final[p]))
+               and not (p in written and _is_on_disk(repo, current[p], written[p]))]
         if odd:
             for p in odd:
                 rec.problems.append(Problem(
@@ -439,7 +444,8 @@ def recover(repo, dry_run: bool = False) -> Recovery:
                      + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
                      + f") with `git status`, then remove {jpath} by hand"))
             return rec
-        odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])]
+        odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
+               and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
         if odd:
             for p in odd:
                 rec.problems.append(Problem(
