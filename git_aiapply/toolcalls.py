@@ -120,10 +120,11 @@ def looks_like_edit(args: object) -> str | None:
         if isinstance(args.get(k), str) and args[k].strip():
             return f"its arguments carry a {k!r}"
     for value in args.values():
-        if isinstance(value, str):
-            why = looks_like_edit(value)
-            if why:
-                return why
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, str):
+                why = looks_like_edit(item)
+                if why:
+                    return why
     return None
 
 
@@ -234,7 +235,7 @@ def _relabel(e: ApplyError, call: ToolCall, offset: int = 0, what: str = "the pa
             p.reason = f"{p.reason} (line {p.response_line - offset} of {what})"
             p.response_line = None
         p.directive = f"{call.words()}" + (f": {p.directive}" if p.directive else "")
-    return e
+    return ApplyError(e.problems, kind=e.kind)  # the message is rendered at creation
 
 
 def _apply_patch_operation(call: ToolCall, op: object) -> list[Operation]:
