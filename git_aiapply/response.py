@@ -420,6 +420,8 @@ def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
     stop = message.get("stop_reason")
     if stop in _CUT_STOP:
         answer.cut_off.append(_CUT_STOP[stop])
+    if message.get("status") == "incomplete":  # a Responses message item
+        answer.cut_off.append("a message item with status \"incomplete\"")
     _content(message.get("content"), answer, failed)
     if "tool_calls" in message or "function_call" in message:
         _chat_message(dict(message, content=None), answer)

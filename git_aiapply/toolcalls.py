@@ -169,8 +169,18 @@ def _path_arg(call: ToolCall, args: dict, verb: str) -> str:
     return path
 
 
+def _not_json(call: ToolCall, args: object) -> bool:
+    """A function call whose arguments start as a JSON object but do not parse (a call
+    cut off while it was being written, most often)."""
+    return (isinstance(args, str) and call.shape not in ("custom_tool_call", "custom")
+            and args.lstrip().startswith("{"))
+
+
 def _patch_text(call: ToolCall, args: object) -> str:
     """The apply-patch text an apply_patch tool call carries."""
+    if _not_json(call, args):
+        raise _refuse(call, "the apply_patch call's arguments are not valid JSON (cut off?)",
+                      hint="send the call again with its whole arguments object")
     if isinstance(args, str):
         return args
     if isinstance(args, dict):
@@ -313,7 +323,9 @@ def v4a_operations(call: ToolCall, kind: str, path: str, diff: str) -> list[Oper
 def _text_editor(call: ToolCall, args: object) -> list[Operation]:
     """Anthropic's text editor tool."""
     if not isinstance(args, dict):
-        raise _refuse(call, "the text editor call has no arguments object")
+        why = ("its arguments are not valid JSON (cut off?)" if _not_json(call, args)
+               else "the text editor call has no arguments object")
+        raise _refuse(call, why, hint="send the call again with its whole arguments object")
     command = args.get("command")
     if command == "view":
         return []
@@ -344,6 +356,8 @@ def _text_editor(call: ToolCall, args: object) -> list[Operation]:
     line = args.get("insert_line")
     if isinstance(line, str) and line.strip().isdigit():
         line = int(line.strip())
+    elif isinstance(line, float) and line.is_integer():
+        line = int(line)
     if not isinstance(line, int) or isinstance(line, bool) or line < 0:
         raise _refuse(call, f"insert into {path}: 'insert_line' must be a line number (0 = the "
                             f"top), not {args.get('insert_line')!r}", path=path)

@@ -198,6 +198,8 @@ def test_id_of_text_only_json_is_unchanged():
      'status "incomplete" (max_output_tokens)'),
     ([{"role": "assistant", "stop_reason": "max_tokens", "content": "x"}],
      'stop_reason "max_tokens"'),
+    ([{"type": "message", "role": "assistant", "status": "incomplete", "content": "x"}],
+     'status "incomplete"'),
     # complete tool calls do not make a cut-off answer whole
     ({"type": "message", "role": "assistant", "stop_reason": "max_tokens", "content": [
         {"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool",
@@ -380,6 +382,25 @@ def test_bad_text_editor_calls(args, fragment):
     with pytest.raises(ApplyError) as e:
         call_ops(call("tool_use", "str_replace_based_edit_tool", args))
     assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("name, args", [
+    ("apply_patch", '{"input": "*** Begin Patch\\n*** Delete File: a'),
+    ("str_replace_based_edit_tool", '{"command": "str_replace", "path": "a", "old_str": "x'),
+])
+def test_function_arguments_cut_off_mid_json_are_refused(name, args):
+    with pytest.raises(ApplyError) as e:
+        call_ops(call("function_call", name, args))
+    assert "not valid JSON (cut off?)" in str(e.value)
+
+
+def test_insert_line_as_a_whole_float():
+    (op,) = call_ops(call("tool_use", "str_replace_based_edit_tool",
+                          {"command": "insert", "path": "a", "insert_line": 2.0, "insert_text": "x"}))
+    assert op.line == 2
+    with pytest.raises(ApplyError):
+        call_ops(call("tool_use", "str_replace_based_edit_tool",
+                      {"command": "insert", "path": "a", "insert_line": 2.5, "insert_text": "x"}))
 
 
 def test_insert_accepts_new_str_and_a_numeric_string():

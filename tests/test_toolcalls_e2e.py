@@ -113,14 +113,24 @@ def test_several_choices_without_branch_are_refused(repo: GitRepo):
     assert repo.snapshot() == before
 
 
+def attempt_results(out: str) -> list[dict]:
+    """The per-attempt objects of an attempt run's --json: one document with "results",
+    or JSON Lines with one object per attempt."""
+    try:
+        return json.loads(out)["results"]
+    except ValueError:
+        objects = [json.loads(line) for line in out.splitlines() if line.strip()]
+        return [o for o in objects if "input" in o and "status" in o]
+
+
 def test_several_choices_with_branch_are_one_attempt_each(repo: GitRepo):
     setup(repo)
     before = repo.snapshot()
     r = repo.run("--branch", "try/{n}", "--json", response=two_choices())
     assert r.returncode == 0, r.out + r.err
-    out = json.loads(r.out)
-    assert [x["status"] for x in out["results"]] == ["applied", "applied"]
-    assert [x["input"].rsplit("#", 1)[1] for x in out["results"]] == ["choice-1", "choice-2"]
+    results = attempt_results(r.out)
+    assert [x["status"] for x in results] == ["applied", "applied"]
+    assert [x["input"].rsplit("#", 1)[1] for x in results] == ["choice-1", "choice-2"]
     assert repo.git("show", "try/1:a.txt") == "uno\ntwo\n"
     assert repo.git("show", "try/2:a.txt") == "eins\ntwo\n"
     after = repo.snapshot()  # HEAD, the index and the worktree untouched: only refs moved
