@@ -126,7 +126,19 @@ def _expand(inputs, max_bytes: int) -> list[_Input]:
             out.extend(_jsonl_inputs(name, raw, max_bytes))
         else:
             out.append(_Input(label=name if name != "-" else "stdin", stem=_stem(name), raw=raw))
-    return out
+    return [one for item in out for one in _choices(item)]
+
+
+def _choices(item: _Input) -> list[_Input]:
+    """A Chat Completions answer with several choices (n > 1): one attempt per choice,
+    labelled ``LABEL#choice-K`` and named ``STEM-K`` (BEHAVIOR.md §1)."""
+    from .response import split_choices
+
+    parts = split_choices(item.raw) if item.raw is not None else None
+    if not parts:
+        return [item]
+    return [replace(item, label=f"{item.label}#choice-{k}", stem=f"{item.stem}-{k}", raw=part)
+            for k, part in enumerate(parts, 1)]
 
 
 # --------------------------------------------------------------------------- templates

@@ -146,5 +146,30 @@ class HashlineEdit:
     source: Source
 
 
-Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit]
+@record
+class ReplaceText:
+    """Anthropic's text editor ``str_replace``: ``old`` must occur exactly once in the
+    file (as a substring, not necessarily whole lines) and is replaced by ``new``."""
+
+    path: str
+    old: str
+    new: str
+    source: Source
+    number: int = 1  # the tool call's number, for errors
+
+
+@record
+class InsertText:
+    """Anthropic's text editor ``insert``: ``text`` as whole lines after line ``line``
+    (0 = the top) of the file as it is at this point of the response."""
+
+    path: str
+    line: int
+    text: str
+    source: Source
+    number: int = 1
+
+
+Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit, ReplaceText,
+                  InsertText]
 

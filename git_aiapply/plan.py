@@ -12,8 +12,8 @@ from typing import Protocol
 
 from .errors import ApplyError, Problem
 from .paths import check_leading_folders
-from .ops import (DeleteFile, EditFile, HashlineEdit, NewFile, Operation, RenameFile, SetMode,
-                  Source)
+from .ops import (DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation, RenameFile,
+                  ReplaceText, SetMode, Source)
 from .text import FileText, encode, is_binary
 
 MODE_FILE = 0o100644
@@ -204,6 +204,8 @@ class _Planner:
             self.set_mode(op)
         elif isinstance(op, (EditFile, HashlineEdit)):
             self.edit(op)
+        elif isinstance(op, (ReplaceText, InsertText)):
+            self.text_edit(op)
         else:  # a parser produced something unknown: a bug, said plainly
             raise TypeError(f"unknown operation {op!r}")
 
@@ -356,6 +358,27 @@ class _Planner:
         self.record(path, "update", added, removed)
 
 
+    # -- text editor tool calls (engineer tools; the logic is in toolcalls.py) -------
+    def text_edit(self, op: ReplaceText | InsertText) -> None:
+        """str_replace / insert of Anthropic's text editor tool, on the file as the
+        operations before this one left it."""
+        from .toolcalls import apply_text_edit
+
+        path = self.path(op.path, op.source)
+        if path is None:
+            return
+        st = self.editable(path, op.source, "edit")
+        if st is None:
+            return
+        try:
+            new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
+        except ApplyError as e:
+            self.problems.extend(e.problems)
+            return
+        self.set(path, FileState(st.mode, new.to_bytes()))
+        self.record(path, "update", added, removed)
+
+
 # Files git reads itself from the worktree, with their 8.3 short-name prefixes (git's
 # is_ntfs_dotgitmodules and friends).
 _GIT_DOTFILES = {".gitmodules": "gitmod", ".gitattributes": "gitatt", ".gitignore": "gitign",
@@ -409,6 +432,7 @@ _NEW_FILE = {
     "apply-patch": "`*** Add File: PATH`",
     "codechange": "a <CodeChange> block with an empty SEARCH",
     "unified-diff": "a diff from `--- /dev/null`",
+    "tool-call": "the text editor's create command or an apply_patch create_file operation",
 }
 
 
