@@ -45,6 +45,9 @@ class Hunk:
     # unified diff '\ No newline at end of file' after the old / new side's last line
     old_no_newline: bool = False
     new_no_newline: bool = False
+    # SEARCH/REPLACE with several '=======' lines that could be its divider: every reading
+    # as (what it assumes, lines); ``locate.choose_readings`` keeps the one the file fits.
+    readings: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
 
     @property
     def old(self) -> list[str]:

@@ -311,10 +311,12 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                from .locate import apply_hunks
+                from .locate import apply_hunks, choose_readings
 
+                hunks = choose_readings(ft.lines, op.hunks, path=path,
+                                        directive=op.source.directive)
                 new, added, removed = apply_hunks(
-                    ft, op.hunks, path=path, directive=op.source.directive,
+                    ft, hunks, path=path, directive=op.source.directive,
                     ensure_final_newline=op.ensure_final_newline)
             else:
                 from .hashline import apply_hashline
