@@ -384,6 +384,8 @@ _NEW_FILE = {
     "hashline": "a <FILE_NEW file_path=\"PATH\"> directive",
     "apply-patch": "`*** Add File: PATH`",
     "codechange": "a <CodeChange> block with an empty SEARCH",
+    "search-replace": "a SEARCH/REPLACE block with an empty SEARCH",
+    "whole": "the file's path and its whole content in a fenced block",
     "unified-diff": "a diff from `--- /dev/null`",
 }
 
