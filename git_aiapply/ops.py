@@ -83,6 +83,17 @@ class NewFile:
 
 
 @record
+class AppendFile:
+    """Add lines at the end of a file, creating it when missing (FILE_APPEND).
+
+    ``text`` is the content to add (decoded, ending with a newline unless empty)."""
+
+    path: str
+    text: str
+    source: Source
+
+
+@record
 class DeleteFile:
     """Remove a tracked file."""
 
@@ -146,7 +157,7 @@ class HashlineEdit:
     source: Source
 
 
-Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit]
+Operation = Union[NewFile, AppendFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit]
 
 
 def op_paths(op: Operation) -> list[str]:

@@ -11,7 +11,7 @@ from .record import field, record
 from typing import Protocol
 
 from .errors import ApplyError, Problem
-from .ops import (DeleteFile, EditFile, HashlineEdit, NewFile, Operation, RenameFile, SetMode,
+from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, NewFile, Operation, RenameFile, SetMode,
                   Source)
 from .text import FileText, encode, is_binary
 
@@ -202,6 +202,8 @@ class _Planner:
             self.set_mode(op)
         elif isinstance(op, (EditFile, HashlineEdit)):
             self.edit(op)
+        elif isinstance(op, AppendFile):
+            self.append(op)
         else:  # a parser produced something unknown: a bug, said plainly
             raise TypeError(f"unknown operation {op!r}")
 
@@ -234,6 +236,26 @@ class _Planner:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=len(FileText.from_bytes(old.data)))
+
+    def append(self, op: AppendFile) -> None:
+        """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
+        kept, a missing final newline supplied); a missing file is created with them."""
+        path = self.path(op.path, op.source)
+        if path is None or not self.check_parents(path, op.source):
+            return
+        if self.kind(path) is None and path not in self.overlay and not self.base.disk_kind(path):
+            return self.new_file(NewFile(path, op.text, op.source, replace=False))
+        st = self.editable(path, op.source, "append to")
+        if st is None or not op.text:
+            return
+        from .locate import apply_hunks
+        from .ops import ADD, Hunk
+
+        hunk = Hunk([(ADD, t) for t in op.text.split("\n")[:-1]], kind="append", at_eof=True)
+        new, added, _ = apply_hunks(FileText.from_bytes(st.data), [hunk], path=path,
+                                    directive=op.source.directive, ensure_final_newline=True)
+        self.set(path, FileState(st.mode, new.to_bytes()))
+        self.record(path, "update", added, 0)
 
     def delete(self, op: DeleteFile) -> None:
         path = self.path(op.path, op.source)
