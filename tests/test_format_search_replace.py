@@ -244,3 +244,13 @@ def test_whole_unclosed_fence_is_refused():
     with pytest.raises(ParseError) as e:
         whole.find_blocks("src/a.py\n```python\nx = 1\n")
     assert "never closed" in str(e.value)
+
+
+@pytest.mark.parametrize("fmt", ["search-replace", "whole"])
+def test_the_prompt_example_is_an_answer_in_its_format(fmt):
+    from git_aiapply.prompts import PROMPTS
+
+    parsed = parse_response(PROMPTS[fmt], only=fmt)
+    assert parsed.formats == [fmt]
+    assert [op.path for op in parsed.ops] == [{"search-replace": "src/util.py",
+                                               "whole": "src/config.py"}[fmt]]
