@@ -464,6 +464,38 @@ def _short(text: str, limit: int = 70) -> str:
     return repr(t)
 
 
+# -- SEARCH/REPLACE blocks: divider candidates (BEHAVIOR.md §3), aider's order -----------
+def apply_edit(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | None = None,
+               ensure_final_newline: bool = False, in_turn: bool = False
+               ) -> tuple[FileText, int, int]:
+    """An EditFile's hunks: divider readings chosen (``choose_readings``), then all located
+    together against ``ft`` (``apply_hunks``).
+
+    ``in_turn`` (aider's blocks): when they do not fit together, they may fit one after
+    another, each on the result of the ones before, as aider applies them (a later SEARCH
+    quoting an earlier REPLACE); each must then fit as surely as alone.  If that fails
+    too, the refusal is the one of locating them together."""
+    try:
+        return apply_hunks(ft, choose_readings(ft.lines, hunks, path=path, directive=directive),
+                           path=path, directive=directive,
+                           ensure_final_newline=ensure_final_newline)
+    except ApplyError as together:
+        if not in_turn or len(hunks) < 2:
+            raise
+        refusal = together
+    try:
+        added = removed = 0
+        for h in hunks:
+            ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
+                                                       directive=directive),
+                                   path=path, directive=directive,
+                                   ensure_final_newline=ensure_final_newline)
+            added, removed = added + a, removed + r
+        return ft, added, removed
+    except ApplyError:
+        raise refusal from None
+
+
 # -- SEARCH/REPLACE divider candidates (BEHAVIOR.md §3) ----------------------------------
 def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
                     directive: str | None = None) -> list[Hunk]:

@@ -128,6 +128,9 @@ class EditFile:
     source: Source
     # apply-patch: the result always ends with a newline
     ensure_final_newline: bool = False
+    # aider's SEARCH/REPLACE blocks: if the hunks do not fit together, they may apply one
+    # after another, as aider applies them (``locate.apply_edit``)
+    in_turn: bool = False
 
 
 @record

@@ -333,13 +333,11 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                from .locate import apply_hunks, choose_readings
+                from .locate import apply_edit
 
-                hunks = choose_readings(ft.lines, op.hunks, path=path,
-                                        directive=op.source.directive)
-                new, added, removed = apply_hunks(
-                    ft, hunks, path=path, directive=op.source.directive,
-                    ensure_final_newline=op.ensure_final_newline)
+                new, added, removed = apply_edit(
+                    ft, op.hunks, path=path, directive=op.source.directive,
+                    ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
             else:
                 from .hashline import apply_hashline
 

@@ -185,3 +185,45 @@ def test_plain_hunks_pass_through_untouched():
 def test_empty_search_makes_a_new_file():
     (op,) = ops_of("<<<<<<< SEARCH\n=======\n\nx = 1\n\n>>>>>>> REPLACE", "n.py")
     assert isinstance(op, NewFile) and op.text == "x = 1\n" and op.replace is False
+
+
+# --- aider's order: blocks that fit only one after another ------------------------------
+
+from git_aiapply.locate import apply_edit  # noqa: E402
+from git_aiapply.ops import Hunk  # noqa: E402
+
+
+def hunk(n, search, replace):
+    from git_aiapply.formats.search_blocks import diff_lines
+
+    return Hunk(diff_lines(search, replace), number=n, kind="search")
+
+
+FILE = "def f(a):\n    return a\n\n\ndef g():\n    return f(1)\n"
+
+
+def test_in_turn_a_later_search_quoting_an_earlier_replace():
+    hunks = [hunk(1, ["def f(a):"], ["def f(a, b=0):"]),
+             hunk(2, ["def f(a, b=0):", "    return a"], ["def f(a, b=0):", "    return a + b"])]
+    ft = FileText.from_bytes(FILE.encode())
+    with pytest.raises(ApplyError):
+        apply_edit(ft, hunks, path="m.py")  # together: the second does not fit
+    new, added, removed = apply_edit(ft, hunks, path="m.py", in_turn=True)
+    assert new.to_bytes().decode() == FILE.replace("def f(a):\n    return a\n",
+                                                   "def f(a, b=0):\n    return a + b\n")
+    assert (added, removed) == (2, 2)
+
+
+def test_in_turn_failing_reports_the_refusal_of_locating_together():
+    hunks = [hunk(1, ["def f(a):"], ["def f(a, b=0):"]), hunk(2, ["nowhere"], ["x"])]
+    with pytest.raises(ApplyError) as e:
+        apply_edit(FileText.from_bytes(FILE.encode()), hunks, path="m.py", in_turn=True)
+    (p,) = e.value.problems
+    assert p.edit == 2 and "could not find" in p.reason
+
+
+def test_in_turn_never_guesses_an_ambiguous_step():
+    text = "x = 1\nx = 1\n"
+    hunks = [hunk(1, ["x = 1"], ["x = 2"]), hunk(2, ["y"], ["z"])]
+    with pytest.raises(ApplyError):
+        apply_edit(FileText.from_bytes(text.encode()), hunks, path="m.py", in_turn=True)

@@ -205,9 +205,11 @@ class NumberedBlock:
 
 
 def file_operations(path: str, blocks: list[NumberedBlock], source: Source,
-                    error: Callable[[str, int, str | None], Exception]) -> list[Operation]:
+                    error: Callable[[str, int, str | None], Exception],
+                    in_turn: bool = False) -> list[Operation]:
     """The operations of one file's consecutive blocks: a NewFile for an empty SEARCH
-    (at most one, first), then one EditFile holding a hunk per other block.
+    (at most one, first), then one EditFile holding a hunk per other block (``in_turn``:
+    see ``EditFile.in_turn``).
 
     ``error(reason, response_line, hint)`` makes the exception to raise."""
     new_file: NewFile | None = None
@@ -230,5 +232,5 @@ def file_operations(path: str, blocks: list[NumberedBlock], source: Source,
     if new_file is not None:
         ops.append(new_file)
     if hunks:
-        ops.append(EditFile(path, hunks, source))
+        ops.append(EditFile(path, hunks, source, in_turn=in_turn))
     return ops

@@ -20,7 +20,8 @@ path takes the previous block's.  The path is taken as written: never matched on
 another file's name.
 
 Consecutive blocks of one file form one edit of it (located together against the file as
-it was, as the blocks of one ``<CodeChange>``); an empty SEARCH creates the file.
+it was, as the blocks of one ``<CodeChange>``; when they do not fit together, one after
+another as aider applies them, ``locate.apply_edit``); an empty SEARCH creates the file.
 """
 from __future__ import annotations
 
@@ -214,7 +215,7 @@ def _blocks(found, starts: list[int], lines: list[str]) -> list[Block]:
         def error(reason: str, line: int, hint: str | None = None, _path=path, _source=source):
             return ParseError(reason, line=line, directive=_source.directive, file=_path, hint=hint)
 
-        ops = file_operations(path, numbered, source, error)
+        ops = file_operations(path, numbered, source, error, in_turn=True)
         for m, (_p, first, last, _b) in enumerate(run):
             end = starts[last] + len(lines[last])
             if last + 1 < len(lines):
