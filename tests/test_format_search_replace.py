@@ -37,6 +37,9 @@ def summary(text: str, only: str | None = None):
     ("src/app.py:", "src/app.py"),
     ("*src/app.py*:", "src/app.py"),
     ("Makefile", "Makefile"),
+    ("1. `src/app.py`", "src/app.py"),
+    ("- **src/app.py**:", "src/app.py"),
+    ("* src/app.py", "src/app.py"),
     ("Changes:", None),  # a bare word with a colon is prose
     ("Here is the change:", None),
     ("...", None),
@@ -163,7 +166,10 @@ REFUSALS = {
     "no REPLACE marker before the next block": (
         f"src/a.py\n<<<<<<< SEARCH\nx\n=======\ny\n{BLOCK}\n", "before the next", 2),
     "a stray REPLACE marker after a block": (
-        f"src/a.py\n{BLOCK}\nmore\n>>>>>>> REPLACE\n", "outside a SEARCH/REPLACE block", 8),
+        f"src/a.py\n{BLOCK}\nmore\n>>>>>>> REPLACE\n", "after the SEARCH/REPLACE block", 8),
+    "a stray REPLACE marker before the block's fence closes": (
+        f"src/a.py\n```\n{BLOCK}\nmore\n\n>>>>>>> REPLACE\n```\n", "after the SEARCH/REPLACE block",
+        10),
     "two empty SEARCH blocks for one file": (
         "n.py\n<<<<<<< SEARCH\n=======\na\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n=======\nb\n"
         ">>>>>>> REPLACE\n", "empty SEARCH too", 6),
@@ -184,6 +190,13 @@ def test_refusal_names_the_markers_not_no_changes():
         parse_response(f"```python\n{BLOCK}\n```")
     assert "SEARCH/REPLACE block" in str(e.value) and "no file changes" not in str(e.value)
     assert "path alone on the line before the opening fence" in str(e.value)
+
+
+def test_a_replace_marker_elsewhere_is_prose():
+    text = (f"src/a.py\n```\n{BLOCK}\n```\n\nThe block ends with\n\n>>>>>>> REPLACE\n\n"
+            "as usual.\n")
+    assert summary(text) == [("edit", "src/a.py", [X_LINES])]
+    assert search_replace.find_blocks("Blocks end with\n>>>>>>> REPLACE\n") == []
 
 
 def test_find_path_does_not_look_past_the_floor():

@@ -43,6 +43,7 @@ _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
 _SHELLS = {"bash", "sh", "shell", "console", "zsh", "fish", "ksh", "csh", "tcsh", "cmd", "bat",
            "batch", "powershell", "ps1", "pwsh", "terminal"}
 _LOOKBACK = 3  # lines that say something, as aider
+_LIST_ITEM = re.compile(r"(?:[-+]|\d{1,3}[.)])[ \t]+")  # '- ', '1. ', '2) ' before a path
 
 
 def fence_of(line: str) -> tuple[str, int, str] | None:
@@ -56,9 +57,10 @@ def fence_of(line: str) -> tuple[str, int, str] | None:
 def strip_path(line: str) -> str | None:
     """The path a path line names, its markup dropped; None when the line is no path.
 
-    A path is one word (no whitespace); ``...``, markers and a bare word that ends with a
-    colon (``Changes:``, prose) are not paths."""
-    s = line.strip()
+    A path is one word (no whitespace; a list item's marker before it is dropped);
+    ``...``, markers and a bare word that ends with a colon (``Changes:``, prose) are not
+    paths."""
+    s = _LIST_ITEM.sub("", line.strip(), count=1)
     colon = False
     prev = None
     while s != prev:
@@ -143,11 +145,6 @@ def find_blocks(text: str) -> list[Block]:
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
-        if is_replace(line):
-            raise ParseError(f"unexpected {line.strip()!r} outside a SEARCH/REPLACE block",
-                             line=i + 1, directive="SEARCH/REPLACE", file=path,
-                             hint="every block starts with a <<<<<<< SEARCH line; a "
-                                  "'>>>>>>> REPLACE' line inside REPLACE ends the block there")
         if not is_search(line):
             i += 1
             continue
@@ -178,10 +175,33 @@ def find_blocks(text: str) -> list[Block]:
             if f is not None and not f[2] and f[0] == fence[0] and f[1] >= fence[1]:
                 last = k
                 fence = None
+        _no_stray_close(lines, last + 1, fence, path)
         found.append((path, first, last, NumberedBlock(0, i + 1, readings,
                                                        [r.divider + 1 for r in raw.readings])))
         i = floor = last + 1
     return _blocks(found, starts, lines)
+
+
+def _no_stray_close(lines: list[str], k: int, fence, path: str) -> None:
+    """Refuse a ``>>>>>>> REPLACE`` line after a block and before its fence closes (or,
+    unfenced, before a blank line): the REPLACE held the marker as text and was cut there.
+    Elsewhere such a line is prose (or another format's content), not this block's."""
+    while k < len(lines):
+        line = lines[k]
+        if is_search(line):
+            return
+        if fence is None and not line.strip():
+            return
+        f = fence_of(line) if fence is not None else None
+        if f is not None and not f[2] and f[0] == fence[0] and f[1] >= fence[1]:
+            return
+        if is_replace(line):
+            raise ParseError(f"unexpected {line.strip()!r} after the SEARCH/REPLACE block that "
+                             "ended before it", line=k + 1, directive=f"SEARCH/REPLACE {path}",
+                             file=path,
+                             hint="a '>>>>>>> REPLACE' line inside REPLACE ends the block there; "
+                                  "rewrite the edit so no line of its content is a marker")
+        k += 1
 
 
 def _dedent(head_line: str, reading):
