@@ -45,6 +45,9 @@ class Hunk:
     # unified diff '\ No newline at end of file' after the old / new side's last line
     old_no_newline: bool = False
     new_no_newline: bool = False
+    # SEARCH/REPLACE with several '=======' lines that could be its divider: every reading
+    # as (what it assumes, lines); ``locate.choose_readings`` keeps the one the file fits.
+    readings: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
 
     @property
     def old(self) -> list[str]:
@@ -77,6 +80,17 @@ class NewFile:
     source: Source
     replace: bool = True
     mode: int | None = None  # None: 0o100644 for a new file, the old mode when replacing
+
+
+@record
+class AppendFile:
+    """Add lines at the end of a file, creating it when missing (FILE_APPEND).
+
+    ``text`` is the content to add (decoded, ending with a newline unless empty)."""
+
+    path: str
+    text: str
+    source: Source
 
 
 @record
@@ -117,6 +131,9 @@ class EditFile:
     source: Source
     # apply-patch: the result always ends with a newline
     ensure_final_newline: bool = False
+    # aider's SEARCH/REPLACE blocks: if the hunks do not fit together, they may apply one
+    # after another, as aider applies them (``locate.apply_edit``)
+    in_turn: bool = False
 
 
 @record
@@ -170,6 +187,6 @@ class InsertText:
     number: int = 1
 
 
-Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit, ReplaceText,
-                  InsertText]
+Operation = Union[NewFile, AppendFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit,
+                  ReplaceText, InsertText]
 

@@ -12,8 +12,8 @@ from typing import Protocol
 
 from .errors import ApplyError, Problem
 from .paths import check_leading_folders
-from .ops import (DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation, RenameFile,
-                  ReplaceText, SetMode, Source)
+from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
+                  RenameFile, ReplaceText, SetMode, Source)
 from .text import FileText, encode, is_binary
 
 MODE_FILE = 0o100644
@@ -206,6 +206,8 @@ class _Planner:
             self.edit(op)
         elif isinstance(op, (ReplaceText, InsertText)):
             self.text_edit(op)
+        elif isinstance(op, AppendFile):
+            self.append(op)
         else:  # a parser produced something unknown: a bug, said plainly
             raise TypeError(f"unknown operation {op!r}")
 
@@ -239,6 +241,26 @@ class _Planner:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=len(FileText.from_bytes(old.data)))
+
+    def append(self, op: AppendFile) -> None:
+        """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
+        kept, a missing final newline supplied); a missing file is created with them."""
+        path = self.path(op.path, op.source)
+        if path is None or not self.check_parents(path, op.source):
+            return
+        if self.kind(path) is None and path not in self.overlay and not self.base.disk_kind(path):
+            return self.new_file(NewFile(path, op.text, op.source, replace=False))
+        st = self.editable(path, op.source, "append to")
+        if st is None or not op.text:
+            return
+        from .locate import apply_hunks
+        from .ops import ADD, Hunk
+
+        hunk = Hunk([(ADD, t) for t in op.text.split("\n")[:-1]], kind="append", at_eof=True)
+        new, added, _ = apply_hunks(FileText.from_bytes(st.data), [hunk], path=path,
+                                    directive=op.source.directive, ensure_final_newline=True)
+        self.set(path, FileState(st.mode, new.to_bytes()))
+        self.record(path, "update", added, 0)
 
     def delete(self, op: DeleteFile) -> None:
         path = self.path(op.path, op.source)
@@ -339,11 +361,11 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                from .locate import apply_hunks
+                from .locate import apply_edit
 
-                new, added, removed = apply_hunks(
+                new, added, removed = apply_edit(
                     ft, op.hunks, path=path, directive=op.source.directive,
-                    ensure_final_newline=op.ensure_final_newline)
+                    ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
             else:
                 from .hashline import apply_hashline
 
@@ -431,6 +453,8 @@ _NEW_FILE = {
     "hashline": "a <FILE_NEW file_path=\"PATH\"> directive",
     "apply-patch": "`*** Add File: PATH`",
     "codechange": "a <CodeChange> block with an empty SEARCH",
+    "search-replace": "a SEARCH/REPLACE block with an empty SEARCH",
+    "whole": "the file's path and its whole content in a fenced block",
     "unified-diff": "a diff from `--- /dev/null`",
     "tool-call": "the text editor's create command or an apply_patch create_file operation",
 }
