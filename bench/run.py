@@ -239,6 +239,8 @@ SIZES_FULL = [1_000, 10_000, 100_000]
 SIZES_QUICK = [1_000, 10_000]
 BIG_FULL = [(300_000, 2_000), (600_000, 4_000)]
 BIG_QUICK = [(30_000, 200), (60_000, 400)]
+NEW_FULL = [10_000, 100_000]
+NEW_QUICK = [1_000, 10_000]
 
 
 def scenarios(bench: Bench, only: set[str]) -> None:
@@ -294,6 +296,29 @@ def scenarios(bench: Bench, only: set[str]) -> None:
                 f"peak memory, {large_p.name}: git ai-apply peak / file size "
                 f"({large_p.peak('a') / 1024:.0f} MiB / {large_p.file_bytes / 2**20:.1f} MiB)",
                 f"{mem:.1f}x", "< 10x", mem < 10))
+
+    if "new-files" in only:
+        # planning must stay linear in the number of operations (issue 10): the time per
+        # file may not grow from the smaller response to the ten times larger one
+        new_pairs = []
+        repo = bench.files_repo(args.small_files)
+        for n in args.new_files or (NEW_QUICK if args.quick else NEW_FULL):
+            edit = synth.new_files_edit(n)
+            resp, diff = bench.write_inputs(f"new-files-{n}", edit)
+            pair = Pair(f"{n:,} new files in one response", repo, bench.ai_apply(resp),
+                        bench.git_pipeline(diff, f"Add {n} generated modules"))
+            bench.measure(pair)
+            new_pairs.append((n, pair))
+        if len(new_pairs) == 2:
+            (n1, p1), (n2, p2) = new_pairs
+            growth = (p2.median("a") / n2) / (p1.median("a") / n1)
+            bench.extra_rows.append((
+                f"new files: git ai-apply time per file, {n2:,} / {n1:,} files",
+                f"{growth:.2f}x", "<= 1.5x (linear)", growth <= 1.5))
+            git_growth = (p2.median("b") / n2) / (p1.median("b") / n1)
+            bench.extra_rows.append((
+                f"new files: git apply + commit time per file, {n2:,} / {n1:,} files (for reference)",
+                f"{git_growth:.2f}x", "", None))
 
     if "attempts" in only:
         run_attempts_scenario(bench)
@@ -423,10 +448,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="small sizes (1,000 and 10,000 files; 30,000/60,000-line files), 3 rounds; "
                          "writes no results file")
     ap.add_argument("--rounds", type=int, default=None, help="measured rounds per scenario (default 7, quick 3)")
-    ap.add_argument("--only", default="one-edit,floor,big-file,attempts",
-                    help="comma-separated scenarios: one-edit, floor, big-file, attempts")
+    ap.add_argument("--only", default="one-edit,floor,big-file,new-files,attempts",
+                    help="comma-separated scenarios: one-edit, floor, big-file, new-files, attempts")
     ap.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,
                     help="file counts for the one-edit scenario (e.g. 1000,10000)")
+    ap.add_argument("--new-files", type=lambda s: [int(x) for x in s.split(",")], default=None,
+                    help="new files per response for the new-files scenario (two sizes; default "
+                         "10000,100000; quick 1000,10000)")
     ap.add_argument("--small-files", type=int, default=20, help="files in the small repository (20)")
     ap.add_argument("--big-lines", type=int, default=None,
                     help="lines of the smaller big file (the other has twice as many; hunks = lines/150)")
@@ -446,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds is None:
         args.rounds = 3 if args.quick else 7
     only = {s.strip() for s in args.only.split(",") if s.strip()}
-    unknown = only - {"one-edit", "floor", "big-file", "attempts"}
+    unknown = only - {"one-edit", "floor", "big-file", "new-files", "attempts"}
     if unknown:
         ap.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
 
@@ -458,8 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text, end="")
     results = args.results
     if results is None and not args.quick and not args.sizes and not args.big_lines \
-            and not args.attempts_sizes and not args.attempts \
-            and only == {"one-edit", "floor", "big-file", "attempts"}:
+            and not args.attempts_sizes and not args.attempts and not args.new_files \
+            and only == {"one-edit", "floor", "big-file", "new-files", "attempts"}:
         results = os.path.join(HERE, "results.md")
     if results:
         write_results(results, text)

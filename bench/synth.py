@@ -265,6 +265,23 @@ def big_file_edit(n_lines: int, n_hunks: int) -> Edit:
                      explanation=f"Make {n_hunks} limits inclusive.")
 
 
+def new_files_edit(n_files: int) -> Edit:
+    """One response adding ``n_files`` new files (FILE_NEW), 100 to a folder under new/,
+    and the equivalent `git diff` of new files."""
+    resp: list[str] = [f"Add {n_files} generated modules.\n\n<FILE_CHANGES>\n"]
+    diff: list[str] = []
+    for i in range(n_files):
+        path = f"new/m{i // FILES_PER_DIR:04d}/gen_{i}.py"
+        body = f'"""Generated module {i}."""\nVALUE = {i}\n\n\ndef value():\n    return VALUE\n'
+        lines = body.splitlines()
+        resp.append(f'<FILE_NEW file_path="{path}">\n{body}</FILE_NEW>\n')
+        diff.append(f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n"
+                    f"+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n"
+                    + "".join(f"+{l}\n" for l in lines))
+    resp.append("</FILE_CHANGES>\n")
+    return Edit("new/", "".join(resp), "".join(diff), 0)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 3 or argv[0] not in ("files", "bigfile"):
         print("usage: synth.py files N_FILES PATH | synth.py bigfile N_LINES PATH", file=sys.stderr)

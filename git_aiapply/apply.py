@@ -215,11 +215,13 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 
 def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color) -> Outcome:
     from . import git as g
-    from .formats import no_changes_problem, parse_response
+    from .formats import no_changes_problem
     from .paths import normalize_path
     from .plan import make_plan
+    from .toolcalls import parse_with_tools
 
-    parsed = parse_response(response.text, only=opts.format)
+    # the text's change blocks and the answer's edit tool calls, in answer order
+    parsed = parse_with_tools(response, only=opts.format)
     out.formats = list(parsed.formats)
     if not parsed.ops:
         if opts.allow_empty:

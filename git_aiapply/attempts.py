@@ -17,6 +17,7 @@ the current branch.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from .record import record, replace
 
@@ -125,7 +126,19 @@ def _expand(inputs, max_bytes: int) -> list[_Input]:
             out.extend(_jsonl_inputs(name, raw, max_bytes))
         else:
             out.append(_Input(label=name if name != "-" else "stdin", stem=_stem(name), raw=raw))
-    return out
+    return [one for item in out for one in _choices(item)]
+
+
+def _choices(item: _Input) -> list[_Input]:
+    """A Chat Completions answer with several choices (n > 1): one attempt per choice,
+    labelled ``LABEL#choice-K`` and named ``STEM-K`` (BEHAVIOR.md §1)."""
+    from .response import split_choices
+
+    parts = split_choices(item.raw) if item.raw is not None else None
+    if not parts:
+        return [item]
+    return [replace(item, label=f"{item.label}#choice-{k}", stem=f"{item.stem}-{k}", raw=part)
+            for k, part in enumerate(parts, 1)]
 
 
 # --------------------------------------------------------------------------- templates
@@ -440,6 +453,7 @@ class Attempt:
     added: int
     removed: int
     checked_out: str | None
+    kept_because: str | None = None  # why `--prune` keeps it (None: the tool's own)
 
     @property
     def state(self) -> str:
@@ -459,7 +473,8 @@ class Attempt:
                 "commits": len(self.commits), "format": self.format, "model": self.model,
                 "response_id": self.response, "files": self.files, "added": self.added,
                 "removed": self.removed, "subject": _subject(self.tip),
-                "checked_out": self.checked_out}
+                "checked_out": self.checked_out, "prunable": self.kept_because is None,
+                "kept_because": self.kept_because}
 
 
 def trailers(message: str) -> dict[str, str]:
@@ -526,7 +541,67 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     short = refname[len("refs/heads/"):]
     return Attempt(short, refname, tip, commits, base, head_id, t.get("AI-Format"),
                    t.get("AI-Model"), t.get("AI-Response"), stats.files_changed,
-                   stats.insertions, stats.deletions, (checked or {}).get(refname))
+                   stats.insertions, stats.deletions, (checked or {}).get(refname),
+                   prune_verdict(repo, refname, tip.id))
+
+
+# --------------------------------------------------------------------------- what prune may delete
+
+# the reflog entry `--branch` writes when it creates a branch (git.commit_to_branch), and
+# the entries it writes for later commits onto it
+_CREATED = re.compile(r"^ai-apply(?: \(initial\))?: created branch from ([0-9a-f]{40,64}|nothing)"
+                      r"(?::|$)")
+_BRANCH_COMMIT = re.compile(r"^ai-apply(?: \(initial\))?: ")
+
+
+def prune_verdict(repo, refname: str, tip_id) -> str | None:
+    """None when ``refname`` (now at ``tip_id``) may be deleted: `--branch` created it
+    (its reflog begins with the tool's creation entry) and every commit beyond its base is
+    the tool's own (each a later reflog entry of the tool's, a commit with the AI-Response
+    trailer on top of the previous one, the last one the tip).  Otherwise why it is kept.
+
+    The reflog is git's own per-branch record: it goes with the branch (deleted with it,
+    carried by a rename) and every git command that moves the branch adds to it, so a
+    commit, amend, reset or rebase by anyone shows there."""
+    import pygit2
+
+    r = repo.repo
+    try:
+        entries = list(r.lookup_reference(refname).log())[::-1]  # oldest first
+    except (KeyError, ValueError, pygit2.GitError):
+        entries = []
+    if not entries:
+        return "it has no reflog, so nothing shows it was created by `git ai-apply --branch`"
+    first = entries[0]
+    created = _CREATED.match(first.message or "")
+    if created is None or int(str(first.oid_old), 16) != 0:
+        return (f"it was not created by `git ai-apply --branch` (its reflog begins with "
+                f"{(first.message or '').strip()!r})")
+    base = None if created.group(1) == "nothing" else created.group(1)
+    made = [first.oid_new]
+    for e in entries[1:]:
+        msg = (e.message or "").strip()
+        if not _BRANCH_COMMIT.match(msg) or e.oid_old != made[-1]:
+            return (f"it was changed by something other than git ai-apply --branch (its reflog "
+                    f"says {msg!r}): someone committed on it, reset or rebased it")
+        made.append(e.oid_new)
+    if tip_id != made[-1]:
+        return (f"it moved without a reflog entry (it is at {str(tip_id)[:7]}, the tool left it "
+                f"at {str(made[-1])[:7]})")
+    # the chain of commits from the base to the tip: each the tool's, each on the previous
+    below = base
+    for oid in made:
+        try:
+            c = r[oid]
+        except (KeyError, ValueError):
+            return f"its commit {str(oid)[:7]} is missing"
+        parents = [str(p) for p in c.parent_ids]
+        if parents != ([below] if below else []):
+            return f"its commit {str(oid)[:7]} is not on top of the one before it"
+        if not _is_ai_commit(c):
+            return f"its commit {str(oid)[:7]} has no AI-Response trailer"
+        below = str(oid)
+    return None
 
 
 def _matches(short: str, pattern: str | None) -> bool:
@@ -588,10 +663,12 @@ def attempts_cmd(pattern, prune, yes, as_json):
     _print_attempts(found)
     if not prune:
         return
-    doomed = [a for a in found if a.checked_out is None]
+    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
     for a in found:
         if a.checked_out is not None:
             click.echo(f"keeping {a.branch}: it is checked out in {a.checked_out}", err=True)
+        elif a.kept_because is not None:
+            click.echo(f"keeping {a.branch}: {a.kept_because}", err=True)
     if not doomed:
         return
     if not yes:
@@ -798,10 +875,16 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
         raise ApplyError(problems, kind="dirty")
     res = commit_to_worktree(repo, req, planned_head)
     if delete_branch:
-        try:
-            delete_ref(repo, refname, tip.id)
-        except ApplyError as e:
-            click.echo(f"warning: {e.render()}", err=True)
+        if attempt.kept_because is not None:
+            # the same rule as `attempts --prune`: never delete someone's commits
+            click.echo(f"warning: kept {branch}: {attempt.kept_because}", err=True)
+            delete_branch = False
+        else:
+            try:
+                delete_ref(repo, refname, tip.id)
+            except ApplyError as e:
+                click.echo(f"warning: {e.render()}", err=True)
+                delete_branch = False
     if quiet:
         return
     if fast:

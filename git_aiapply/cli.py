@@ -64,7 +64,7 @@ def _echo_err(text: str) -> None:
 @main.command("apply", context_settings={"ignore_unknown_options": False})
 @click.argument("responses", nargs=-1, type=click.Path(allow_dash=True, dir_okay=True))
 @click.option("--format", "fmt", metavar="NAME", help="Only look for this format "
-              "(file-changes, hashline, apply-patch, codechange, unified-diff).")
+              "(file-changes, hashline, apply-patch, codechange, search-replace, unified-diff, whole).")
 @click.option("--check", is_flag=True, help="Do everything but write; exit 0 if it would apply.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the resulting diff; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")

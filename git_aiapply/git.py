@@ -886,8 +886,10 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
             tree_id = empty_tree(r)
         _fault("tree-write")
         # 4. worktree, behind a journal
-        journal.begin(_original_ids(r, plan), head_id, final=entries, branch=branch,
-                      workdir=repo.workdir)
+        from .recover import disk_originals
+
+        journal.begin(disk_originals(r, repo.workdir, touched), head_id, final=entries,
+                      branch=branch, workdir=repo.workdir, moves_to=req.fast_forward_to)
         _fault("journal")
         for path in touched:
             st = plan.final[path]
@@ -911,6 +913,7 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
             if ent is not None:
                 _entry_with_stat(index, path, ent[1], ent[0], writer.stats.get(path))
         lock.stage(index)
+        journal.note_staged_index(lock.lock_path)
         _fault("index-stage")
         # the author is fixed before the hooks, which see it as GIT_AUTHOR_* (as git does)
         author = identity(repo, "author")
@@ -1004,22 +1007,6 @@ def cleanup_whitespace(message: str) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def _original_ids(r: pygit2.Repository, plan: Plan) -> dict:
-    """path -> [mode, blob id] (or None) of what the worktree held, every blob stored so
-    that recovery can restore it."""
-    out = {}
-    for p in plan.touched:
-        st = plan.base.get(p)
-        if st is None:
-            out[p] = None
-            continue
-        oid = pygit2.hash(st.data)
-        if oid not in r.odb:
-            oid = r.create_blob(st.data)
-        out[p] = [st.mode, str(oid)]
-    return out
-
-
 def _hook_index(repo: Repo, lock: IndexLock, tree_id) -> str:
     """The index the hooks see: the new index itself when it holds exactly the commit's
     tree (the usual case), otherwise a temporary index of the commit's tree."""
@@ -1074,13 +1061,15 @@ class Journal:
         self.active = False
 
     def begin(self, originals: dict, head_id, *, final: dict | None = None,
-              branch: str | None = None, workdir: str | None = None) -> None:
-        """``originals``: path -> [mode, blob id] or None (the worktree before);
-        ``final``: path -> (mode, blob id) or None (what will be written); ``branch``: the
-        ref that will move (None: detached HEAD); the folders that writing will create are
-        noted too, so that recovery can remove exactly those."""
-        import json
-
+              branch: str | None = None, workdir: str | None = None, moves_to=None,
+              kind: str = "apply") -> None:
+        """``originals``: path -> [mode, blob id of the bytes on disk] or None (the
+        worktree before, recover.disk_originals); ``final``: path -> (mode, blob id) or
+        None (what will be committed); ``branch``: the ref that will move (None: detached
+        HEAD); ``moves_to``: the commit the ref will point at when it is known beforehand
+        (a fast-forward pick, undo; "unborn": undo deletes the branch), None for a commit
+        yet to be made; the folders that writing will create are noted too, so that
+        recovery can remove exactly those.  The format is recover.py's (its docstring)."""
         made_dirs: list[str] = []
         if workdir and final:
             for p, ent in final.items():
@@ -1092,13 +1081,32 @@ class Journal:
         data = {"pid": os.getpid(), "head": str(head_id) if head_id else None,
                 "paths": originals, "branch": branch, "time": int(time.time()),
                 "final": {p: ([int(e[0]), str(e[1])] if e else None) for p, e in (final or {}).items()},
-                "made_dirs": made_dirs}
+                "made_dirs": made_dirs, "kind": kind,
+                "moves_to": str(moves_to) if moves_to is not None else None}
+        self._write(data)
+        self.active = True
+
+    def note_staged_index(self, lock_path: str) -> None:
+        """Record which file the staged ``index.lock`` is (its size and trailing checksum):
+        staging replaced the lock's owner line, and recover must tell our lock from one a
+        git process took after the crash."""
+        with open(lock_path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 32))
+            tail = f.read()
+        self._data["staged_index"] = [size, tail.hex()]
+        self._write(self._data)
+
+    def _write(self, data: dict) -> None:
+        import json
+
+        self._data = data
         tmp = f"{self.path}.ai-apply-{os.getpid()}.tmp"
         with open(tmp, "w") as f:
             json.dump(data, f)  # no fsync: like git (core.fsync unset), safe against a
             # killed process, not against power loss
         os.replace(tmp, self.path)
-        self.active = True
 
     def end(self) -> None:
         if self.active:
@@ -1139,9 +1147,41 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     else:
         commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
     subject = message.split("\n", 1)[0]
-    update_ref(r, refname, commit_id, expected_tip,
-               f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}", committer)
+    if expected_tip is None:
+        # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
+        # the branch, at this base
+        subject = (f"created branch from {base_commit.id if base_commit is not None else 'nothing'}"
+                   f": {subject}")
+    reflog_message = f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}"
+    update_ref(r, refname, commit_id, expected_tip, reflog_message, committer)
+    ensure_reflog_entry(repo, refname, expected_tip, commit_id, reflog_message, committer)
     return CommitResult(commit_id, tree_id, refname, message, hook_output)
+
+
+def ensure_reflog_entry(wrapper: Repo, refname: str, old, new, message: str,
+                        committer: pygit2.Signature) -> None:
+    """Append the reflog entry of ``old -> new`` when libgit2 wrote none (reflogs off:
+    a bare repository, core.logAllRefUpdates=false), as `git branch --create-reflog`
+    does: a branch's reflog is how `attempts --prune` knows the branch is the tool's own."""
+    try:
+        newest = next(iter(wrapper.repo.lookup_reference(refname).log()), None)
+    except (KeyError, pygit2.GitError):
+        newest = None
+    if newest is not None and newest.oid_new == new and \
+            (newest.oid_old == (old or pygit2.Oid(hex="0" * 40))):
+        return
+    zero = "0" * len(str(new))
+    off = committer.offset
+    tz = f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
+            f"\t{' '.join(message.splitlines())}\n")
+    path = os.path.join(wrapper.commondir, "logs", *refname.split("/"))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "ab") as f:
+            f.write(line.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass  # no record: prune keeps the branch, which loses nothing
 
 
 def checked_out_branches(repo: Repo) -> dict[str, str]:

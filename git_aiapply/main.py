@@ -231,7 +231,8 @@ def apply_main(responses, fmt, check, show_diff, as_json, include_dirty, allow_e
                    signoff=signoff, sign=gpg_sign, trailers=not no_trailers)
     inputs = read_inputs(responses, max_bytes)
     if branch is not None and (len(inputs) > 1 or "{" in branch
-                               or any(n.endswith(".jsonl") for n, _ in inputs)):
+                               or any(n.endswith(".jsonl") for n, _ in inputs)
+                               or _several_choices(inputs)):
         from .attempts import run_attempts
 
         code = run_attempts(repo, inputs, opts, branch, as_json=as_json, quiet=quiet,
@@ -255,6 +256,13 @@ def apply_main(responses, fmt, check, show_diff, as_json, include_dirty, allow_e
         else:
             echo(json.dumps({"results": [o.to_json() for o in outcomes]}, indent=2))
     sys.exit(code)
+
+
+def _several_choices(inputs) -> bool:
+    """A chat answer with several choices (n > 1): with --branch, one attempt each."""
+    from .response import split_choices
+
+    return any(split_choices(raw) for _n, raw in inputs)
 
 
 def _apply_each(repo, inputs, opts, max_bytes, color, as_json, quiet):

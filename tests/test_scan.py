@@ -194,6 +194,20 @@ def test_prose_that_merely_starts_like_a_marker_is_not_cut_off():
         assert summary(text) == [("DeleteFile", "a")], tail
 
 
+SR_BLOCK = "src/app.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n"
+
+
+@pytest.mark.parametrize("tail", ["\nsrc/util.py\n", "\nsrc/util.py\n```python\n", "\n```\n",
+                                  "\nsrc/ut", "\n### ut"])
+def test_aider_answers_cut_in_the_next_blocks_path_or_fence_are_refused(tail):
+    assert "cut off" in refused(SR_BLOCK + tail)
+
+
+@pytest.mark.parametrize("tail", ["\nThat is all.", "\nDone.", "\nRun it with:\n```sh\npytest\n```"])
+def test_aider_answers_ending_in_prose_apply(tail):
+    assert summary(SR_BLOCK + tail) == [("EditFile", "src/app.py")]
+
+
 def test_an_unclosed_prose_fence_holding_no_change_is_prose():
     text = "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\nRun:\n" + F + "sh\npytest -q\n"
     r = parse_response(text)
@@ -260,7 +274,20 @@ def test_truncation_sweep_never_yields_a_wrong_or_partial_edit(text):
         if any(a < cut < b and text[cut:b].strip() for a, b in spans):
             assert got == [], where
         # ... and between blocks only complete blocks count, exactly as in the whole answer
-        assert got == full[:len(got)], where
+        units = _units(got)
+        assert units == _units(full)[:len(units)], where
+
+
+def _units(ops) -> list:
+    """Operations with each edit split into its hunks: consecutive SEARCH/REPLACE blocks of
+    one file are one edit, so a cut between them keeps the first hunks of that edit."""
+    out = []
+    for op in ops:
+        if isinstance(op, EditFile):
+            out += [(op.path, op.source, op.ensure_final_newline, h) for h in op.hunks]
+        else:
+            out.append(op)
+    return out
 
 
 def test_the_sweep_covers_every_format():
@@ -291,7 +318,8 @@ content_lines = st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=8)
 def _file_new(path, lines):
     # an opening <FILE_NEW> inside FILE_NEW content nests (a file holding a FILE_CHANGES
     # example closes what it opens), so an unbalanced one is not content
-    body = [x for x in lines if not x.startswith("<FILE_NEW")]
+    # (a first and last line framing it: a fence wrapping a whole body is dropped, §2)
+    body = ["head"] + [x for x in lines if not x.startswith("<FILE_NEW")] + ["tail"]
     return (["<FILE_CHANGES>", f'<FILE_NEW file_path="{path}">', *body, "</FILE_NEW>",
              "</FILE_CHANGES>"], ("NewFile", path, new_file_text(body)))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..errors import ApplyError, Problem
 from ..ops import Operation
 from ..record import field, record, replace
-from . import apply_patch, codechange, file_changes, unified_diff
+from . import apply_patch, codechange, file_changes, search_replace, unified_diff, whole
 from .base import Block, Format, scan_blocks
 
 # The registry: every format, in the order they are asked at each line.  Their opening
@@ -21,7 +21,9 @@ FORMATS: list[Format] = [
     file_changes.FORMAT,
     apply_patch.FORMAT,
     codechange.FORMAT,
+    search_replace.FORMAT,
     unified_diff.FORMAT,
+    whole.FORMAT,
 ]
 
 

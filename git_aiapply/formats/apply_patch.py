@@ -128,6 +128,17 @@ class ApplyPatch(Format):
 FORMAT = ApplyPatch()
 
 
+def parse_patch(lines: list[str]) -> list[Operation]:
+    """The operations of one whole patch given as lines, ``*** Begin Patch`` first and
+    ``*** End Patch`` last (a tool call's V4A diff wrapped as a section)."""
+    parser = _BlockParser(Scan("\n".join(lines)), 0)
+    ops = parser.parse()
+    if parser.k != len(lines) - 1:
+        raise ParseError("'*** End Patch' before the end of the patch", line=parser.k + 1,
+                         hint="end the patch once, with its last line")
+    return ops
+
+
 def find_blocks(text: str) -> list[Block]:
     """Every ``*** Begin Patch`` ... ``*** End Patch`` block of ``text``."""
     return scan_blocks(text, [FORMAT]).blocks

@@ -163,6 +163,7 @@ class OpenFence:
     length: int
     line: int  # 0-based line index of the opening line
     holds_change: bool = False
+    taken: bool = False  # a block took its closing line as its own (Scan.takes_fence_close)
 
 
 class Scan:
@@ -184,6 +185,8 @@ class Scan:
         self.starts = starts
         self.floor = 0
         self.fence: OpenFence | None = None
+        # what a format remembers from one block to the next (aider's path), by format name
+        self.memo: dict[str, object] = {}
         self._last_content: int | None = None
 
     def offset(self, i: int) -> int:
@@ -208,6 +211,13 @@ class Scan:
             return len(self.lines)
         i = self.index_of(end)
         return i if self.starts[i] == end else i + 1
+
+    def takes_fence_close(self, i: int) -> None:
+        """A block's parser took line ``i``, a fence's closing line, as its own: when it
+        closes the prose fence open around the block, that fence is the block's."""
+        f = self.fence
+        if f is not None and i > f.line and is_fence_close(self.lines[i], f.char, f.length):
+            f.taken = True
 
     def ends_fence(self, i: int) -> bool:
         """Line ``i`` closes the prose fence open around the block being parsed."""
@@ -246,6 +256,19 @@ class Format:
     def parse(self, scan: Scan, i: int) -> Block:  # pragma: no cover - protocol
         raise NotImplementedError
 
+    def begins_block(self, scan: Scan, k: int, mid_line: bool) -> bool:
+        """Whether line ``k``, the response's last after every block, begins a block of
+        this format whose rest never came (``mid_line``: the line itself is cut)."""
+        line = scan.lines[k].strip().lower()
+        for marker in self.markers:
+            marker = marker.lower()
+            if line.startswith(marker) or (mid_line and len(line) >= 2 and marker.startswith(line)):
+                return True
+        return False
+
+    def finish(self, scan: Scan) -> None:
+        """Called once the whole response is scanned (a format that joins its blocks)."""
+
     def selected_by(self) -> tuple[str, ...]:
         return self.selects or (self.name,)
 
@@ -280,7 +303,13 @@ def scan_blocks(text: str, formats: "list[Format]") -> ScanResult:
                 raise AssertionError(f"format {claimed.name} claimed text outside its reach")
             stop = scan.stop_line(block.end)
             fence = scan.fence
-            if fence is not None:
+            if fence is not None and fence.taken:
+                # the block took the fence's closing line as its own wrapper (aider's path
+                # line, opening and closing fence around a SEARCH/REPLACE block)
+                if scan.starts[fence.line] < block.start:
+                    wrappers.append((scan.starts[fence.line], block.start))
+                scan.fence = None
+            elif fence is not None:
                 fence.holds_change = True
                 j = stop
                 while j < n and not lines[j].strip():
@@ -309,6 +338,8 @@ def scan_blocks(text: str, formats: "list[Format]") -> ScanResult:
                          "holds a change and is never closed", line=fence.line + 1,
                          hint=CUT_OFF_HINT)
     _refuse_cut_at_a_block_start(scan, formats)
+    for fmt in formats:
+        fmt.finish(scan)
     return ScanResult(blocks, wrappers)
 
 
@@ -326,14 +357,9 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
         raise ParseError(f"{CUT_OFF}: it ends right after opening a code fence at response line "
                          f"{k + 1} ({scan.lines[k].strip()!r}), before any content",
                          line=k + 1, hint=CUT_OFF_HINT)
-    line = scan.lines[k].strip().lower()
     mid_line = scan.ends_mid_line(k)
-    if mid_line and line in ("``", "~~"):
-        markers: list[str] = ["``"]  # cut inside a fence's opening line
-    else:
-        markers = [m.lower() for f in formats for m in f.markers]
-    for marker in markers:
-        if line.startswith(marker) or (mid_line and len(line) >= 2 and marker.startswith(line)):
-            raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
+    if ((mid_line and scan.lines[k].strip() in ("``", "~~"))  # cut in a fence's opening line
+            or any(f.begins_block(scan, k, mid_line) for f in formats)):
+        raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
                              f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
                              line=k + 1, hint=CUT_OFF_HINT)
