@@ -379,7 +379,9 @@ def parse_with_tools(response, only: str | None = None):
     only the first."""
     from .formats import ParsedResponse, parse_response
 
-    parsed = parse_response(response.text, only=only)
+    # a chat API's answer ended where its JSON says (a cut one was refused when read)
+    parsed = parse_response(response.text, only=only,
+                            ends_whole=getattr(response, "is_json", False))
     calls = getattr(response, "tool_calls", None) or []
     if not calls:
         return parsed

@@ -24,7 +24,8 @@ from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response, selected_formats
 from git_aiapply.formats.base import new_file_text, scan_blocks
 from git_aiapply.ops import EditFile, NewFile
-from git_aiapply.response import normalize_newlines
+from git_aiapply.response import normalize_newlines, read_response
+from git_aiapply.toolcalls import parse_with_tools
 
 F = "```"
 
@@ -170,6 +171,23 @@ def test_a_complete_fenced_diff_with_loose_counts_is_not_cut_off():
     # counts are hints (§3): a hunk the model closed its fence after was finished
     text = F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n" + F + "\nDone.\n"
     assert summary(text) == [("EditFile", "a.py")]
+
+
+RAW_DIFF_NO_NEWLINE = "--- a/cfg.py\n+++ b/cfg.py\n@@ -1 +1 @@\n-TIMEOUT = 300\n+TIMEOUT = 3"
+
+
+def test_a_chat_answer_ending_in_a_diff_line_is_complete_when_the_api_says_it_stopped():
+    # chat APIs return text without a final newline; the JSON says whether it was cut
+    done = {"object": "chat.completion", "model": "m", "choices": [{"index": 0,
+            "finish_reason": "stop", "message": {"role": "assistant", "content": RAW_DIFF_NO_NEWLINE}}]}
+    response = read_response(json.dumps(done).encode())
+    assert [op.path for op in parse_with_tools(response).ops] == ["cfg.py"]
+    # the same text as a plain response stops mid-line: refused
+    assert "cut off" in refused(RAW_DIFF_NO_NEWLINE)
+    cut = json.loads(json.dumps(done))
+    cut["choices"][0]["finish_reason"] = "length"
+    with pytest.raises(ApplyError, match="cut off"):
+        read_response(json.dumps(cut).encode())
 
 
 def test_a_raw_diff_with_no_newline_marker_at_the_end_is_complete():

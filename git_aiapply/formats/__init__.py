@@ -69,11 +69,13 @@ def selected_formats(only: str | None) -> list[Format]:
     return chosen
 
 
-def parse_response(text: str, only: str | None = None) -> ParsedResponse:
+def parse_response(text: str, only: str | None = None, *, ends_whole: bool = False) -> ParsedResponse:
     """Every change block of ``text`` (LF line endings) as operations, plus the prose.
 
-    With ``only`` (``--format``), only that format is looked for."""
-    found = scan_blocks(text, selected_formats(only))
+    With ``only`` (``--format``), only that format is looked for.  ``ends_whole``: the
+    text is known to end where its author stopped (a chat API's answer whose JSON says
+    so), so a last line without a newline is whole, not cut mid-line."""
+    found = scan_blocks(text, selected_formats(only), ends_whole=ends_whole)
     blocks = found.blocks
     if only == "hashline":
         blocks = [b for b in blocks if "hashline" in b.formats]

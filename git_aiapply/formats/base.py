@@ -174,8 +174,9 @@ class Scan:
     of a look-behind); ``fence`` the prose fence open around the current line, if any.
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, ends_whole: bool = False):
         self.text = text
+        self.ends_whole = ends_whole
         self.lines = text.split("\n")
         starts = []
         pos = 0
@@ -235,8 +236,9 @@ class Scan:
         return self._last_content
 
     def ends_mid_line(self, i: int) -> bool:
-        """Line ``i`` is the response's last line and has no newline: it may be cut."""
-        return i == len(self.lines) - 1 and self.lines[i] != ""
+        """Line ``i`` is the response's last line and has no newline: it may be cut
+        (unless the response is known to end where its author stopped)."""
+        return not self.ends_whole and i == len(self.lines) - 1 and self.lines[i] != ""
 
 
 class Format:
@@ -280,9 +282,9 @@ class ScanResult:
     wrappers: list[tuple[int, int]]
 
 
-def scan_blocks(text: str, formats: "list[Format]") -> ScanResult:
+def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False) -> ScanResult:
     """Every change block of ``text`` (LF line endings), found in one pass (see above)."""
-    scan = Scan(text)
+    scan = Scan(text, ends_whole)
     lines = scan.lines
     n = len(lines)
     blocks: list[Block] = []

@@ -1,0 +1,2 @@
+import os
+TIMEOUT = 30
