@@ -389,3 +389,55 @@ def test_a_blocks_content_never_changes_which_blocks_are_found(blocks):
     assert got == expected
     for line in r.explanation.split("\n"):
         assert line in PROSE, line  # no block content leaked into the message
+
+
+# --------------------------------------------------------------- the sweep, end to end
+
+E2E_SWEEP = ["mixed-three-formats", "sr-aider-answer-two-files"]
+
+
+@pytest.mark.parametrize("name", E2E_SWEEP)
+def test_cut_answers_never_commit_a_wrong_edit_end_to_end(name, repo):
+    """The real command on an answer cut at every line and at a few bytes: it refuses
+    with nothing changed, or commits exactly what the answer up to the end of its last
+    complete block commits (the cut-off tail adds nothing, half a block never lands)."""
+    case = ROOT / "cases" / name
+    for p in (case / "before").rglob("*"):
+        if p.is_file():
+            repo.write(str(p.relative_to(case / "before")), p.read_bytes())
+    base = repo.commit_all()
+    repo.settle()
+    text = (case / "response.md").read_text()
+    found = scan_blocks(text, selected_formats(None))
+    spans = [(b.start, b.end) for b in found.blocks] + found.wrappers
+    ends = sorted(b.end for b in found.blocks)
+    rng = random.Random(7)
+    cuts = sorted({i + 1 for i, c in enumerate(text) if c == "\n"} |
+                  {rng.randrange(1, len(text)) for _ in range(8)})
+    clean_trees: dict[int, dict] = {}
+
+    def tree_of(prefix: str):
+        r = repo.run(response=prefix)
+        assert r.returncode == 0, r.err
+        tree = repo.tree()
+        repo.git("reset", "-q", "--hard", base)
+        return tree
+
+    applied = 0
+    for cut in cuts[:-1]:
+        snapshot = repo.snapshot()
+        r = repo.run(response=text[:cut])
+        where = f"cut at {cut}: {text[max(0, cut - 40):cut]!r}"
+        if r.returncode != 0:
+            assert r.returncode == 1, where + r.err
+            assert repo.snapshot() == snapshot, where
+            continue
+        applied += 1
+        assert not any(a < cut < b and text[cut:b].strip() for a, b in spans), where
+        tree = repo.tree()
+        repo.git("reset", "-q", "--hard", base)
+        last_end = max(e for e in ends if e <= cut)
+        if last_end not in clean_trees:
+            clean_trees[last_end] = tree_of(text[:last_end])
+        assert tree == clean_trees[last_end], where
+    assert applied  # the sweep did reach cuts between complete blocks

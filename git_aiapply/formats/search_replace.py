@@ -180,7 +180,7 @@ class SearchReplace(Format):
         except BlockError as e:
             reason = e.reason
             if e.stopped_by == "end":
-                reason = f"{CUT_OFF}: {reason} (the response ends inside the block)"
+                reason = f"{CUT_OFF}: {reason}"
             raise ParseError(reason, line=i + 1, directive=f"SEARCH/REPLACE {path}", file=path,
                              hint=e.hint) from None
         readings = [_dedent(lines[i], r) for r in raw.readings]
