@@ -188,7 +188,12 @@ def render_diff(plan: Plan, color: bool = False) -> str:
             if old.mode != new.mode:
                 extra += f"old mode {old.mode:o}\nnew mode {new.mode:o}\n"
             if old_path != path:
-                extra += f"rename from {old_path}\nrename to {path}\n"
+                from .diffstat import percent, similarity
+
+                # as git diff -M, so that git apply --stat/--summary read the same change
+                score = similarity(old.data, new.data)
+                extra += (f"similarity index {percent(score)}%\n"
+                          f"rename from {old_path}\nrename to {path}\n")
         lines = body.splitlines(True)
         lines = [l for l in lines if not l.startswith(("new file mode", "deleted file mode"))]
         parts.append(header + extra + "".join(lines))

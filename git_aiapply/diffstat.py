@@ -270,11 +270,25 @@ def diff_summary_lines(stats: list[FileStat]) -> list[str]:
 
 
 def commit_summary(branch_label: str, commit_id: str, subject: str, root: bool,
-                   stats: list[FileStat]) -> list[str]:
+                   stats: list[FileStat], *, author: str | None = None,
+                   date: str | None = None) -> list[str]:
     """What `git commit` prints: ``[main 1a2b3c4] subject`` (``[main (root-commit) ...]``,
-    ``[detached HEAD ...]``), the short stat, and the summary lines."""
+    ``[detached HEAD ...]``), `` Author: ...`` when the author is not the committer,
+    `` Date: ...`` when the date was given, the short stat, and the summary lines."""
     head = f"[{branch_label}{' (root-commit)' if root else ''} {commit_id[:7]}] {subject}"
-    return [head, shortstat(stats), *diff_summary_lines(stats)]
+    extra = ([f" Author: {author}"] if author else []) + ([f" Date: {date}"] if date else [])
+    return [head, *extra, shortstat(stats), *diff_summary_lines(stats)]
+
+
+def git_date(seconds: int, offset_minutes: int) -> str:
+    """git's default date format in the date's own zone: ``Thu Apr 7 22:13:13 2005 +0200``."""
+    import time
+
+    t = time.gmtime(seconds + offset_minutes * 60)
+    sign = "-" if offset_minutes < 0 else "+"
+    off = abs(offset_minutes)
+    return (f"{time.strftime('%a %b', t)} {t.tm_mday} {time.strftime('%H:%M:%S %Y', t)} "
+            f"{sign}{off // 60:02d}{off % 60:02d}")
 
 
 def apply_stat_lines(stats: list[FileStat]) -> list[str]:

@@ -14,19 +14,23 @@ DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.
 
 def run(params: dict) -> None:
     """The apply command with ``params`` (options.APPLY_DEFAULTS' keys); exits."""
+    try:
+        _run(params)
+    except FatalError as e:
+        if params["as_json"]:  # an agent reads why, and whose fault it is, from the JSON
+            names = params["responses"] or ("-",)
+            _print_json([_fatal_outcome(names[0], e)])
+        raise
+
+
+def _run(p: dict) -> None:
     from ..apply import Options
     from ..git import Repo
     from ..inputs import read_inputs
     from ..response import DEFAULT_MAX_BYTES
 
-    p = params
     as_json = p["as_json"]
-    try:
-        repo = Repo(".")
-    except FatalError as e:
-        if as_json:
-            _print_json([_fatal_outcome("-", e)])
-        raise
+    repo = Repo(".")
     if p["branch"] is None and os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         # an interrupted (or still running) run: the worktree may be half written
         from ..recover import interrupted_problem
@@ -77,7 +81,7 @@ def run(params: dict) -> None:
         # the commit will need the index: read it while the response is parsed
         repo.lock_index_ahead()
     show = _Show(quiet=p["quiet"], as_json=as_json, stat=p["stat"], numstat=p["numstat"],
-                 summary=p["summary"])
+                 summary=p["summary"], date_given=p["date"] is not None)
     try:
         outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, show)
     finally:
@@ -90,8 +94,8 @@ def run(params: dict) -> None:
 class _Show:
     """What to print for each outcome."""
 
-    def __init__(self, *, quiet, as_json, stat, numstat, summary):
-        self.quiet, self.as_json = quiet, as_json
+    def __init__(self, *, quiet, as_json, stat, numstat, summary, date_given=False):
+        self.quiet, self.as_json, self.date_given = quiet, as_json, date_given
         self.stat, self.numstat, self.summary = stat, numstat, summary
 
 
@@ -206,10 +210,10 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
 
 def _fatal_outcome(name, e: FatalError):
     from ..apply import Outcome
-    from ..response import Response
+    from ..response import Response, response_name
 
-    resp = Response(text="", given_text="", response_id="", model=None, name=name,
-                    is_json=False)
+    resp = Response(text="", given_text="", response_id="", model=None,
+                    name=response_name(name), is_json=False)
     return Outcome(resp, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind)
 
 
@@ -287,7 +291,7 @@ def print_outcome(repo, o, show) -> None:
     if show.quiet:
         return
     if o.status == "applied":
-        for line in _commit_summary(repo, o):
+        for line in _commit_summary(repo, o, show):
             echo(line)
     elif o.status == "would-apply" and o.diff is None and not reports:
         n = len(o.changes)
@@ -331,10 +335,10 @@ def line_counts(old: bytes, new: bytes) -> tuple[int, int]:
     return added, deleted
 
 
-def _commit_summary(repo, o) -> list[str]:
+def _commit_summary(repo, o, show) -> list[str]:
     """The lines `git commit` prints for the commit just made, from the commit itself
     (a pre-commit hook may have changed what was committed)."""
-    from ..diffstat import commit_summary, net_stats
+    from ..diffstat import commit_summary, git_date, net_stats
 
     r = repo.repo
     commit = r[o.commit]
@@ -352,7 +356,11 @@ def _commit_summary(repo, o) -> list[str]:
     stats = net_stats(before, after, line_counts)
     label = "detached HEAD" if o.branch == DETACHED else o.branch
     subject = commit.message.split("\n", 1)[0]
-    return commit_summary(label, str(commit.id), subject, parent is None, stats)
+    a, c = commit.author, commit.committer
+    author = f"{a.name} <{a.email}>"
+    return commit_summary(label, str(commit.id), subject, parent is None, stats,
+                          author=author if author != f"{c.name} <{c.email}>" else None,
+                          date=git_date(a.time, a.offset) if show.date_given else None)
 
 
 def _tree_files(r, tree, prefix=""):
