@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from .record import field, record
 
-from .errors import ApplyError, Problem, fault_of
+from .errors import ApplyError, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
 from .response import Response
 
@@ -471,8 +471,7 @@ def _signer(repo, opts: Options):
         return None
     fmt = (repo.config_get("gpg.format") or "openpgp").lower()
     if fmt not in ("openpgp", "x509", "ssh"):
-        raise ApplyError(Problem(f"unknown gpg.format {fmt!r}",
-                                 hint="use openpgp, x509 or ssh, as git does"))
+        raise FatalError(f"invalid value for 'gpg.format': '{fmt}'", kind="signing")
     default = {"openpgp": "gpg", "x509": "gpgsm", "ssh": "ssh-keygen"}[fmt]
     program = repo.config_get(f"gpg.{fmt}.program") if fmt != "openpgp" else None
     program = program or (repo.config_get("gpg.program") if fmt == "openpgp" else None) or default
@@ -494,12 +493,13 @@ def _signer(repo, opts: Options):
             p = subprocess.run(args, input=content.encode("utf-8", "surrogateescape"),
                                capture_output=True)
         except OSError as e:
-            raise ApplyError(Problem(f"cannot run {program} to sign the commit: {e.strerror}",
-                                     hint="set gpg.program to your gpg, or pass --no-gpg-sign")) from None
+            raise FatalError(f"cannot run {program} to sign the commit: {e.strerror}",
+                             kind="signing") from None
         if p.returncode != 0 or b"-----BEGIN" not in p.stdout:
-            raise ApplyError(Problem(f"{program} failed to sign the data (exit {p.returncode})",
-                                     hint=p.stderr.decode("utf-8", "replace").strip()[-500:]
-                                     or "check user.signingKey and your gpg setup"))
+            # as git: "gpg failed to sign the data", after what gpg said
+            said = p.stderr.decode("utf-8", "replace").strip()[-500:]
+            raise FatalError((said + "\n" if said else "") +
+                             f"{program} failed to sign the data", kind="signing")
         return p.stdout.decode("utf-8", "replace")
 
     return run
@@ -513,8 +513,8 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
     import tempfile
 
     if not key:
-        raise ApplyError(Problem("gpg.format is ssh but user.signingKey is not set",
-                                 hint="git config user.signingKey ~/.ssh/id_ed25519.pub"))
+        raise FatalError("either user.signingkey or gpg.ssh.defaultKeyCommand needs to be "
+                         "configured", kind="signing")
     folder = tempfile.mkdtemp(prefix="ai-apply-sign-")
     try:
         payload = os.path.join(folder, "commit")
@@ -532,15 +532,17 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
         try:
             p = subprocess.run(args, capture_output=True)
         except OSError as e:
-            raise ApplyError(f"cannot run {program} to sign the commit: {e.strerror}") from None
+            raise FatalError(f"cannot run {program} to sign the commit: {e.strerror}",
+                             kind="signing") from None
         try:
             with open(payload + ".sig", encoding="utf-8") as f:
                 sig = f.read()
         except OSError:
             sig = ""
         if p.returncode != 0 or "-----BEGIN" not in sig:
-            raise ApplyError(Problem(f"{program} failed to sign the data (exit {p.returncode})",
-                                     hint=p.stderr.decode("utf-8", "replace").strip()[-500:] or None))
+            said = p.stderr.decode("utf-8", "replace").strip()[-500:]
+            raise FatalError((said + "\n" if said else "") +
+                             f"{program} failed to sign the data", kind="signing")
         return sig
     finally:
         shutil.rmtree(folder, ignore_errors=True)

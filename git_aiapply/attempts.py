@@ -22,7 +22,7 @@ from .record import record, replace
 
 import click
 
-from .errors import AiApplyError, ApplyError, Problem, UsageError
+from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
 
 # More responses than this get a progress bar (when stderr is a terminal).
@@ -130,6 +130,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
             o = apply_one(repo, resp, replace(opts, branch=branch))
         except ApplyError as e:
             o = Outcome(empty, "refused", 1, problems=e.problems, error_kind=e.kind, branch=branch)
+        except FatalError as e:  # the repository or the environment: not this response's fault
+            o = Outcome(empty, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind,
+                        branch=branch)
         except UsageError as e:
             o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], error_kind="usage",
                         branch=branch)
@@ -149,7 +152,8 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     if show_progress:
         _clear_progress()
 
-    code = 0 if all(o.exit_code == 0 for _n, _i, o in outcomes) else 1
+    codes = {o.exit_code for _n, _i, o in outcomes}
+    code = 128 if 128 in codes else (0 if codes <= {0} else 1)
     if as_json:
         import json
 
