@@ -17,6 +17,8 @@ LAZY_COMMANDS = {
     "attempts": "git_aiapply.attempts:attempts_cmd",
     "pick": "git_aiapply.attempts:pick_cmd",
     "recover": "git_aiapply.recover:recover_cmd",
+    "serve": "git_aiapply.serve:serve_cmd",  # docs/API.md
+    "mcp": "git_aiapply.mcp_server:mcp_cmd",  # docs/API.md
 }
 
 

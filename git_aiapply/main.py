@@ -45,7 +45,7 @@ APPLY_DEFAULTS = {
 _BY_NAME = {name: (dest, kind) for names, dest, kind in APPLY_OPTIONS for name in names}
 # First words that belong to click (cli.py); kept in step with it by tests/test_main.py.
 CLICK_WORDS = {"apply", "show", "prompt", "demo", "install-hooks", "hook", "undo", "attempts",
-               "pick", "recover", "-h", "--help", "--version"}
+               "pick", "recover", "serve", "mcp", "-h", "--help", "--version"}
 
 
 def parse_apply_args(argv: list[str]) -> dict | None:
@@ -250,10 +250,8 @@ def apply_main(responses, fmt, check, show_diff, as_json, include_dirty, allow_e
     if as_json:
         import json
 
-        if len(outcomes) == 1:
+        if len(inputs) == 1:
             echo(json.dumps(outcomes[0].to_json(), indent=2))
-        else:
-            echo(json.dumps({"results": [o.to_json() for o in outcomes]}, indent=2))
     sys.exit(code)
 
 
@@ -277,7 +275,11 @@ def _apply_each(repo, inputs, opts, max_bytes, color, as_json, quiet):
         else:
             o = apply_one(repo, resp, opts, editor=edit_message, color=color)
         outcomes.append(o)
-        if not as_json:
+        if as_json and len(inputs) > 1:
+            import json
+
+            echo(json.dumps(o.to_json()))  # JSON Lines, each as it finishes (docs/JSON.md)
+        elif not as_json:
             print_outcome(o, quiet)
         if o.exit_code:
             code = o.exit_code
