@@ -248,11 +248,16 @@ class IndexCache:
             self._index = self._stamp = None
 
     def note_head(self, head) -> None:
-        """Forget the index when HEAD is not where it was after the last request."""
+        """Before a request: forget the index when HEAD is not where the last one left it."""
         with self._guard:
             if head != self._head:
                 self._index = self._stamp = None
                 self._head = head
+
+    def left_head(self, head) -> None:
+        """After a request: where it left HEAD (its own commit moved it)."""
+        with self._guard:
+            self._head = head
 
     def take(self, path: str):
         """The warm index for a transaction that holds ``index.lock``, or None (read it)."""
@@ -294,7 +299,11 @@ def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
     """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
     JSON object."""
     if isinstance(response, str):
-        return response.encode("utf-8", "surrogateescape"), name or "response"
+        try:
+            return response.encode("utf-8", "surrogateescape"), name or "response"
+        except UnicodeEncodeError as e:
+            raise InvalidOptions(f"the response text holds a character that is not UTF-8 "
+                                 f"(position {e.start}): pass bytes for raw data") from None
     if isinstance(response, (bytes, bytearray, memoryview)):
         return bytes(response), name or "response"
     if isinstance(response, os.PathLike):
@@ -435,7 +444,7 @@ class Session:
             raise FatalError(f"{e}", kind="io") from None
         finally:
             try:
-                cache.note_head(repo.head())
+                cache.left_head(repo.head())
             except Exception:
                 cache.clear()
 
