@@ -224,7 +224,8 @@ def _index_stamp(path: str):
             tail = f.read(32)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, tail)
+    # not ctime: the transaction hard-links the index (git.IndexLock), which changes it
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, tail)
 
 
 class IndexCache:
@@ -233,7 +234,7 @@ class IndexCache:
     The transaction (git.IndexLock) takes the index from here instead of reading the file,
     and hands it back after installing what it wrote from it.  It is used only while the
     file on disk is exactly the one it was read from or written to (device, inode, size,
-    mtime and ctime in nanoseconds, and the file's own trailing checksum) and HEAD is where
+    mtime in nanoseconds, and the file's own trailing checksum) and HEAD is where
     it was: another git process that wrote the index or moved HEAD between two requests
     makes the next transaction read the file again, so its update is never lost."""
 
