@@ -339,10 +339,11 @@ class Session:
     """One repository, kept open with its index warm, for a loop of calls.
 
     ``Session(repo)`` opens the repository git would use from folder ``repo`` (``GIT_DIR``
-    and friends honoured); its methods are those of the module.  A session may be shared
+    and friends honoured); its methods are those of the module.  ``warm=False`` reads the
+    index from disk for every call (for measuring what the warm index gains).  A session may be shared
     by threads: calls run one at a time."""
 
-    def __init__(self, repo: "str | os.PathLike" = "."):
+    def __init__(self, repo: "str | os.PathLike" = ".", *, warm: bool = True):
         from .git import Repo
 
         start = os.fspath(repo)
@@ -350,7 +351,8 @@ class Session:
             self.repo = Repo(start)
         except UsageError as e:  # not a repository: the environment, as git's exit 128
             raise FatalError(str(e), kind="repository") from None
-        self.repo.index_cache = IndexCache()
+        # warm=False reads the index anew for every call, as a new process would
+        self.repo.index_cache = IndexCache() if warm else None
         self._gitdir_id = _dir_id(self.repo.gitdir)
         self._lock = threading.RLock()
 
@@ -399,7 +401,7 @@ class Session:
         from .response import DEFAULT_MAX_BYTES, read_response
 
         repo = self.repo
-        cache = repo.index_cache
+        cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
         try:
             cache.note_head(repo.head())
             max_bytes = opts.get("max_bytes")
@@ -508,7 +510,9 @@ def session(repo: "str | os.PathLike | Session" = ".") -> Session:
     if type(repo).__module__.startswith("pygit2"):  # a pygit2.Repository
         repo = repo.workdir or repo.path
     start = os.path.realpath(os.fspath(repo))
-    key = (start, tuple(os.environ.get(k) for k in _REPO_ENV))
+    # the folder, and what else decides which repository it means (a relative GIT_DIR is
+    # read from the current folder)
+    key = (start, os.getcwd(), tuple(os.environ.get(k) for k in _REPO_ENV))
     with _SESSIONS_GUARD:
         s = _SESSIONS.pop(key, None)
         if s is None or not s.is_current():
