@@ -330,6 +330,9 @@ def guarded(fn, *args, **kwargs):
 
 def run() -> None:
     """Console-script entry point."""
+    from .startup import import_pygit2
+
+    import_pygit2()  # without parsing the CA bundle: the command needs no TLS
     kwargs = parse_apply_args(sys.argv[1:])
     if kwargs is None:
         from .cli import run as click_run
