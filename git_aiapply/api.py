@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, fields
-from typing import Any
 
 from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 
@@ -322,7 +321,7 @@ def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
                          f"or a chat-API JSON object (dict), not {type(response).__name__}")
 
 
-def _refused(response_obj, problems, kind) -> "Any":
+def _refused(response_obj, problems, kind):
     from .apply import Outcome
 
     return Outcome(response_obj, "refused", 1, problems=problems, error_kind=kind)
@@ -340,8 +339,8 @@ class Session:
 
     ``Session(repo)`` opens the repository git would use from folder ``repo`` (``GIT_DIR``
     and friends honoured); its methods are those of the module.  ``warm=False`` reads the
-    index from disk for every call (for measuring what the warm index gains).  A session may be shared
-    by threads: calls run one at a time."""
+    index from disk for every call (for measuring what the warm index gains).  A session
+    may be shared by threads: calls run one at a time."""
 
     def __init__(self, repo: "str | os.PathLike" = ".", *, warm: bool = True):
         from .git import Repo
