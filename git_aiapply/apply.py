@@ -318,11 +318,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
     tree = base_commit.tree if base_commit is not None else None
     if opts.include_dirty and not branch_mode:
-        import pygit2
-
-        index = pygit2.Index(os.path.join(repo.gitdir, "index")) if os.path.exists(
-            os.path.join(repo.gitdir, "index")) else pygit2.Index()
-        base = g.WorktreeBase(r, tree, workdir, index)
+        base = g.WorktreeBase(r, tree, workdir, repo.read_index())
     else:
         base = g.TreeBase(r, tree, workdir)
     if after:
@@ -366,13 +362,9 @@ class _BeforeTransaction(Exception):
 
 
 def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
-    import pygit2
-
     from . import git as g
 
-    idx_path = os.path.join(repo.gitdir, "index")
-    index = pygit2.Index(idx_path) if os.path.exists(idx_path) else pygit2.Index()
-    dirty = g.dirty_paths(repo, index, base, [p for p in plan.touched if p not in skip])
+    dirty = g.dirty_paths(repo, repo.read_index(), base, [p for p in plan.touched if p not in skip])
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
                                   hint="commit or stash your changes first, or pass "

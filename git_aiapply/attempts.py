@@ -145,7 +145,15 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         if o.branch is None:
             o.branch = branch
         outcomes.append((n, item, o))
-        if o.diff is not None and not as_json:
+        if as_json:
+            # JSON Lines: each result as soon as it is known (docs/JSON.md)
+            if show_progress:
+                _clear_progress()
+            import json
+
+            click.echo(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+            sys.stdout.flush()
+        elif o.diff is not None:
             if show_progress:
                 _clear_progress()
             click.echo(f"==> {item.label} -> {branch} <==")
@@ -156,20 +164,6 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     codes = {o.exit_code for _n, _i, o in outcomes}
     code = 128 if 128 in codes else (0 if codes <= {0} else 1)
     if as_json:
-        import json
-
-        results = []
-        for n, item, o in outcomes:
-            d = o.to_json()
-            d["n"] = n
-            d["input"] = item.label
-            results.append(d)
-        counts: dict[str, int] = {}
-        for _n, _i, o in outcomes:
-            counts[o.status] = counts.get(o.status, 0) + 1
-        click.echo(json.dumps({"template": branch_template, "base": opts.base,
-                               "exit_code": code, "total": len(outcomes), "counts": counts,
-                               "results": results}, indent=2))
         return code
     _print_summary(outcomes, quiet, checking=opts.check or opts.diff, to_stderr=opts.diff)
     return code

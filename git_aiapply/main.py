@@ -15,6 +15,9 @@ from .options import parse_apply_args
 
 def run() -> None:
     """Console-script entry point."""
+    from .startup import import_pygit2
+
+    import_pygit2()  # without parsing the CA bundle: the command needs no TLS
     params = parse_apply_args(sys.argv[1:], set(SUBCOMMANDS) | {"apply"})
     if params is None:
         from .cli import run as click_run

@@ -16,6 +16,8 @@ SUBCOMMANDS = {
     "attempts": "attempts",
     "pick": "pick",
     "recover": "recover",
+    "serve": "serve",  # docs/API.md
+    "mcp": "mcp",  # docs/API.md
 }
 
 

@@ -87,7 +87,7 @@ def _run(p: dict) -> None:
         outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, show)
     finally:
         repo.release_index_lock()
-    if as_json:
+    if as_json and len(inputs) == 1:  # several: JSON Lines, printed as each finished
         _print_json(outcomes)
     sys.exit(code)
 
@@ -103,10 +103,7 @@ class _Show:
 def _print_json(outcomes) -> None:
     import json
 
-    if len(outcomes) == 1:
-        echo(json.dumps(outcomes[0].to_json(), indent=2))
-    else:
-        echo(json.dumps({"results": [o.to_json() for o in outcomes]}, indent=2))
+    echo(json.dumps(outcomes[0].to_json(), indent=2))
 
 
 def _message(messages, message_file) -> str | None:
@@ -201,7 +198,11 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         if o.status == "would-apply" and o.plan is not None:
             earlier.update(o.plan.final)
         outcomes.append(o)
-        if not show.as_json:
+        if show.as_json and len(inputs) > 1:
+            import json
+
+            echo(json.dumps(o.to_json()))  # JSON Lines, each as it finishes (docs/JSON.md)
+        elif not show.as_json:
             print_outcome(repo, o, show)
         if o.exit_code:
             code = o.exit_code
