@@ -251,6 +251,20 @@ def one_file_edit(n_files: int) -> Edit:
                      explanation=f"Make handler_{i} inclusive at its limit.")
 
 
+def loop_edits(n_files: int, count: int) -> list[Edit]:
+    """``count`` one-line edits of ``count`` different files spread over the repository,
+    to apply one after the other (a harness's loop of responses)."""
+    edits = []
+    for k in range(count):
+        i = (k * n_files) // count + (n_files // count) // 2
+        path = small_file_path(i)
+        lines = small_file_content(i).decode().splitlines()
+        at = next(j for j, l in enumerate(lines) if l.startswith("    if total > "))
+        edits.append(make_edit(path, lines, {at: "    if total >= LIMIT:"},
+                               explanation=f"Make handler_{i} inclusive at its limit."))
+    return edits
+
+
 def big_file_edit(n_lines: int, n_hunks: int) -> Edit:
     """``n_hunks`` one-line changes spread evenly over the big file."""
     lines = big_file_lines(n_lines)

@@ -23,122 +23,11 @@ from .record import record, replace
 
 import click
 
-from .errors import AiApplyError, ApplyError, Problem, UsageError
+from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
+from .inputs import Input, expand_inputs
 
 # More responses than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN = 4
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-def folder_inputs(folder: str, max_bytes: int) -> list[tuple[str, bytes]]:
-    """The responses in a folder: its regular files (not hidden, not in sub-folders),
-    sorted by name, each as (path, bytes)."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError as e:
-        raise UsageError(f"cannot read folder {folder}: {e.strerror}") from None
-    out = []
-    for name in names:
-        path = os.path.join(folder, name)
-        if name.startswith(".") or not os.path.isfile(path):
-            continue
-        try:
-            with open(path, "rb") as f:
-                out.append((path, f.read(max_bytes + 1)))
-        except OSError as e:
-            raise UsageError(f"cannot read {path}: {e.strerror}") from None
-    if not out:
-        raise UsageError(f"no response files in folder {folder}")
-    return out
-
-
-@record
-class _Input:
-    """One response of the run, before reading."""
-
-    label: str  # how the summary names it: the file, or FILE:LINE for JSON Lines
-    stem: str  # what {name} becomes (before making it branch-safe)
-    raw: bytes | None  # the response as a file would hold it
-    model: str | None = None  # from a JSON Lines object's "model"
-    problem: Problem | None = None  # unreadable before even trying
-
-
-def _stem(name: str) -> str:
-    from .response import response_name
-
-    return response_name(name)
-
-
-def _jsonl_inputs(name: str, raw: bytes, max_bytes: int) -> list[_Input]:
-    """One input per non-blank line of a JSON Lines file (docs/ATTEMPTS.md):
-    a JSON string (the response text); an object with "response" (a string, or the chat
-    API JSON) and optionally "name" and "model"; or any other object, taken as the JSON a
-    chat API returned."""
-    import json
-
-    if max_bytes and len(raw) > max_bytes and name != "-":
-        # the size limit is per response, not per file of responses
-        try:
-            with open(name, "rb") as f:
-                raw = f.read()
-        except OSError as e:
-            raise UsageError(f"cannot read {name}: {e.strerror}") from None
-    stem = _stem(name)
-    out: list[_Input] = []
-    for lineno, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        k = len(out) + 1
-        item = _Input(label=f"{name}:{lineno}", stem=f"{stem}-{k}", raw=None)
-        out.append(item)
-        try:
-            value = json.loads(line.decode("utf-8", "surrogateescape"))
-        except (ValueError, RecursionError) as e:
-            item.problem = Problem(f"line {lineno} of {name} is not JSON: {e}")
-            continue
-        if isinstance(value, dict) and "response" in value:
-            if isinstance(value.get("name"), str) and value["name"].strip():
-                item.stem = value["name"].strip()
-            if isinstance(value.get("model"), str) and value["model"]:
-                item.model = value["model"]
-            value = value["response"]
-        if isinstance(value, str):
-            item.raw = value.encode("utf-8", "surrogateescape")
-        elif isinstance(value, dict):
-            item.raw = json.dumps(value).encode()
-        else:
-            item.problem = Problem(
-                f"line {lineno} of {name} holds a JSON {type(value).__name__}, not a response",
-                hint='give a JSON string, {"response": ...}, or a chat API response object')
-    if not out:
-        item = _Input(label=name, stem=stem, raw=None,
-                      problem=Problem(f"{name} holds no responses (it is empty)"))
-        out.append(item)
-    return out
-
-
-def _expand(inputs, max_bytes: int) -> list[_Input]:
-    out: list[_Input] = []
-    for name, raw in inputs:
-        if name.endswith(".jsonl"):
-            out.extend(_jsonl_inputs(name, raw, max_bytes))
-        else:
-            out.append(_Input(label=name if name != "-" else "stdin", stem=_stem(name), raw=raw))
-    return [one for item in out for one in _choices(item)]
-
-
-def _choices(item: _Input) -> list[_Input]:
-    """A Chat Completions answer with several choices (n > 1): one attempt per choice,
-    labelled ``LABEL#choice-K`` and named ``STEM-K`` (BEHAVIOR.md §1)."""
-    from .response import split_choices
-
-    parts = split_choices(item.raw) if item.raw is not None else None
-    if not parts:
-        return [item]
-    return [replace(item, label=f"{item.label}#choice-{k}", stem=f"{item.stem}-{k}", raw=part)
-            for k, part in enumerate(parts, 1)]
 
 
 # --------------------------------------------------------------------------- templates
@@ -204,7 +93,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     if max_bytes is None:
         max_bytes = DEFAULT_MAX_BYTES
     _check_template(branch_template)
-    items = _expand(inputs, max_bytes)
+    items = expand_inputs(inputs, max_bytes)
     if opts.edit and len(items) > 1:
         raise UsageError("--edit with several responses would open the editor for each; "
                          "use -m or -F for a common message")
@@ -221,7 +110,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         seen[b] = n
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and _isatty(sys.stderr))
-    outcomes: list[tuple[int, _Input, object]] = []
+    outcomes: list[tuple[int, Input, object]] = []
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
             _progress(n - 1, len(items), item.label)
@@ -242,6 +131,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
             o = apply_one(repo, resp, replace(opts, branch=branch))
         except ApplyError as e:
             o = Outcome(empty, "refused", 1, problems=e.problems, error_kind=e.kind, branch=branch)
+        except FatalError as e:  # the repository or the environment: not this response's fault
+            o = Outcome(empty, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind,
+                        branch=branch)
         except UsageError as e:
             o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], error_kind="usage",
                         branch=branch)
@@ -253,7 +145,15 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         if o.branch is None:
             o.branch = branch
         outcomes.append((n, item, o))
-        if o.diff is not None and not as_json:
+        if as_json:
+            # JSON Lines: each result as soon as it is known (docs/JSON.md)
+            if show_progress:
+                _clear_progress()
+            import json
+
+            click.echo(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+            sys.stdout.flush()
+        elif o.diff is not None:
             if show_progress:
                 _clear_progress()
             click.echo(f"==> {item.label} -> {branch} <==")
@@ -261,22 +161,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     if show_progress:
         _clear_progress()
 
-    code = 0 if all(o.exit_code == 0 for _n, _i, o in outcomes) else 1
+    codes = {o.exit_code for _n, _i, o in outcomes}
+    code = 128 if 128 in codes else (0 if codes <= {0} else 1)
     if as_json:
-        import json
-
-        results = []
-        for n, item, o in outcomes:
-            d = o.to_json()
-            d["n"] = n
-            d["input"] = item.label
-            results.append(d)
-        counts: dict[str, int] = {}
-        for _n, _i, o in outcomes:
-            counts[o.status] = counts.get(o.status, 0) + 1
-        click.echo(json.dumps({"template": branch_template, "base": opts.base,
-                               "exit_code": code, "total": len(outcomes), "counts": counts,
-                               "results": results}, indent=2))
         return code
     _print_summary(outcomes, quiet, checking=opts.check or opts.diff, to_stderr=opts.diff)
     return code

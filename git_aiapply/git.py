@@ -83,6 +83,9 @@ class Repo:
         wd = self.repo.workdir
         self.workdir = os.path.normpath(wd) if wd else None
         self.commondir = self._common_dir()
+        # a warm index kept between transactions by a long-lived caller (serve, the
+        # library: git_aiapply.api.IndexCache); None re-reads the index every time
+        self.index_cache = None
 
     def _common_dir(self) -> str:
         p = os.path.join(self.gitdir, "commondir")
@@ -135,7 +138,7 @@ class Repo:
         """Take ``index.lock`` now and start reading the index, for a transaction that
         will follow (commit_to_worktree takes it over).  False, and nothing held, when the
         lock cannot be taken: the transaction then refuses with the reason itself."""
-        lock = IndexLock(os.path.join(self.gitdir, "index"))
+        lock = IndexLock(os.path.join(self.gitdir, "index"), cache=self.index_cache)
         try:
             lock.acquire()
         except ApplyError:
@@ -149,7 +152,7 @@ class Repo:
         lock = getattr(self, "_index_lock", None)
         self._index_lock = None
         if lock is None or not lock.held:
-            lock = IndexLock(os.path.join(self.gitdir, "index"))
+            lock = IndexLock(os.path.join(self.gitdir, "index"), cache=self.index_cache)
             lock.acquire()
         return lock
 
@@ -159,6 +162,15 @@ class Repo:
         self._index_lock = None
         if lock is not None:
             lock.release()
+
+    def read_index(self) -> pygit2.Index:
+        """The index as it is on disk, to look at only (never to write)."""
+        path = os.path.join(self.gitdir, "index")
+        if self.index_cache is not None:
+            index = self.index_cache.peek(path)
+            if index is not None:
+                return index
+        return pygit2.Index(path) if os.path.exists(path) else pygit2.Index()
 
     def relpath_of_cwd(self) -> str:
         if not self.workdir:
@@ -476,13 +488,16 @@ class IndexLock:
     and written through a hard link with a private name; the written file then replaces
     our lock file, and finally the lock is renamed over the index, as git does."""
 
-    def __init__(self, index_path: str):
+    def __init__(self, index_path: str, cache=None):
         self.path = index_path
+        self.cache = cache  # api.IndexCache: take / give back / keep a warm index
         self.lock_path = index_path + ".lock"
         self.work_path = f"{index_path}.ai-apply-{os.getpid()}"
         self.held = False
         self.installed = False
         self._ahead = None  # the thread reading the index ahead, and what it read
+        self._lent = False  # read() handed the index to the transaction (it may change it)
+        self._staged = None  # the lock file's stat right after stage(), for the cache
 
     def acquire(self) -> None:
         try:
@@ -534,6 +549,7 @@ class IndexLock:
         return box
 
     def read(self) -> pygit2.Index:
+        self._lent = True
         box = self._join_ahead()
         if box is not None:
             if "error" in box:
@@ -550,20 +566,34 @@ class IndexLock:
                 import shutil
 
                 shutil.copyfile(self.path, self.work_path)
+        if self.cache is not None:
+            index = self.cache.take(self.path)
+            if index is not None:
+                return index  # bound to work_path already (same process, same name)
         return pygit2.Index(self.work_path)
 
     def stage(self, index: pygit2.Index) -> None:
         """Write ``index`` into the lock file (not yet installed)."""
         index.write()
         os.replace(self.work_path, self.lock_path)
+        if self.cache is not None:
+            self._staged = (index, os.stat(self.lock_path))
 
     def install(self) -> None:
         os.replace(self.lock_path, self.path)
         self.installed = True
         self.held = False
+        if self._staged is not None:
+            # kept warm only when the installed file is the one written from memory (a
+            # pre-commit hook may have re-staged files into it)
+            index, staged = self._staged
+            self._staged = None
+            self.cache.keep(self.path, index, staged)
 
     def release(self) -> None:
-        self._join_ahead()
+        box = self._join_ahead()
+        if self.cache is not None and box is not None and "index" in box and not self._lent:
+            self.cache.give_back(self.path, box["index"])  # read ahead, never used
         _remove(self.work_path)
         _remove(self.work_path + ".lock")
         if self.held:

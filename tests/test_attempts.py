@@ -143,17 +143,16 @@ def test_json_lines_file(base: GitRepo, tmp_path):
     f = write(tmp_path, "samples.jsonl", "\n".join(lines) + "\n")
     r = base.run("--branch", "j/{name}", "--json", f)
     assert r.returncode == 1
-    out = json.loads(r.out)
-    got = {x["input"]: x for x in out["results"]}
-    assert [x["n"] for x in out["results"]] == [1, 2, 3, 4, 5, 6]
+    results = [json.loads(line) for line in r.out.splitlines()]  # JSON Lines
+    got = {x["input"]: x for x in results}
+    assert [x["n"] for x in results] == [1, 2, 3, 4, 5, 6]
     assert got[f"{f}:1"]["status"] == "applied" and got[f"{f}:1"]["branch"] == "j/samples-1"
     assert got[f"{f}:3"]["branch"] == "j/named-one" and got[f"{f}:3"]["model"] == "m-1"
     assert got[f"{f}:4"]["status"] == "applied" and got[f"{f}:4"]["model"] == "gpt-test"
     assert got[f"{f}:5"]["status"] == "refused" and "not JSON" in got[f"{f}:5"]["error_text"]
     assert got[f"{f}:6"]["branch"] == "j/wrapped" and got[f"{f}:6"]["status"] == "applied"
     assert got[f"{f}:7"]["status"] == "refused"
-    assert out["counts"] == {"applied": 4, "refused": 2}
-    assert out["exit_code"] == 1 and out["total"] == 6
+    assert [x["status"] for x in results].count("applied") == 4
     assert "AI-Model: m-1" in base.message("j/named-one")
     assert "AI-Model: gpt-test" in base.message("j/samples-3")
     assert sorted(branches(base, "j")) == ["j/named-one", "j/samples-1", "j/samples-3", "j/wrapped"]
@@ -164,8 +163,7 @@ def test_json_output_for_programs(base: GitRepo, tmp_path):
              write(tmp_path, "no.md", patch("a.txt", "zzz", "x"))]
     r = base.run("--branch", "p/{n}", "--json", *files)
     assert r.returncode == 1
-    out = json.loads(r.out)
-    ok, no = out["results"]
+    ok, no = [json.loads(line) for line in r.out.splitlines()]
     assert ok["status"] == "applied" and ok["branch"] == "p/1"
     assert ok["commit"] == base.git("rev-parse", "p/1").strip()
     assert ok["base"] == base.head() and ok["added"] == 1 and ok["removed"] == 1
