@@ -561,6 +561,6 @@ def parse(response, *, format: str | None = None) -> Parsed:
         validate_options({"format": format})
     raw, name = _response_bytes(response, None)
     resp = read_response(raw, name=name, max_bytes=0)
-    p = parse_response(resp.text, only=format)
+    p = parse_response(resp.text, only=format, ends_whole=resp.is_json)  # as the command
     return Parsed(tuple(p.ops), tuple(p.formats), p.explanation,
                   tuple(tuple(d) for d in p.descriptions), resp.response_id, resp.model)
