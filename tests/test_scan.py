@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response, selected_formats
 from git_aiapply.formats.base import new_file_text, scan_blocks
+from git_aiapply.formats.search_blocks import looks_like_marker
 from git_aiapply.ops import EditFile, NewFile
 from git_aiapply.response import normalize_newlines, read_response
 from git_aiapply.toolcalls import parse_with_tools
@@ -365,21 +367,35 @@ def _fenced_diff(path, lines):
              *(" " + x for x in lines), "-old", "+new", F], ("EditFile", path, [*lines, "old"]))
 
 
-BUILDERS = [_file_new, _add_file, _update_chunk, _replace, _fenced_diff]
+def _aider_block(path, lines):
+    body = [x for x in lines if not looks_like_marker(x)]  # a marker line is a marker here
+    return ([path, F + "python", "<<<<<<< SEARCH", "old", "=======", *body, ">>>>>>> REPLACE",
+             F], ("EditFile", path, ["old"]))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(range(len(BUILDERS))), content_lines,
-                          st.lists(st.sampled_from(PROSE[:4]), max_size=2)),
-                min_size=1, max_size=5))
-def test_a_blocks_content_never_changes_which_blocks_are_found(blocks):
+BUILDERS = [_file_new, _add_file, _update_chunk, _replace, _fenced_diff, _aider_block]
+
+
+generated_blocks = st.lists(st.tuples(st.sampled_from(range(len(BUILDERS))), content_lines,
+                                     st.lists(st.sampled_from(PROSE[:4]), max_size=2)),
+                           min_size=1, max_size=5)
+
+
+def _generated(blocks) -> tuple[str, list]:
     out: list[str] = []
     expected = []
     for n, (kind, lines, prose) in enumerate(blocks):
         block_lines, want = BUILDERS[kind](f"f{n}.txt", lines)
         out += prose + [""] + block_lines + [""]
         expected.append(want)
-    r = parse_response("\n".join(out) + "\n")
+    return "\n".join(out) + "\n", expected
+
+
+@settings(max_examples=int(__import__('os').environ.get('SCAN_EXAMPLES', '200')), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_blocks)
+def test_a_blocks_content_never_changes_which_blocks_are_found(blocks):
+    text, expected = _generated(blocks)
+    r = parse_response(text)
     got = []
     for op in r.ops:
         if isinstance(op, NewFile):
@@ -441,3 +457,27 @@ def test_cut_answers_never_commit_a_wrong_edit_end_to_end(name, repo):
             clean_trees[last_end] = tree_of(text[:last_end])
         assert tree == clean_trees[last_end], where
     assert applied  # the sweep did reach cuts between complete blocks
+
+
+@settings(max_examples=int(__import__('os').environ.get('SCAN_EXAMPLES', '200')), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_blocks, st.floats(min_value=0, max_value=1, exclude_max=True))
+def test_a_generated_answer_cut_anywhere_refuses_or_keeps_whole_blocks(blocks, where):
+    text, _expected = _generated(blocks)
+    full = parse_response(text).ops
+    found = scan_blocks(text, selected_formats(None))
+    spans = [(b.start, b.end) for b in found.blocks] + found.wrappers
+    cut = max(1, int(len(text) * where))
+    try:
+        got = parse_response(text[:cut]).ops
+    except ApplyError:
+        return
+    for m in re.finditer(r"^f\d+\.txt\n(?=" + F + ")", text, re.M):
+        partial = text[m.start():cut]
+        if m.start() < cut <= m.end() and not re.fullmatch(r"f\d+\.t\w*", partial):
+            # cut in or right after an aider block's path line ('f1', 'f1.', 'f1.txt\n'):
+            # a one-word line of prose, as far as anything can tell ('f1.t' is refused)
+            return
+    if any(a < cut < b and text[cut:b].strip() for a, b in spans):
+        assert got == []
+    units = _units(got)
+    assert units == _units(full)[:len(units)]

@@ -262,9 +262,11 @@ class Format:
         """Whether line ``k``, the response's last after every block, begins a block of
         this format whose rest never came (``mid_line``: the line itself is cut)."""
         line = scan.lines[k].strip().lower()
+        # cut in a marker's first characters ('<', '**'); a lone letter may be a word
+        partial = mid_line and line != "" and (len(line) >= 2 or not line.isalnum())
         for marker in self.markers:
             marker = marker.lower()
-            if line.startswith(marker) or (mid_line and len(line) >= 2 and marker.startswith(line)):
+            if line.startswith(marker) or (partial and marker.startswith(line)):
                 return True
         return False
 
@@ -355,13 +357,13 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
     if k < scan.floor:
         return  # the response ends with a block (or its fence)
     fence = scan.fence
-    if fence is not None and k == fence.line and fence_info(scan.lines[k]):
+    mid_line = scan.ends_mid_line(k)
+    if fence is not None and k == fence.line and (fence_info(scan.lines[k]) or mid_line):
         raise ParseError(f"{CUT_OFF}: it ends right after opening a code fence at response line "
                          f"{k + 1} ({scan.lines[k].strip()!r}), before any content",
                          line=k + 1, hint=CUT_OFF_HINT)
-    mid_line = scan.ends_mid_line(k)
-    if ((mid_line and scan.lines[k].strip() in ("``", "~~"))  # cut in a fence's opening line
+    if ((mid_line and scan.lines[k].strip() in ("`", "``", "~", "~~"))  # cut in a fence line
             or any(f.begins_block(scan, k, mid_line) for f in formats)):
         raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
-                             f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
-                             line=k + 1, hint=CUT_OFF_HINT)
+                         f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
+                         line=k + 1, hint=CUT_OFF_HINT)

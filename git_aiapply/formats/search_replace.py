@@ -212,10 +212,15 @@ class SearchReplace(Format):
         file (``src/app.py``), or an opening fence right after one, begins the next block."""
         if super().begins_block(scan, k, mid_line):
             return True
+        lines = scan.lines
+        stripped = lines[k].strip()
+        sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
+        path = strip_path(lines[k])
+        if mid_line and path is not None and not sentence and ("/" in path or "." in path):
+            return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
         run = scan.memo.get(NAME)
         if run is None or not run.found:
             return False
-        lines = scan.lines
         if fence_of(lines[k]) is not None:
             if scan.fence is not None and scan.fence.line == k:
                 return True  # an opening fence (diff-fenced: the path comes inside it)
@@ -226,9 +231,7 @@ class SearchReplace(Format):
         if mid_line:
             # cut inside what may be the next block's path line (``src/cl``, ``### run``)
             # (a sentence's end, ``Done.``, is prose)
-            stripped = lines[k].strip()
-            sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
-            return (strip_path(lines[k]) is not None and not sentence) or set(stripped) <= set("#*`")
+            return (path is not None and not sentence) or set(stripped) <= set("#*`")
         return _names_file(lines[k])
 
     def finish(self, scan: Scan) -> None:
