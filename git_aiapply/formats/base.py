@@ -77,11 +77,6 @@ class Block:
             self.formats = [self.format]
 
 
-def line_of(text: str, offset: int) -> int:
-    """1-based line number of a character offset."""
-    return text.count("\n", 0, offset) + 1
-
-
 def fence_open(line: str) -> tuple[str, int] | None:
     """(fence char, length) when ``line`` opens or closes a markdown fence."""
     m = FENCE_RE.fullmatch(line.rstrip())
@@ -116,24 +111,6 @@ def strip_fence(lines: list[str]) -> list[str]:
         if f and is_fence_close(lines[hi - 1], *f):
             return lines[lo + 1:hi - 1]
     return lines
-
-
-def blank_out(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each span replaced by spaces (newlines kept), offsets unchanged."""
-    if not spans:
-        return text
-    parts = []
-    pos = 0
-    for s, e in sorted(spans):
-        if s < pos:
-            s = pos
-        if e <= s:
-            continue
-        parts.append(text[pos:s])
-        parts.append(re.sub(r"[^\n]", " ", text[s:e]))
-        pos = e
-    parts.append(text[pos:])
-    return "".join(parts)
 
 
 def new_file_text(lines: list[str]) -> str:
