@@ -368,3 +368,23 @@ def test_author_and_date_as_the_command(base: GitRepo, tmp_path):
         with pytest.raises(git_aiapply.InvalidOptions):
             git_aiapply.apply(diff("src/b.txt", "alpha", "ALPHA"), repo=base.root, **bad)
     assert base.snapshot() == snap
+
+
+def test_hooks_see_the_calls_author_as_with_the_command(base: GitRepo, tmp_path):
+    seen = tmp_path / "seen.txt"
+    hook = base.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\necho \"$GIT_AUTHOR_NAME|$GIT_AUTHOR_EMAIL|$GIT_AUTHOR_DATE\" >> '{seen}'\n")
+    hook.chmod(0o755)
+    date = "@1577934245 +0100"
+    r = git_aiapply.apply(LOUDER_BETA, repo=base.root, author="Ann Lee <ann@example.com>",
+                          date=date)
+    assert r.status == "applied"
+    # branch mode runs the hooks in a temporary worktree with --verify: the same author
+    r = git_aiapply.apply(diff("README.md", "hello", "HELLO"), repo=base.root, branch="try/v",
+                          verify=True, author="Bo Chen <bo@example.com>", date=date)
+    assert r.status == "applied", r.error_text
+    lines = seen.read_text().splitlines()
+    assert lines[0] == f"Ann Lee|ann@example.com|{date}"
+    assert lines[1].startswith("Bo Chen|bo@example.com|")
+    assert base.git("log", "-1", "--format=%an|%aI", "try/v").strip() == \
+        "Bo Chen|2020-01-02T04:04:05+01:00"
