@@ -11,9 +11,11 @@ import git_aiapply
 
 args = sys.argv[1:]
 cold = "--cold" in args
+files = [a for a in args if a != "--cold"]
+if not files or any(a.startswith("-") for a in files):
+    sys.exit("usage: python bench/api_loop.py [--cold] RESPONSE...  (run in the repository)")
 session = git_aiapply.Session(".", warm=not cold)
 t0 = time.perf_counter()
-files = [a for a in args if a != "--cold"]
 for name in files:
     result = session.apply(Path(name))
     if result.status != "applied":

@@ -165,7 +165,15 @@ _OPTION_TYPES: dict[str, tuple[type | tuple, str]] = {
     "sign": (bool, "-S / --no-gpg-sign"),
     "trailers": (bool, "--no-trailers"),
     "max_bytes": (int, "--max-bytes"),
+    "strip": (int, "-p"),
+    "directory": (str, "--directory"),
+    "include": ((str, list, tuple), "--include"),
+    "exclude": ((str, list, tuple), "--exclude"),
+    "author": (str, "--author"),
+    "date": (str, "--date"),
 }
+# the options that only change the response's paths: parse() takes them too
+PATH_OPTIONS = ("strip", "directory", "include", "exclude")
 OPTION_NAMES = tuple(_OPTION_TYPES)
 
 
@@ -182,6 +190,14 @@ def validate_options(options: dict) -> dict:
         if value is None:
             continue  # None is "not given": the repository's config or the default
         kind, flag = _OPTION_TYPES[name]
+        if name in ("include", "exclude"):
+            patterns = (value,) if isinstance(value, str) else value
+            if not isinstance(patterns, (list, tuple)) or not all(
+                    isinstance(v, str) for v in patterns):
+                raise InvalidOptions(f"option {name} ({flag}) takes a pattern (str) or a list "
+                                     f"of them, not {value!r}")
+            out[name] = tuple(patterns)
+            continue
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
                                  f"not {type(value).__name__} {value!r}")
@@ -197,6 +213,9 @@ def validate_options(options: dict) -> dict:
         raise InvalidOptions("option verify (--verify) goes with branch, and not with no_verify")
     if out.get("max_bytes", 0) < 0:
         raise InvalidOptions("option max_bytes must be 0 (no limit) or more")
+    if out.get("strip", 0) < 0:
+        raise InvalidOptions("option strip (-p) takes a number of leading path components, "
+                             "0 or more")
     branch = out.get("branch")
     if branch is not None:
         if "{n}" in branch or "{name}" in branch:
@@ -423,7 +442,9 @@ class Session:
                 format=fmt, message=opts.get("message"), no_verify=opts.get("no_verify", False),
                 verify=opts.get("verify", False), branch=branch, base=opts.get("base"),
                 signoff=opts.get("signoff", False), sign=opts.get("sign"),
-                trailers=opts.get("trailers", True))
+                trailers=opts.get("trailers", True), strip=opts.get("strip"),
+                directory=opts.get("directory"), limits=path_limits(opts))
+            identity = _author_env(repo, opts)
             try:
                 response = read_response(raw, name=name, max_bytes=max_bytes)
             except ApplyError as e:
@@ -436,9 +457,13 @@ class Session:
                     return _refused(response, [problem], "refused")
             if branch is None and not (options.check or options.diff) and repo.workdir:
                 repo.lock_index_ahead()  # read the index while the response is parsed
+            from .git import IDENTITY_OVERRIDES
+
+            token = IDENTITY_OVERRIDES.set(identity or None)
             try:
                 return apply_one(repo, response, options)
             finally:
+                IDENTITY_OVERRIDES.reset(token)
                 repo.release_index_lock()
         except AiApplyError:
             raise
@@ -450,6 +475,25 @@ class Session:
                 cache.left_head(repo.head())
             except Exception:
                 cache.clear()
+
+
+def path_limits(opts: dict) -> tuple:
+    """The include and exclude options as the command's ordered --include/--exclude list:
+    the excludes first, so a path matching one is left out even if an include matches it."""
+    return (tuple(("exclude", p) for p in opts.get("exclude", ()))
+            + tuple(("include", p) for p in opts.get("include", ())))
+
+
+def _author_env(repo, opts: dict) -> dict:
+    """GIT_AUTHOR_* for the author and date options (as --author and --date)."""
+    if opts.get("author") is None and opts.get("date") is None:
+        return {}
+    from .commands.apply import author_env
+
+    try:
+        return author_env(repo, opts.get("author"), opts.get("date"))
+    except FatalError as e:  # the command's usage error: a bad call here
+        raise InvalidOptions(str(e)) from None
 
 
 def _git_error():
@@ -529,7 +573,8 @@ def apply(response, repo: "str | os.PathLike | Session" = ".", *, name: str | No
 
     ``response``: the text (str), its bytes, a path-like object naming a file, or a
     chat-API JSON object (dict).  ``options``: check, diff, include_dirty, allow_empty,
-    format, message, no_verify, verify, branch, base, signoff, sign, trailers, max_bytes.
+    format, message, no_verify, verify, branch, base, signoff, sign, trailers, max_bytes,
+    strip, directory, include, exclude, author, date.
     Returns a ``Result`` (a refusal too); raises ``InvalidOptions`` / ``UsageError`` for a
     bad call and ``FatalError`` when the repository or the environment stopped it."""
     return session(repo).apply(response, name=name, **options)
@@ -551,16 +596,28 @@ def undo(repo: "str | os.PathLike | Session" = ".", force: bool = False) -> dict
     return session(repo).undo(force=force)
 
 
-def parse(response, *, format: str | None = None) -> Parsed:
-    """A response's operations, without a repository.  Raises ``ApplyError`` (with
-    ``.problems``) when the text is malformed, e.g. a block that is never closed."""
-    from .formats import parse_response
+def parse(response, *, format: str | None = None, **path_options) -> Parsed:
+    """A response's operations, without a repository, read as the command reads them: the
+    text's change blocks and a chat-API answer's edit tool calls, in answer order.
+    ``path_options``: strip, directory, include, exclude (as for ``apply``).  Raises
+    ``ApplyError`` (with ``.problems``) when the response is refused for what it says: a
+    block that is never closed, an answer cut off, an edit of an unknown tool."""
     from .response import read_response
+    from .toolcalls import parse_with_tools
 
-    if format is not None:
-        validate_options({"format": format})
+    not_paths = sorted(set(path_options) - set(PATH_OPTIONS))
+    if not_paths:
+        raise InvalidOptions(f"parse takes format and the path options "
+                             f"({', '.join(PATH_OPTIONS)}), not {', '.join(not_paths)}")
+    opts = validate_options(dict(path_options, format=format))
     raw, name = _response_bytes(response, None)
     resp = read_response(raw, name=name, max_bytes=0)
-    p = parse_response(resp.text, only=format, ends_whole=resp.is_json)  # as the command
-    return Parsed(tuple(p.ops), tuple(p.formats), p.explanation,
+    p = parse_with_tools(resp, only=format)
+    ops = p.ops
+    limits = path_limits(opts)
+    if ops and (opts.get("strip") is not None or opts.get("directory") is not None or limits):
+        from .limits import limit_ops
+
+        ops = limit_ops(ops, opts.get("strip"), opts.get("directory"), limits)
+    return Parsed(tuple(ops), tuple(p.formats), p.explanation,
                   tuple(tuple(d) for d in p.descriptions), resp.response_id, resp.model)

@@ -1,5 +1,6 @@
-"""`git ai-apply demo`: a scratch repository, one example response per format applied
-through the real command path, and the resulting history."""
+"""`git ai-apply demo`: a scratch repository, one example response per format (and one
+chat-API answer whose edits are tool calls) applied through the real command path, and
+the resulting history."""
 from __future__ import annotations
 
 import os
@@ -72,8 +73,9 @@ def run_demo(keep: bool = True) -> int:
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "Demo app: first version")
 
+    # one response per format, and one chat-API answer whose edits are tool calls
     examples = sorted(p.name for p in resources.files("git_aiapply.examples").iterdir()
-                      if p.name.endswith(".md"))
+                      if p.name.endswith((".md", ".json")))
     responses = [(name, resources.files("git_aiapply.examples").joinpath(name).read_bytes())
                  for name in examples]
     cwd = os.getcwd()

@@ -16,6 +16,7 @@ back completely, and a crash leaves a journal that ``recover`` can undo:
 """
 from __future__ import annotations
 
+import contextvars
 import errno
 import os
 import stat
@@ -368,10 +369,19 @@ def _parse_git_date(value: str) -> tuple[int, int] | None:
     return None
 
 
+# GIT_AUTHOR_* values a library call gives (its author= and date= options): per thread and
+# per call, so that a call never changes the environment another thread's call reads
+IDENTITY_OVERRIDES: contextvars.ContextVar = contextvars.ContextVar("identity_overrides",
+                                                                    default=None)
+
+
 def identity(repo: Repo, who: str) -> pygit2.Signature:
     """Author or committer exactly as ``git commit`` picks them: GIT_<WHO>_NAME/EMAIL/DATE,
     then <who>.name/email, then user.name/email."""
     env = os.environ
+    overrides = IDENTITY_OVERRIDES.get()
+    if overrides:
+        env = {**env, **overrides}
     w = who.upper()
     name = env.get(f"GIT_{w}_NAME") or repo.config_get(f"{who}.name") or repo.config_get("user.name")
     email = env.get(f"GIT_{w}_EMAIL") or repo.config_get(f"{who}.email") or repo.config_get("user.email") \

@@ -71,7 +71,11 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
         return HookResult(name, 0, hint) if hint else None
     import subprocess  # only when a hook exists: start-up time
 
+    from .git import IDENTITY_OVERRIDES
+
     full_env = dict(os.environ)
+    # a library call's author/date: what the command's --author/--date put in os.environ
+    full_env.update(IDENTITY_OVERRIDES.get() or {})
     full_env.update(env)
     cwd = repo.workdir or repo.gitdir
     # git gives commit hooks /dev/null as standard input

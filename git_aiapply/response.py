@@ -13,7 +13,7 @@ API versions followed):
   here: ``split_choices`` gives one response per choice, for ``--branch``;
 - OpenAI Responses: ``output`` items in order: ``message`` items' ``output_text`` parts,
   and the tool-call items ``apply_patch_call``, ``custom_tool_call``, ``function_call``,
-  ``local_shell_call`` (reasoning and other items ignored);
+  ``local_shell_call``, ``shell_call`` (reasoning and other items ignored);
 - Anthropic Messages: ``content`` blocks ``text`` and ``tool_use`` in order
   (``thinking``, ``redacted_thinking`` ignored);
 - one message on its own: ``{"role": "assistant", "content": ...}``;
@@ -208,7 +208,8 @@ class Answer:
 # Content part types that carry the assistant's visible text.
 _TEXT_PARTS = ("text", "output_text")
 # Responses output items that are tool calls.
-_CALL_ITEMS = ("apply_patch_call", "custom_tool_call", "function_call", "local_shell_call")
+_CALL_ITEMS = ("apply_patch_call", "custom_tool_call", "function_call", "local_shell_call",
+               "shell_call")
 # Stop signals that say the answer did not end on its own (issue 10).
 _CUT_FINISH = {"length": "finish_reason \"length\" (the token limit)",
                "content_filter": "finish_reason \"content_filter\" (the filter cut it)"}
@@ -403,6 +404,11 @@ def _items(items, answer: Answer, failed: set) -> None:
             elif kind == "local_shell_call":
                 _add_call(answer, kind, "local_shell", {"action": item.get("action")},
                           item.get("call_id"))
+            elif kind == "shell_call":  # GPT-5.1's shell tool: action.commands
+                action = item.get("action")
+                _add_call(answer, kind, "shell",
+                          {"commands": action.get("commands") if isinstance(action, dict)
+                           else None}, item.get("call_id"))
             else:
                 _add_call(answer, kind, item.get("name"), item.get("arguments"), item.get("call_id"))
         elif kind == "message" and item.get("role", "assistant") == "assistant":

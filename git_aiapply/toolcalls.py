@@ -10,7 +10,8 @@
 - a tool named ``apply_patch`` called as a custom tool (its input is apply-patch text),
   as a function (arguments ``{"input": TEXT}`` or ``{"patch": TEXT}``), in Chat
   Completions ``tool_calls`` or as an Anthropic ``tool_use``; and Codex's ``shell`` tool
-  running ``["apply_patch", TEXT]``;
+  running ``["apply_patch", TEXT]`` (or a Responses ``shell_call`` whose command is only an
+  ``apply_patch`` heredoc);
 - Anthropic's text editor tool (``str_replace_based_edit_tool``, formerly
   ``str_replace_editor``): ``str_replace`` (``old_str`` must occur exactly once, as a
   substring), ``create`` (``file_text``), ``insert`` (``insert_text`` or ``new_str`` as
@@ -195,9 +196,17 @@ def _patch_text(call: ToolCall, args: object) -> str:
 
 
 def _shell_patch(call: ToolCall, args: object) -> str | None:
-    """Codex's shell tool running apply_patch: command ["apply_patch", PATCH]."""
+    """Codex's shell tool running apply_patch: command ["apply_patch", PATCH]; or a
+    ``shell_call``'s separate commands, of which those that are only an apply_patch
+    heredoc are its patches (the others, a test run or a listing, change nothing)."""
     if call.name not in SHELL_TOOLS and call.shape != "local_shell_call":
         return None
+    commands = args.get("commands") if isinstance(args, dict) else None
+    if isinstance(commands, list) and all(isinstance(c, str) for c in commands):
+        patches = [c for c in commands if _heredoc_patch(c) is not None]
+        if any("*** Begin Patch" in c and _heredoc_patch(c) is None for c in commands):
+            return None  # a patch inside another script: refused as such, never dropped
+        return "\n".join(patches) if patches else None
     command = args.get("command") if isinstance(args, dict) else None
     if isinstance(args, dict) and command is None and isinstance(args.get("action"), dict):
         command = args["action"].get("command")  # local_shell_call: action.command
@@ -209,8 +218,12 @@ def _shell_patch(call: ToolCall, args: object) -> str | None:
         script = command
     else:
         return None
-    # only a script that is nothing but an apply_patch heredoc: anything else around it
-    # (a `cd`, a pipe) would change what the patch means
+    return _heredoc_patch(script)
+
+
+def _heredoc_patch(script: str) -> str | None:
+    """The script itself when it is nothing but an apply_patch heredoc: anything else
+    around it (a `cd`, a pipe) would change what the patch means."""
     words = script.strip().split(None, 1)
     if words and words[0] in APPLY_PATCH_TOOLS and "*** Begin Patch" in script:
         return script

@@ -272,3 +272,119 @@ def test_harness_example_from_the_docs(base: GitRepo, tmp_path):
     assert "could not find" in lines[1]["error_text"]
     snap2 = base.snapshot()
     assert snap2["files"] == snap["files"] and snap2["head"] == snap["head"]
+
+
+# --------------------------------------------------------------------------- the command's parsing and options
+
+RESPONSES_TOOL_ANSWER = {
+    "object": "response", "status": "completed", "model": "gpt-5.1",
+    "output": [
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Greet in two places.\n\n"
+                      + diff("README.md", "hello", "HELLO", "")}]},
+        {"type": "apply_patch_call", "call_id": "c1", "status": "completed",
+         "operation": {"type": "create_file", "path": "greet.txt", "diff": "+hi\n"}},
+        {"type": "apply_patch_call", "call_id": "c2", "status": "completed",
+         "operation": {"type": "update_file", "path": "src/b.txt",
+                       "diff": "@@\n alpha\n-beta\n+BETA\n"}},
+    ],
+}
+
+
+def test_parse_reads_tool_calls_as_the_command_does(base: GitRepo, tmp_path):
+    from git_aiapply.ops import EditFile, NewFile
+
+    text = json.dumps(RESPONSES_TOOL_ANSWER)
+    p = git_aiapply.parse(text)
+    assert [(type(op), op.path) for op in p.operations] == [
+        (EditFile, "README.md"), (NewFile, "greet.txt"), (EditFile, "src/b.txt")]
+    assert p.model == "gpt-5.1" and "Greet in two places." in p.explanation
+    resp = tmp_path / "tools.json"
+    resp.write_text(text)
+    out = json.loads(base.run("--json", "--check", str(resp)).out)
+    assert list(p.formats) == out["formats"] == ["unified-diff", "tool-call"]
+    assert p.response_id == out["response_id"]
+    assert git_aiapply.parse(RESPONSES_TOOL_ANSWER) == p  # the JSON object itself
+    # an edit of a tool nobody knows is refused by parse too, naming the tool
+    unknown = dict(RESPONSES_TOOL_ANSWER, output=[
+        {"type": "function_call", "call_id": "c9", "name": "write_file",
+         "arguments": json.dumps({"path": "x.txt", "content": "x"})}])
+    with pytest.raises(git_aiapply.ApplyError) as e:
+        git_aiapply.parse(unknown)
+    assert "'write_file'" in str(e.value)
+
+
+def test_parse_takes_the_path_options(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = diff("proj/src/a.py", "x = 1", "x = 2") + diff("proj/README.md", "a", "b", "")
+    p = git_aiapply.parse(text, strip=1, directory="lib", exclude="*.md")
+    assert [op.path for op in p.operations] == ["lib/src/a.py"]
+    p = git_aiapply.parse(text, strip=1, include=["*.md"])
+    assert [op.path for op in p.operations] == ["README.md"]
+    with pytest.raises(git_aiapply.InvalidOptions):
+        git_aiapply.parse(text, strip=-1)
+
+
+def test_path_options_as_the_command(base: GitRepo, tmp_path):
+    text = (diff("proj/b.txt", "beta", "BETA", "Two files.")
+            + diff("proj/README.md", "hello", "HELLO", ""))
+    resp = tmp_path / "paths.md"
+    resp.write_text(text)
+    cmd = json.loads(base.run("--json", "--check", "-p", "1", "--directory", "src",
+                              "--exclude", "*.md", str(resp)).out)
+    r = git_aiapply.check(text, repo=base.root, strip=1, directory="src", exclude="*.md")
+    assert [f.path for f in r.files] == [f["path"] for f in cmd["files"]] == ["src/b.txt"]
+    r = git_aiapply.apply(text, repo=base.root, strip=1, include=("README.md",))
+    assert r.status == "applied" and [f.path for f in r.files] == ["README.md"]
+    assert base.read("README.md") == b"HELLO\n" and base.read("src/b.txt") == b"alpha\nbeta\n"
+    # every change left out: nothing to do, as the command says
+    r = git_aiapply.apply(text, repo=base.root, strip=1, include="nothing/*")
+    assert (r.status, r.exit_code) == ("empty", 0) and "left out" in r.note
+    for bad in ({"strip": -1}, {"strip": "1"}, {"include": 3}, {"exclude": ["ok", 4]},
+                {"directory": 1}):
+        with pytest.raises(git_aiapply.InvalidOptions):
+            git_aiapply.apply(text, repo=base.root, **bad)
+
+
+def test_author_and_date_as_the_command(base: GitRepo, tmp_path):
+    committer = base.git("log", "-1", "--format=%cn <%ce>").strip()
+    r = git_aiapply.apply(LOUDER_BETA, repo=base.root, author="Ann Lee <ann@example.com>",
+                          date="2020-01-02T03:04:05+01:00")
+    assert r.status == "applied"
+    assert base.git("log", "-1", "--format=%an <%ae>|%aI|%cn <%ce>").strip() == \
+        f"Ann Lee <ann@example.com>|2020-01-02T03:04:05+01:00|{committer}"
+    assert "GIT_AUTHOR_NAME" not in os.environ or os.environ["GIT_AUTHOR_NAME"] != "Ann Lee"
+    # the next call without them is the repository's own author again, dated now
+    r = git_aiapply.apply(diff("README.md", "hello", "HELLO"), repo=base.root)
+    assert base.git("log", "-1", "--format=%an <%ae>").strip() != "Ann Lee <ann@example.com>"
+    assert not base.git("log", "-1", "--format=%aI").startswith("2020")
+    # a pattern names an earlier author, as git commit --author
+    base.write("README.md", "x\n")
+    r = git_aiapply.apply(diff("README.md", "x", "y"), repo=base.root, include_dirty=True,
+                          author="ann lee")
+    assert base.git("log", "-1", "--format=%an <%ae>").strip() == "Ann Lee <ann@example.com>"
+    snap = base.snapshot()
+    for bad in ({"author": "nobody-at-all"}, {"date": "not a date"}, {"author": 3}):
+        with pytest.raises(git_aiapply.InvalidOptions):
+            git_aiapply.apply(diff("src/b.txt", "alpha", "ALPHA"), repo=base.root, **bad)
+    assert base.snapshot() == snap
+
+
+def test_hooks_see_the_calls_author_as_with_the_command(base: GitRepo, tmp_path):
+    seen = tmp_path / "seen.txt"
+    hook = base.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\necho \"$GIT_AUTHOR_NAME|$GIT_AUTHOR_EMAIL|$GIT_AUTHOR_DATE\" >> '{seen}'\n")
+    hook.chmod(0o755)
+    date = "@1577934245 +0100"
+    r = git_aiapply.apply(LOUDER_BETA, repo=base.root, author="Ann Lee <ann@example.com>",
+                          date=date)
+    assert r.status == "applied"
+    # branch mode runs the hooks in a temporary worktree with --verify: the same author
+    r = git_aiapply.apply(diff("README.md", "hello", "HELLO"), repo=base.root, branch="try/v",
+                          verify=True, author="Bo Chen <bo@example.com>", date=date)
+    assert r.status == "applied", r.error_text
+    lines = seen.read_text().splitlines()
+    assert lines[0] == f"Ann Lee|ann@example.com|{date}"
+    assert lines[1].startswith("Bo Chen|bo@example.com|")
+    assert base.git("log", "-1", "--format=%an|%aI", "try/v").strip() == \
+        "Bo Chen|2020-01-02T04:04:05+01:00"

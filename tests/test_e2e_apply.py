@@ -294,9 +294,11 @@ def test_demo_runs(based: GitRepo):
     r = based.run("demo", "--no-keep")
     assert r.returncode == 0, r.err
     for fmt in ("file-changes", "apply-patch", "codechange", "unified-diff", "hashline",
-                "search-replace", "whole"):
+                "search-replace", "whole", "tool-call"):
         assert fmt in r.out
-    assert r.out.count(" applied ") == 8
+    assert "FILE_APPEND" not in r.err and "07-file-append.md" in r.out
+    assert r.out.count(" applied ") == 9 and "refused" not in r.out
+    assert "AI-Format: tool-call" in r.out and "AI-Model: claude-sonnet-4-5" in r.out
 
 
 def test_crlf_response_with_crlf_file(based: GitRepo):

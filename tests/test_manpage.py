@@ -25,6 +25,18 @@ def test_page_describes_every_apply_option():
             assert f"\\fB{name}\\fR" in text, name
 
 
+def test_page_names_every_subcommand():
+    from git_aiapply.commands import SUBCOMMANDS
+
+    text = PAGE.read_text().replace("\\-", "-")
+    synopsis = text.split(".SH SYNOPSIS", 1)[1].split(".SH", 1)[0]
+    commands = text.split(".SH COMMANDS", 1)[1].split(".SH", 1)[0]
+    for name in SUBCOMMANDS:
+        assert f"\\fB{name}\\fR" in commands, name
+        if name != "hook":  # the kit's entry point, run by the hooks it installs
+            assert f"\\fB{name}\\fR" in synopsis, name
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The package built as a wheel and installed (without its dependencies, which

@@ -323,6 +323,32 @@ def test_shell_apply_patch_forms():
     assert "'shell' is not a tool ai-apply knows" in str(e.value)
 
 
+def test_responses_shell_call_running_apply_patch():
+    """GPT-5.1's shell tool: a ``shell_call`` item whose ``action.commands`` are separate
+    commands; one that is only an apply_patch heredoc is that patch, the others (a test
+    run) change nothing, and a patch inside any other script is refused, never dropped."""
+    patch = "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch"
+    heredoc = f"apply_patch <<'EOF'\n{patch}\nEOF\n"
+
+    def answer(commands, status="completed"):
+        return {"model": "gpt-5.1", "status": "completed", "output": [
+            {"type": "message", "role": "assistant",
+             "content": [{"type": "output_text", "text": "Drop a.txt."}]},
+            {"type": "shell_call", "call_id": "s1", "status": status,
+             "action": {"commands": commands, "timeout_ms": 1000}}]}
+
+    (op,) = ops_of(answer(["ls", heredoc, "pytest -q"]))
+    assert isinstance(op, DeleteFile) and op.path == "a.txt"
+    assert ops_of(answer(["pytest -q"])) == []
+    for commands in ([f"cd sub && {heredoc}"], [heredoc, f"cd sub && {heredoc}"]):
+        with pytest.raises(ApplyError) as e:
+            ops_of(answer(commands))
+        assert "'shell' is not a tool ai-apply knows" in str(e.value)
+    with pytest.raises(ApplyError) as e:
+        read(answer([heredoc], status="incomplete"))
+    assert e.value.kind == "truncated"
+
+
 # ------------------------------------------------------------ unknown tools
 
 @pytest.mark.parametrize("args", [

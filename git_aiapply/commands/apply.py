@@ -126,43 +126,45 @@ def _message(messages, message_file) -> str | None:
 def _set_author(repo, author: str | None, date: str | None) -> None:
     """--author and --date as git commit takes them: they become GIT_AUTHOR_NAME, _EMAIL and
     _DATE, which the commit and its hooks see, as with git."""
+    os.environ.update(author_env(repo, author, date))
+
+
+def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
+    """The GIT_AUTHOR_NAME, _EMAIL and _DATE that --author and --date stand for, as git
+    commit reads them (the library gives the same options); FatalError (usage) when the
+    author is neither "Name <email>" nor a pattern matching an earlier author, or the date
+    is not one git reads."""
     import re
 
+    env: dict[str, str] = {}
     if author is not None:
         m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", author)
         if m is None or not m.group(1):
-            found = _find_author(author)
+            found = _find_author(repo, author)
             if found is None:
                 raise FatalError(f"--author '{author}' is not 'Name <email>' and matches no "
                                  "existing author", kind="usage")
             m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", found)
-        os.environ["GIT_AUTHOR_NAME"] = m.group(1)
-        os.environ["GIT_AUTHOR_EMAIL"] = m.group(2)
+        env["GIT_AUTHOR_NAME"] = m.group(1)
+        env["GIT_AUTHOR_EMAIL"] = m.group(2)
     if date is not None:
-        from ..git import identity
+        from ..git import _parse_git_date
 
-        # judged by the same parser as GIT_AUTHOR_DATE, with a stand-in name if none is set
-        saved = dict(os.environ)
-        os.environ["GIT_AUTHOR_DATE"] = date
-        os.environ["GIT_AUTHOR_NAME"] = os.environ.get("GIT_AUTHOR_NAME") or "n"
-        os.environ["GIT_AUTHOR_EMAIL"] = os.environ.get("GIT_AUTHOR_EMAIL") or "e"
-        try:
-            identity(repo, "author")
-        except ApplyError:
-            raise FatalError(f"invalid date format: {date}", kind="usage") from None
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
-        os.environ["GIT_AUTHOR_DATE"] = date
+        # the parser GIT_AUTHOR_DATE goes through
+        if _parse_git_date(date) is None:
+            raise FatalError(f"invalid date format: {date}", kind="usage")
+        env["GIT_AUTHOR_DATE"] = date
+    return env
 
 
-def _find_author(pattern: str) -> str | None:
+def _find_author(repo, pattern: str) -> str | None:
     """git commit --author PATTERN: the most recent author matching it, "Name <email>"."""
     import subprocess
 
     try:
-        p = subprocess.run(["git", "log", "--all", "-i", "-1", "--format=%an <%ae>",
-                            f"--author={pattern}"], capture_output=True, text=True)
+        p = subprocess.run(["git", f"--git-dir={repo.gitdir}", "log", "--all", "-i", "-1",
+                            "--format=%an <%ae>", f"--author={pattern}"],
+                           capture_output=True, text=True)
     except OSError:
         return None
     return p.stdout.strip() or None if p.returncode == 0 else None
