@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from .errors import ApplyError, Problem
 from .matching import (LineIndex, fold_punctuation, indent_shift, nearby_lines, norm_line,
                        quote_short, reindent)
-from .ops import ADD, CONTEXT, REMOVE, Hunk
+from .ops import CONTEXT, REMOVE, Hunk
 from .record import record, replace
 from .text import FileText, TextBuilder
 
