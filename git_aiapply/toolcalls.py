@@ -27,7 +27,7 @@ a file's text, keeping its line endings, BOM and final newline.
 """
 from __future__ import annotations
 
-from .record import field, record, replace
+from .record import record, replace
 
 from .errors import ApplyError, Problem
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
