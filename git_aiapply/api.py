@@ -16,7 +16,7 @@ import os
 import threading
 from dataclasses import dataclass, fields
 
-from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
+from .errors import AiApplyError, ApplyError, FatalError, UsageError
 
 __all__ = [
     "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",

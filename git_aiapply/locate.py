@@ -1,9 +1,8 @@
 """Finding where each edit goes in a file, and applying all of a file's edits at once.
 
-Matching tiers (BEHAVIOR.md §3), the first tier with a match wins, per edit:
-
-0. exact;  1. trailing whitespace ignored;  2. leading and trailing whitespace ignored
-(a uniform indentation shift is carried over to the added lines);  3. typographic
+Matching tiers (BEHAVIOR.md §3, ``matching.py``), the first tier with a match wins, per
+edit: 0. exact;  1. trailing whitespace ignored;  2. leading and trailing whitespace
+ignored (a uniform indentation shift is carried over to the added lines);  3. typographic
 punctuation folded (curly quotes, dashes, odd spaces).
 
 Locating is linear in the file: each tier's normalised lines are indexed by value once,
@@ -13,109 +12,15 @@ fits several places consistent with the others is refused, never guessed.
 """
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
-from .record import record, replace
 
 from .errors import ApplyError, Problem
-from .ops import ADD, CONTEXT, REMOVE, Hunk
+from .matching import (LineIndex, fold_punctuation, indent_shift, nearby_lines, norm_line,
+                       quote_short, reindent)
+from .ops import CONTEXT, REMOVE, Hunk
+from .record import record, replace
 from .text import FileText, TextBuilder
-
-# Typographic characters models substitute for ASCII ones, and odd spaces.
-_FOLD = {
-    **{ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4"},
-    **{ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
-    **{ord(c): "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
-    **{ord(c): " " for c in "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                            "\u2009\u200a\u202f\u205f\u3000"},
-    **{ord(c): None for c in "\u200b\u200c\u200d\u2060\ufeff"},
-    ord("\u2026"): "...",
-}
-
-
-def fold_punctuation(s: str) -> str:
-    return s.translate(_FOLD)
-
-
-def _norm(tier: int, s: str) -> str:
-    if tier == 0:
-        return s
-    if tier == 1:
-        return s.rstrip()
-    if tier == 2:
-        return s.strip()
-    return fold_punctuation(s).strip()
-
-
-class LineIndex:
-    """Where the normalised values of edit lines occur in one file, per tier.
-
-    Only values that some edit needs are indexed: ``wanted`` (the old lines of every edit
-    of the file, given up front) on a tier's first use, and any other value when first
-    asked for.  Each is one pass over the file, and memory stays a small fraction of what
-    an index of every line would take (the 600,000-line benchmark).  Positions are kept in
-    arrays, not lists of int objects: a common line (a blank, a lone brace) occurs
-    hundreds of thousands of times in a big file."""
-
-    def __init__(self, lines: Sequence[str], wanted: list[str] | None = None):
-        self.lines = lines
-        self._wanted = wanted or []
-        self._where: dict[int, dict[str, array]] = {}
-        self._indexed: dict[int, set[str]] = {}
-
-    def where(self, tier: int, keys) -> dict[str, array]:
-        """value -> positions on ``tier``, complete for every value of ``keys``."""
-        indexed = self._indexed.get(tier)
-        if indexed is None:
-            missing = {_norm(tier, l) for l in self._wanted}
-            missing.update(keys)
-        else:
-            missing = {k for k in keys if k not in indexed}
-        if missing:
-            self._index(tier, missing)
-        return self._where[tier]
-
-    def _index(self, tier: int, values: set[str]) -> None:
-        where = self._where.setdefault(tier, {})
-        normed = self.lines if tier == 0 else map(lambda l: _norm(tier, l), self.lines)
-        for i, key in enumerate(normed):
-            if key in values:
-                lst = where.get(key)
-                if lst is None:
-                    where[key] = array("q", (i,))
-                else:
-                    lst.append(i)
-        self._indexed.setdefault(tier, set()).update(values)
-
-    def normed(self, tier: int, start: int, end: int) -> list[str]:
-        """Lines [start, end) normalised on ``tier``."""
-        part = self.lines[start:end]
-        return part if tier == 0 else [_norm(tier, l) for l in part]
-
-    def fits(self, old: list[str], tier: int, lo: int = 0, hi: int | None = None) -> list[int]:
-        """Start positions (0-based) where ``old`` matches on ``tier``, within [lo, hi)."""
-        n = len(old)
-        total = len(self.lines)
-        hi = total if hi is None else hi
-        keys = [_norm(tier, l) for l in old]
-        where = self.where(tier, keys)
-        best = None
-        best_count = None
-        for j, k in enumerate(keys):
-            c = len(where.get(k, ()))
-            if c == 0:
-                return []
-            if best_count is None or c < best_count:
-                best, best_count = j, c
-        out = []
-        for p in where[keys[best]]:
-            s = p - best
-            if s < lo or s + n > min(hi, total):
-                continue
-            if self.normed(tier, s, s + n) == keys:
-                out.append(s)
-        return out
 
 
 @record
@@ -132,44 +37,6 @@ class Placement:
     @property
     def end(self) -> int:
         return self.start + self.length
-
-
-def _leading_ws(s: str) -> str:
-    return s[: len(s) - len(s.lstrip())]
-
-
-def _indent_shift(file_lines: list[str], old: list[str]) -> tuple[str, str] | None:
-    """('more'|'less', prefix) when the file's run is uniformly indented more or less than
-    the edit's old lines (blank lines do not count)."""
-    kind = prefix = None
-    for f, e in zip(file_lines, old):
-        if not f.strip() or not e.strip():
-            continue
-        fw, ew = _leading_ws(f), _leading_ws(e)
-        if fw == ew:
-            k, p = "same", ""
-        elif fw.endswith(ew):
-            k, p = "more", fw[: len(fw) - len(ew)]
-        elif ew.endswith(fw):
-            k, p = "less", ew[: len(ew) - len(fw)]
-        else:
-            return None
-        if kind is None:
-            kind, prefix = k, p
-        elif (k, p) != (kind, prefix):
-            return None
-    if kind in (None, "same"):
-        return None
-    return kind, prefix
-
-
-def _reindent(line: str, shift: tuple[str, str] | None) -> str:
-    if shift is None or not line.strip():
-        return line if line.strip() else ""
-    kind, prefix = shift
-    if kind == "more":
-        return prefix + line
-    return line[len(prefix):] if line.startswith(prefix) else line.lstrip()
 
 
 def _find_anchor(lines: Sequence[str], anchor: str, start: int) -> int | None:
@@ -194,47 +61,6 @@ def _iter_from(lines: Sequence[str], start: int):
         return lines.iter_from(start)
     return iter(lines[start:]) if start else iter(lines)
 
-
-def _nearby(lines: Sequence[str], old: list[str], index: LineIndex) -> list[tuple[int, str]]:
-    """The file's lines most like the edit's old side, numbered from 1, for the error."""
-    n = len(lines)
-    if n == 0:
-        return []
-    where = index.where(3, [_norm(3, l) for l in old])
-    votes: dict[int, int] = {}
-    for i, l in enumerate(old):
-        k = _norm(3, l)
-        if not k:
-            continue
-        occ = where.get(k, ())
-        if len(occ) > 50:  # too common to say anything
-            continue
-        for p in occ:
-            votes[p - i] = votes.get(p - i, 0) + 1
-    if votes:
-        start = max(votes, key=lambda s: (votes[s], -s))
-    else:
-        import difflib
-
-        probe = next((_norm(3, l) for l in old if l.strip()), "")
-        if not probe:
-            return []
-        start = None
-        best = 0.6
-        for i, k in enumerate(index.normed(3, 0, 20000)):
-            if not k:
-                continue
-            m = difflib.SequenceMatcher(None, probe, k)
-            if m.real_quick_ratio() > best and m.quick_ratio() > best:
-                r = m.ratio()
-                if r > best:
-                    best, start = r, i
-        if start is None:
-            return []
-    lo = max(0, start - 2)
-    hi = min(n, max(start + len(old), start + 1) + 2, lo + 14)
-    lo = max(0, min(lo, n - 1))
-    return [(i + 1, lines[i]) for i in range(lo, hi)]
 
 
 class EditProblem(Exception):
@@ -313,7 +139,7 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     for p in placed:
         for k, (a, b, texts) in enumerate(placer.shapes[p.index]):
             if p.shift:
-                texts = [_reindent(t, p.shift) for t in texts]
+                texts = [reindent(t, p.shift) for t in texts]
             runs.append((p.start + a, p.start + b, p.index, k, texts))
     runs.sort(key=lambda r: r[:4])
     out = TextBuilder(ft, ft.dominant_ending())
@@ -751,7 +577,7 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
                     h, f"anchor line {a.strip()!r} not found"
                        + (" after the previous anchor" if a is not h.anchors[0] else ""),
                     hint="use an '@@' line copied from the file (a class or function header)",
-                    nearby=_nearby(lines, [a], index)))
+                    nearby=nearby_lines(lines, [a], index)))
             anchor_line = found
             start = found + 1
         lo = anchor_line + 1
@@ -775,7 +601,7 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
             fits = fits[:1]  # the first fit after the anchor: the model's own choice
         out = []
         for s in fits:
-            shift = _indent_shift(lines[s:s + len(old)], old) if tier >= 2 else None
+            shift = indent_shift(lines[s:s + len(old)], old) if tier >= 2 else None
             out.append(Placement(h, i, s, len(old), tier, shift))
         return out
     reason = "could not find the edit's old lines (context and removed lines) in the file"
@@ -783,7 +609,7 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
         reason += " at its end (the edit is marked *** End of File)"
     elif anchor_line is not None:
         reason += f" after the anchor at line {anchor_line + 1}"
-    nearby = _nearby(lines, old, index)
+    nearby = nearby_lines(lines, old, index)
     differs = _first_difference(lines, old, nearby)
     raise EditProblem(problem(
         h, reason + (f"; {differs}" if differs else ""), nearby=nearby,
@@ -805,8 +631,8 @@ def _first_difference(lines: Sequence[str], old: list[str], nearby: list[tuple[i
     first, last = nearby[0][0] - 1, nearby[-1][0]
     lo = max(0, first - len(old) - 2)
     hi = min(len(lines), last + len(old) + 2)
-    want = [_norm(3, l) for l in old]
-    have = [_norm(3, l) for l in lines[lo:hi]]
+    want = [norm_line(3, l) for l in old]
+    have = [norm_line(3, l) for l in lines[lo:hi]]
     sm = difflib.SequenceMatcher(None, want, have, autojunk=False)
     blocks = [b for b in sm.get_matching_blocks() if b.size]
     # only lines that say something anchor the alignment (a blank or a brace matches anywhere)
@@ -826,135 +652,16 @@ def _first_difference(lines: Sequence[str], old: list[str], nearby: list[tuple[i
             continue
         at = lo + f0 + j1  # 0-based file line where the difference starts
         if tag == "replace":
-            return head + f"line {at + 1} there is {_short(lines[at])} where the edit has {_short(old[i1])}"
+            return head + f"line {at + 1} there is {quote_short(lines[at])} where the edit has {quote_short(old[i1])}"
         if tag == "delete":  # edit lines the file does not have there
             if at >= len(lines):
                 return (head + f"the file ends at line {len(lines)} before the edit's line "
-                               f"{i1 + 1} ({_short(old[i1])})")
+                               f"{i1 + 1} ({quote_short(old[i1])})")
             after = f"after line {at}" if at > 0 else "at the top of the file"
-            return head + f"the edit has {_short(old[i1])} {after}, which the file does not have there"
+            return head + f"the edit has {quote_short(old[i1])} {after}, which the file does not have there"
         # insert: file lines the edit left out
         n = j2 - j1
-        what = f"line {at + 1} ({_short(lines[at])})" if n == 1 else \
-            f"lines {at + 1}-{at + n} (starting {_short(lines[at])})"
+        what = f"line {at + 1} ({quote_short(lines[at])})" if n == 1 else \
+            f"lines {at + 1}-{at + n} (starting {quote_short(lines[at])})"
         return head + f"the edit leaves out {what}, which the file has there"
     return ""
-
-
-def _short(text: str, limit: int = 70) -> str:
-    t = text if len(text) <= limit else text[:limit - 3] + "..."
-    return repr(t)
-
-
-def whole_content_difference(ft: FileText, old: list[str]) -> str | None:
-    """Why ``old`` (a deletion's removed lines) is not the whole of ``ft``, or None when it
-    is, on the first tier where every line matches (as edits are located)."""
-    lines = ft.lines
-    n = len(lines)
-    if len(old) == n:
-        for tier in range(4):
-            if all(_norm(tier, a) == _norm(tier, b) for a, b in zip(old, lines)):
-                return None
-    if not old:
-        return f"the diff lists none of the file's {n} lines"
-    if len(old) < n and all(_norm(3, a) == _norm(3, b) for a, b in zip(old, lines)):
-        return f"its '-' lines cover only the first {len(old)} of the file's {n} lines"
-    for j, (a, b) in enumerate(zip(old, lines)):
-        if _norm(3, a) != _norm(3, b):
-            return f"line {j + 1} of the file is {_short(b)} where the diff has {_short(a)}"
-    return f"the diff has {len(old)} '-' lines but the file has only {n}"
-
-
-# -- SEARCH/REPLACE blocks: divider candidates (BEHAVIOR.md §3), aider's order -----------
-def apply_edit(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | None = None,
-               ensure_final_newline: bool = False, in_turn: bool = False
-               ) -> tuple[FileText, int, int]:
-    """An EditFile's hunks: divider readings chosen (``choose_readings``), then all located
-    together against ``ft`` (``apply_hunks``).
-
-    ``in_turn`` (aider's blocks): when they do not fit together, they may fit one after
-    another, each on the result of the ones before, as aider applies them (a later SEARCH
-    quoting an earlier REPLACE); each must then fit as surely as alone.  If that fails
-    too, the refusal is the one of locating them together."""
-    try:
-        return apply_hunks(ft, choose_readings(ft.lines, hunks, path=path, directive=directive),
-                           path=path, directive=directive,
-                           ensure_final_newline=ensure_final_newline)
-    except ApplyError as together:
-        if not in_turn or len(hunks) < 2:
-            raise
-        refusal = together
-    try:
-        added = removed = 0
-        for h in hunks:
-            ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
-                                                       directive=directive),
-                                   path=path, directive=directive,
-                                   ensure_final_newline=ensure_final_newline)
-            added, removed = added + a, removed + r
-        return ft, added, removed
-    except ApplyError:
-        raise refusal from None
-
-
-# -- SEARCH/REPLACE divider candidates (BEHAVIOR.md §3) ----------------------------------
-def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
-                    directive: str | None = None) -> list[Hunk]:
-    """``hunks`` with every SEARCH/REPLACE block that has several divider candidates
-    (``Hunk.readings``, in the order of their dividers) reduced to the one reading the
-    file supports; a block that none or several readings fit is refused, never guessed.
-
-    A later reading's SEARCH begins with every earlier one's, then that one's divider
-    line: where the later SEARCH fits, the earlier fits too, only because the file holds
-    that ``=======`` line as text.  So an earlier reading counts only where no later one
-    fits (places taken on each reading's first matching tier)."""
-    if not any(h.readings for h in hunks):
-        return hunks
-    from .record import replace
-
-    index = LineIndex(lines)
-    out: list[Hunk] = []
-    problems: list[Problem] = []
-    for h in hunks:
-        if not h.readings:
-            out.append(h)
-            continue
-        places: list[set[int]] = []
-        for _label, reading in h.readings:
-            old = [t for tag, t in reading if tag != ADD]
-            found: set[int] = set()
-            if any(t.strip() for t in old):
-                for tier in range(4):
-                    found = set(index.fits(old, tier))
-                    if found:
-                        break
-            places.append(found)
-        fitting = []
-        later: set[int] = set()
-        for (label, reading), found in reversed(list(zip(h.readings, places))):
-            if found - later:
-                fitting.append((label, reading))
-            later |= found
-        fitting.reverse()
-        if len(fitting) == 1:
-            out.append(replace(h, lines=fitting[0][1], readings=[]))
-            continue
-        splits = "; ".join(label for label, _ in h.readings)
-        if fitting:
-            reason = (f"the block has {len(h.readings)} '=======' lines that could be its divider "
-                      f"and the file fits the SEARCH of {len(fitting)} of the readings "
-                      f"({'; '.join(label for label, _ in fitting)})")
-            nearby = []
-        else:
-            reason = (f"the block has {len(h.readings)} '=======' lines that could be its divider "
-                      f"({splits}) and no reading's SEARCH fits the file")
-            nearby = _nearby(lines, [t for tag, t in h.readings[0][1] if tag != ADD], index)
-        problems.append(Problem(
-            reason, file=path, directive=directive, edit=h.number, edit_first_line=h.first_line(),
-            nearby=nearby,
-            hint="the '=======' lines of the file's text make the divider ambiguous: use a "
-                 "block whose SEARCH and REPLACE hold no line of only '=' signs, or copy the "
-                 "SEARCH lines exactly from the file so only one split fits"))
-    if problems:
-        raise ApplyError(problems)
-    return out

@@ -46,7 +46,7 @@ class Hunk:
     old_no_newline: bool = False
     new_no_newline: bool = False
     # SEARCH/REPLACE with several '=======' lines that could be its divider: every reading
-    # as (what it assumes, lines); ``locate.choose_readings`` keeps the one the file fits.
+    # as (what it assumes, lines); ``divider_readings.choose_readings`` keeps the one the file fits.
     readings: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
 
     @property
@@ -132,7 +132,7 @@ class EditFile:
     # apply-patch: the result always ends with a newline
     ensure_final_newline: bool = False
     # aider's SEARCH/REPLACE blocks: if the hunks do not fit together, they may apply one
-    # after another, as aider applies them (``locate.apply_edit``)
+    # after another, as aider applies them (``divider_readings.apply_edit``)
     in_turn: bool = False
 
 

@@ -291,7 +291,7 @@ class _Planner:
         a binary file cannot be written as '-' lines, so its deletion is not checked."""
         if is_binary(st.data):
             return True
-        from .locate import whole_content_difference
+        from .matching import whole_content_difference
 
         ft = FileText.from_bytes(st.data)
         why = whole_content_difference(ft, op.old_lines)
@@ -361,7 +361,7 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                from .locate import apply_edit
+                from .divider_readings import apply_edit
 
                 new, added, removed = apply_edit(
                     ft, op.hunks, path=path, directive=op.source.directive,

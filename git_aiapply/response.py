@@ -288,14 +288,6 @@ def refuse_unusable(answer: Answer) -> None:
         raise ApplyError(Problem(reason))
 
 
-def extract_assistant_text(data: dict) -> tuple[str, str | None]:
-    """(assistant text, model name) of a chat API's JSON; ``ApplyError`` when it has
-    neither text nor tool calls, or is refused as a whole (see ``refuse_unusable``)."""
-    answer = extract_answer(data)
-    refuse_unusable(answer)
-    return "\n".join(answer.texts), answer.model
-
-
 def split_choices(raw: bytes) -> list[bytes] | None:
     """One Chat Completions JSON per choice when ``raw`` holds several (n > 1), else
     None: with --branch, each choice is an attempt of its own."""

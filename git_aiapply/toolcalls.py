@@ -28,9 +28,10 @@ a file's text, keeping its line endings, BOM and final newline.
 """
 from __future__ import annotations
 
-from .record import field, record, replace
+from .record import record, replace
 
 from .errors import ApplyError, Problem
+from .formats.base import line_of
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
 
 NAME = "tool-call"  # the input kind, as AI-Format and --json name it
@@ -481,7 +482,7 @@ def apply_text_edit(ft, op, path: str):
     if replaced and not replaced.endswith("\n") and end < len(text):
         end = _line_end(text, end + 1)  # the new text runs into the next line: take it too
         replaced = text[a:s] + new + text[e:end]
-    first = text.count("\n", 0, a)
+    first = line_of(text, a) - 1  # 0-based
     last = first + _count_lines(text[a:end])  # exclusive
     new_lines = _split_whole_lines(replaced)
     old_lines = [lines[i] for i in range(first, last)]
@@ -552,7 +553,7 @@ def _occurrences(text: str, old: str, limit: int) -> list[int]:
 def _not_once_problem(text: str, lines, old: str, places: list[int], path: str, op) -> Problem:
     first = old.strip("\n").split("\n", 1)[0]
     if places:
-        numbers = [text.count("\n", 0, p) + 1 for p in places]
+        numbers = [line_of(text, p) for p in places]
         more = "" if len(places) < 20 else " (and more)"
         shown = ", ".join(str(x) for x in numbers) + more
         nearby = []

@@ -25,6 +25,20 @@ def _command() -> list[str]:
 
 AI_APPLY = _command()
 
+
+def pytest_configure(config):
+    """Compile the package's bytecode once, before any test (and any xdist worker) runs:
+    the command runs as installed, where pip compiled its modules.  Without it, in an
+    editable install with PYTHONDONTWRITEBYTECODE set, every run of the command would
+    compile the whole package again, about half of its start-up time."""
+    if hasattr(config, "workerinput"):
+        return  # the controller did it
+    import compileall
+
+    import git_aiapply
+
+    compileall.compile_dir(os.path.dirname(git_aiapply.__file__), quiet=1)
+
 # A small diff response several test modules apply to a repository with src/b.txt.
 LOUDER_BETA = """Make beta louder.
 
@@ -148,17 +162,24 @@ class GitRepo:
                 "stray": stray}
 
     def tree(self, rev: str = "HEAD") -> dict[str, tuple[str, bytes]]:
-        out = {}
+        """path -> (mode, content) of every file in ``rev``, read with two git calls."""
         raw = subprocess.run(["git", "ls-tree", "-r", "-z", rev], cwd=self.root, env=self.env,
                              capture_output=True).stdout
+        entries = []
         for rec in raw.split(b"\0"):
-            if not rec:
-                continue
-            meta, path = rec.split(b"\t", 1)
-            mode, _t, oid = meta.split(b" ")
-            blob = subprocess.run(["git", "cat-file", "-p", oid.decode()], cwd=self.root,
-                                  env=self.env, capture_output=True).stdout
-            out[path.decode()] = (mode.decode(), blob)
+            if rec:
+                meta, path = rec.split(b"\t", 1)
+                mode, _t, oid = meta.split(b" ")
+                entries.append((path.decode(), mode.decode(), oid))
+        batch = subprocess.run(["git", "cat-file", "--batch"], cwd=self.root, env=self.env,
+                               input=b"".join(oid + b"\n" for _, _, oid in entries),
+                               capture_output=True).stdout
+        out, at = {}, 0
+        for path, mode, _oid in entries:
+            nl = batch.index(b"\n", at)
+            size = int(batch[at:nl].split(b" ")[2])
+            out[path] = (mode, batch[nl + 1:nl + 1 + size])
+            at = nl + 1 + size + 1  # the content, then a newline
         return out
 
     def message(self, rev: str = "HEAD") -> str:
@@ -175,13 +196,56 @@ def git_env(tmp_path: Path) -> dict[str, str]:
     return make_env(home)
 
 
-@pytest.fixture
-def repo(tmp_path: Path, git_env) -> GitRepo:
-    root = tmp_path / "repo"
-    root.mkdir()
-    r = GitRepo(root, git_env)
+def init_repo(root: Path, env: dict[str, str]) -> GitRepo:
+    """An empty repository on branch main, with a configured identity and no CRLF
+    conversion (the same for every test, whatever the user's git config says)."""
+    root.mkdir(parents=True)
+    r = GitRepo(root, env)
     r.git("init", "-q", "-b", "main")
     r.git("config", "user.name", "Config User")
     r.git("config", "user.email", "config@example.com")
     r.git("config", "core.autocrlf", "false")
     return r
+
+
+@pytest.fixture
+def repo(tmp_path: Path, git_env) -> GitRepo:
+    return init_repo(tmp_path / "repo", git_env)
+
+
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory):
+    """``built_once(key, prepare)``: a repository ``prepare(repo)`` set up, made once per
+    test process and kept, for results several tests compare with (the state a clean run
+    leaves).  Only for repositories no test changes."""
+    made: dict = {}
+
+    def get(key, prepare) -> GitRepo:
+        if key not in made:
+            home = tmp_path_factory.mktemp("home")
+            home.mkdir(exist_ok=True)
+            made[key] = init_repo(tmp_path_factory.mktemp("built") / "repo", make_env(home))
+            prepare(made[key])
+        return made[key]
+
+    return get
+
+
+@pytest.fixture
+def copy_of(built_once):
+    """``copy_of(repo, key, prepare)``: turn the test's fresh ``repo`` into a copy of the
+    repository ``prepare`` sets up, built once per test process (cheaper than running the
+    same setup, tool runs included, for every test).  The copy's index stat data are
+    refreshed, as the copied files are new inodes; environment settings the setup made
+    (fixed dates) are carried over."""
+    def copy(repo: GitRepo, key, prepare) -> GitRepo:
+        template = built_once(key, prepare)
+        base_env = make_env(Path(template.env["HOME"]))
+        repo.env.update({k: v for k, v in template.env.items()
+                         if k not in ("HOME", "XDG_CONFIG_HOME") and base_env.get(k) != v})
+        shutil.rmtree(repo.root)
+        shutil.copytree(template.root, repo.root, symlinks=True)
+        repo.git("update-index", "-q", "--refresh", check=False)
+        return repo
+
+    return copy

@@ -13,7 +13,7 @@ import pytest
 
 import git_aiapply
 from git_aiapply.api import Result, Session
-from conftest import AI_APPLY, LOUDER_BETA, GitRepo
+from conftest import LOUDER_BETA, GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
 

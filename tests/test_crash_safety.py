@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import GitRepo
+from conftest import GitRepo, init_repo, make_env
 
 RESPONSE = """Rework the sample files.
 
@@ -95,17 +95,12 @@ def assert_fsck_clean(repo: GitRepo) -> None:
     assert not bad, text
 
 
-@pytest.fixture
-def expected(tmp_path_factory, git_env):
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory):
     """The state before and after a clean run, from a twin repository (fixed dates make
-    the commit ids equal)."""
-    root = tmp_path_factory.mktemp("twin") / "repo"
-    root.mkdir()
-    twin = GitRepo(root, dict(git_env))
-    twin.git("init", "-q", "-b", "main")
-    twin.git("config", "user.name", "Config User")
-    twin.git("config", "user.email", "config@example.com")
-    twin.git("config", "core.autocrlf", "false")
+    the commit ids equal), made once for the module."""
+    twin = init_repo(tmp_path_factory.mktemp("twin") / "repo",
+                     make_env(tmp_path_factory.mktemp("home")))
     setup_repo(twin)
     before = state(twin)
     r = twin.run(response=RESPONSE)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import LineIndex, apply_hunks, fold_punctuation
+from git_aiapply.locate import apply_hunks
+from git_aiapply.matching import LineIndex, fold_punctuation
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
 

@@ -6,9 +6,10 @@ import subprocess
 
 import pytest
 
+from git_aiapply.explanation import strip_markup
 from git_aiapply.message import (ELLIPSIS, build_message, describe_changes, fit_subject,
-                                 is_generic, parse_trailers, sentence_end, strip_markup,
-                                 subject_of)
+                                 is_generic, sentence_end, subject_of)
+from git_aiapply.trailers import parse_trailers
 
 RID = "0123456789abcdef"
 CHANGED = [("update", "src/app.py")]

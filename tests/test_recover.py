@@ -11,25 +11,19 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
-from conftest import GitRepo
+from conftest import GitRepo, init_repo, make_env
 from test_crash_safety import FIXED_DATES, RESPONSE, STEPS, assert_fsck_clean, setup_repo, state, stray_files
 
 LOCK = os.path.join(".git", "index.lock")
 
 
-def twin(tmp_path_factory, git_env, prepare) -> GitRepo:
+def twin(tmp_path_factory, prepare) -> GitRepo:
     root = tmp_path_factory.mktemp("twin") / "repo"
-    root.mkdir()
-    t = GitRepo(root, dict(git_env))
-    t.git("init", "-q", "-b", "main")
-    t.git("config", "user.name", "Config User")
-    t.git("config", "user.email", "config@example.com")
-    t.git("config", "core.autocrlf", "false")
+    t = init_repo(root, make_env(tmp_path_factory.mktemp("home")))
     prepare(t)
     return t
 
@@ -180,9 +174,9 @@ def setup_attempt(repo: GitRepo) -> None:
 PICK_FAULTS = [f"{step}:{n}" for step, count in STEPS for n in range(1, count + 1)]
 
 
-@pytest.fixture
-def pick_expected(tmp_path_factory, git_env):
-    t = twin(tmp_path_factory, git_env, setup_attempt)
+@pytest.fixture(scope="module")
+def pick_expected(tmp_path_factory):
+    t = twin(tmp_path_factory, setup_attempt)
     before = state(t)
     r = t.run("pick", "try/1")
     assert r.returncode == 0, r.err
@@ -190,8 +184,9 @@ def pick_expected(tmp_path_factory, git_env):
 
 
 @pytest.mark.parametrize("fault", PICK_FAULTS)
-def test_sigkill_during_a_fast_forward_pick_is_recoverable(repo: GitRepo, fault, pick_expected):
-    setup_attempt(repo)
+def test_sigkill_during_a_fast_forward_pick_is_recoverable(repo: GitRepo, fault, pick_expected,
+                                                           copy_of):
+    copy_of(repo, "attempt", setup_attempt)
     before, after = pick_expected
     assert state(repo) == before
     killed(repo, fault, "pick", "try/1")
@@ -259,9 +254,9 @@ def setup_applied(repo: GitRepo) -> None:
     repo.settle()
 
 
-@pytest.fixture
-def undo_expected(tmp_path_factory, git_env):
-    t = twin(tmp_path_factory, git_env, setup_applied)
+@pytest.fixture(scope="module")
+def undo_expected(tmp_path_factory):
+    t = twin(tmp_path_factory, setup_applied)
     before = state(t)
     r = t.run("undo")
     assert r.returncode == 0, r.err
@@ -269,8 +264,8 @@ def undo_expected(tmp_path_factory, git_env):
 
 
 @pytest.mark.parametrize("fault", UNDO_FAULTS)
-def test_sigkill_during_undo_is_recoverable(repo: GitRepo, fault, undo_expected):
-    setup_applied(repo)
+def test_sigkill_during_undo_is_recoverable(repo: GitRepo, fault, undo_expected, copy_of):
+    copy_of(repo, "applied", setup_applied)
     before, after = undo_expected
     assert state(repo) == before
     killed(repo, fault, "undo")
@@ -326,10 +321,10 @@ CRLF_FAULTS = ["journal", "worktree-delete:1", "worktree-delete:2", "worktree-wr
                "ref-update", "index-install"]
 
 
-@pytest.fixture(params=["autocrlf", "eol-attribute"])
-def crlf(request, tmp_path_factory, git_env):
+@pytest.fixture(scope="module", params=["autocrlf", "eol-attribute"])
+def crlf(request, tmp_path_factory):
     how = request.param
-    t = twin(tmp_path_factory, git_env, lambda r: setup_crlf(r, how))
+    t = twin(tmp_path_factory, lambda r: setup_crlf(r, how))
     before = state(t)
     r = t.run(response=RESPONSE)
     assert r.returncode == 0, r.err

@@ -1,5 +1,5 @@
 """SEARCH/REPLACE block bodies (formats/search_blocks.py) and the choice between divider
-readings (locate.choose_readings), as plain functions."""
+readings (divider_readings.choose_readings), as plain functions."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +7,8 @@ import pytest
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats.search_blocks import (BlockError, NumberedBlock, file_operations,
                                                is_divider, is_replace, is_search, read_block)
-from git_aiapply.locate import apply_hunks, choose_readings
+from git_aiapply.divider_readings import choose_readings
+from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import EditFile, NewFile, Source
 from git_aiapply.text import FileText
 
@@ -189,7 +190,7 @@ def test_empty_search_makes_a_new_file():
 
 # --- aider's order: blocks that fit only one after another ------------------------------
 
-from git_aiapply.locate import apply_edit  # noqa: E402
+from git_aiapply.divider_readings import apply_edit  # noqa: E402
 from git_aiapply.ops import Hunk  # noqa: E402
 
 
