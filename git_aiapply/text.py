@@ -37,6 +37,11 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+def line_number(text: str, offset: int) -> int:
+    """1-based number of the line holding character ``offset`` of ``text``."""
+    return text.count("\n", 0, offset) + 1
+
+
 def is_binary(data: bytes) -> bool:
     """Git's rule: a NUL byte in the first 8,000 bytes."""
     return b"\0" in data[:8000]

@@ -31,8 +31,8 @@ from __future__ import annotations
 from .record import record, replace
 
 from .errors import ApplyError, Problem
-from .formats.base import line_of
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
+from .text import line_number
 
 NAME = "tool-call"  # the input kind, as AI-Format and --json name it
 
@@ -482,7 +482,7 @@ def apply_text_edit(ft, op, path: str):
     if replaced and not replaced.endswith("\n") and end < len(text):
         end = _line_end(text, end + 1)  # the new text runs into the next line: take it too
         replaced = text[a:s] + new + text[e:end]
-    first = line_of(text, a) - 1  # 0-based
+    first = line_number(text, a) - 1  # 0-based
     last = first + _count_lines(text[a:end])  # exclusive
     new_lines = _split_whole_lines(replaced)
     old_lines = [lines[i] for i in range(first, last)]
@@ -553,7 +553,7 @@ def _occurrences(text: str, old: str, limit: int) -> list[int]:
 def _not_once_problem(text: str, lines, old: str, places: list[int], path: str, op) -> Problem:
     first = old.strip("\n").split("\n", 1)[0]
     if places:
-        numbers = [line_of(text, p) for p in places]
+        numbers = [line_number(text, p) for p in places]
         more = "" if len(places) < 20 else " (and more)"
         shown = ", ".join(str(x) for x in numbers) + more
         nearby = []
