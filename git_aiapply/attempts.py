@@ -185,7 +185,8 @@ _STATUS_WORDS = {"applied": "applied", "already-applied": "already applied",
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
                  quiet: bool = False, max_bytes: int | None = None) -> int:
     """Try every response onto its own branch; print the summary; 0 if all applied."""
-    from .apply import Outcome, apply_one, branch_refname
+    from .apply import Outcome, apply_one
+    from .git.refs import branch_refname
     from .response import DEFAULT_MAX_BYTES, Response, read_response
 
     if max_bytes is None:
@@ -349,8 +350,9 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
 
     import pygit2
 
-    from . import hooks as hooks_mod
-    from .git import Repo, cleanup_whitespace
+    from .git import githooks as hooks_mod
+    from .git.githooks import cleanup_whitespace
+    from .git.repo import Repo
 
     names = ("pre-commit", "prepare-commit-msg", "commit-msg")
     if not any(hooks_mod.find_hook(repo, h) for h in names):
@@ -738,8 +740,9 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
     """Bring attempt BRANCH onto the current branch: a fast-forward when the attempt was
     made on HEAD, otherwise its change merged onto HEAD and committed (clean files only,
     with the usual hooks)."""
-    from .apply import branch_refname
-    from .git import CommitRequest, Repo, checked_out_branches, commit_to_worktree, delete_ref
+    from .git.refs import branch_refname, checked_out_branches, delete_ref
+    from .git.repo import Repo
+    from .git.transaction import CommitRequest, commit_to_worktree
 
     repo = Repo(".")
     if repo.workdir is None:
@@ -786,12 +789,12 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
             if not quiet:
                 click.echo(f"the change of {branch} is already in {label}; nothing to pick")
             return
-        from .apply import _signer, Options
+        from .git.signing import signer
 
         req = CommitRequest(plan, message, no_verify=no_verify,
                             hook_env={"GIT_AI_APPLY_FORMAT": attempt.format or ""},
                             reflog_prefix=f"ai-apply pick {branch}",
-                            sign=_signer(repo, Options()))
+                            sign=signer(repo, None))
         fast = False
     problems = _untracked_in_the_way(repo, plan, head_tree)
     if problems:

@@ -102,7 +102,8 @@ def apply_cmd(responses, fmt, check, show_diff, as_json, include_dirty, allow_em
 @click.option("--rev", default=None, help="Show the files as they are in REV instead of the worktree.")
 def show_cmd(paths, rev):
     """Print files with hashline ids (LINE#ID:text), for a model's prompt."""
-    from .git import Repo, read_disk
+    from .git.repo import Repo
+    from .git.state import read_disk
     from .hashline import render_view
     from .paths import normalize_path
 

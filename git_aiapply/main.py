@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .errors import AiApplyError, ApplyError, UsageError, printable
+from .errors import AiApplyError, ApplyError, FatalError, UsageError, printable
 
 # (option names, parameter, what it takes): 'flag' stores True, a constant stores it,
 # 'value' takes the next argument, 'values' may repeat, 'int' takes a whole number.
@@ -187,7 +187,7 @@ def apply_main(responses, fmt, check, show_diff, as_json, include_dirty, allow_e
                max_bytes, quiet):
     """Apply RESPONSE files (or standard input) and commit; exits with the status."""
     from .apply import Options, apply_one
-    from .git import Repo
+    from .git.repo import Repo
     from .response import DEFAULT_MAX_BYTES, read_response
 
     repo = Repo(".")
@@ -289,8 +289,8 @@ def _apply_each(repo, inputs, opts, max_bytes, color, as_json, quiet):
 def edit_message(message: str) -> str:
     """Open the message in the user's editor and return the result (branch mode; a
     worktree commit edits .git/COMMIT_EDITMSG between the hooks, see hooks.py)."""
-    from .git import Repo
-    from .hooks import edit_text
+    from .git.repo import Repo
+    from .git.githooks import edit_text
 
     return edit_text(Repo("."), message)
 
@@ -306,6 +306,9 @@ def guarded(fn, *args, **kwargs):
         echo_err("error: the response was refused; nothing was changed.")
         echo_err(e.render())
         sys.exit(1)
+    except FatalError as e:
+        echo_err(f"fatal: {e}")
+        sys.exit(128)
     except AiApplyError as e:
         echo_err(f"error: {e}")
         sys.exit(1)

@@ -154,16 +154,18 @@ def _index_holds(index_path: str, final: dict) -> bool:
 
 def _restore(repo, path: str, want) -> None:
     """Put ``want`` ([mode, blob id] or None) at ``path`` through a temporary file."""
-    from .git import WorktreeWriter
+    from .git.state import refuse_symlinked_parent
+    from .git.transaction import restore_file
     from .plan import FileState
 
+    refuse_symlinked_parent(repo.workdir, path)
     full = os.path.join(repo.workdir, path)
     if want is None:
         if os.path.lexists(full):
             os.unlink(full)
         return
-    data = repo.repo[want[1]].data
-    WorktreeWriter(repo.workdir).write(path, FileState(want[0], data))
+    # the journal holds the bytes as they are on disk (converted), so no conversion here
+    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data))
 
 
 def _rmdir_if_empty(repo, d: str) -> None:
@@ -235,6 +237,8 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         head = j.get("head")
         originals: dict = j["paths"]
         final: dict = j.get("final") or {}
+        # what was put on disk (differs from final in a CRLF or filtered checkout)
+        written: dict = j.get("written") or final
         refname = j.get("branch") or "HEAD"
         made_dirs: list = j.get("made_dirs") or []
     except (OSError, ValueError, KeyError, TypeError) as e:
@@ -257,7 +261,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         # the commit was never made: back to before
         odd = [p for p in originals
                if not _matches(repo, current[p], originals[p])
-               and not (p in final and _matches(repo, current[p], final[p]))]
+               and not (p in written and _matches(repo, current[p], written[p]))]
         if odd:
             for p in odd:
                 rec.problems.append(Problem(
@@ -289,7 +293,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
                      + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
                      + f") with `git status`, then remove {jpath} by hand"))
             return rec
-        odd = [p for p in final if not _matches(repo, current.get(p), final[p])]
+        odd = [p for p in written if not _matches(repo, current.get(p), written[p])]
         if odd:
             for p in odd:
                 rec.problems.append(Problem(
@@ -315,7 +319,7 @@ def _stage_final(repo, final: dict) -> None:
     was removed by hand after the crash)."""
     import pygit2
 
-    from .git import IndexLock, _entry_with_stat
+    from .git.index import IndexLock, entry_with_stat
 
     lock = IndexLock(os.path.join(repo.gitdir, "index"))
     lock.acquire()
@@ -328,7 +332,7 @@ def _stage_final(repo, final: dict) -> None:
                 except (KeyError, OSError, pygit2.GitError):
                     pass
             else:
-                _entry_with_stat(index, path, pygit2.Oid(hex=want[1]), want[0], None)
+                entry_with_stat(index, path, pygit2.Oid(hex=want[1]), want[0], None)
         lock.stage(index)
         lock.install()
     finally:

@@ -175,7 +175,7 @@ def test_undo_while_index_is_locked(applied: GitRepo):
     repo = applied
     (repo.root / ".git" / "index.lock").write_text("")
     r = repo.run("undo")
-    assert r.returncode == 1
+    assert r.returncode == 128 and r.err.startswith("fatal: ")
     assert "index.lock exists" in r.err
     os.unlink(repo.root / ".git" / "index.lock")
     assert repo.git("log", "-1", "--format=%s").strip() == "Rework the files"

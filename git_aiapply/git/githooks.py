@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import errno
 import os
-from .record import field, record
+
+from ..errors import ApplyError, Problem
+from ..record import field, record
+from .faults import remove_file
 
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
 
@@ -125,8 +128,6 @@ class HookedCommit:
 
 
 def _failed(res: HookResult):
-    from .errors import ApplyError, Problem
-
     out = res.output.strip("\n")
     lines = out.splitlines()
     cut = len(lines) > 60
@@ -146,6 +147,20 @@ def _failed(res: HookResult):
     return ApplyError(Problem(reason + body, hint=hint.get(res.name)), kind="hook")
 
 
+def cleanup_whitespace(message: str) -> str:
+    """git's 'whitespace' cleanup: trailing spaces, leading/trailing and repeated blank
+    lines removed, one final newline."""
+    out: list[str] = []
+    for line in message.replace("\r\n", "\n").split("\n"):
+        line = line.rstrip()
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
 def comment_char(repo) -> str:
     c = repo.config_get("core.commentChar") or "#"
     return "#" if c == "auto" else c[:1]
@@ -159,19 +174,18 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
                      no_verify: bool, editor=None) -> HookedCommit:
     """pre-commit, prepare-commit-msg, the editor, commit-msg, as ``git commit`` runs them.
 
-    ``lock`` is the held ``git.IndexLock`` whose lock file holds the new index; ``editor``
+    ``lock`` is the held ``index.IndexLock`` whose lock file holds the new index; ``editor``
     is a callable(path) that lets the user edit the message file, or None.  Returns the
     tree to commit (a pre-commit hook may re-stage files) and the final message; raises
     ApplyError (kind "hook") when a hook fails, after removing its temporary index."""
-    from . import git as g
-    from .errors import ApplyError
+    from .index import after_pre_commit, hook_index as make_hook_index
 
     names = [h for h in COMMIT_HOOKS if not (no_verify and h != "prepare-commit-msg")]
     present = [h for h in names if find_hook(repo, h)]
     output = [hint for hint in (ignored_hook_hint(repo, h) for h in names) if hint]
     if not present and editor is None:
         return HookedCommit(tree_id, message, None, output)
-    hook_index = g._hook_index(repo, lock, tree_id) if present else None
+    hook_index = make_hook_index(repo, lock, tree_id) if present else None
     try:
         if hook_index:
             env = dict(env, GIT_INDEX_FILE=hook_index)
@@ -180,7 +194,7 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
             output.append(res.output)
             if res.returncode != 0:
                 raise _failed(res)
-            tree_id = g._after_pre_commit(repo, lock, hook_index, tree_id)
+            tree_id = after_pre_commit(repo, lock, hook_index, tree_id)
         msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
         char = comment_char(repo)
         text = message
@@ -206,13 +220,13 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
             text = f.read()
         if editor is not None:  # git's default cleanup: "strip" when edited, else "whitespace"
             text = strip_comments(text, char)
-        message = g.cleanup_whitespace(text)
+        message = cleanup_whitespace(text)
         if not message.strip():
             why = "" if editor is not None else " (a hook emptied it)"
             raise ApplyError(f"aborting commit due to empty commit message{why}", kind="hook")
     except BaseException:
         if hook_index and hook_index != lock.lock_path:
-            g._remove(hook_index)
+            remove_file(hook_index)
         raise
     return HookedCommit(tree_id, message, hook_index, output)
 
@@ -232,8 +246,6 @@ def git_editor(repo) -> str:
         editor = env.get("EDITOR")
     if not editor:
         if term == "dumb":
-            from .errors import ApplyError, Problem
-
             raise ApplyError(Problem("the terminal is dumb, but EDITOR is unset",
                                      hint="set GIT_EDITOR or core.editor, or give the message "
                                           "with -m instead of --edit"))
@@ -244,8 +256,6 @@ def git_editor(repo) -> str:
 def run_editor(repo, path: str) -> None:
     """Let the user edit ``path``, as git launches its editor (through the shell when the
     command has arguments or shell syntax)."""
-    from .errors import ApplyError, Problem
-
     editor = git_editor(repo)
     if editor == ":":
         return
@@ -278,9 +288,6 @@ def edit_text(repo, message: str) -> str:
     import shutil
     import tempfile
 
-    from . import git as g
-    from .errors import ApplyError
-
     char = comment_char(repo)
     folder = tempfile.mkdtemp(prefix="ai-apply-msg-")
     path = os.path.join(folder, "COMMIT_EDITMSG")
@@ -294,7 +301,7 @@ def edit_text(repo, message: str) -> str:
             text = f.read()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    out = g.cleanup_whitespace(strip_comments(text, char))
+    out = cleanup_whitespace(strip_comments(text, char))
     if not out.strip():
         raise ApplyError("aborting commit due to empty commit message")
     return out
