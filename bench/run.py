@@ -51,10 +51,13 @@ class Sample:
     peak_kib: int  # largest ru_maxrss among the side's processes
 
 
-def run_process(argv: list[str], cwd: str, env: dict[str, str], log) -> tuple[int, int]:
-    """Run one process to its end; (exit status, peak RSS in KiB of it and its children)."""
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                         stderr=subprocess.STDOUT)
+def run_process(argv: list[str], cwd: str, env: dict[str, str], log,
+                stdin: str | None = None) -> tuple[int, int]:
+    """Run one process to its end; (exit status, peak RSS in KiB of it and its children).
+    ``stdin``: a file to read standard input from (the serve scenario's requests)."""
+    with open(stdin or os.devnull, "rb") as given:
+        p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=given, stdout=log,
+                             stderr=subprocess.STDOUT)
     # wait4 gives this child's own rusage (RUSAGE_BOTH: including the processes it waited
     # for, e.g. `git` running `git-ai-apply`), unlike RUSAGE_CHILDREN, which is cumulative.
     _pid, status, usage = os.wait4(p.pid, 0)
@@ -62,13 +65,14 @@ def run_process(argv: list[str], cwd: str, env: dict[str, str], log) -> tuple[in
     return p.returncode, usage.ru_maxrss
 
 
-def run_side(cmds: list[list[str]], cwd: str, env: dict[str, str], label: str) -> Sample:
+def run_side(cmds: list[list[str]], cwd: str, env: dict[str, str], label: str,
+             stdin: str | None = None) -> Sample:
     """Run ``cmds`` one after the other (a `&&` chain); the time of the whole chain."""
     with tempfile.TemporaryFile() as log:
         peak = 0
         t0 = time.perf_counter()
         for argv in cmds:
-            code, rss = run_process(argv, cwd, env, log)
+            code, rss = run_process(argv, cwd, env, log, stdin)
             peak = max(peak, rss)
             if code != 0:
                 log.seek(0)
@@ -86,6 +90,7 @@ class Side:
     label: str
     cmds: list[list[str]]
     commits: bool = True  # makes a commit whose tree is compared with the other side's
+    stdin: str | None = None  # a file given as standard input
 
 
 @dataclass
@@ -180,7 +185,7 @@ class Bench:
             trees: dict[str, str] = {}
             for side in (pair.a, pair.b):  # warm-up, not counted (and the tree check)
                 self.reset(pair.repo, base)
-                run_side(side.cmds, pair.repo, self.env, side.label)
+                run_side(side.cmds, pair.repo, self.env, side.label, side.stdin)
                 if side.commits:
                     head = synth.git(pair.repo, "rev-parse", "HEAD").strip()
                     if head == base:
@@ -194,7 +199,7 @@ class Bench:
                     order.reverse()
                 for which, side in order:
                     self.reset(pair.repo, base)
-                    sample = run_side(side.cmds, pair.repo, self.env, side.label)
+                    sample = run_side(side.cmds, pair.repo, self.env, side.label, side.stdin)
                     getattr(pair, f"{which}_samples").append(sample)
         finally:
             self.reset(pair.repo, base)
@@ -239,6 +244,8 @@ SIZES_FULL = [1_000, 10_000, 100_000]
 SIZES_QUICK = [1_000, 10_000]
 BIG_FULL = [(300_000, 2_000), (600_000, 4_000)]
 BIG_QUICK = [(30_000, 200), (60_000, 400)]
+NEW_FULL = [10_000, 100_000]
+NEW_QUICK = [1_000, 10_000]
 
 
 def scenarios(bench: Bench, only: set[str]) -> None:
@@ -295,8 +302,37 @@ def scenarios(bench: Bench, only: set[str]) -> None:
                 f"({large_p.peak('a') / 1024:.0f} MiB / {large_p.file_bytes / 2**20:.1f} MiB)",
                 f"{mem:.1f}x", "< 10x", mem < 10))
 
+    if "new-files" in only:
+        # planning must stay linear in the number of operations (issue 10): the time per
+        # file may not grow from the smaller response to the ten times larger one
+        new_pairs = []
+        repo = bench.files_repo(args.small_files)
+        for n in args.new_files or (NEW_QUICK if args.quick else NEW_FULL):
+            edit = synth.new_files_edit(n)
+            resp, diff = bench.write_inputs(f"new-files-{n}", edit)
+            pair = Pair(f"{n:,} new files in one response", repo, bench.ai_apply(resp),
+                        bench.git_pipeline(diff, f"Add {n} generated modules"))
+            bench.measure(pair)
+            new_pairs.append((n, pair))
+        if len(new_pairs) == 2:
+            (n1, p1), (n2, p2) = new_pairs
+            growth = (p2.median("a") / n2) / (p1.median("a") / n1)
+            bench.extra_rows.append((
+                f"new files: git ai-apply time per file, {n2:,} / {n1:,} files",
+                f"{growth:.2f}x", "<= 1.5x (linear)", growth <= 1.5))
+            git_growth = (p2.median("b") / n2) / (p1.median("b") / n1)
+            bench.extra_rows.append((
+                f"new files: git apply + commit time per file, {n2:,} / {n1:,} files (for reference)",
+                f"{git_growth:.2f}x", "", None))
+
     if "attempts" in only:
         run_attempts_scenario(bench)
+
+    if "loop" in only:
+        import loop  # bench/loop.py: serve and the library against a loop of git commands
+
+        loop.scenarios(bench, Pair, Side, args.loop_sizes or
+                       (loop.SIZES_QUICK if args.quick else loop.SIZES_FULL))
 
 
 def run_attempts_scenario(bench: Bench) -> None:
@@ -423,10 +459,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="small sizes (1,000 and 10,000 files; 30,000/60,000-line files), 3 rounds; "
                          "writes no results file")
     ap.add_argument("--rounds", type=int, default=None, help="measured rounds per scenario (default 7, quick 3)")
-    ap.add_argument("--only", default="one-edit,floor,big-file,attempts",
-                    help="comma-separated scenarios: one-edit, floor, big-file, attempts")
+    ap.add_argument("--only", default="one-edit,floor,big-file,new-files,attempts,loop",
+                    help="comma-separated scenarios: one-edit, floor, big-file, new-files, attempts, loop")
     ap.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,
                     help="file counts for the one-edit scenario (e.g. 1000,10000)")
+    ap.add_argument("--new-files", type=lambda s: [int(x) for x in s.split(",")], default=None,
+                    help="new files per response for the new-files scenario (two sizes; default "
+                         "10000,100000; quick 1000,10000)")
     ap.add_argument("--small-files", type=int, default=20, help="files in the small repository (20)")
     ap.add_argument("--big-lines", type=int, default=None,
                     help="lines of the smaller big file (the other has twice as many; hunks = lines/150)")
@@ -434,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="file counts for branch per attempt (default 10000,100000; quick 1000,10000)")
     ap.add_argument("--attempts", type=int, default=None,
                     help="responses per branch-per-attempt run (default 40; quick 10)")
+    ap.add_argument("--loop-sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,
+                    help="file counts for the loop scenario (default 200,100000; quick 200,10000)")
     ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "git-ai-apply-bench"),
                     help="where the synthetic repositories are built and kept (reused between runs)")
     ap.add_argument("--bin-dir", default=None, help="folder holding the git-ai-apply to measure")
@@ -446,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds is None:
         args.rounds = 3 if args.quick else 7
     only = {s.strip() for s in args.only.split(",") if s.strip()}
-    unknown = only - {"one-edit", "floor", "big-file", "attempts"}
+    unknown = only - {"one-edit", "floor", "big-file", "new-files", "attempts", "loop"}
     if unknown:
         ap.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
 
@@ -458,8 +499,9 @@ def main(argv: list[str] | None = None) -> int:
     print(text, end="")
     results = args.results
     if results is None and not args.quick and not args.sizes and not args.big_lines \
-            and not args.attempts_sizes and not args.attempts \
-            and only == {"one-edit", "floor", "big-file", "attempts"}:
+            and not args.attempts_sizes and not args.attempts and not args.new_files \
+            and not args.loop_sizes \
+            and only == {"one-edit", "floor", "big-file", "new-files", "attempts", "loop"}:
         results = os.path.join(HERE, "results.md")
     if results:
         write_results(results, text)

@@ -251,6 +251,20 @@ def one_file_edit(n_files: int) -> Edit:
                      explanation=f"Make handler_{i} inclusive at its limit.")
 
 
+def loop_edits(n_files: int, count: int) -> list[Edit]:
+    """``count`` one-line edits of ``count`` different files spread over the repository,
+    to apply one after the other (a harness's loop of responses)."""
+    edits = []
+    for k in range(count):
+        i = (k * n_files) // count + (n_files // count) // 2
+        path = small_file_path(i)
+        lines = small_file_content(i).decode().splitlines()
+        at = next(j for j, l in enumerate(lines) if l.startswith("    if total > "))
+        edits.append(make_edit(path, lines, {at: "    if total >= LIMIT:"},
+                               explanation=f"Make handler_{i} inclusive at its limit."))
+    return edits
+
+
 def big_file_edit(n_lines: int, n_hunks: int) -> Edit:
     """``n_hunks`` one-line changes spread evenly over the big file."""
     lines = big_file_lines(n_lines)
@@ -263,6 +277,23 @@ def big_file_edit(n_lines: int, n_hunks: int) -> Edit:
         changes[at] = f"    if total >= {k}:"
     return make_edit(BIG_PATH, lines, changes,
                      explanation=f"Make {n_hunks} limits inclusive.")
+
+
+def new_files_edit(n_files: int) -> Edit:
+    """One response adding ``n_files`` new files (FILE_NEW), 100 to a folder under new/,
+    and the equivalent `git diff` of new files."""
+    resp: list[str] = [f"Add {n_files} generated modules.\n\n<FILE_CHANGES>\n"]
+    diff: list[str] = []
+    for i in range(n_files):
+        path = f"new/m{i // FILES_PER_DIR:04d}/gen_{i}.py"
+        body = f'"""Generated module {i}."""\nVALUE = {i}\n\n\ndef value():\n    return VALUE\n'
+        lines = body.splitlines()
+        resp.append(f'<FILE_NEW file_path="{path}">\n{body}</FILE_NEW>\n')
+        diff.append(f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n"
+                    f"+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n"
+                    + "".join(f"+{l}\n" for l in lines))
+    resp.append("</FILE_CHANGES>\n")
+    return Edit("new/", "".join(resp), "".join(diff), 0)
 
 
 def main(argv: list[str]) -> int:

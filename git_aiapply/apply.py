@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .record import field, record
 
-from .errors import ApplyError, FatalError, Problem
+from .errors import ApplyError, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
 from .response import Response
 
@@ -28,6 +28,10 @@ class Options:
     sign: bool | None = None  # -S / --no-gpg-sign; None = commit.gpgSign
     trailers: bool = True
     subject_max: int = 72
+    # git apply's -p, --directory and --include/--exclude ((kind, pattern) in order)
+    strip: int | None = None
+    directory: str | None = None
+    limits: tuple = ()
 
 
 @record
@@ -49,6 +53,7 @@ class Outcome:
     note: str | None = None
     hook_output: str = ""
     error_kind: str | None = None
+    plan: Plan | None = None  # what was (or would be) written; not in the JSON
 
     @property
     def added(self) -> int:
@@ -79,6 +84,7 @@ class Outcome:
             "message": self.message,
             "note": self.note,
             "error_kind": self.error_kind,
+            "fault": fault_of(self.error_kind),
             "errors": [p.to_json() for p in self.problems],
             "error_text": "\n".join(p.render() for p in self.problems) or None,
             "hook_output": self.hook_output or None,
@@ -93,15 +99,18 @@ def _short_branch(ref: str | None) -> str | None:
 
 
 def _changed_words(plan: Plan) -> list[tuple[str, str]]:
-    out = []
-    for c in plan.changes:
-        if c.action == "rename":
-            out.append(("rename", f"{c.old_path} -> {c.path}"))
-        elif c.action == "mode":
-            out.append(("chmod", c.path))
-        else:
-            out.append((c.action, c.path))
-    return out
+    """What the plan changes in the end (a file deleted and created again is updated, a
+    rename and back is no rename), in the response's order."""
+    from .diffstat import change_words, net_stats
+
+    def states(d):
+        return {p: (s.mode, s.data) if s is not None else None for p, s in d.items()}
+
+    stats = net_stats(states(plan.base), states(plan.final), None)
+    order = {c.path: i for i, c in enumerate(plan.changes)}
+    order.update({c.old_path: i for i, c in enumerate(plan.changes) if c.old_path})
+    stats.sort(key=lambda st: order.get(st.path, order.get(st.old_path, len(order))))
+    return change_words(stats)
 
 
 def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Options) -> str:
@@ -110,6 +119,11 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
     trailers = opts.trailers and repo.config_bool("aiapply.trailers", True)
     subject_max = repo.config_int("aiapply.subjectLength", opts.subject_max)
     if opts.message is not None:
+        from .git.githooks import cleanup_whitespace
+
+        if not cleanup_whitespace(opts.message).strip():
+            # as git commit -m "": nothing is committed (trailers are no message)
+            raise ApplyError("Aborting commit due to empty commit message.", kind="message")
         msg = opts.message.strip("\n")
         if trailers:
             tail = build_message("", formats=parsed.formats, response_id=response.response_id,
@@ -171,7 +185,12 @@ def render_diff(plan: Plan, color: bool = False) -> str:
             if old.mode != new.mode:
                 extra += f"old mode {old.mode:o}\nnew mode {new.mode:o}\n"
             if old_path != path:
-                extra += f"rename from {old_path}\nrename to {path}\n"
+                from .diffstat import percent, similarity
+
+                # as git diff -M, so that git apply --stat/--summary read the same change
+                score = similarity(old.data, new.data)
+                extra += (f"similarity index {percent(score)}%\n"
+                          f"rename from {old_path}\nrename to {path}\n")
         lines = body.splitlines(True)
         lines = [l for l in lines if not l.startswith(("new file mode", "deleted file mode"))]
         parts.append(header + extra + "".join(lines))
@@ -198,11 +217,15 @@ def _colorize(diff: str) -> str:
     return "".join(out)
 
 
-def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bool = False) -> Outcome:
-    """Apply (or check) one response; refusals come back as an Outcome, never raised."""
+def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bool = False,
+              after: dict | None = None) -> Outcome:
+    """Apply (or check) one response; refusals come back as an Outcome, never raised.
+
+    ``after`` (--check / --diff of a series): path -> state the earlier responses of the
+    series leave, so that this one is judged on top of them."""
     out = Outcome(response, "refused", 1, branch=opts.branch)
     try:
-        return _apply_one(repo, response, opts, out, editor=editor, color=color)
+        return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)
         out.status, out.exit_code, out.commit = "refused", 1, None
@@ -210,16 +233,27 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
         return out
 
 
-def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color) -> Outcome:
+def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color,
+               after=None) -> Outcome:
     from .git.refs import branch_refname, branches_in_use, resolve_symbolic
     from .git.repo import find_response_commit
     from .git.state import TreeBase, WorktreeBase
-    from .formats import no_changes_problem, parse_response
+    from .formats import no_changes_problem
     from .paths import normalize_path
     from .plan import make_plan
+    from .toolcalls import parse_with_tools
 
-    parsed = parse_response(response.text, only=opts.format)
+    # the text's change blocks and the answer's edit tool calls, in answer order
+    parsed = parse_with_tools(response, only=opts.format)
     out.formats = list(parsed.formats)
+    if parsed.ops and (opts.strip is not None or opts.directory is not None or opts.limits):
+        from .limits import limit_ops
+
+        parsed.ops = limit_ops(parsed.ops, opts.strip, opts.directory, opts.limits)
+        if not parsed.ops:
+            out.status, out.exit_code = "empty", 0
+            out.note = "every change of the response was left out by --include/--exclude"
+            return out
     if not parsed.ops:
         if opts.allow_empty:
             out.status, out.exit_code, out.note = "empty", 0, "no file changes found; nothing done"
@@ -289,10 +323,15 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         base = WorktreeBase(repo, tree, workdir, repo.read_index())
     else:
         base = TreeBase(r, tree, workdir)
+    if after:
+        from .overlay import Overlay
+
+        base = Overlay(base, after)
     root = repo.workdir or ""
     plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root))
     out.changes = plan.changes
     out.renames = plan.renames
+    out.plan = plan
     if plan.is_noop():
         out.status, out.exit_code = "no-change", 0
         out.note = "the response's changes are already in place; nothing to commit"
@@ -304,7 +343,8 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     check_dirty = bool(not branch_mode and not opts.include_dirty and workdir)
     defer_dirty = check_dirty and not (opts.check or opts.diff)
     if check_dirty and not defer_dirty:
-        _refuse_dirty(repo, base, plan)
+        # paths an earlier response of the series changes are judged by that response
+        _refuse_dirty(repo, base, plan, skip=set(after or ()))
     try:
         return _finish(repo, parsed, response, plan, opts, out, editor=editor, color=color,
                        branch_mode=branch_mode, refname=refname if branch_mode else None,
@@ -323,7 +363,7 @@ class _BeforeTransaction(Exception):
         self.error = error
 
 
-def _refuse_dirty(repo, base, plan: Plan) -> None:
+def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
     from .git.state import dirty_paths, unmerged_paths
 
     index = repo.read_index()
@@ -331,7 +371,7 @@ def _refuse_dirty(repo, base, plan: Plan) -> None:
         from .git.transaction import unmerged_error
 
         raise unmerged_error(unmerged_paths(index))
-    dirty = dirty_paths(repo, index, base, plan.touched)
+    dirty = dirty_paths(repo, index, base, [p for p in plan.touched if p not in skip])
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
                                   hint="commit or stash your changes first, or pass "
@@ -361,7 +401,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         # hooks are skipped in branch mode unless --verify (docs/ATTEMPTS.md)
         verify = None
         if opts.verify:
-            from .attempts import verify_in_worktree
+            from .git.githooks import verify_in_worktree
 
             def verify(tree_id, msg):
                 return verify_in_worktree(repo, base_commit, tree_id, msg, refname=refname,

@@ -11,121 +11,24 @@ the current branch.
 - ``pick_cmd``: fast-forward when the attempt sits right on HEAD, otherwise its change
   is merged onto HEAD and committed through the ordinary worktree transaction (clean
   files only, hooks, rollback).
-- ``verify_in_worktree``: ``--verify`` runs the commit hooks of a branch-mode commit in
-  a temporary linked worktree.
+
+``--verify`` (the commit hooks of a branch-mode commit, run in a temporary linked
+worktree) is git/githooks.py's ``verify_in_worktree``.
 """
 from __future__ import annotations
 
 import os
+import re
 import sys
 from .record import record, replace
 
 import click
 
-from .errors import AiApplyError, ApplyError, Problem, UsageError
+from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
+from .inputs import Input, expand_inputs
 
 # More responses than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN = 4
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-def folder_inputs(folder: str, max_bytes: int) -> list[tuple[str, bytes]]:
-    """The responses in a folder: its regular files (not hidden, not in sub-folders),
-    sorted by name, each as (path, bytes)."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError as e:
-        raise UsageError(f"cannot read folder {folder}: {e.strerror}") from None
-    out = []
-    for name in names:
-        path = os.path.join(folder, name)
-        if name.startswith(".") or not os.path.isfile(path):
-            continue
-        try:
-            with open(path, "rb") as f:
-                out.append((path, f.read(max_bytes + 1)))
-        except OSError as e:
-            raise UsageError(f"cannot read {path}: {e.strerror}") from None
-    if not out:
-        raise UsageError(f"no response files in folder {folder}")
-    return out
-
-
-@record
-class _Input:
-    """One response of the run, before reading."""
-
-    label: str  # how the summary names it: the file, or FILE:LINE for JSON Lines
-    stem: str  # what {name} becomes (before making it branch-safe)
-    raw: bytes | None  # the response as a file would hold it
-    model: str | None = None  # from a JSON Lines object's "model"
-    problem: Problem | None = None  # unreadable before even trying
-
-
-def _stem(name: str) -> str:
-    from .response import response_name
-
-    return response_name(name)
-
-
-def _jsonl_inputs(name: str, raw: bytes, max_bytes: int) -> list[_Input]:
-    """One input per non-blank line of a JSON Lines file (docs/ATTEMPTS.md):
-    a JSON string (the response text); an object with "response" (a string, or the chat
-    API JSON) and optionally "name" and "model"; or any other object, taken as the JSON a
-    chat API returned."""
-    import json
-
-    if max_bytes and len(raw) > max_bytes and name != "-":
-        # the size limit is per response, not per file of responses
-        try:
-            with open(name, "rb") as f:
-                raw = f.read()
-        except OSError as e:
-            raise UsageError(f"cannot read {name}: {e.strerror}") from None
-    stem = _stem(name)
-    out: list[_Input] = []
-    for lineno, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        k = len(out) + 1
-        item = _Input(label=f"{name}:{lineno}", stem=f"{stem}-{k}", raw=None)
-        out.append(item)
-        try:
-            value = json.loads(line.decode("utf-8", "surrogateescape"))
-        except (ValueError, RecursionError) as e:
-            item.problem = Problem(f"line {lineno} of {name} is not JSON: {e}")
-            continue
-        if isinstance(value, dict) and "response" in value:
-            if isinstance(value.get("name"), str) and value["name"].strip():
-                item.stem = value["name"].strip()
-            if isinstance(value.get("model"), str) and value["model"]:
-                item.model = value["model"]
-            value = value["response"]
-        if isinstance(value, str):
-            item.raw = value.encode("utf-8", "surrogateescape")
-        elif isinstance(value, dict):
-            item.raw = json.dumps(value).encode()
-        else:
-            item.problem = Problem(
-                f"line {lineno} of {name} holds a JSON {type(value).__name__}, not a response",
-                hint='give a JSON string, {"response": ...}, or a chat API response object')
-    if not out:
-        item = _Input(label=name, stem=stem, raw=None,
-                      problem=Problem(f"{name} holds no responses (it is empty)"))
-        out.append(item)
-    return out
-
-
-def _expand(inputs, max_bytes: int) -> list[_Input]:
-    out: list[_Input] = []
-    for name, raw in inputs:
-        if name.endswith(".jsonl"):
-            out.extend(_jsonl_inputs(name, raw, max_bytes))
-        else:
-            out.append(_Input(label=name if name != "-" else "stdin", stem=_stem(name), raw=raw))
-    return out
 
 
 # --------------------------------------------------------------------------- templates
@@ -192,7 +95,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     if max_bytes is None:
         max_bytes = DEFAULT_MAX_BYTES
     _check_template(branch_template)
-    items = _expand(inputs, max_bytes)
+    items = expand_inputs(inputs, max_bytes)
     if opts.edit and len(items) > 1:
         raise UsageError("--edit with several responses would open the editor for each; "
                          "use -m or -F for a common message")
@@ -209,7 +112,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         seen[b] = n
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and _isatty(sys.stderr))
-    outcomes: list[tuple[int, _Input, object]] = []
+    outcomes: list[tuple[int, Input, object]] = []
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
             _progress(n - 1, len(items), item.label)
@@ -230,6 +133,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
             o = apply_one(repo, resp, replace(opts, branch=branch))
         except ApplyError as e:
             o = Outcome(empty, "refused", 1, problems=e.problems, error_kind=e.kind, branch=branch)
+        except FatalError as e:  # the repository or the environment: not this response's fault
+            o = Outcome(empty, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind,
+                        branch=branch)
         except UsageError as e:
             o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], error_kind="usage",
                         branch=branch)
@@ -241,7 +147,15 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         if o.branch is None:
             o.branch = branch
         outcomes.append((n, item, o))
-        if o.diff is not None and not as_json:
+        if as_json:
+            # JSON Lines: each result as soon as it is known (docs/JSON.md)
+            if show_progress:
+                _clear_progress()
+            import json
+
+            click.echo(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+            sys.stdout.flush()
+        elif o.diff is not None:
             if show_progress:
                 _clear_progress()
             click.echo(f"==> {item.label} -> {branch} <==")
@@ -249,22 +163,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     if show_progress:
         _clear_progress()
 
-    code = 0 if all(o.exit_code == 0 for _n, _i, o in outcomes) else 1
+    codes = {o.exit_code for _n, _i, o in outcomes}
+    code = 128 if 128 in codes else (0 if codes <= {0} else 1)
     if as_json:
-        import json
-
-        results = []
-        for n, item, o in outcomes:
-            d = o.to_json()
-            d["n"] = n
-            d["input"] = item.label
-            results.append(d)
-        counts: dict[str, int] = {}
-        for _n, _i, o in outcomes:
-            counts[o.status] = counts.get(o.status, 0) + 1
-        click.echo(json.dumps({"template": branch_template, "base": opts.base,
-                               "exit_code": code, "total": len(outcomes), "counts": counts,
-                               "results": results}, indent=2))
         return code
     _print_summary(outcomes, quiet, checking=opts.check or opts.diff, to_stderr=opts.diff)
     return code
@@ -337,91 +238,6 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
 # --------------------------------------------------------------------------- --verify
 
 
-def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str,
-                       formats: list[str], no_verify: bool = False):
-    """Run pre-commit, prepare-commit-msg and commit-msg for a branch-mode commit in a
-    temporary linked worktree (detached at the base, index and files = the new tree), as
-    `git commit` would in a checkout of the branch.  Returns (tree, message, output):
-    a pre-commit hook may re-stage files and the message hooks may edit the message.
-    post-commit is not run (there is no worktree commit to announce)."""
-    import shutil
-    import subprocess
-    import tempfile
-
-    import pygit2
-
-    from .git import githooks as hooks_mod
-    from .git.githooks import cleanup_whitespace
-    from .git.repo import Repo
-
-    names = ("pre-commit", "prepare-commit-msg", "commit-msg")
-    if not any(hooks_mod.find_hook(repo, h) for h in names):
-        return tree_id, message, ""
-    if base_commit is None:
-        raise ApplyError(Problem("--verify needs a base commit to check out; this branch "
-                                 "would start from an empty history",
-                                 hint="make a first commit, or leave out --verify"))
-    env = dict(os.environ)
-    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(k, None)
-    top = tempfile.mkdtemp(prefix="git-ai-apply-verify-")
-    wt = os.path.join(top, "worktree")
-    git_dir = repo.gitdir
-
-    def git(*args, cwd=None):
-        return subprocess.run(["git", *args], cwd=cwd or git_dir, env=env, capture_output=True)
-
-    output: list[str] = []
-    try:
-        # --no-checkout: no post-checkout hook; the files are written from the new tree
-        r = git("worktree", "add", "--detach", "--no-checkout", wt, str(base_commit.id))
-        if r.returncode != 0:
-            raise ApplyError(Problem("--verify could not make a temporary worktree: "
-                                     + r.stderr.decode("utf-8", "replace").strip()))
-        r = git("read-tree", "--reset", "-u", str(tree_id), cwd=wt)
-        if r.returncode != 0:
-            raise ApplyError(Problem("--verify could not fill the temporary worktree: "
-                                     + r.stderr.decode("utf-8", "replace").strip()))
-        wrepo = Repo(wt)
-        index_file = os.path.join(wrepo.gitdir, "index")
-        hook_env = {"GIT_INDEX_FILE": index_file, "GIT_EDITOR": ":", "GIT_AI_APPLY": "1",
-                    "GIT_AI_APPLY_FORMAT": ",".join(formats),
-                    "GIT_AI_APPLY_BRANCH": refname[len("refs/heads/"):]}
-
-        def run(name, args):
-            res = hooks_mod.run_hook(wrepo, name, args, hook_env)
-            if res is None:
-                return
-            output.append(res.output)
-            if res.returncode != 0:
-                out = res.output.strip()
-                shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
-                raise ApplyError(Problem(
-                    f"the {name} hook failed (exit {res.returncode}) in the --verify "
-                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind="hook")
-
-        if not no_verify:
-            run("pre-commit", [])
-            new_tree = pygit2.Index(index_file).write_tree(repo.repo)
-            tree_id = new_tree  # a formatter may have re-staged files
-        msg_file = os.path.join(wrepo.gitdir, "COMMIT_EDITMSG")
-        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(message)
-        run("prepare-commit-msg", [msg_file, "message"])
-        if not no_verify:
-            run("commit-msg", [msg_file])
-        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
-            message = cleanup_whitespace(f.read())
-        if not message.strip():
-            raise ApplyError("aborting commit due to empty commit message (a hook emptied it)",
-                             kind="hook")
-        return tree_id, message, "".join(output)
-    finally:
-        git("worktree", "remove", "--force", wt)
-        shutil.rmtree(top, ignore_errors=True)
-        git("worktree", "prune")
-
-
 # --------------------------------------------------------------------------- describing
 
 
@@ -442,6 +258,7 @@ class Attempt:
     added: int
     removed: int
     checked_out: str | None
+    kept_because: str | None = None  # why `--prune` keeps it (None: the tool's own)
 
     @property
     def state(self) -> str:
@@ -461,7 +278,8 @@ class Attempt:
                 "commits": len(self.commits), "format": self.format, "model": self.model,
                 "response_id": self.response, "files": self.files, "added": self.added,
                 "removed": self.removed, "subject": _subject(self.tip),
-                "checked_out": self.checked_out}
+                "checked_out": self.checked_out, "prunable": self.kept_because is None,
+                "kept_because": self.kept_because}
 
 
 def trailers(message: str) -> dict[str, str]:
@@ -489,21 +307,13 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     The attempt's commits are the run of ai-apply commits (AI-Response trailer) down the
     first-parent line from the tip, stopping at HEAD's history; the commit below them
     is the attempt's base."""
-    import pygit2
+    from .git.refs import merge_base
 
     r = repo.repo
-    try:
-        tip = r.lookup_reference(refname).peel(pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError):
+    tip = repo.branch_commit(refname)
+    if tip is None or not _is_ai_commit(tip):
         return None
-    if not _is_ai_commit(tip):
-        return None
-    mb = None
-    if head_id is not None:
-        try:
-            mb = r.merge_base(tip.id, head_id)
-        except pygit2.GitError:
-            mb = None
+    mb = merge_base(r, tip.id, head_id)
     commits = []
     c = tip
     base = None
@@ -528,7 +338,64 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     short = refname[len("refs/heads/"):]
     return Attempt(short, refname, tip, commits, base, head_id, t.get("AI-Format"),
                    t.get("AI-Model"), t.get("AI-Response"), stats.files_changed,
-                   stats.insertions, stats.deletions, (checked or {}).get(refname))
+                   stats.insertions, stats.deletions, (checked or {}).get(refname),
+                   prune_verdict(repo, refname, tip.id))
+
+
+# --------------------------------------------------------------------------- what prune may delete
+
+# the reflog entry `--branch` writes when it creates a branch (git.commit_to_branch), and
+# the entries it writes for later commits onto it
+_CREATED = re.compile(r"^ai-apply(?: \(initial\))?: created branch from ([0-9a-f]{40,64}|nothing)"
+                      r"(?::|$)")
+_BRANCH_COMMIT = re.compile(r"^ai-apply(?: \(initial\))?: ")
+
+
+def prune_verdict(repo, refname: str, tip_id) -> str | None:
+    """None when ``refname`` (now at ``tip_id``) may be deleted: `--branch` created it
+    (its reflog begins with the tool's creation entry) and every commit beyond its base is
+    the tool's own (each a later reflog entry of the tool's, a commit with the AI-Response
+    trailer on top of the previous one, the last one the tip).  Otherwise why it is kept.
+
+    The reflog is git's own per-branch record: it goes with the branch (deleted with it,
+    carried by a rename) and every git command that moves the branch adds to it, so a
+    commit, amend, reset or rebase by anyone shows there."""
+    from .git.refs import reflog
+
+    r = repo.repo
+    entries = reflog(r, refname)[::-1]  # oldest first
+    if not entries:
+        return "it has no reflog, so nothing shows it was created by `git ai-apply --branch`"
+    first = entries[0]
+    created = _CREATED.match(first.message or "")
+    if created is None or int(str(first.oid_old), 16) != 0:
+        return (f"it was not created by `git ai-apply --branch` (its reflog begins with "
+                f"{(first.message or '').strip()!r})")
+    base = None if created.group(1) == "nothing" else created.group(1)
+    made = [first.oid_new]
+    for e in entries[1:]:
+        msg = (e.message or "").strip()
+        if not _BRANCH_COMMIT.match(msg) or e.oid_old != made[-1]:
+            return (f"it was changed by something other than git ai-apply --branch (its reflog "
+                    f"says {msg!r}): someone committed on it, reset or rebased it")
+        made.append(e.oid_new)
+    if tip_id != made[-1]:
+        return (f"it moved without a reflog entry (it is at {str(tip_id)[:7]}, the tool left it "
+                f"at {str(made[-1])[:7]})")
+    # the chain of commits from the base to the tip: each the tool's, each on the previous
+    below = base
+    for oid in made:
+        try:
+            c = r[oid]
+        except (KeyError, ValueError):
+            return f"its commit {str(oid)[:7]} is missing"
+        parents = [str(p) for p in c.parent_ids]
+        if parents != ([below] if below else []):
+            return f"its commit {str(oid)[:7]} is not on top of the one before it"
+        if not _is_ai_commit(c):
+            return f"its commit {str(oid)[:7]} has no AI-Response trailer"
+        below = str(oid)
+    return None
 
 
 def _matches(short: str, pattern: str | None) -> bool:
@@ -544,7 +411,7 @@ def _matches(short: str, pattern: str | None) -> bool:
 
 
 def list_attempts(repo, pattern: str | None) -> list[Attempt]:
-    from .git import checked_out_branches
+    from .git.refs import checked_out_branches
 
     head_branch, head_id = repo.head()
     checked = checked_out_branches(repo)
@@ -574,7 +441,8 @@ def list_attempts(repo, pattern: str | None) -> list[Attempt]:
 def attempts_cmd(pattern, prune, yes, as_json):
     """List the branches git ai-apply made (--branch), optionally only those matching
     PATTERN (a glob such as 'try/*', or a name: 'try' lists try and try/*)."""
-    from .git import Repo, delete_ref
+    from .git.refs import delete_ref
+    from .git.repo import Repo
 
     repo = Repo(".")
     found = list_attempts(repo, pattern)
@@ -590,10 +458,12 @@ def attempts_cmd(pattern, prune, yes, as_json):
     _print_attempts(found)
     if not prune:
         return
-    doomed = [a for a in found if a.checked_out is None]
+    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
     for a in found:
         if a.checked_out is not None:
             click.echo(f"keeping {a.branch}: it is checked out in {a.checked_out}", err=True)
+        elif a.kept_because is not None:
+            click.echo(f"keeping {a.branch}: {a.kept_because}", err=True)
     if not doomed:
         return
     if not yes:
@@ -640,55 +510,6 @@ def _state_of(r, entry):
     if entry is None:
         return None
     return FileState(int(entry.filemode), r[entry.id].data)
-
-
-def _plan_between(r, old_tree, new_tree):
-    """A Plan taking the touched paths from ``old_tree`` to ``new_tree`` (blobs only)."""
-    import pygit2
-    from pygit2.enums import DeltaStatus
-
-    from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
-
-    if old_tree is None:
-        diff = new_tree.diff_to_tree(swap=True)
-    else:
-        diff = r.diff(old_tree, new_tree)
-    diff.find_similar()
-    final, base, renames, changes = {}, {}, [], []
-    blob_modes = (MODE_FILE, MODE_EXEC, MODE_LINK)
-    for patch in diff:
-        d = patch.delta
-        _ctx, added, removed = patch.line_stats
-        old_p, new_p = d.old_file.path, d.new_file.path
-        for f in (d.old_file, d.new_file):
-            if f.id != pygit2.Oid(hex="0" * 40) and int(f.mode) not in blob_modes:
-                raise ApplyError(Problem(f"{f.path} is a submodule or an unusual entry "
-                                         f"(mode {int(f.mode):o}); pick does not carry it",
-                                         file=f.path))
-        if d.status in (DeltaStatus.DELETED, DeltaStatus.RENAMED, DeltaStatus.MODIFIED,
-                        DeltaStatus.TYPECHANGE):
-            base[old_p] = FileState(int(d.old_file.mode), r[d.old_file.id].data)
-        if d.status == DeltaStatus.DELETED:
-            final[old_p] = None
-            changes.append(FileChange(old_p, "delete", removed=removed))
-            continue
-        data = FileState(int(d.new_file.mode), r[d.new_file.id].data)
-        final[new_p] = data
-        if d.status == DeltaStatus.RENAMED:
-            final[old_p] = None
-            base.setdefault(new_p, None)
-            renames.append((old_p, new_p))
-            changes.append(FileChange(new_p, "rename", old_p, added, removed))
-        elif d.status == DeltaStatus.ADDED:
-            base[new_p] = None
-            changes.append(FileChange(new_p, "add", added=added))
-        else:
-            changes.append(FileChange(new_p, "update", added=added, removed=removed))
-    # a rename onto a path that also had content: the base must say what was there
-    for p in final:
-        if p not in base:
-            base[p] = None
-    return Plan(final, base, renames, changes)
 
 
 def _untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
@@ -742,6 +563,7 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
     with the usual hooks)."""
     from .git.refs import branch_refname, checked_out_branches, delete_ref
     from .git.repo import Repo
+    from .git.state import plan_between
     from .git.transaction import CommitRequest, commit_to_worktree
 
     repo = Repo(".")
@@ -778,7 +600,7 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
     head_tree = r[head_id].tree if head_id is not None else None
     tip = attempt.tip
     if attempt.state == "on HEAD" and not no_ff:
-        plan = _plan_between(r, head_tree, tip.tree)
+        plan = plan_between(r, head_tree, tip.tree)
         message = tip.message
         req = CommitRequest(plan, message, reflog_prefix=f"ai-apply pick {branch} (fast-forward)",
                             fast_forward_to=tip.id)
@@ -801,10 +623,16 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
         raise ApplyError(problems, kind="dirty")
     res = commit_to_worktree(repo, req, planned_head)
     if delete_branch:
-        try:
-            delete_ref(repo, refname, tip.id)
-        except ApplyError as e:
-            click.echo(f"warning: {e.render()}", err=True)
+        if attempt.kept_because is not None:
+            # the same rule as `attempts --prune`: never delete someone's commits
+            click.echo(f"warning: kept {branch}: {attempt.kept_because}", err=True)
+            delete_branch = False
+        else:
+            try:
+                delete_ref(repo, refname, tip.id)
+            except ApplyError as e:
+                click.echo(f"warning: {e.render()}", err=True)
+                delete_branch = False
     if quiet:
         return
     if fast:
@@ -833,7 +661,8 @@ def _merged_plan(repo, attempt: Attempt, head_tree):
     would (three-way, renames followed); a conflict refuses.  (None, None) when HEAD
     already holds the result."""
     r = repo.repo
-    from .git import empty_tree
+    from .git.state import plan_between
+    from .git.transaction import empty_tree
 
     base_tree = attempt.base.tree if attempt.base is not None else r[empty_tree(r)]
     ours = head_tree if head_tree is not None else r[empty_tree(r)]
@@ -848,7 +677,7 @@ def _merged_plan(repo, attempt: Attempt, head_tree):
     new_tree = r[merged.write_tree(r)]
     if head_tree is not None and new_tree.id == head_tree.id:
         return None, None
-    plan = _plan_between(r, head_tree, new_tree)
+    plan = plan_between(r, head_tree, new_tree)
     messages = [c.message.rstrip("\n") for c in reversed(attempt.commits)]
     message = "\n\n".join(messages) + "\n"
     return plan, message

@@ -81,12 +81,14 @@ def run_demo(keep: bool = True) -> int:
     code = 0
     try:
         repo = Repo(root)
-        for name, raw in responses + [("05-hashline.md", None)]:
+        for name, raw in sorted(responses + [("05-hashline.md", None)]):
             if raw is None:
                 with open(os.path.join(root, "src/util.py")) as f:
                     raw = _hashline_response(f.read()).encode()
             resp = read_response(raw, name=name)
-            outcome = apply_one(repo, resp, Options())
+            # the whole format is never auto-detected: its example asks for it, as a user would
+            options = Options(format="whole") if "whole" in name else Options()
+            outcome = apply_one(repo, resp, options)
             status = f"{outcome.status}" + (f" {outcome.commit[:7]}" if outcome.commit else "")
             print(f"{name:22} {', '.join(outcome.formats):14} {status}")
             if outcome.exit_code:

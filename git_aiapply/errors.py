@@ -129,3 +129,23 @@ class FatalError(AiApplyError):
         self.message = message
         self.kind = kind
         super().__init__(message)
+
+
+# Whose fault each ``error_kind`` is, for --json's ``fault`` (docs/JSON.md): an agent sends
+# "response" problems back to the model, and fixes the environment for "repository" ones.
+_RESPONSE_KINDS = {"parse", "empty", "refused", "hook"}
+_REPOSITORY_KINDS = {"dirty", "conflict", "state", "lock", "repository", "signing", "io",
+                     "environment"}
+
+
+def fault_of(kind: str | None) -> str | None:
+    """"response", "repository", "usage" or "internal" for an ``error_kind`` (None: none)."""
+    if kind is None:
+        return None
+    if kind in _RESPONSE_KINDS:
+        return "response"
+    if kind in ("usage", "message"):
+        return "usage"
+    if kind == "internal":
+        return "internal"
+    return "repository"  # every FatalError kind, and any new one: not the response's fault

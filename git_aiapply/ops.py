@@ -45,6 +45,9 @@ class Hunk:
     # unified diff '\ No newline at end of file' after the old / new side's last line
     old_no_newline: bool = False
     new_no_newline: bool = False
+    # SEARCH/REPLACE with several '=======' lines that could be its divider: every reading
+    # as (what it assumes, lines); ``locate.choose_readings`` keeps the one the file fits.
+    readings: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
 
     @property
     def old(self) -> list[str]:
@@ -80,11 +83,25 @@ class NewFile:
 
 
 @record
+class AppendFile:
+    """Add lines at the end of a file, creating it when missing (FILE_APPEND).
+
+    ``text`` is the content to add (decoded, ending with a newline unless empty)."""
+
+    path: str
+    text: str
+    source: Source
+
+
+@record
 class DeleteFile:
     """Remove a tracked file."""
 
     path: str
     source: Source
+    # unified diff ('+++ /dev/null'): the '-' lines, which must be the file's whole content
+    # (as `git apply` checks); None when the directive names the file only
+    old_lines: list[str] | None = None
 
 
 @record
@@ -114,6 +131,9 @@ class EditFile:
     source: Source
     # apply-patch: the result always ends with a newline
     ensure_final_newline: bool = False
+    # aider's SEARCH/REPLACE blocks: if the hunks do not fit together, they may apply one
+    # after another, as aider applies them (``locate.apply_edit``)
+    in_turn: bool = False
 
 
 @record
@@ -143,11 +163,30 @@ class HashlineEdit:
     source: Source
 
 
-Operation = Union[NewFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit]
+@record
+class ReplaceText:
+    """Anthropic's text editor ``str_replace``: ``old`` must occur exactly once in the
+    file (as a substring, not necessarily whole lines) and is replaced by ``new``."""
+
+    path: str
+    old: str
+    new: str
+    source: Source
+    number: int = 1  # the tool call's number, for errors
 
 
-def op_paths(op: Operation) -> list[str]:
-    """Every path an operation names."""
-    if isinstance(op, RenameFile):
-        return [op.old_path, op.new_path]
-    return [op.path]
+@record
+class InsertText:
+    """Anthropic's text editor ``insert``: ``text`` as whole lines after line ``line``
+    (0 = the top) of the file as it is at this point of the response."""
+
+    path: str
+    line: int
+    text: str
+    source: Source
+    number: int = 1
+
+
+Operation = Union[NewFile, AppendFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit,
+                  ReplaceText, InsertText]
+

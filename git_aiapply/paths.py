@@ -3,9 +3,9 @@
 ``normalize_path`` is pure string logic (no filesystem access).  It returns the path
 relative to the worktree root, with ``/`` separators and no leading ``./``, or raises
 ``ApplyError`` whose ``Problem`` says exactly why the path is refused.
-``check_tree_path`` then checks a normalized path against what the tree holds (a
-folder that is really a file, a link or a submodule), through a function the caller
-passes, so it stays pure too.
+``check_leading_folders`` then checks a normalized path's folders against what the tree
+holds (a folder that is really a file, a link or a submodule), through a function the
+caller passes, so it stays pure too.
 
 Leniencies (what a model adds around a path):
 - surrounding whitespace, and surrounding quotes or backticks (``"a.py"``, ``'a.py'``,
@@ -199,6 +199,8 @@ def _ntfs_dotgit(name: str) -> str | None:
 
 
 def _check_characters(raw: str, text: str) -> None:
+    if text.isascii() and text.isprintable():
+        return  # the common case, checked in C: no control character, nothing to decode
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -306,12 +308,13 @@ def _check_component(shown: str, name: str) -> None:
                              "ai-apply never writes inside a repository's git folder")
 
 
-def check_tree_path(path: str, kind_of: KindOf) -> None:
-    """Refuse ``path`` (already normalized) when a leading folder of it is not a real folder
-    (a file, a symbolic link, a submodule), or when the path itself is a folder or a
-    submodule.  ``kind_of(prefix)`` tells what a path is in the base tree or worktree:
-    'file', 'dir', 'symlink', 'submodule' or None (absent).  Whether the path itself
-    may be a link (deleting one, say) is the caller's decision."""
+def check_leading_folders(path: str, kind_of: KindOf) -> None:
+    """Refuse ``path`` (already normalized) when a leading folder of it is not a real
+    folder: a file, a symbolic link or a submodule.  ``kind_of(prefix)`` tells what a
+    path is ('file', 'dir', 'symlink', 'submodule' or None: absent); the planner passes
+    one that sees the response's earlier operations, the base tree and the disk.  What
+    the path itself may be (a folder cannot be written, a link may be deleted) is the
+    caller's decision, since the refusal depends on what is done to it."""
     parts = path.split("/")
     for depth in range(1, len(parts)):
         prefix = "/".join(parts[:depth])
@@ -324,9 +327,4 @@ def check_tree_path(path: str, kind_of: KindOf) -> None:
             raise _refuse(path, f"{prefix} is a file, so it cannot hold {path}",
                           f"a folder is needed at {prefix}")
         if kind is None:
-            break  # nothing below an absent folder exists yet
-    kind = kind_of(path)
-    if kind == "dir":
-        raise _refuse(path, f"{path} is a folder, not a file", "name a file inside it")
-    if kind == "submodule":
-        raise _refuse(path, f"{path} is a submodule; ai-apply never changes a submodule")
+            return  # nothing below an absent folder exists yet

@@ -11,15 +11,14 @@ from .record import field, record
 from typing import Protocol
 
 from .errors import ApplyError, Problem
-from .ops import (DeleteFile, EditFile, HashlineEdit, NewFile, Operation, RenameFile, SetMode,
-                  Source)
+from .paths import check_leading_folders
+from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
+                  RenameFile, ReplaceText, SetMode, Source)
 from .text import FileText, encode, is_binary
 
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
-MODE_SUBMODULE = 0o160000
-MODE_TREE = 0o040000
 
 
 class Base(Protocol):
@@ -69,9 +68,6 @@ class Plan:
     def is_noop(self) -> bool:
         return all(self.final[p] == self.base.get(p) for p in self.final)
 
-    def changed_paths(self) -> list[str]:
-        return sorted(p for p in self.final if self.final[p] != self.base.get(p))
-
 
 _MISSING = object()
 
@@ -85,6 +81,7 @@ class _Planner:
         self.problems: list[Problem] = []
         self.changes: dict[str, FileChange] = {}
         self.renames: list[tuple[str, str]] = []
+        self.folders: dict[str, int] = {}  # folder -> files the response puts under it
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -98,10 +95,23 @@ class _Planner:
     def set(self, path: str, st: FileState | None) -> None:
         if path not in self.original:
             self.get(path)  # remember the original (read once: a big blob costs its size)
+        was_file = self.overlay.get(path) is not None
         self.overlay[path] = st
+        if was_file != (st is not None):
+            # count the files the response puts under each folder, so that "is this a
+            # folder now?" costs a lookup, not a scan of every path (100,000 new files)
+            step = 1 if st is not None else -1
+            folders = self.folders
+            for k in range(path.count("/")):
+                folder = path.rsplit("/", k + 1)[0]
+                n = folders.get(folder, 0) + step
+                if n:
+                    folders[folder] = n
+                else:
+                    del folders[folder]
 
     def kind(self, path: str) -> str | None:
-        """What ``path`` is now: overlay first, then the base tree, then the disk."""
+        """What ``path`` is now: overlay first, then the base tree."""
         if path in self.overlay:
             st = self.overlay[path]
             if st is not None:
@@ -110,11 +120,8 @@ class _Planner:
             k = self.base.kind(path)
             if k:
                 return k
-        prefix = path + "/"
-        if any(p.startswith(prefix) and s is not None for p, s in self.overlay.items()):
+        if self.folders.get(path):
             return "dir"
-        if path in self.overlay:
-            return None
         return None
 
     # -- checks --------------------------------------------------------------------
@@ -131,25 +138,20 @@ class _Planner:
             return None
 
     def check_parents(self, path: str, source: Source) -> bool:
-        """No leading folder of ``path`` may be a file, a link or a submodule."""
-        parts = path.split("/")
-        for i in range(1, len(parts)):
-            prefix = "/".join(parts[:i])
+        """No leading folder of ``path`` may be a file, a link or a submodule: what the
+        response made of it so far, else the base tree, else the disk."""
+        def kind_of(prefix: str) -> str | None:
             k = self.kind(prefix)
             if k is None and prefix not in self.overlay:
                 k = self.base.disk_kind(prefix)
-                if k == "dir":
-                    continue
-            if k in (None, "dir"):
-                continue
-            if k == "symlink":
-                self.fail(source, path, f"{prefix} is a symbolic link; ai-apply never writes "
-                                        "through a link")
-            elif k == "submodule":
-                self.fail(source, path, f"{prefix} is a submodule; ai-apply does not change "
-                                        "submodules")
-            else:
-                self.fail(source, path, f"{prefix} is a file, so {path} cannot be created under it")
+            return k
+
+        try:
+            check_leading_folders(path, kind_of)
+        except ApplyError as e:
+            for p in e.problems:
+                p.directive = source.directive
+            self.problems.extend(e.problems)
             return False
         return True
 
@@ -202,6 +204,10 @@ class _Planner:
             self.set_mode(op)
         elif isinstance(op, (EditFile, HashlineEdit)):
             self.edit(op)
+        elif isinstance(op, (ReplaceText, InsertText)):
+            self.text_edit(op)
+        elif isinstance(op, AppendFile):
+            self.append(op)
         else:  # a parser produced something unknown: a bug, said plainly
             raise TypeError(f"unknown operation {op!r}")
 
@@ -220,9 +226,10 @@ class _Planner:
                              f"{path} exists but is not tracked by git; ai-apply never "
                              "overwrites an untracked file",
                              hint="move it away or `git add` it first")
-        if old is not None and not op.replace:
+        if old is not None and not op.replace and old.data:
             return self.fail(op.source, path,
-                             f"{path} already exists; an empty SEARCH block only creates new files",
+                             f"{path} already exists; an empty SEARCH block only creates new "
+                             "files or fills empty ones",
                              hint="put the lines to replace in the SEARCH block")
         if old is not None and old.mode == MODE_LINK:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
@@ -234,6 +241,26 @@ class _Planner:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=len(FileText.from_bytes(old.data)))
+
+    def append(self, op: AppendFile) -> None:
+        """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
+        kept, a missing final newline supplied); a missing file is created with them."""
+        path = self.path(op.path, op.source)
+        if path is None or not self.check_parents(path, op.source):
+            return
+        if self.kind(path) is None and path not in self.overlay and not self.base.disk_kind(path):
+            return self.new_file(NewFile(path, op.text, op.source, replace=False))
+        st = self.editable(path, op.source, "append to")
+        if st is None or not op.text:
+            return
+        from .locate import apply_hunks
+        from .ops import ADD, Hunk
+
+        hunk = Hunk([(ADD, t) for t in op.text.split("\n")[:-1]], kind="append", at_eof=True)
+        new, added, _ = apply_hunks(FileText.from_bytes(st.data), [hunk], path=path,
+                                    directive=op.source.directive, ensure_final_newline=True)
+        self.set(path, FileState(st.mode, new.to_bytes()))
+        self.record(path, "update", added, 0)
 
     def delete(self, op: DeleteFile) -> None:
         path = self.path(op.path, op.source)
@@ -250,12 +277,35 @@ class _Planner:
             if self.base.disk_kind(path):
                 return self.fail(op.source, path, f"cannot delete {path}: it is not tracked by git")
             return self.fail(op.source, path, f"cannot delete {path}: no such file")
+        if op.old_lines is not None and not self.deletion_matches(op, path, st):
+            return
         self.set(path, None)
         removed = 0 if st.mode == MODE_LINK or is_binary(st.data) else len(FileText.from_bytes(st.data))
         if path in self.changes and self.changes[path].action == "add":
             del self.changes[path]
         else:
             self.record(path, "delete", removed=removed)
+
+    def deletion_matches(self, op: DeleteFile, path: str, st: FileState) -> bool:
+        """A diff's deletion removes exactly the file's content (as `git apply` checks);
+        a binary file cannot be written as '-' lines, so its deletion is not checked."""
+        if is_binary(st.data):
+            return True
+        from .locate import whole_content_difference
+
+        ft = FileText.from_bytes(st.data)
+        why = whole_content_difference(ft, op.old_lines)
+        if why is None:
+            return True
+        lines = ft.lines
+        self.problems.append(Problem(
+            f"the diff deletes {path}, but its removed lines are not the file's content: {why}",
+            file=path, directive=op.source.directive,
+            nearby=[(i + 1, lines[i]) for i in range(min(len(lines), 8))],
+            nearby_label="the file begins",
+            hint="a deletion must list every line of the file with '-' (or use a directive "
+                 "that deletes by name); check that this is the file you mean"))
+        return False
 
     def rename(self, op: RenameFile) -> None:
         src = self.path(op.old_path, op.source)
@@ -311,11 +361,11 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                from .locate import apply_hunks
+                from .locate import apply_edit
 
-                new, added, removed = apply_hunks(
+                new, added, removed = apply_edit(
                     ft, op.hunks, path=path, directive=op.source.directive,
-                    ensure_final_newline=op.ensure_final_newline)
+                    ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
             else:
                 from .hashline import apply_hashline
 
@@ -324,6 +374,27 @@ class _Planner:
             for p in e.problems:
                 p.file = p.file or path
                 p.directive = p.directive or op.source.directive
+            self.problems.extend(e.problems)
+            return
+        self.set(path, FileState(st.mode, new.to_bytes()))
+        self.record(path, "update", added, removed)
+
+
+    # -- text editor tool calls (engineer tools; the logic is in toolcalls.py) -------
+    def text_edit(self, op: ReplaceText | InsertText) -> None:
+        """str_replace / insert of Anthropic's text editor tool, on the file as the
+        operations before this one left it."""
+        from .toolcalls import apply_text_edit
+
+        path = self.path(op.path, op.source)
+        if path is None:
+            return
+        st = self.editable(path, op.source, "edit")
+        if st is None:
+            return
+        try:
+            new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
+        except ApplyError as e:
             self.problems.extend(e.problems)
             return
         self.set(path, FileState(st.mode, new.to_bytes()))
@@ -382,7 +453,10 @@ _NEW_FILE = {
     "hashline": "a <FILE_NEW file_path=\"PATH\"> directive",
     "apply-patch": "`*** Add File: PATH`",
     "codechange": "a <CodeChange> block with an empty SEARCH",
+    "search-replace": "a SEARCH/REPLACE block with an empty SEARCH",
+    "whole": "the file's path and its whole content in a fenced block",
     "unified-diff": "a diff from `--- /dev/null`",
+    "tool-call": "the text editor's create command or an apply_patch create_file operation",
 }
 
 

@@ -34,6 +34,7 @@ GREETING = "Hello"
 - FILE_PATCH holds unified-diff hunks without line numbers: each hunk starts with `@@`;
   lines start with a space (unchanged), `-` (removed) or `+` (added). Copy unchanged and
   removed lines exactly from the file.
+- FILE_APPEND adds its content at the end of a file (creating the file when missing).
 - FILE_RENAME moves a file; FILE_DELETE removes one. Directives apply in order, so a
   patch after a rename names the new path.
 """,
@@ -100,6 +101,44 @@ def slugify(text):
   A tag may hold several SEARCH/REPLACE blocks.
 - An empty SEARCH creates a new file whose content is the REPLACE part.
 - The Description becomes part of the commit message.
+""",
+    "search-replace": """\
+Answer with your explanation, then one SEARCH/REPLACE block per edit. Each block is the
+file's path alone on a line, then a fenced block holding the markers:
+
+src/util.py
+```python
+<<<<<<< SEARCH
+def slugify(text):
+    return text.strip().lower().replace(" ", "-")
+=======
+def slugify(text):
+    return "-".join(text.strip().lower().split())
+>>>>>>> REPLACE
+```
+
+- SEARCH holds lines copied exactly from the file, whole lines, enough of them to match
+  only one place; REPLACE holds what replaces them.
+- Give the path before every block (a block without one edits the previous block's file).
+  Several blocks may edit one file; each SEARCH must match the file as it is now.
+- An empty SEARCH creates a new file whose content is the REPLACE part.
+- When the content holds lines of ``` fences, fence the block with ```` instead.
+""",
+    "whole": """\
+Answer with your explanation, then every file you change or create in full: the file's
+path alone on a line, then a fenced block holding the file's whole new content:
+
+src/config.py
+```python
+import os
+
+GREETING = os.environ.get("GREETING", "Hello")
+```
+
+- Give every line of the file, unchanged ones included: the block replaces the file.
+- When the content holds lines of ``` fences, fence the file with ```` instead.
+- This format is used with `git ai-apply --format whole`: fenced code without a path
+  line before it is taken as part of the explanation.
 """,
     "unified-diff": """\
 Answer with your explanation, then the change as a unified diff (as `git diff` prints it)

@@ -1,20 +1,41 @@
 """`git ai-apply recover`: repair what an interrupted run (a crash, SIGKILL, power cut of
-the process) left behind.
+the process) of apply, `pick` or `undo` left behind.
 
 The transaction (git.py) writes ``AI_APPLY_JOURNAL`` in the git dir before it touches the
-worktree and removes it at the very end.  The journal names the branch that was to move,
-the commit it pointed at, and for every touched path what the worktree held before and
-what was being written.  From that and the branch's current tip, recovery decides:
+worktree and removes it at the very end.  The journal (JSON) holds:
 
-- the branch has not moved: the commit never happened.  Every touched file is put back
+- ``pid``: the process; ``kind``: "apply" (also `pick`) or "undo";
+- ``branch`` (None: detached HEAD) and ``head``: the commit it pointed at;
+- ``moves_to``: the commit the branch was to point at when known beforehand (a
+  fast-forward pick, undo; "unborn": undo of a root commit deletes the branch), else
+  None (a commit yet to be made);
+- ``paths``: for every touched path, what the worktree held before, as the bytes on disk
+  (``[mode, blob id]`` of those exact bytes, stored as a blob: in a CRLF or filtered
+  checkout they differ from the committed blob, and recovery must put back what was on
+  disk); ``final``: what was to be committed there (``[mode, blob id]`` or None);
+- ``written`` (optional): path -> [mode, blob id] of the bytes written to disk, when they
+  differ from ``final`` (a CRLF or filtered checkout);
+- ``made_dirs``: the folders writing would create;
+- ``staged_index``: once the new index is written into ``index.lock``, that file's size
+  and trailing checksum, so that recovery knows the lock as its own.
+
+From that and the branch's current tip, recovery decides:
+
+- the branch has not moved: the change never happened.  Every touched file is put back
   as it was (files the run created are removed, with the folders it made), the new index
   that was being prepared in ``index.lock`` is dropped: wholly *before*.
-- the branch points at the run's commit (its parent is the journal's commit and its
-  tree holds exactly what was being written): the commit happened and the worktree was
-  already written.  The prepared index is installed if it was not yet: wholly *after*.
+- the branch points where the run moved it (``moves_to``, or a new commit whose parent is
+  ``head`` and whose tree holds exactly ``final``): the change happened and the worktree
+  was already written.  The prepared index is installed if it was not yet: wholly *after*.
 - anything else (the branch moved on since, a file was changed by hand since the crash):
-  nothing is touched; the situation is explained, file by file.
+  nothing is touched; the situation is explained, file by file (exit 128).
 
+A file "holds" a committed blob when its bytes are that blob, or become it through the
+repository's clean filters (eol, ``text``, filters), as `git status` judges.
+
+Only the run's own lock is removed: ``index.lock`` is ours when it carries the owner line
+of the journal's (dead) process, or is the staged index the journal describes.  A lock
+anyone else holds (a running `git commit`) stops recovery with nothing changed (exit 128).
 Without a journal, a run killed before it touched the worktree may still have left
 ``index.lock`` (recognisable: it names the ai-apply process that held it) and temporary
 files; they are removed when their process is gone.
@@ -27,38 +48,14 @@ import re
 
 import click
 
-from .errors import AiApplyError, ApplyError, Problem
+from .errors import AiApplyError, FatalError, Problem
 
-JOURNAL = "AI_APPLY_JOURNAL"
+# the journal and the checks on it are the git layer's (git/journal.py); re-exported here
+from .git.journal import JOURNAL, interrupted_problem, journal_path  # noqa: F401
+
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
                           r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp)$")
-
-
-def journal_path(gitdir: str) -> str:
-    return os.path.join(gitdir, JOURNAL)
-
-
-def interrupted_problem(gitdir: str) -> Problem | None:
-    """A Problem when a journal is present (a run is going on, or one was interrupted),
-    else None.  The apply command refuses then: the worktree may be half written."""
-    path = journal_path(gitdir)
-    if not os.path.exists(path):
-        return None
-    from .git import pid_alive
-
-    pid = None
-    try:
-        with open(path) as f:
-            pid = json.load(f).get("pid")
-    except (OSError, ValueError, AttributeError):
-        pass
-    if isinstance(pid, int) and pid_alive(pid):
-        return Problem(f"another git ai-apply (pid {pid}) is applying a response in this "
-                       "repository", hint="wait for it to finish and run the command again")
-    return Problem("a previous git ai-apply was interrupted while writing "
-                   f"(its journal {path} is still there), so the worktree may be half written",
-                   hint="run `git ai-apply recover` to put the repository back")
 
 
 # --------------------------------------------------------------------------- the work
@@ -80,24 +77,38 @@ class Recovery:
 
 
 def _state_of(repo, path: str):
-    from .git import read_disk
+    from .git.state import read_disk
 
     return read_disk(repo.workdir, path)
 
 
-def _matches(repo, st, want) -> bool:
-    """Whether a worktree state (FileState or None) is the journal's [mode, id] (or None)."""
-    import pygit2
+def _same_mode(repo, have: int, want: int) -> bool:
+    return have == want or (want in (0o100644, 0o100755) and have in (0o100644, 0o100755)
+                            and not _filemode(repo))
 
-    if want is None:
-        return st is None
-    if st is None:
+
+def _is_on_disk(repo, st, want) -> bool:
+    """Whether a worktree state (FileState or None) is exactly the bytes ``want`` names
+    ([mode, id of those bytes], or None: nothing)."""
+    from .git.state import blob_id
+
+    if want is None or st is None:
+        return want is None and st is None
+    return _same_mode(repo, st.mode, want[0]) and blob_id(st.data) == want[1]
+
+
+def _holds_blob(repo, path: str, st, want) -> bool:
+    """Whether a worktree state holds the committed ``want`` ([mode, blob id] or None):
+    its bytes are the blob, or become it through the clean filters (as git status sees)."""
+    from .git.state import worktree_matches
+
+    if _is_on_disk(repo, st, want):
+        return True
+    if want is None or st is None or not _same_mode(repo, st.mode, want[0]) \
+            or st.mode == 0o120000:
         return False
-    mode, oid = want
-    if st.mode != mode and not (mode in (0o100644, 0o100755) and st.mode in (0o100644, 0o100755)
-                                and not _filemode(repo)):
-        return False
-    return str(pygit2.hash(st.data)) == oid
+    # eol conversion and clean filters, as the transaction wrote them
+    return worktree_matches(repo, path, st.mode, want[1])
 
 
 def _filemode(repo) -> bool:
@@ -133,38 +144,28 @@ def _tree_holds(repo, commit, final: dict) -> bool:
 
 
 def _index_holds(index_path: str, final: dict) -> bool:
-    import pygit2
+    from .git.index import index_holds
 
-    try:
-        idx = pygit2.Index(index_path)
-    except (pygit2.GitError, OSError, ValueError):
-        return False
-    for path, want in final.items():
-        try:
-            e = idx[path]
-        except KeyError:
-            e = None
-        if want is None:
-            if e is not None:
-                return False
-        elif e is None or str(e.id) != want[1] or int(e.mode) != want[0]:
-            return False
-    return True
+    return index_holds(index_path, final)
 
 
 def _restore(repo, path: str, want) -> None:
-    """Put ``want`` ([mode, blob id] or None) at ``path`` through a temporary file."""
+    """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
+    None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
+    what the file held on disk, already converted (WorktreeWriter writes what git would
+    check out, which would convert them a second time)."""
     from .git.state import refuse_symlinked_parent
     from .git.transaction import restore_file
     from .plan import FileState
 
-    refuse_symlinked_parent(repo.workdir, path)
+    refuse_symlinked_parent(repo.workdir, path)  # never through a link (a swapped folder)
     full = os.path.join(repo.workdir, path)
     if want is None:
         if os.path.lexists(full):
             os.unlink(full)
         return
-    # the journal holds the bytes as they are on disk (converted), so no conversion here
+    if os.path.isdir(full) and not os.path.islink(full):
+        raise OSError(f"cannot restore {path}: a folder is in the way")
     restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data))
 
 
@@ -178,7 +179,7 @@ def _rmdir_if_empty(repo, d: str) -> None:
 def _temp_files(repo, pid: int | None, paths) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
     dir, and next to the journal's paths in the worktree."""
-    from .git import pid_alive
+    from .git.index import pid_alive
 
     out = []
     try:
@@ -212,10 +213,78 @@ def _remove_file(path: str) -> None:
         pass
 
 
+def _lock_is_ours(lock_path: str, journal: dict | None, pid: int | None) -> bool:
+    """Whether ``index.lock`` is the interrupted run's own: it still carries the owner line
+    of that (dead) process, or it is the staged index the journal describes."""
+    from .git.index import lock_owner
+
+    owner = lock_owner(lock_path)
+    if owner is not None:
+        return owner == pid
+    staged = (journal or {}).get("staged_index")
+    if not (isinstance(staged, list) and len(staged) == 2):
+        return False
+    try:
+        with open(lock_path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 32))
+            tail = f.read()
+    except OSError:
+        return False
+    return [size, tail.hex()] == staged
+
+
+def lock_holder(lock_path: str) -> str:
+    """Who holds a lock that is not ours, as well as can be told."""
+    from .git.index import lock_owner, pid_alive
+
+    owner = lock_owner(lock_path)
+    if owner is not None:
+        return (f"git ai-apply (pid {owner}), still running" if pid_alive(owner)
+                else f"another interrupted git ai-apply (pid {owner})")
+    holders = []
+    try:
+        target = os.path.realpath(lock_path)
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            fd_dir = f"/proc/{pid}/fd"
+            try:
+                fds = os.listdir(fd_dir)
+            except OSError:
+                continue
+            for fd in fds:
+                try:
+                    if os.readlink(os.path.join(fd_dir, fd)) == target:
+                        with open(f"/proc/{pid}/cmdline", "rb") as f:
+                            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+                        holders.append(f"pid {pid} ({cmd.strip()[:80]})")
+                        break
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    if holders:
+        return ", ".join(holders)
+    return ("another git process (the file was not written by git ai-apply; git holds it "
+            "while it writes the index, e.g. during `git commit`)")
+
+
+def _foreign_lock(lock_path: str) -> FatalError:
+    return FatalError(
+        f"{lock_path} is held by {lock_holder(lock_path)}, not by the interrupted git "
+        "ai-apply; recover changed nothing.\n"
+        "hint: wait for that process to finish and run `git ai-apply recover` again; if no "
+        "git process is running, a crashed one left the file: remove it by hand first",
+        kind="lock")
+
+
 def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
-    changed and a person has to decide."""
-    from .git import lock_owner, pid_alive
+    changed and a person has to decide.  Raises FatalError when another process holds
+    ``index.lock``."""
+    from .git.index import lock_owner, pid_alive
 
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
@@ -237,10 +306,12 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         head = j.get("head")
         originals: dict = j["paths"]
         final: dict = j.get("final") or {}
-        # what was put on disk (differs from final in a CRLF or filtered checkout)
-        written: dict = j.get("written") or final
         refname = j.get("branch") or "HEAD"
         made_dirs: list = j.get("made_dirs") or []
+        moves_to = j.get("moves_to")
+        kind = j.get("kind") or "apply"
+        # the bytes written to disk, when the writer noted them (CRLF, filters)
+        written: dict = j.get("written") or {}
     except (OSError, ValueError, KeyError, TypeError) as e:
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
                                     hint="check `git status`; then remove the journal by hand"))
@@ -253,15 +324,19 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         rec.problems.append(Problem("the journal is in a bare repository; nothing to repair",
                                     hint=f"remove {jpath}"))
         return rec
+    has_lock = os.path.lexists(lock_path)
+    if has_lock and not _lock_is_ours(lock_path, j, pid):
+        raise _foreign_lock(lock_path)
 
     tip = _tip(repo, refname)
     tip_s = str(tip) if tip else None
     current = {p: _state_of(repo, p) for p in originals}
     if tip_s == head:
-        # the commit was never made: back to before
+        # the branch never moved: back to before
         odd = [p for p in originals
-               if not _matches(repo, current[p], originals[p])
-               and not (p in written and _matches(repo, current[p], written[p]))]
+               if not _is_on_disk(repo, current[p], originals[p])
+               and not (p in final and _holds_blob(repo, p, current[p], final[p]))
+               and not (p in written and _is_on_disk(repo, current[p], written[p]))]
         if odd:
             for p in odd:
                 rec.problems.append(Problem(
@@ -271,42 +346,60 @@ def recover(repo, dry_run: bool = False) -> Recovery:
                          "`git ai-apply recover` again (or remove the journal by hand)"))
             return rec
         for p in sorted(originals):
-            if not _matches(repo, current[p], originals[p]):
+            if not _is_on_disk(repo, current[p], originals[p]):
                 rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
         for d in sorted(made_dirs, key=lambda d: -d.count("/")):
             if os.path.isdir(os.path.join(repo.workdir, d)):
                 rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
-        if os.path.exists(lock_path):
+        if has_lock:
             rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
-        outcome = "the interrupted run made no commit; the repository is as it was before it"
+        outcome = (f"the interrupted {_what(kind)} {'changed nothing' if kind == 'undo' else 'made no commit'}; "
+                   "the repository is as it was before it")
     else:
-        commit = repo.repo.get(tip) if tip else None
-        parents = [str(p) for p in commit.parent_ids] if commit is not None else []
-        ours = commit is not None and parents == ([head] if head else []) \
-            and _tree_holds(repo, commit, final)
+        if moves_to is not None:
+            ours = tip_s == (None if moves_to == "unborn" else moves_to)
+        else:
+            commit = repo.repo.get(tip) if tip else None
+            parents = [str(p) for p in commit.parent_ids] if commit is not None else []
+            ours = commit is not None and parents == ([head] if head else []) \
+                and _tree_holds(repo, commit, final)
         if not ours:
             rec.problems.append(Problem(
-                f"{refname} moved since the interrupted run (it was at "
+                f"{refname} moved since the interrupted {_what(kind)} (it was at "
                 f"{(head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}), so "
                 "recover cannot tell what to put back",
                 hint="nothing was changed; compare the files it touched ("
                      + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
                      + f") with `git status`, then remove {jpath} by hand"))
             return rec
-        odd = [p for p in written if not _matches(repo, current.get(p), written[p])]
+        odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
+               and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
         if odd:
             for p in odd:
                 rec.problems.append(Problem(
-                    f"{p} does not hold what the interrupted run committed; it was changed since",
-                    file=p, hint="nothing was changed; check `git status`, then run recover again"))
+                    f"{p} does not hold what the interrupted {_what(kind)} left there; it was "
+                    "changed since", file=p,
+                    hint="nothing was changed; check `git status`, then run recover again"))
             return rec
-        if os.path.exists(lock_path) and _index_holds(lock_path, final):
+        if has_lock and _index_holds(lock_path, final):
             rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
                     index_path)
-        elif not _index_holds(index_path, final):
-            rec.act("update the index to the interrupted run's commit", _stage_final, repo, final)
-        outcome = (f"the interrupted run committed {str(tip)[:12]}; its commit, worktree and "
-                   "index are complete")
+        else:
+            if has_lock:
+                rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+            if not _index_holds(index_path, final):
+                rec.act("update the index to the interrupted run's result", _stage_final,
+                        repo, final)
+        if kind == "undo" and head:
+            rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
+                    repo, head)
+        if kind == "undo":
+            outcome = (f"the interrupted undo took back {head[:12]}; "
+                       f"{refname[len('refs/heads/'):] if refname.startswith('refs/heads/') else refname}"
+                       f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
+        else:
+            outcome = (f"the interrupted {_what(kind)} committed {str(tip)[:12]}; its commit, "
+                       "worktree and index are complete")
     for t in _temp_files(repo, pid, originals):
         rec.act(f"remove the temporary file {t}", _remove_file, t)
     rec.act(f"remove the journal {jpath}", _remove_file, jpath)
@@ -314,25 +407,25 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     return rec
 
 
+def _what(kind: str) -> str:
+    return "undo" if kind == "undo" else "run"
+
+
+def _write_orig_head(repo, head: str) -> None:
+    with open(os.path.join(repo.gitdir, "ORIG_HEAD"), "w") as f:
+        f.write(f"{head}\n")
+
+
 def _stage_final(repo, final: dict) -> None:
     """Set the index entries of the journal's paths to what was committed (the index lock
     was removed by hand after the crash)."""
-    import pygit2
-
-    from .git.index import IndexLock, entry_with_stat
+    from .git.index import IndexLock, set_entries
 
     lock = IndexLock(os.path.join(repo.gitdir, "index"))
     lock.acquire()
     try:
         index = lock.read()
-        for path, want in final.items():
-            if want is None:
-                try:
-                    index.remove(path)
-                except (KeyError, OSError, pygit2.GitError):
-                    pass
-            else:
-                entry_with_stat(index, path, pygit2.Oid(hex=want[1]), want[0], None)
+        set_entries(index, final)
         lock.stage(index)
         lock.install()
     finally:
@@ -347,19 +440,24 @@ def _stage_final(repo, final: dict) -> None:
 def recover_cmd(dry_run):
     """Repair what an interrupted git ai-apply left behind (journal, index.lock, temporary
     files): the repository ends wholly before or wholly after that run."""
-    from .git import Repo
+    from .git.repo import Repo
 
     repo = Repo(".")
     try:
         rec = recover(repo, dry_run=dry_run)
+    except FatalError as e:
+        click.echo(f"fatal: {e.message}", err=True)
+        raise SystemExit(128)
     except (OSError, AiApplyError) as e:
-        raise ApplyError(f"recovery failed: {e}") from None
+        click.echo(f"fatal: recovery failed: {e}", err=True)
+        raise SystemExit(128)
     if rec.problems:
-        click.echo("error: recover cannot repair this automatically; nothing was changed.",
+        # the repository's state, not a bad request: exit 128 as git's fatal errors
+        click.echo("fatal: recover cannot repair this automatically; nothing was changed.",
                    err=True)
         for p in rec.problems:
             click.echo(p.render(), err=True)
-        raise SystemExit(1)
+        raise SystemExit(128)
     if not rec.done:
         click.echo("nothing to recover: no interrupted git ai-apply left anything behind")
         return

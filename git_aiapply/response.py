@@ -1,27 +1,37 @@
 """Reading a model's response: plain text, or the JSON a chat API returned.
 
 ``read_response`` turns the bytes of one response (a file or standard input) into the
-text the format parsers read, the id that goes into the ``AI-Response`` trailer and,
-for JSON input, the model's name.
+text the format parsers read, the tool calls that carry edits, the id that goes into the
+``AI-Response`` trailer and, for JSON input, the model's name.
 
-JSON shapes understood (BEHAVIOR.md §1):
+JSON shapes understood (BEHAVIOR.md §1; docs/DECISIONS.md "Reading responses" names the
+API versions followed):
 
 - OpenAI Chat Completions: ``choices[0].message.content`` (a string, or a list of parts
-  of type ``text`` / ``output_text``); the legacy ``choices[0].text``;
-- OpenAI Responses: ``output`` items of type ``message`` whose ``content`` parts of type
-  ``output_text`` / ``text`` hold the text (reasoning and tool-call items ignored);
-- Anthropic Messages: ``content`` blocks of type ``text`` (``thinking``,
-  ``redacted_thinking``, ``tool_use`` ignored);
-- one message on its own: ``{"role": "assistant", "content": ...}``.
+  of type ``text`` / ``output_text``) and ``message.tool_calls`` (``function`` or
+  ``custom``); the legacy ``choices[0].text``.  Several choices (``n > 1``) are refused
+  here: ``split_choices`` gives one response per choice, for ``--branch``;
+- OpenAI Responses: ``output`` items in order: ``message`` items' ``output_text`` parts,
+  and the tool-call items ``apply_patch_call``, ``custom_tool_call``, ``function_call``,
+  ``local_shell_call`` (reasoning and other items ignored);
+- Anthropic Messages: ``content`` blocks ``text`` and ``tool_use`` in order
+  (``thinking``, ``redacted_thinking`` ignored);
+- one message on its own: ``{"role": "assistant", "content": ...}``;
+- a conversation: a JSON list of messages or Responses items, or an object holding one
+  (``messages``, ``input``, or a list object's ``data``): every assistant turn counts, in
+  order; tool calls that the conversation itself reports as failed are left out.
 
 Several text blocks are joined by newlines.  Input that only looks like JSON (starts with
-``{`` but does not parse) is plain text; JSON that parses but has no known shape, or no
-assistant text, is refused: applying it as text could only fail less clearly.
+``{`` but does not parse) is plain text; JSON that parses but has no known shape, or
+neither assistant text nor tool calls, is refused: applying it as text could only fail
+less clearly.  So is an answer the API marks as cut off (``finish_reason: "length"``,
+``stop_reason: "max_tokens"``, ``status: "incomplete"`` ...), even when every block or
+call in it looks complete: what never came is unknown.
 """
 from __future__ import annotations
 
 import os
-from .record import record
+from .record import field, record
 
 from .errors import ApplyError, Problem
 
@@ -43,6 +53,8 @@ class Response:
     model: str | None  # the model's name, when the JSON says it
     name: str  # file stem, 'stdin' for '-'
     is_json: bool
+    # (offset in ``text`` where the call stood, toolcalls.ToolCall), in answer order
+    tool_calls: list = field(default_factory=list)
 
 
 def response_id(data: bytes) -> str:
@@ -77,8 +89,8 @@ def normalize_newlines(text: str) -> str:
 def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_MAX_BYTES) -> Response:
     """Read one response.  ``max_bytes`` of ``None`` or ``0`` means no limit.
 
-    Raises ``ApplyError`` when the response is too large or is API JSON without any
-    assistant text.
+    Raises ``ApplyError`` when the response is too large, is API JSON without any
+    assistant text or tool call, holds several choices, or is marked as cut off.
     """
     if max_bytes and len(raw) > max_bytes:
         raise ApplyError(Problem(
@@ -88,18 +100,12 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
     body = decoded[1:] if decoded.startswith(BOM) else decoded
     stem = response_name(name)
 
-    if body.lstrip().startswith("{"):
+    if body.lstrip().startswith(("{", "[")):
         data = _load_json(body)
         if data is not None:
-            text, model = extract_assistant_text(data)
-            return Response(
-                text=normalize_newlines(text.removeprefix(BOM)),
-                given_text=text,
-                response_id=response_id(_encode(text)),
-                model=model,
-                name=stem,
-                is_json=True,
-            )
+            answer = extract_answer(data)
+            refuse_unusable(answer)
+            return answer_response(answer, stem)
     return Response(
         text=normalize_newlines(body),
         given_text=decoded,
@@ -107,6 +113,39 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
         model=None,
         name=stem,
         is_json=False,
+    )
+
+
+def answer_response(answer: "Answer", stem: str) -> Response:
+    """The Response of a chat-API answer: its texts joined by newlines, its edit tool
+    calls placed at their offsets in that text."""
+    from .toolcalls import is_edit_call
+
+    texts: list[str] = []  # as given, for the id
+    parts: list[str] = []  # as parsed
+    calls = []
+    for piece in answer.pieces:
+        if isinstance(piece, str):
+            texts.append(piece)
+            parts.append(normalize_newlines(piece.removeprefix(BOM) if not parts else piece))
+        else:
+            calls.append((len("\n".join(parts)), piece))
+    given = "\n".join(texts)
+    text = "\n".join(parts)
+    # The id is that of the assistant text; tool calls that change files are part of
+    # the answer too, so they count (an answer made only of calls still has its own id).
+    hashed = given
+    edit_calls = [c for _o, c in calls if is_edit_call(c)]
+    if edit_calls:
+        hashed = "\n".join([given, *(c.canonical() for c in edit_calls)])
+    return Response(
+        text=text,
+        given_text=hashed,
+        response_id=response_id(_encode(hashed)),
+        model=answer.model,
+        name=stem,
+        is_json=True,
+        tool_calls=calls,
     )
 
 
@@ -120,54 +159,161 @@ def _encode(text: str) -> bytes:
 
 
 def _load_json(body: str):
-    """The parsed object, or None when the text is not JSON (then it is plain text)."""
+    """The parsed object, or None when the text is not JSON (then it is plain text).
+
+    A JSON list is a response only when it reads as a conversation (its items are
+    objects with a ``role`` or a ``type``); ``[1, 2, 3]`` stays text."""
     import json  # imported here: most responses are not JSON
 
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    return data if isinstance(data, dict) else None
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, list) and _is_conversation(data):
+        return data
+    return None
+
+
+def _is_conversation(items) -> bool:
+    return (isinstance(items, list) and bool(items)
+            and all(isinstance(i, dict) for i in items)
+            and any("role" in i or "type" in i or "choices" in i for i in items))
+
+
+# --------------------------------------------------------------------------- the answer
+
+
+@record
+class Answer:
+    """What a chat API's JSON says the assistant answered."""
+
+    shape: str  # 'OpenAI Chat Completions', 'OpenAI Responses', 'Anthropic Messages', ...
+    model: str | None = None
+    pieces: list = field(default_factory=list)  # str (text) or ToolCall, in answer order
+    refusal: str | None = None  # the model's refusal text, if it refused
+    cut_off: list = field(default_factory=list)  # why the answer looks cut off
+    choices: int = 1  # Chat Completions choices (n)
+
+    @property
+    def texts(self) -> list[str]:
+        return [p for p in self.pieces if isinstance(p, str)]
+
+    @property
+    def calls(self) -> list:
+        return [p for p in self.pieces if not isinstance(p, str)]
 
 
 # Content part types that carry the assistant's visible text.
 _TEXT_PARTS = ("text", "output_text")
+# Responses output items that are tool calls.
+_CALL_ITEMS = ("apply_patch_call", "custom_tool_call", "function_call", "local_shell_call")
+# Stop signals that say the answer did not end on its own (issue 10).
+_CUT_FINISH = {"length": "finish_reason \"length\" (the token limit)",
+               "content_filter": "finish_reason \"content_filter\" (the filter cut it)"}
+_CUT_STOP = {"max_tokens": "stop_reason \"max_tokens\" (the token limit)",
+             "model_context_window_exceeded": "stop_reason \"model_context_window_exceeded\"",
+             "refusal": "stop_reason \"refusal\" (the answer was stopped part way)"}
+_CUT_STATUS = {"incomplete": "status \"incomplete\"", "in_progress": "status \"in_progress\"",
+               "queued": "status \"queued\"", "failed": "status \"failed\"",
+               "cancelled": "status \"cancelled\""}
 
 
-def extract_assistant_text(data: dict) -> tuple[str, str | None]:
-    """(assistant text, model name) of a chat API's JSON; ``ApplyError`` when it has none."""
+def extract_answer(data) -> Answer:
+    """The assistant's answer in a chat API's JSON (an object or a conversation list);
+    ``ApplyError`` for an API error or JSON of no known shape."""
+    if isinstance(data, list):
+        answer = Answer("conversation")
+        _conversation(data, answer)
+        return answer
     model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else None
-
     _refuse_api_error(data)
-
     if "choices" in data:
-        texts, refusal = _chat_completion_texts(data["choices"])
-        shape = "OpenAI Chat Completions"
+        answer = Answer("OpenAI Chat Completions", model)
+        _chat_completion(data["choices"], answer)
     elif "output" in data and isinstance(data.get("output"), list):
-        texts, refusal = _responses_texts(data)
-        shape = "OpenAI Responses"
+        answer = Answer("OpenAI Responses", model)
+        _responses(data, answer)
     elif "content" in data and ("role" in data or data.get("type") == "message"):
         role = data.get("role", "assistant")
         if role != "assistant":
             raise ApplyError(Problem(
                 f"the JSON is a message from {role!r}, not from the assistant",
                 hint="give the assistant's reply (or the API response that holds it)"))
-        texts, refusal = _content_texts(data["content"])
-        shape = "Anthropic Messages" if data.get("type") == "message" else "chat message"
+        answer = Answer("Anthropic Messages" if data.get("type") == "message" else "chat message",
+                        model)
+        _message(data, answer)
+        stop = data.get("stop_reason")
+        if stop == "pause_turn":  # the turn goes on in another request
+            answer.cut_off.append("stop_reason \"pause_turn\" (the turn was paused)")
     else:
-        keys = ", ".join(sorted(str(k) for k in data)[:8]) or "none"
-        raise ApplyError(Problem(
-            f"the response is JSON of no known shape (top-level keys: {keys})",
-            hint="give the model's text, or the JSON of OpenAI Chat Completions, "
-                 "OpenAI Responses or Anthropic Messages"))
+        items = None
+        for key in ("messages", "input", "data"):
+            if _is_conversation(data.get(key)):
+                items = data[key]
+                break
+        if items is None:
+            keys = ", ".join(sorted(str(k) for k in data)[:8]) or "none"
+            raise ApplyError(Problem(
+                f"the response is JSON of no known shape (top-level keys: {keys})",
+                hint="give the model's text, or the JSON of OpenAI Chat Completions, "
+                     "OpenAI Responses or Anthropic Messages (or a list of their messages)"))
+        answer = Answer("conversation", model)
+        _conversation(items, answer)
+    return answer
 
-    text = "\n".join(texts)
-    if not text.strip():
-        reason = f"the {shape} JSON holds no assistant text"
-        if refusal:
-            reason += f"; the model refused: {refusal.strip()[:200]}"
+
+def refuse_unusable(answer: Answer) -> None:
+    """Refuse an answer that is cut off, has several choices, or holds nothing."""
+    if answer.choices > 1:
+        raise ApplyError(Problem(
+            f"the {answer.shape} JSON holds {answer.choices} choices (n={answer.choices}); "
+            "ai-apply applies one answer at a time",
+            hint="pass --branch 'NAME-{n}' to try each choice on its own branch, or keep "
+                 "only the choice to apply"))
+    if answer.cut_off:
+        signals = "; ".join(dict.fromkeys(answer.cut_off))
+        raise ApplyError(Problem(
+            f"the answer was cut off: the {answer.shape} JSON says {signals}, so its last "
+            "changes may never have come, even if every block or call in it looks complete",
+            hint="ask again for the whole answer (a higher token limit, or fewer changes per "
+                 "answer)"), kind="truncated")
+    text = "\n".join(answer.texts)
+    if not text.strip() and not answer.calls:
+        reason = f"the {answer.shape} JSON holds no assistant text and no tool call"
+        if answer.refusal:
+            reason += f"; the model refused: {answer.refusal.strip()[:200]}"
         raise ApplyError(Problem(reason))
-    return text, model
+
+
+def extract_assistant_text(data: dict) -> tuple[str, str | None]:
+    """(assistant text, model name) of a chat API's JSON; ``ApplyError`` when it has
+    neither text nor tool calls, or is refused as a whole (see ``refuse_unusable``)."""
+    answer = extract_answer(data)
+    refuse_unusable(answer)
+    return "\n".join(answer.texts), answer.model
+
+
+def split_choices(raw: bytes) -> list[bytes] | None:
+    """One Chat Completions JSON per choice when ``raw`` holds several (n > 1), else
+    None: with --branch, each choice is an attempt of its own."""
+    head = raw.lstrip()[:1]
+    if head not in (b"{", b"\xef"):
+        return None
+    import json
+
+    try:
+        data = json.loads(raw.decode("utf-8", "surrogateescape").removeprefix(BOM))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+        return None
+    choices = [c for c in data["choices"] if isinstance(c, dict)]
+    if len(choices) < 2:
+        return None
+    return [json.dumps(dict(data, choices=[c]), ensure_ascii=False).encode("utf-8", "surrogatepass")
+            for c in choices]
 
 
 def _refuse_api_error(data: dict) -> None:
@@ -178,52 +324,185 @@ def _refuse_api_error(data: dict) -> None:
         raise ApplyError(Problem(f"the response is an API error, not an answer: {str(message)[:200]}"))
 
 
-def _chat_completion_texts(choices) -> tuple[list[str], str | None]:
+def _add_call(answer: Answer, shape: str, name, args, call_id=None) -> None:
+    from .toolcalls import ToolCall
+
+    answer.pieces.append(ToolCall(len(answer.calls) + 1, shape,
+                                  name if isinstance(name, str) else "", args,
+                                  call_id if isinstance(call_id, str) else None))
+
+
+def _chat_completion(choices, answer: Answer) -> None:
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ApplyError(Problem("the OpenAI Chat Completions JSON has no choices"))
+    answer.choices = sum(1 for c in choices if isinstance(c, dict))
     first = choices[0]
+    reason = first.get("finish_reason")
+    if reason in _CUT_FINISH:
+        answer.cut_off.append(_CUT_FINISH[reason])
     message = first.get("message")
     if isinstance(message, dict):
-        texts, refusal = _content_texts(message.get("content"))
-        if isinstance(message.get("refusal"), str) and message["refusal"]:
-            refusal = message["refusal"]
-        return texts, refusal
-    if isinstance(first.get("text"), str):  # the legacy completions shape
-        return [first["text"]], None
-    return [], None
+        _chat_message(message, answer)
+    elif isinstance(first.get("text"), str):  # the legacy completions shape
+        answer.pieces.append(first["text"])
 
 
-def _responses_texts(data: dict) -> tuple[list[str], str | None]:
-    texts: list[str] = []
-    refusal = None
-    for item in data["output"]:
-        if not isinstance(item, dict) or item.get("type", "message") != "message":
-            continue  # reasoning, function_call, web_search_call, ...
-        if item.get("role", "assistant") != "assistant":
+def _chat_message(message: dict, answer: Answer) -> None:
+    """A Chat Completions assistant message: content, then its tool calls."""
+    _content(message.get("content"), answer)
+    if isinstance(message.get("refusal"), str) and message["refusal"]:
+        answer.refusal = message["refusal"]
+    calls = message.get("tool_calls")
+    if isinstance(calls, list):
+        for call in calls:
+            if not isinstance(call, dict):
+                continue
+            if isinstance(call.get("custom"), dict):
+                c = call["custom"]
+                _add_call(answer, "custom", c.get("name"), c.get("input"), call.get("id"))
+            elif isinstance(call.get("function"), dict):
+                f = call["function"]
+                _add_call(answer, "function", f.get("name"), f.get("arguments"), call.get("id"))
+            else:
+                _add_call(answer, str(call.get("type") or "tool_call"), call.get("name"),
+                          call.get("arguments", call.get("input")), call.get("id"))
+    legacy = message.get("function_call")  # the deprecated single function call
+    if isinstance(legacy, dict):
+        _add_call(answer, "function", legacy.get("name"), legacy.get("arguments"))
+
+
+def _responses(data: dict, answer: Answer) -> None:
+    status = data.get("status")
+    if status in _CUT_STATUS:
+        why = _CUT_STATUS[status]
+        details = data.get("incomplete_details")
+        if isinstance(details, dict) and isinstance(details.get("reason"), str):
+            why += f" ({details['reason']})"
+        answer.cut_off.append(why)
+    before = len(answer.pieces)
+    _items(data["output"], answer, set())
+    if len(answer.pieces) == before and isinstance(data.get("output_text"), str):
+        answer.pieces.append(data["output_text"])  # the SDK's convenience field, if saved
+
+
+def _items(items, answer: Answer, failed: set) -> None:
+    """Responses output (or conversation) items, in order."""
+    for item in items:
+        if not isinstance(item, dict):
             continue
-        got, why = _content_texts(item.get("content"))
-        texts.extend(got)
-        refusal = refusal or why
-    if not texts and isinstance(data.get("output_text"), str):
-        texts.append(data["output_text"])  # the SDK's convenience field, if someone saved it
-    return texts, refusal
+        kind = item.get("type", "message")
+        if kind in _CALL_ITEMS:
+            if item.get("status") == "incomplete":
+                answer.cut_off.append(f"a {kind} item with status \"incomplete\"")
+            if item.get("call_id") in failed:
+                continue
+            if kind == "apply_patch_call":
+                _add_call(answer, kind, "apply_patch", item.get("operation"), item.get("call_id"))
+            elif kind == "custom_tool_call":
+                _add_call(answer, kind, item.get("name"), item.get("input"), item.get("call_id"))
+            elif kind == "local_shell_call":
+                _add_call(answer, kind, "local_shell", {"action": item.get("action")},
+                          item.get("call_id"))
+            else:
+                _add_call(answer, kind, item.get("name"), item.get("arguments"), item.get("call_id"))
+        elif kind == "message" and item.get("role", "assistant") == "assistant":
+            if item.get("status") == "incomplete":
+                answer.cut_off.append("a message item with status \"incomplete\"")
+            got = Answer(answer.shape)
+            _content(item.get("content"), got)
+            answer.pieces.extend(got.pieces)
+            answer.refusal = answer.refusal or got.refusal
+        # reasoning, web_search_call, *_output items, other roles: not the answer
 
 
-def _content_texts(content) -> tuple[list[str], str | None]:
-    """Texts of a message's ``content``: a string, or a list of typed parts."""
+def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
+    """An assistant message (Anthropic or chat): content blocks in order."""
+    stop = message.get("stop_reason")
+    if stop in _CUT_STOP:
+        answer.cut_off.append(_CUT_STOP[stop])
+    if message.get("status") == "incomplete":  # a Responses message item
+        answer.cut_off.append("a message item with status \"incomplete\"")
+    _content(message.get("content"), answer, failed)
+    if "tool_calls" in message or "function_call" in message:
+        _chat_message(dict(message, content=None), answer)
+
+
+def _content(content, answer: Answer, failed: set = frozenset()) -> None:
+    """A message's ``content``: a string, or a list of typed parts and blocks."""
     if isinstance(content, str):
-        return [content], None
-    texts: list[str] = []
-    refusal = None
-    if isinstance(content, list):
-        for part in content:
-            if isinstance(part, str):
-                texts.append(part)
-            elif isinstance(part, dict):
-                kind = part.get("type")
-                if kind in _TEXT_PARTS and isinstance(part.get("text"), str):
-                    texts.append(part["text"])
-                elif kind == "refusal" and isinstance(part.get("refusal"), str):
-                    refusal = part["refusal"]
-                # thinking, redacted_thinking, tool_use, images ...: not the answer
-    return texts, refusal
+        answer.pieces.append(content)
+        return
+    if not isinstance(content, list):
+        return
+    for part in content:
+        if isinstance(part, str):
+            answer.pieces.append(part)
+        elif isinstance(part, dict):
+            kind = part.get("type")
+            if kind in _TEXT_PARTS and isinstance(part.get("text"), str):
+                answer.pieces.append(part["text"])
+            elif kind == "refusal" and isinstance(part.get("refusal"), str):
+                answer.refusal = part["refusal"]
+            elif kind == "tool_use":
+                if part.get("id") in failed:
+                    continue
+                _add_call(answer, "tool_use", part.get("name"), part.get("input"), part.get("id"))
+            # thinking, redacted_thinking, images, server tool results ...: not the answer
+
+
+def _failed_calls(items) -> set:
+    """Ids of tool calls whose result in the conversation says they failed: Anthropic
+    ``tool_result`` blocks with ``is_error``, Responses ``apply_patch_call_output`` with
+    ``status: "failed"``.  The harness did not apply them, so neither does ai-apply."""
+    failed = set()
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "apply_patch_call_output" and item.get("status") == "failed":
+            failed.add(item.get("call_id"))
+        content = item.get("content")
+        if item.get("role") == "user" and isinstance(content, list):
+            for part in content:
+                if (isinstance(part, dict) and part.get("type") == "tool_result"
+                        and part.get("is_error") is True):
+                    failed.add(part.get("tool_use_id"))
+    failed.discard(None)
+    return failed
+
+
+def _conversation(items: list, answer: Answer) -> None:
+    """Every assistant turn of a conversation, in order: messages (chat, Anthropic),
+    Responses items, or whole saved API responses."""
+    failed = _failed_calls(items)
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("model"), str) and item["model"]:
+            answer.model = item["model"]
+        if "choices" in item or isinstance(item.get("output"), list):
+            _refuse_api_error(item)
+            inner = extract_answer(item)  # a saved API response among the turns
+            if inner.choices > 1:
+                answer.choices = max(answer.choices, inner.choices)
+            answer.cut_off.extend(inner.cut_off)
+            for p in inner.pieces:
+                if isinstance(p, str):
+                    answer.pieces.append(p)
+                elif p.call_id not in failed or p.call_id is None:
+                    _add_call(answer, p.shape, p.name, p.args, p.call_id)
+            answer.refusal = answer.refusal or inner.refusal
+            continue
+        role = item.get("role")
+        kind = item.get("type")
+        if role == "assistant" and kind in (None, "message"):
+            if "tool_calls" in item:
+                msg = dict(item)
+                calls = [c for c in msg.get("tool_calls") or []
+                         if not (isinstance(c, dict) and c.get("id") in failed)]
+                msg["tool_calls"] = calls
+                _message(msg, answer, failed)
+            else:
+                _message(item, answer, failed)
+        elif role is None and kind in _CALL_ITEMS:
+            _items([item], answer, failed)
+        # user, system, developer and tool turns, *_output items: not the assistant's

@@ -1,8 +1,67 @@
-"""Terminal conventions of git for ``--diff``: when to colour, and the pager."""
+"""How the command talks to the terminal, as git does: lines with control characters
+escaped, errors as ``error:`` / ``fatal:`` with git's exit codes, colour and the pager for
+``--diff``.  No click here (start-up time)."""
 from __future__ import annotations
 
 import os
 import sys
+
+from .errors import AiApplyError, ApplyError, FatalError, UsageError, printable
+
+
+def _write(stream, text: str) -> None:
+    try:
+        stream.write(text + "\n")
+    except UnicodeEncodeError:  # a terminal that cannot show every character
+        stream.flush()
+        stream.buffer.write((text + "\n").encode(stream.encoding or "utf-8", "replace"))
+    stream.flush()
+
+
+def echo(text: str) -> None:
+    """Print a line with its control characters escaped: subjects and paths come from
+    the response and must not drive the terminal."""
+    _write(sys.stdout, printable(text))
+
+
+def echo_err(text: str) -> None:
+    _write(sys.stderr, text)
+
+
+def guarded(fn, *args, **kwargs) -> None:
+    """Run ``fn``: every error becomes a message and git's exit code, never a traceback.
+    1: the response was refused; 2: a bad call; 128: ``fatal:``, the repository or the
+    environment stopped the run; 130: interrupted."""
+    try:
+        fn(*args, **kwargs)
+    except UsageError as e:
+        echo_err(f"usage error: {e}")
+        sys.exit(2)
+    except FatalError as e:
+        echo_err(printable(f"fatal: {e.message}"))
+        sys.exit(128)
+    except ApplyError as e:
+        echo_err("error: the response was refused; nothing was changed.")
+        echo_err(e.render())
+        sys.exit(1)
+    except AiApplyError as e:
+        echo_err(f"error: {e}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        echo_err("interrupted; nothing was changed")
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except SystemExit:
+        raise
+    except Exception as e:  # a bug: say it plainly, without a traceback
+        echo_err(f"internal error: {type(e).__name__}: {e}")
+        echo_err("please report this; set GIT_AI_APPLY_DEBUG=1 for details")
+        if os.environ.get("GIT_AI_APPLY_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        sys.exit(1)
 
 
 def _color_setting(repo, key: str) -> str | None:

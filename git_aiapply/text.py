@@ -45,8 +45,8 @@ def is_binary(data: bytes) -> bool:
 class FileText:
     """A file's lines with their own endings, BOM and final-newline state.
 
-    ``lines`` (content without endings) and ``endings`` ('\\r\\n', '\\n', '\\r', or '' for
-    a last line without one) are read-only sequences decoded from the bytes on demand."""
+    ``lines`` (content without endings) is a read-only sequence decoded from the bytes
+    on demand; endings stay in the bytes (TextBuilder copies them with the lines it keeps)."""
 
     __slots__ = ("raw", "bom", "_body", "_has_cr", "_starts", "_counts")
 
@@ -95,9 +95,6 @@ class FileText:
     def _line(self, i: int) -> str:
         return decode(self.raw[self.starts()[i]:self._content_end(i)])
 
-    def _ending(self, i: int) -> str:
-        return self.raw[self._content_end(i):self.starts()[i + 1]].decode("ascii")
-
     def _lines(self, a: int, b: int) -> list[str]:
         """Lines [a, b) (0 <= a <= b <= n), decoded together."""
         if a >= b:
@@ -118,10 +115,6 @@ class FileText:
     @property
     def lines(self) -> "Lines":
         return Lines(self)
-
-    @property
-    def endings(self) -> "Endings":
-        return Endings(self)
 
     @property
     def final_newline(self) -> bool:
@@ -217,20 +210,6 @@ class Lines(_View):
 
     def iter_from(self, start: int) -> Iterator[str]:
         return self.ft.iter_lines(start)
-
-
-class Endings(_View):
-    """A FileText's line endings: '\\r\\n', '\\n', '\\r' or '' (a last line without one)."""
-
-    __slots__ = ()
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self.ft._ending(k) for k in range(*i.indices(len(self.ft)))]
-        return self.ft._ending(self._index(i))
-
-    def __iter__(self) -> Iterator[str]:
-        return map(self.ft._ending, range(len(self.ft)))
 
 
 class TextBuilder:

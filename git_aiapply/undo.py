@@ -1,13 +1,15 @@
 """`git ai-apply undo`: take back the commit git ai-apply just made.
 
-Allowed only when it is safe without asking: HEAD is a commit this tool made (its
-``AI-Response`` trailer, or the branch's last reflog entry is ours), it has one parent
-(or none: a root commit makes the branch unborn again), it is not in any remote-tracking
-branch (pushed history; ``--force`` overrides this one check), and every file it touched
-is exactly as it left it (worktree = index = HEAD).  Then the branch moves back to the
-parent with a reflog entry, ORIG_HEAD names the undone commit (``git reset --hard
-ORIG_HEAD`` redoes it), and those files and their index entries are restored to the
-parent's version.  Everything else in the index and the worktree stays as it is.
+Allowed only when it is safe without asking: HEAD is the commit this tool put there,
+exactly as it made it (the branch's newest reflog entry is the tool's own, with HEAD's
+commit id: an amend, reset, rebase or commit since adds an entry of its own, so an
+amended commit is refused even though it kept the trailer), it is not a merge, it is not
+in any remote-tracking branch (pushed history; ``--force`` overrides this one check), and
+every file it touched is exactly as it left it (worktree = index = HEAD).  Then the branch
+moves back to where the tool found it (the parent; before a fast-forward `pick`, the old
+HEAD) with a reflog entry, ORIG_HEAD names the undone commit (``git reset --hard
+ORIG_HEAD`` redoes it), and those files and their index entries are restored.  Everything
+else in the index and the worktree stays as it is.
 
 The same transaction as an apply: index.lock held throughout, a journal while the
 worktree changes (``git ai-apply recover``), files written through a rename, and any
@@ -21,28 +23,56 @@ import sys
 
 import click
 
-from .errors import ApplyError, Problem, UsageError
+from .errors import ApplyError, FatalError, Problem, UsageError
+from .record import record
 
 _TRAILER = re.compile(r"^AI-Response: [0-9a-f]{16}$", re.M)
-# what the apply and pick transactions write (never "ai-apply undo: ...", whose new value
-# is an older commit)
+# the reflog entries the apply and pick transactions write when they move a branch (never
+# "ai-apply undo: ...", whose new value is an older commit, nor a roll-back)
 _OUR_REFLOG = re.compile(r"^ai-apply(?: pick [^:]*)?(?: \(initial\))?: ")
+_ROLLED_BACK = ("ai-apply: rolled back", "ai-apply undo: rolled back")
 
 
-def made_by_ai_apply(r, refname: str, commit) -> str | None:
-    """How we know ``commit`` is ours ("trailer" or "reflog"), or None."""
-    msg = commit.raw_message.decode("utf-8", "replace")
-    if _TRAILER.search(msg):
-        return "trailer"
-    try:
-        for entry in r.lookup_reference(refname).log():
-            if entry.oid_new == commit.id and _OUR_REFLOG.match(entry.message or "") \
-                    and entry.message != "ai-apply: rolled back":
-                return "reflog"
-            break  # only the newest entry says who made the current tip
-    except Exception:  # no reflog (or unreadable): only the trailer can tell
-        pass
-    return None
+@record
+class OwnCommit:
+    """How the tool put HEAD's commit there: the reflog entry it wrote."""
+
+    new: object  # pygit2.Oid: the commit the tool moved the branch to (HEAD now)
+    old: object  # pygit2.Oid or None: where the branch was before (None: unborn)
+    message: str
+
+
+def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
+    """The tool's own move of ``refname`` to ``head_id`` when it is the newest thing that
+    happened to the branch (a failed run's move and its roll-back are skipped), else why
+    undo must refuse.
+
+    The branch's reflog is the record: the tool wrote an entry (``ai-apply: ...``) with
+    the commit id it made; any later amend, reset, rebase, commit or update-ref adds an
+    entry of its own, and a ref written without one no longer matches the newest entry."""
+    from .git.refs import reflog
+
+    entries = reflog(r, refname)
+    i = 0
+    while i + 1 < len(entries) and (entries[i].message or "").strip() in _ROLLED_BACK \
+            and entries[i + 1].oid_new == entries[i].oid_old \
+            and entries[i + 1].oid_old == entries[i].oid_new:
+        i += 2
+    short = refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
+    if i >= len(entries):
+        return (f"{short} has no reflog (core.logAllRefUpdates is off?), so nothing shows that "
+                "it is still the commit git ai-apply made")
+    e = entries[i]
+    msg = (e.message or "").strip()
+    if e.oid_new != head_id:
+        return (f"{short} moved without a reflog entry since its last recorded change "
+                f"({msg!r} to {str(e.oid_new)[:7]})")
+    if not _OUR_REFLOG.match(msg) or msg in _ROLLED_BACK:
+        how = "amended" if msg.startswith("commit (amend)") else "changed"
+        return (f"the last entry of {short}'s reflog is {msg!r}, not a commit of git ai-apply's "
+                f"(the commit was {how} since git ai-apply made it, or was never its own)")
+    old = None if int(str(e.oid_old), 16) == 0 else e.oid_old
+    return OwnCommit(e.oid_new, old, msg)
 
 
 def pushed_to(r, commit_id) -> list[str]:
@@ -94,17 +124,27 @@ def undo(repo, force: bool = False) -> dict:
     subject = commit.message.split("\n", 1)[0]
     label = f"{str(head_id)[:7]} ({subject!r})"
     refname = branch or "HEAD"
-    short = branch[len("refs/heads/"):] if branch and branch.startswith("refs/heads/") else refname
-    if made_by_ai_apply(r, refname, commit) is None:
+    own = own_head_commit(r, refname, head_id)
+    if isinstance(own, str) and not repo.config_bool("core.logAllRefUpdates", True):
+        own = ("no reflog is kept (core.logAllRefUpdates=false), so nothing shows that it is "
+               "still the commit git ai-apply made")
+    if isinstance(own, str):
+        made = "is not the commit git ai-apply made, as it made it" if _TRAILER.search(
+            commit.raw_message.decode("utf-8", "replace")) else "was not made by git ai-apply"
         raise ApplyError(Problem(
-            f"HEAD {label} was not made by git ai-apply: it has no AI-Response trailer and the "
-            f"last reflog entry of {short} is not an ai-apply commit",
-            hint="undo only takes back this tool's own last commit; use `git revert` or "
-                 "`git reset` for other commits"))
+            f"HEAD {label} {made}: {own}",
+            hint="undo only takes back this tool's own last commit, unchanged and still at "
+                 "HEAD; use `git revert` or `git reset` for other commits"))
     if len(commit.parents) > 1:
         raise ApplyError(Problem(f"HEAD {label} is a merge commit; undo does not take back merges",
                                  hint="use `git reset` yourself"))
-    parent = commit.parents[0] if commit.parents else None
+    # back to where the tool found the branch: the parent of an applied commit, the old
+    # HEAD of a fast-forward pick (which may have brought several commits)
+    if own.old is not None and own.old != head_id and not r.descendant_of(head_id, own.old):
+        raise ApplyError(Problem(
+            f"HEAD {label}: the branch was at {str(own.old)[:7]} before git ai-apply moved it, "
+            "which is not in HEAD's history", hint="use `git reset` yourself"))
+    parent = r[own.old] if own.old is not None else None
     if parent is None and branch is None:
         raise ApplyError(Problem(f"HEAD {label} is a root commit on a detached HEAD; there is "
                                  "nothing to move back to"))
@@ -140,7 +180,8 @@ def undo(repo, force: bool = False) -> dict:
         entries = {p: old for p, (old, new) in changes.items()}
         final = {p: (FileState(ent[0], r[ent[1]].data) if ent is not None else None)
                  for p, ent in entries.items()}
-        txn.write_worktree(final, entries, head_id, branch)
+        txn.write_worktree(final, entries, head_id, branch,
+                           moves_to=parent.id if parent is not None else "unborn")
         txn.move_ref(refname, parent.id if parent is not None else None, head_id,
                      f"ai-apply undo: {subject}", committer)
         with open(os.path.join(repo.gitdir, "ORIG_HEAD"), "w") as f:
@@ -177,6 +218,12 @@ def undo_cmd(force, as_json, quiet):
     repo = Repo(".")
     try:
         done = undo(repo, force=force)
+    except FatalError as e:
+        if as_json:
+            click.echo(json.dumps({"status": "failed", "exit_code": 128, "error_kind": e.kind,
+                                   "error_text": e.message}, indent=2))
+        click.echo(f"fatal: {e.message}", err=True)
+        sys.exit(128)
     except ApplyError as e:
         if as_json:
             click.echo(json.dumps({"status": "refused", "exit_code": 1, "error_kind": e.kind,

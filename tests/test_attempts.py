@@ -143,17 +143,16 @@ def test_json_lines_file(base: GitRepo, tmp_path):
     f = write(tmp_path, "samples.jsonl", "\n".join(lines) + "\n")
     r = base.run("--branch", "j/{name}", "--json", f)
     assert r.returncode == 1
-    out = json.loads(r.out)
-    got = {x["input"]: x for x in out["results"]}
-    assert [x["n"] for x in out["results"]] == [1, 2, 3, 4, 5, 6]
+    results = [json.loads(line) for line in r.out.splitlines()]  # JSON Lines
+    got = {x["input"]: x for x in results}
+    assert [x["n"] for x in results] == [1, 2, 3, 4, 5, 6]
     assert got[f"{f}:1"]["status"] == "applied" and got[f"{f}:1"]["branch"] == "j/samples-1"
     assert got[f"{f}:3"]["branch"] == "j/named-one" and got[f"{f}:3"]["model"] == "m-1"
     assert got[f"{f}:4"]["status"] == "applied" and got[f"{f}:4"]["model"] == "gpt-test"
     assert got[f"{f}:5"]["status"] == "refused" and "not JSON" in got[f"{f}:5"]["error_text"]
     assert got[f"{f}:6"]["branch"] == "j/wrapped" and got[f"{f}:6"]["status"] == "applied"
     assert got[f"{f}:7"]["status"] == "refused"
-    assert out["counts"] == {"applied": 4, "refused": 2}
-    assert out["exit_code"] == 1 and out["total"] == 6
+    assert [x["status"] for x in results].count("applied") == 4
     assert "AI-Model: m-1" in base.message("j/named-one")
     assert "AI-Model: gpt-test" in base.message("j/samples-3")
     assert sorted(branches(base, "j")) == ["j/named-one", "j/samples-1", "j/samples-3", "j/wrapped"]
@@ -164,8 +163,7 @@ def test_json_output_for_programs(base: GitRepo, tmp_path):
              write(tmp_path, "no.md", patch("a.txt", "zzz", "x"))]
     r = base.run("--branch", "p/{n}", "--json", *files)
     assert r.returncode == 1
-    out = json.loads(r.out)
-    ok, no = out["results"]
+    ok, no = [json.loads(line) for line in r.out.splitlines()]
     assert ok["status"] == "applied" and ok["branch"] == "p/1"
     assert ok["commit"] == base.git("rev-parse", "p/1").strip()
     assert ok["base"] == base.head() and ok["added"] == 1 and ok["removed"] == 1
@@ -507,3 +505,124 @@ def test_attempts_in_a_bare_repository(clean: GitRepo, tmp_path):
     assert all(a["base_is_head"] for a in out["attempts"])
     assert b.run("attempts", "--prune", "--yes").returncode == 0
     assert branches(b, "try") == []
+
+
+# --------------------------------------------------------------------------- prune keeps people's work
+
+
+def test_prune_keeps_a_feature_branch_with_human_commits_under_an_ai_tip(base: GitRepo, tmp_path):
+    """Regression: a feature branch whose tip was applied by the tool (trailer) but which
+    holds the user's own unmerged commits was deleted by `attempts --prune --yes`."""
+    repo = base
+    repo.git("stash", "-q", "-u")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("mine.txt", "hours of work\n")
+    repo.git("add", "mine.txt")
+    repo.git("commit", "-q", "-m", "my own work")
+    f = write(tmp_path, "r.md", patch("a.txt", "alpha", "A", "Tidy."))
+    assert repo.run(f).returncode == 0
+    assert "AI-Response" in repo.git("log", "-1", "--format=%B")
+    repo.git("checkout", "-q", "main")
+    tip = repo.git("rev-parse", "feature").strip()
+    r = repo.run("attempts", "--prune", "--yes")
+    assert r.returncode == 0, r.err
+    assert repo.git("rev-parse", "feature").strip() == tip
+    assert "keeping feature" in r.err and "not created by `git ai-apply --branch`" in r.err
+    out = json.loads(repo.run("attempts", "--json").out)
+    feat = [a for a in out["attempts"] if a["branch"] == "feature"][0]
+    assert feat["prunable"] is False and "not created" in feat["kept_because"]
+
+
+def test_prune_keeps_an_existing_branch_the_tool_committed_onto(base: GitRepo, tmp_path):
+    base.git("branch", "mine")  # made by the user, not by --branch
+    f = write(tmp_path, "r.md", patch("a.txt", "alpha", "A"))
+    assert base.run("--branch", "mine", f).returncode == 0
+    r = base.run("attempts", "--prune", "--yes")
+    assert r.returncode == 0
+    assert branches(base, "mine") == ["mine"]
+    assert "keeping mine" in r.err
+
+
+@pytest.mark.parametrize("how", ["commit", "amend", "reset", "rebase", "update-ref"])
+def test_prune_keeps_an_attempt_someone_worked_on(base: GitRepo, tmp_path, how):
+    repo = base
+    f1 = write(tmp_path, "r1.md", patch("a.txt", "alpha", "A", "First."))
+    f2 = write(tmp_path, "r2.md", patch("a.txt", "gamma", "G", "Second."))
+    assert repo.run("--branch", "try/1", f1).returncode == 0
+    assert repo.run("--branch", "try/1", f2).returncode == 0  # the tool's own, twice
+    assert repo.run("--branch", "try/2", f1).returncode == 0
+    wt = tmp_path / "wt"
+    repo.git("worktree", "add", "-q", str(wt), "try/1")
+    w = GitRepo(wt, repo.env)
+    if how == "commit":  # a human commit, then the tool again on top
+        w.write("mine.txt", "mine\n")
+        w.git("add", "mine.txt")
+        w.git("commit", "-q", "-m", "mine")
+        f3 = write(tmp_path, "r3.md", patch("a.txt", "beta", "B", "Third."))
+        assert w.run(f3).returncode == 0
+    elif how == "amend":  # the user's file folded into the tool's commit (trailer kept)
+        w.write("mine.txt", "mine\n")
+        w.git("add", "mine.txt")
+        w.git("commit", "-q", "--amend", "--no-edit")
+    elif how == "reset":
+        w.git("reset", "-q", "--hard", "HEAD~1")
+    elif how == "rebase":
+        repo.git("commit", "-q", "--allow-empty", "-m", "later on main")
+        w.git("rebase", "-q", "main")
+    else:  # moved by plumbing, with a reflog entry of its own
+        w.git("update-ref", "-m", "by hand", "refs/heads/try/1", "HEAD~1")
+    repo.git("worktree", "remove", "--force", str(wt))
+    tip = repo.git("rev-parse", "try/1").strip()
+    r = repo.run("attempts", "--prune", "--yes")
+    assert r.returncode == 0, r.err
+    assert repo.git("rev-parse", "try/1").strip() == tip
+    assert "keeping try/1" in r.err
+    assert branches(repo, "try") == ["try/1"]  # try/2 was the tool's own: gone
+
+
+def test_prune_keeps_an_attempt_moved_without_a_reflog_entry(base: GitRepo, tmp_path):
+    f = write(tmp_path, "r.md", patch("a.txt", "alpha", "A"))
+    assert base.run("--branch", "try/1", f).returncode == 0
+    # a commit of someone else's, written straight into the ref (no reflog entry)
+    tree = base.git("rev-parse", "try/1^{tree}").strip()
+    other = base.git("commit-tree", "-p", "try/1", "-m", "x\n\nAI-Response: 0123456789abcdef",
+                     tree).strip()
+    (base.root / ".git" / "refs" / "heads" / "try" / "1").write_text(other + "\n")
+    r = base.run("attempts", "--prune", "--yes")
+    assert r.returncode == 0
+    assert base.git("rev-parse", "try/1").strip() == other
+    assert "keeping try/1" in r.err and "without a reflog entry" in r.err
+
+
+def test_prune_with_reflogs_off_still_knows_its_own_branches(base: GitRepo, tmp_path):
+    """`--branch` keeps a reflog for the branches it creates, as `git branch
+    --create-reflog` does, whatever core.logAllRefUpdates says."""
+    base.git("config", "core.logAllRefUpdates", "false")
+    f1 = write(tmp_path, "r1.md", patch("a.txt", "alpha", "A"))
+    f2 = write(tmp_path, "r2.md", patch("a.txt", "gamma", "G"))
+    assert base.run("--branch", "try/1", f1).returncode == 0
+    assert base.run("--branch", "try/1", f2).returncode == 0
+    log = base.git("reflog", "show", "--format=%gs", "try/1").splitlines()
+    assert len(log) == 2 and "created branch from " + base.head() in log[1]
+    r = base.run("attempts", "--prune", "--yes")
+    assert r.returncode == 0, r.err
+    assert branches(base, "try") == []
+
+
+def test_pick_delete_keeps_a_branch_with_someone_elses_commits(clean: GitRepo, tmp_path):
+    f = write(tmp_path, "r.md", patch("a.txt", "alpha", "ALPHA"))
+    assert clean.run("--branch", "try/1", f).returncode == 0
+    wt = tmp_path / "wt"
+    clean.git("worktree", "add", "-q", str(wt), "try/1")
+    w = GitRepo(wt, clean.env)
+    w.write("mine.txt", "mine\n")
+    w.git("add", "mine.txt")
+    w.git("commit", "-q", "-m", "mine")
+    f2 = write(tmp_path, "r2.md", patch("a.txt", "gamma", "G"))
+    assert w.run(f2).returncode == 0
+    clean.git("worktree", "remove", "--force", str(wt))
+    tip = clean.git("rev-parse", "try/1").strip()
+    r = clean.run("pick", "-d", "try/1")
+    assert r.returncode == 0, r.err
+    assert clean.git("rev-parse", "try/1").strip() == tip
+    assert "kept try/1" in r.err

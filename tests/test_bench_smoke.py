@@ -23,7 +23,8 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     r = subprocess.run(
         [sys.executable, str(BENCH / "run.py"), "--rounds", "1", "--sizes", "30,60",
          "--small-files", "5", "--big-lines", "600", "--attempts-sizes", "1000,2000",
-         "--attempts", "2", "--workdir", str(tmp_path / "work"),
+         "--attempts", "2", "--new-files", "20,40", "--loop-sizes", "40",
+         "--workdir", str(tmp_path / "work"),
          "--bin-dir", BIN_DIR, "--results", str(results), "--json", str(out_json), "--quiet"],
         capture_output=True, text=True, timeout=600)
     # exit 1 only says a target was missed, which tiny repositories may well do
@@ -32,7 +33,10 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     table = r.stdout
     for row in ("one edit, 30 files", "one edit, 60 files", "small repository (5 files)",
                 "4 hunks, 600-line file", "8 hunks, 1,200-line file",
-                "doubling file and hunks", "peak memory"):
+                "doubling file and hunks", "peak memory", "20 new files in one response",
+                "40 new files in one response", "new files: git ai-apply time per file",
+                "40 responses in a row, 40 files: serve",
+                "40 responses in a row, 40 files: library (reference)"):
         assert row in table, (row, table)
     if (BENCH / "attempts.py").exists():
         assert "branch per attempt at 2,000 files" in table, table
@@ -40,7 +44,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
         assert "branch per attempt | skipped" in table, table
     samples = json.loads(out_json.read_text())
     pairs = [s for s in samples if "name" in s]
-    assert len(pairs) == 5
+    assert len(pairs) == 9
     for p in pairs:
         assert len(p["a_seconds"]) == 1 and len(p["b_seconds"]) == 1
         assert p["a_seconds"][0] > 0 and p["b_seconds"][0] > 0

@@ -205,7 +205,8 @@ def test_recover_refuses_when_a_file_changed_after_the_crash(repo):
     repo.write("src/a.txt", "edited by hand after the crash\n")
     snap = repo.snapshot()
     r = repo.run("recover")
-    assert r.returncode == 1
+    assert r.returncode == 128
+    assert r.err.startswith("fatal: ")
     assert "src/a.txt" in r.err and "changed since" in r.err
     assert repo.snapshot() == snap
     # put back by hand as it was: recover then finishes the job

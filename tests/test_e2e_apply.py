@@ -284,7 +284,8 @@ def test_show_prints_hashline_view(based: GitRepo):
                                   f"2#{line_id('beta')}:beta", "</FILE_CONTENT>"]
 
 
-@pytest.mark.parametrize("fmt", ["file-changes", "hashline", "apply-patch", "codechange", "unified-diff"])
+@pytest.mark.parametrize("fmt", ["file-changes", "hashline", "apply-patch", "codechange", "unified-diff",
+                                 "search-replace", "whole"])
 def test_prompt_per_format(based: GitRepo, fmt):
     r = based.run("prompt", fmt)
     assert r.returncode == 0 and len(r.out) > 200
@@ -293,9 +294,10 @@ def test_prompt_per_format(based: GitRepo, fmt):
 def test_demo_runs(based: GitRepo):
     r = based.run("demo", "--no-keep")
     assert r.returncode == 0, r.err
-    for fmt in ("file-changes", "apply-patch", "codechange", "unified-diff", "hashline"):
+    for fmt in ("file-changes", "apply-patch", "codechange", "unified-diff", "hashline",
+                "search-replace", "whole"):
         assert fmt in r.out
-    assert r.out.count(" applied ") == 5
+    assert r.out.count(" applied ") == 8
 
 
 def test_crlf_response_with_crlf_file(based: GitRepo):

@@ -1,8 +1,16 @@
-"""Hostile paths, table-driven, through the real command: every hostile path, in every
-directive of every format that can carry a path (new file, patch, delete, both ends of a
-rename), is refused with exit 1 and nothing written: HEAD, refs, index, worktree and the
-git dir's lock files stay byte-for-byte as they were, and nothing appears outside the
-worktree (BEHAVIOR.md §6)."""
+"""Hostile paths, table-driven: every hostile path, in every directive of every format
+that can carry a path (new file, patch, delete, both ends of a rename), is refused
+(BEHAVIOR.md §6).
+
+The whole table (~900 cases) runs in-process through the pure layer the command runs
+before it writes anything: parse the response, then plan it (``make_plan``, which
+normalizes and checks every path and what the tree and the disk hold along it) against a
+model of the test repository; a case passes when one of the two refuses it with
+ApplyError.  A dozen representative cases, one per kind of refusal and per format, run
+through the real command too, checking exit 1 and that HEAD, refs, index, worktree, the
+git dir's lock files and everything outside the worktree stay byte-for-byte as they
+were.
+"""
 from __future__ import annotations
 
 import os
@@ -10,6 +18,10 @@ import os
 import pytest
 
 from conftest import GitRepo, make_env
+from git_aiapply.errors import ApplyError
+from git_aiapply.formats import parse_response
+from git_aiapply.paths import normalize_path
+from git_aiapply.plan import MODE_FILE, MODE_LINK, make_plan
 
 # Every path here must be refused wherever it appears.
 HOSTILE = {
@@ -198,12 +210,81 @@ def _check_refused(repo, response: str):
     return r
 
 
+# -- the whole table, in-process ---------------------------------------------------------
+
+MODEL_ROOT = "/hostile/repo"
+MODEL_OUTSIDE = "/hostile/outside"
+
+
+class RepoModel:
+    """What the shared repository below holds, as make_plan's Base sees it: tracked files
+    and links (HEAD's tree), a submodule entry, and what is on disk besides."""
+
+    TRACKED = {"a.txt": (MODE_FILE, b"one\ntwo\n"), "dir/f.txt": (MODE_FILE, b"one\ntwo\n"),
+               "link": (MODE_LINK, b"dir"), "outlink": (MODE_LINK, MODEL_OUTSIDE.encode()),
+               "dir/innerlink": (MODE_LINK, b"../..")}
+    SUBMODULES = {"sub"}
+
+    def entry(self, path):
+        return self.TRACKED.get(path)
+
+    def kind(self, path):
+        if path in self.SUBMODULES:
+            return "submodule"
+        if path in self.TRACKED:
+            return "symlink" if self.TRACKED[path][0] == MODE_LINK else "file"
+        if any(p.startswith(path + "/") for p in self.TRACKED):
+            return "dir"
+        return None
+
+    def disk_kind(self, path):
+        return "dir" if path == ".git" else self.kind(path)
+
+
+def refused_in_process(response: str) -> ApplyError:
+    """The ApplyError the pure layer refuses ``response`` with (fails when it is accepted)."""
+    try:
+        parsed = parse_response(response)
+        make_plan(parsed.ops, RepoModel(), lambda raw: normalize_path(raw, worktree=MODEL_ROOT))
+    except ApplyError as e:
+        return e
+    raise AssertionError(f"accepted!\n{response!r}")
+
+
 @pytest.mark.parametrize("template", list(TEMPLATES), ids=list(TEMPLATES))
 @pytest.mark.parametrize("hostile", list(HOSTILE), ids=list(HOSTILE))
-def test_hostile_path_refused_everywhere(hostile_repo, hostile, template):
+def test_hostile_path_refused_everywhere(hostile, template):
+    path = HOSTILE[hostile].replace("{outside}", MODEL_OUTSIDE)
+    err = refused_in_process(TEMPLATES[template].replace("{p}", path))
+    assert err.problems and all(p.reason for p in err.problems)
+
+
+# the same templates with an ordinary path are accepted: the refusals above are the paths'
+BENIGN = {"fc-new": "new/ok.txt", "fc-rename-to": "b.txt", "fc-rename-from": "a.txt",
+          "ap-add": "new/ok.txt", "ap-move-to": "new/moved.txt", "cc-create": "new/ok.txt",
+          "ud-new": "new/ok.txt", "ud-rename": "new/moved.txt", "git-diff-new": "new/ok.txt"}
+
+
+@pytest.mark.parametrize("template", [t for t in TEMPLATES if t != "hashline"])
+def test_templates_with_an_ordinary_path_are_accepted(template):
+    parsed = parse_response(TEMPLATES[template].replace("{p}", BENIGN.get(template, "a.txt")))
+    plan = make_plan(parsed.ops, RepoModel(), lambda raw: normalize_path(raw, worktree=MODEL_ROOT))
+    assert not plan.is_noop()
+
+
+# one per kind of refusal and per format, through the real command
+END_TO_END = [("dotdot", "fc-new"), ("absolute-outside", "ap-add"), ("dotgit-hook", "cc-create"),
+              ("ntfs-short-name", "ud-new"), ("hfs-zwnj", "git-diff-new"),
+              ("through-link-outside", "ap-add"), ("through-link-nested", "fc-patch"),
+              ("file-as-folder", "ud-modify"), ("submodule-as-folder", "ap-update"),
+              ("folder-as-file", "fc-delete"), ("dotgit", "fc-rename-to"),
+              ("nul", "hashline")]
+
+
+@pytest.mark.parametrize("hostile,template", END_TO_END, ids=[f"{h}-{t}" for h, t in END_TO_END])
+def test_hostile_path_refused_by_the_command(hostile_repo, hostile, template):
     path = HOSTILE[hostile].replace("{outside}", str(hostile_repo.outside))
-    response = TEMPLATES[template].replace("{p}", path)
-    _check_refused(hostile_repo, response)
+    _check_refused(hostile_repo, TEMPLATES[template].replace("{p}", path))
 
 
 def test_refusal_names_the_reason(hostile_repo):
@@ -224,20 +305,26 @@ DOTFILE_NAMES = [".gitmodules", ".GITMODULES", ".gitmodules.", ".gitmodules ", "
                  "dir/.gitattributes", "dir/.gitignore"]
 
 
-@pytest.mark.parametrize("name", DOTFILE_NAMES)
-@pytest.mark.parametrize("fmt", ["fc-rename-to", "ap-move-to-link", "ud-rename-link"])
-def test_symlink_renamed_to_a_git_dotfile_is_refused(hostile_repo, name, fmt):
-    """A response cannot create links, but it can rename one: a symlinked .gitmodules
-    (CVE-2018-11235) or .gitattributes/.gitignore/.mailmap must never be committed."""
-    templates = {
+DOTFILE_TEMPLATES = {
         "fc-rename-to": '<FILE_CHANGES>\n<FILE_RENAME from_path="outlink" to_path="{p}" />\n'
                         '</FILE_CHANGES>\n',
         "ap-move-to-link": "*** Begin Patch\n*** Update File: outlink\n*** Move to: {p}\n"
                            "*** End Patch\n",
         "ud-rename-link": "```diff\ndiff --git a/outlink b/{p}\nsimilarity index 100%\n"
                           "rename from outlink\nrename to {p}\n```\n",
-    }
-    _check_refused(hostile_repo, templates[fmt].replace("{p}", name))
+}
+
+
+@pytest.mark.parametrize("name", DOTFILE_NAMES)
+@pytest.mark.parametrize("fmt", list(DOTFILE_TEMPLATES))
+def test_symlink_renamed_to_a_git_dotfile_is_refused(name, fmt):
+    """A response cannot create links, but it can rename one: a symlinked .gitmodules
+    (CVE-2018-11235) or .gitattributes/.gitignore/.mailmap must never be committed."""
+    refused_in_process(DOTFILE_TEMPLATES[fmt].replace("{p}", name))
+
+
+def test_symlink_renamed_to_gitmodules_refused_by_the_command(hostile_repo):
+    _check_refused(hostile_repo, DOTFILE_TEMPLATES["ap-move-to-link"].replace("{p}", ".gitmodules"))
     assert "gitmodulesSymlink" not in hostile_repo.git("fsck", check=False)
 
 
@@ -284,25 +371,56 @@ SAME_RESPONSE = {
 
 
 @pytest.mark.parametrize("case", list(SAME_RESPONSE))
-def test_hostile_sequences_in_one_response(hostile_repo, case):
+def test_hostile_sequences_in_one_response(case):
+    refused_in_process(SAME_RESPONSE[case])
+
+
+@pytest.mark.parametrize("case", ["diff-creates-link", "good-then-hostile"])
+def test_hostile_sequences_refused_by_the_command(hostile_repo, case):
     _check_refused(hostile_repo, SAME_RESPONSE[case])
 
 
-def test_untracked_link_on_disk_is_not_written_through(own_repo):
+UNTRACKED_ON_DISK = {"newlink": "symlink", "untracked.txt": "file", "untracked_dir": "dir",
+                     "untracked_dir/keep.txt": "file"}
+
+
+class RepoModelWithUntracked(RepoModel):
+    def disk_kind(self, path):
+        return UNTRACKED_ON_DISK.get(path) or super().disk_kind(path)
+
+
+def refused_with_untracked(response: str) -> None:
+    try:
+        parsed = parse_response(response)
+        make_plan(parsed.ops, RepoModelWithUntracked(),
+                  lambda raw: normalize_path(raw, worktree=MODEL_ROOT))
+    except ApplyError:
+        return
+    raise AssertionError(f"accepted!\n{response!r}")
+
+
+@pytest.mark.parametrize("template", ["fc-new", "ap-add", "cc-create", "ud-new"])
+def test_untracked_link_on_disk_is_not_written_through(template):
+    refused_with_untracked(TEMPLATES[template].replace("{p}", "newlink/evil.txt"))
+
+
+@pytest.mark.parametrize("template", ["fc-new", "ap-add", "cc-create", "ud-new", "fc-rename-to"])
+@pytest.mark.parametrize("path", ["untracked.txt", "untracked_dir", "untracked.txt/x"])
+def test_untracked_file_or_folder_in_the_way(template, path):
+    refused_with_untracked(TEMPLATES[template].replace("{p}", path))
+
+
+@pytest.mark.parametrize("template", ["fc-delete", "ap-delete", "ud-delete"])
+def test_untracked_file_is_not_deleted(template):
+    refused_with_untracked(TEMPLATES[template].replace("{p}", "untracked.txt"))
+
+
+def test_untracked_things_in_the_way_refused_by_the_command(own_repo):
     os.symlink(str(own_repo.outside), own_repo.root / "newlink")
-    for t in ("fc-new", "ap-add", "cc-create", "ud-new"):
-        _check_refused(own_repo, TEMPLATES[t].replace("{p}", "newlink/evil.txt"))
-
-
-def test_untracked_file_or_folder_in_the_way(own_repo):
     own_repo.write("untracked.txt", "mine\n")
-    own_repo.write("untracked_dir/keep.txt", "mine\n")
-    for t in ("fc-new", "ap-add", "cc-create", "ud-new", "fc-rename-to"):
-        _check_refused(own_repo, TEMPLATES[t].replace("{p}", "untracked.txt"))
-        _check_refused(own_repo, TEMPLATES[t].replace("{p}", "untracked_dir"))
-        _check_refused(own_repo, TEMPLATES[t].replace("{p}", "untracked.txt/x"))
-    for t in ("fc-delete", "ap-delete", "ud-delete"):
-        _check_refused(own_repo, TEMPLATES[t].replace("{p}", "untracked.txt"))
+    _check_refused(own_repo, TEMPLATES["ap-add"].replace("{p}", "newlink/evil.txt"))
+    _check_refused(own_repo, TEMPLATES["fc-rename-to"].replace("{p}", "untracked.txt"))
+    assert own_repo.read("untracked.txt") == b"mine\n"
 
 
 def test_absolute_path_inside_the_worktree_is_accepted(own_repo):

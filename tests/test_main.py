@@ -1,32 +1,46 @@
-"""The click-free fast path for `git ai-apply [OPTIONS] RESPONSE...` must agree with the
-click command line it stands in for."""
+"""The entry point: the click-free parser of `git ai-apply [OPTIONS] RESPONSE...` and the
+click command line are built from one option table and must agree; the package has no
+import circles; click stays off the plain-apply path."""
 from __future__ import annotations
 
+import ast
+import os
 import subprocess
 import sys
 
 import pytest
 
-from git_aiapply import cli
-from git_aiapply.main import APPLY_DEFAULTS, APPLY_OPTIONS, CLICK_WORDS, parse_apply_args
+from git_aiapply import cli, options
+from git_aiapply.commands import SUBCOMMANDS
+from git_aiapply.options import APPLY_DEFAULTS, APPLY_OPTIONS, parse_apply_args
+
+WORDS = set(SUBCOMMANDS) | {"apply"}
+PACKAGE = os.path.join(os.path.dirname(__file__), "..", "git_aiapply")
 
 
-def test_table_matches_click_options():
-    params = {p.name: p for p in cli.apply_cmd.params}
-    assert set(params) == set(APPLY_DEFAULTS)
+def parse(argv):
+    return parse_apply_args(argv, WORDS)
+
+
+def test_click_command_is_built_from_the_table():
+    params = {p.name for p in cli.apply_cmd.params}
+    table = {o.dest for o in APPLY_OPTIONS} | {"responses"}
+    assert params == table
     click_names = {}
     for p in cli.apply_cmd.params:
         if p.name == "responses":
             continue
         for opt in p.opts + p.secondary_opts:
             click_names[opt] = p.name
-    table_names = {name: dest for names, dest, _kind in APPLY_OPTIONS for name in names}
-    assert table_names == click_names
+    assert click_names == {name: o.dest for o in APPLY_OPTIONS for name in o.names}
 
 
-def test_click_words_cover_every_subcommand():
+def test_every_subcommand_is_registered_and_loads():
     ctx = cli.main.make_context("git ai-apply", ["x"], resilient_parsing=True)
-    assert set(cli.main.list_commands(ctx)) <= CLICK_WORDS
+    listed = set(cli.main.list_commands(ctx))
+    assert listed == WORDS
+    for name in SUBCOMMANDS:
+        assert cli.main.get_command(ctx, name).name == name
 
 
 @pytest.mark.parametrize("argv,expected", [
@@ -35,29 +49,39 @@ def test_click_words_cover_every_subcommand():
     (["-"], {"responses": ("-",)}),
     (["--check", "--json", "a.md", "b.md"], {"check": True, "as_json": True, "responses": ("a.md", "b.md")}),
     (["-m", "one", "--message=two", "r.md"], {"messages": ("one", "two"), "responses": ("r.md",)}),
+    (["-mone", "r.md"], {"messages": ("one",), "responses": ("r.md",)}),
     (["--format", "hashline", "r.md"], {"fmt": "hashline", "responses": ("r.md",)}),
     (["--branch=try/{n}", "--base", "HEAD~1"], {"branch": "try/{n}", "base": "HEAD~1"}),
     (["-S"], {"gpg_sign": True}),
     (["--no-gpg-sign"], {"gpg_sign": False}),
     (["--max-bytes", "100"], {"max_bytes": 100}),
     (["-q", "-s", "-n", "-e"], {"quiet": True, "signoff": True, "no_verify": True, "edit": True}),
+    (["-p1", "--directory", "sub"], {"strip": 1, "directory": "sub"}),
+    (["-p", "2"], {"strip": 2}),
+    (["--stat", "--numstat", "--summary"], {"stat": True, "numstat": True, "summary": True}),
+    (["--author", "A <a@x>", "--date=2005-04-07T22:13:13"], {"author": "A <a@x>", "date": "2005-04-07T22:13:13"}),
+    (["--include", "a*", "--exclude=b*", "--include", "c*"],
+     {"include": ("a*", "c*"), "exclude": ("b*",),
+      "limits": (("include", "a*"), ("exclude", "b*"), ("include", "c*"))}),
     (["--", "--check"], {"responses": ("--check",)}),
 ])
-def test_fast_parse(argv, expected):
+def test_fast_parse_and_click_agree(argv, expected):
     want = dict(APPLY_DEFAULTS)
     want.update(expected)
-    assert parse_apply_args(argv) == want
-    # click, given the same words, hands apply_cmd the same parameters
+    assert parse(argv) == want
+    # click, given the same words, hands the apply command the same parameters
     ctx = cli.apply_cmd.make_context("apply", list(argv))
-    assert ctx.params == want
+    got = dict(ctx.params)
+    got.update(options.ordered_values(got, ctx.meta.get("aiapply.order", [])))
+    assert got == want
 
 
 @pytest.mark.parametrize("argv", [
     ["--help"], ["-h"], ["--version"], ["show", "x"], ["apply", "r.md"], ["demo"],
-    ["--bogus"], ["-qs", "r.md"], ["--max-bytes", "ten"], ["--check=yes"], ["-m"],
+    ["--bogus"], ["-qs", "r.md"], ["--max-bytes", "ten"], ["--check=yes"], ["-m"], ["-pX"],
 ])
 def test_fast_parse_defers_to_click(argv):
-    assert parse_apply_args(argv) is None
+    assert parse(argv) is None
 
 
 def test_apply_path_does_not_import_click(tmp_path):
@@ -67,3 +91,54 @@ def test_apply_path_does_not_import_click(tmp_path):
             "main.run()")
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert "NOCLICK" in r.stdout
+
+
+def _imports(path: str, package: str) -> set[str]:
+    """The package modules ``path`` imports, at module level or inside functions."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.split(".")
+            if node.level > 1:
+                base = base[:-(node.level - 1)]
+            mod = ".".join(base + ([node.module] if node.module else []))
+            names = [mod + "." + a.name for a in node.names] if not node.module else []
+            out.add(mod)
+            out.update(names)
+    return out
+
+
+def test_entry_point_and_commands_have_no_import_circle():
+    """main -> cli -> commands, never back (issue: cli.py <-> main.py)."""
+    root = os.path.abspath(PACKAGE)
+    graph = {}
+    for folder, _dirs, files in os.walk(root):
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(folder, f), os.path.dirname(root))
+            mod = rel[:-3].replace(os.sep, ".")
+            if mod.endswith(".__init__"):
+                mod = mod[: -len(".__init__")]
+                package = mod
+            else:
+                package = mod.rsplit(".", 1)[0]
+            graph[mod] = _imports(os.path.join(folder, f), package)
+    mine = ["git_aiapply.main", "git_aiapply.cli", "git_aiapply.options", "git_aiapply.term",
+            "git_aiapply.inputs", "git_aiapply.diffstat", "git_aiapply.limits",
+            "git_aiapply.overlay"] + [m for m in graph if m.startswith("git_aiapply.commands")]
+
+    def reaches(start, target, seen):
+        for dep in graph.get(start, ()):
+            if dep == target:
+                return True
+            if dep in graph and dep not in seen:
+                seen.add(dep)
+                if reaches(dep, target, seen):
+                    return True
+        return False
+
+    for m in mine:
+        assert not reaches(m, m, set()), f"{m} imports itself through a circle"
+    assert not reaches("git_aiapply.cli", "git_aiapply.main", set())

@@ -28,7 +28,7 @@ NOT_FOUND = """Fix gamma.
 """
 
 JSON_KEYS = {"response", "response_id", "model", "status", "exit_code", "commit", "branch", "base",
-             "formats", "files", "added", "removed", "message", "note", "error_kind", "errors",
+             "formats", "files", "added", "removed", "message", "note", "error_kind", "fault", "errors",
              "error_text", "hook_output", "diff"}
 
 

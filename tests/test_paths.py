@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.paths import check_tree_path, dotgit_disguise, normalize_path, unquote_git_path
+from git_aiapply.paths import check_leading_folders, dotgit_disguise, normalize_path, unquote_git_path
 
 WORKTREE = "/home/dev/repo"
 
@@ -267,7 +267,7 @@ def test_dotgit_disguise(name, is_dotgit):
     assert (dotgit_disguise(name) is not None) is is_dotgit
 
 
-# ---- check_tree_path ----
+# ---- check_leading_folders (the planner's check: tests/test_plan.py runs it through make_plan) ----
 
 TREE = {
     "src": "dir",
@@ -293,14 +293,11 @@ def kind_of(prefix):
         ("vendor/x.c", "vendor is a submodule"),
         ("src/app.py/x.py", "src/app.py is a file, so it cannot hold src/app.py/x.py"),
         ("README.md/x", "README.md is a file"),
-        ("docs/guide", "docs/guide is a folder, not a file"),
-        ("src", "src is a folder"),
-        ("vendor", "vendor is a submodule"),
     ],
 )
-def test_check_tree_path_refusals(path, phrase):
+def test_check_leading_folders_refusals(path, phrase):
     with pytest.raises(ApplyError) as caught:
-        check_tree_path(path, kind_of)
+        check_leading_folders(path, kind_of)
     assert phrase in caught.value.problems[0].reason
     assert caught.value.problems[0].file == path
 
@@ -308,21 +305,25 @@ def test_check_tree_path_refusals(path, phrase):
 @pytest.mark.parametrize(
     "path",
     ["src/app.py", "src/new.py", "docs/guide/intro.md", "docs/new/deeper/x.md", "new/dir/x", "README.md",
-     "src/lib"],  # the link itself: whether it may be deleted or renamed is the caller's decision
+     "src/lib", "src", "vendor", "docs/guide"],  # the path itself: the caller's decision
 )
-def test_check_tree_path_accepts(path):
-    assert check_tree_path(path, kind_of) is None
+def test_check_leading_folders_accepts(path):
+    assert check_leading_folders(path, kind_of) is None
 
 
-def test_check_tree_path_asks_every_leading_folder():
+def test_check_leading_folders_asks_every_leading_folder_until_one_is_absent():
     asked = []
 
     def recording(prefix):
         asked.append(prefix)
         return "dir" if prefix != "a/b/c" else "file"
 
-    check_tree_path("a/b/c", recording)
+    with pytest.raises(ApplyError):
+        check_leading_folders("a/b/c/d", recording)
     assert asked == ["a", "a/b", "a/b/c"]
+    asked.clear()
+    check_leading_folders("x/y/z", lambda p: asked.append(p))  # 'x' absent: nothing below
+    assert asked == ["x"]
 
 
 # ---- property: a result always satisfies every invariant, or ApplyError ----

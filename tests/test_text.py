@@ -47,7 +47,10 @@ def test_line_model_matches_the_reference(data):
     ft = FileText.from_bytes(data)
     assert len(ft) == len(lines)  # counted from the bytes, before any offsets exist
     assert list(ft.lines) == lines and ft.lines == lines
-    assert list(ft.endings) == endings
+    # kept lines keep their own endings: the whole file kept is the same bytes
+    kept = TextBuilder(ft, "\n")
+    kept.keep(0, len(lines))
+    assert kept.finish(ft.final_newline).to_bytes() == data
     assert [ft.lines[i] for i in range(len(lines))] == lines
     assert ft.bom == bom
     assert ft.final_newline == (not endings or endings[-1] != "")
@@ -75,7 +78,7 @@ def test_dominant_ending_counts_every_kind_and_ties_go_to_lf():
 
 def test_index_errors_like_a_list():
     ft = FileText.from_bytes(b"a\nb")
-    assert ft.lines[-1] == "b" and ft.endings[-1] == "" and ft.endings[0] == "\n"
+    assert ft.lines[-1] == "b" and ft.lines[0] == "a"
     for bad in (2, -3):
         try:
             ft.lines[bad]

@@ -175,7 +175,90 @@ def test_undo_while_index_is_locked(applied: GitRepo):
     repo = applied
     (repo.root / ".git" / "index.lock").write_text("")
     r = repo.run("undo")
-    assert r.returncode == 128 and r.err.startswith("fatal: ")
-    assert "index.lock exists" in r.err
+    assert r.returncode == 128
+    assert "fatal:" in r.err and "index.lock exists" in r.err
     os.unlink(repo.root / ".git" / "index.lock")
     assert repo.git("log", "-1", "--format=%s").strip() == "Rework the files"
+
+
+# --------------------------------------------------------------------------- only the tool's own commit, as made
+
+
+def test_undo_refuses_an_amended_commit_and_keeps_the_users_file(applied: GitRepo):
+    """Regression: undo took back a commit the user had amended (adding a file of
+    theirs) and deleted that file."""
+    repo = applied
+    repo.write("mine.txt", "my own work\n")
+    repo.git("add", "mine.txt")
+    repo.git("commit", "-q", "--amend", "--no-edit")
+    assert "AI-Response" in repo.message()  # the trailer survived the amend
+    repo.settle()
+    before = repo.snapshot()
+    r = repo.run("undo")
+    assert r.returncode == 1
+    assert "amended" in r.err and "commit (amend)" in r.err
+    assert repo.snapshot() == before
+    assert repo.read("mine.txt") == b"my own work\n"
+
+
+@pytest.mark.parametrize("rewrite", [
+    lambda r: r.git("commit", "-q", "--amend", "-m", "reworded\n\nAI-Response: 0123456789abcdef"),
+    lambda r: (r.git("reset", "-q", "--soft", "HEAD~1"), r.git("commit", "-q", "-C", "ORIG_HEAD")),
+    lambda r: (r.git("tag", "ai"), r.git("update-ref", "-m", "away", "HEAD", "HEAD~1"),
+               r.git("update-ref", "-m", "and back", "HEAD", "ai")),
+    lambda r: (r.git("commit", "-q", "--allow-empty", "-m", "mine"), r.git("reset", "-q", "--hard", "HEAD~1")),
+])
+def test_undo_refuses_once_the_branch_was_moved_by_anything_else(applied: GitRepo, rewrite):
+    repo = applied
+    rewrite(repo)
+    repo.settle()
+    before = repo.snapshot()
+    r = repo.run("undo")
+    assert r.returncode == 1, r.out
+    assert "undo only takes back" in r.err
+    assert repo.snapshot() == before
+
+
+def test_undo_refuses_a_commit_written_into_the_ref_without_a_reflog_entry(applied: GitRepo):
+    repo = applied
+    tree = repo.git("rev-parse", "HEAD^{tree}").strip()
+    other = repo.git("commit-tree", "-p", "HEAD", "-m", "x\n\nAI-Response: 0123456789abcdef", tree).strip()
+    (repo.root / ".git" / "refs" / "heads" / "main").write_text(other + "\n")
+    before = repo.snapshot()
+    r = repo.run("undo")
+    assert r.returncode == 1
+    assert "moved without a reflog entry" in r.err
+    assert repo.snapshot() == before
+
+
+def test_undo_without_reflogs_refuses_clearly(based: GitRepo):
+    based.git("config", "core.logAllRefUpdates", "false")
+    assert based.run(response=RESPONSE).returncode == 0
+    based.settle()
+    before = based.snapshot()
+    r = based.run("undo")
+    assert r.returncode == 1
+    assert "no reflog" in r.err
+    assert based.snapshot() == before
+
+
+def test_undo_of_a_fast_forward_pick_goes_back_to_where_head_was(based: GitRepo, tmp_path):
+    head = based.head()
+    r1 = tmp_path / "r1.md"
+    r1.write_text("One.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"src/b.txt\">\n@@\n-alpha\n+ALPHA\n"
+                  "</FILE_PATCH>\n</FILE_CHANGES>\n")
+    r2 = tmp_path / "r2.md"
+    r2.write_text("Two.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"two.txt\">\n2\n</FILE_NEW>\n"
+                  "</FILE_CHANGES>\n")
+    assert based.run("--branch", "try/1", str(r1)).returncode == 0
+    assert based.run("--branch", "try/1", str(r2)).returncode == 0
+    r = based.run("pick", "try/1")
+    assert r.returncode == 0, r.err
+    assert based.git("rev-parse", "HEAD~2").strip() == head
+    based.settle()
+    r = based.run("undo")
+    assert r.returncode == 0, r.err
+    assert based.head() == head  # both of the attempt's commits, as pick brought them
+    assert based.git("status", "--porcelain", "-uall") == ""
+    assert based.read("src/b.txt") == b"alpha\nbeta\n"
+    assert not (based.root / "two.txt").exists()

@@ -19,10 +19,15 @@ FORMAT_MODULES = {
     "file-changes": "file_changes",
     "apply-patch": "apply_patch",
     "codechange": "codechange",
+    "search-replace": "search_replace",
     "unified-diff": "unified_diff",
+    "whole": "whole",
 }
 # Names accepted by --format; hashline is found by the file-changes module.
-FORMAT_NAMES = ["file-changes", "hashline", "apply-patch", "codechange", "unified-diff"]
+FORMAT_NAMES = ["file-changes", "hashline", "apply-patch", "codechange", "search-replace",
+                "unified-diff", "whole"]
+# Formats looked for only when --format names them (any fenced code would match ``whole``).
+EXPLICIT_ONLY = {"whole"}
 
 
 @record
@@ -86,6 +91,8 @@ def parse_response(text: str, only: str | None = None) -> ParsedResponse:
     for fmt in FORMAT_MODULES:
         if only and only != fmt and not (only == "hashline" and fmt == "file-changes"):
             continue
+        if fmt in EXPLICIT_ONLY and only != fmt:
+            continue
         found = _module(fmt).find_blocks(masked)
         if not found:
             continue
@@ -125,7 +132,7 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def no_changes_problem(only: str | None) -> Problem:
-    looked = [only] if only else FORMAT_NAMES
+    looked = [only] if only else [f for f in FORMAT_NAMES if f not in EXPLICIT_ONLY]
     return Problem(
         "no file changes found",
         hint="looked for " + ", ".join(looked) + " blocks; answer with one of them "

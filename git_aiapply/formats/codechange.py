@@ -11,14 +11,19 @@
 
 Each non-empty SEARCH becomes one hunk (kind ``search``) whose line tags come from
 diffing SEARCH against REPLACE, so lines both sides share are context and keep the
-file's own bytes.  An empty SEARCH creates the file.  The tag is read line by line: a
+file's own bytes.  An empty SEARCH creates the file.  The blocks themselves are read by
+``search_blocks``, shared with the ``search-replace`` format.  The tag is read line by line: a
 tag must begin its line (a ``<CodeChange`` mentioned inside prose is not a tag).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..errors import ParseError
-from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
-from .base import Block, new_file_text, strip_fence
+from ..ops import Operation, Source
+from .base import Block
+from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
+                            is_search, looks_like_marker, read_block)
 
 NAME = "codechange"
 
@@ -27,35 +32,6 @@ _CLOSE = "</codechange>"
 _DESC_OPEN = "<description>"
 _DESC_CLOSE = "</description>"
 _PATH_ATTRIBUTES = ("filepath", "file", "path")
-# Files whose content legitimately is fenced markdown: a fence around their SEARCH and
-# REPLACE may be the file's own, so it is never stripped.
-_DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc")
-
-
-def _marker(line: str, char: str, word: str) -> bool:
-    """``line`` is a conflict-style marker: 5-9 ``char`` then ``word`` (spaces tolerated)."""
-    s = line.strip()
-    n = len(s) - len(s.lstrip(char))
-    if not 5 <= n <= 9:
-        return False
-    return s[n:].strip().upper() == word
-
-
-def _is_search(line: str) -> bool:
-    return _marker(line, "<", "SEARCH")
-
-
-def _is_divider(line: str) -> bool:
-    return _marker(line, "=", "")
-
-
-def _is_replace(line: str) -> bool:
-    return _marker(line, ">", "REPLACE")
-
-
-def _looks_like_marker(line: str) -> bool:
-    s = line.lstrip()
-    return s.startswith(("<<<<<", "=====", ">>>>>"))
 
 
 def _parse_attributes(text: str) -> dict[str, str]:
@@ -123,39 +99,6 @@ def _tag_end(text: str, start: int) -> int:
 
 
 
-def _diff_lines(search: list[str], replace: list[str]) -> list[tuple[str, str]]:
-    """SEARCH vs REPLACE as hunk lines: shared lines are context, the rest removed/added."""
-    import difflib  # only needed when a CodeChange is present
-
-    out: list[tuple[str, str]] = []
-    matcher = difflib.SequenceMatcher(None, search, replace, autojunk=False)
-    for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        if op == "equal":
-            out.extend((CONTEXT, t) for t in search[a1:a2])
-        else:
-            out.extend((REMOVE, t) for t in search[a1:a2])
-            out.extend((ADD, t) for t in replace[b1:b2])
-    return out
-
-
-def _unfence_pair(path: str, search: list[str], replace: list[str]) -> tuple[list[str], list[str]]:
-    """Drop markdown fences a model put around both SEARCH and REPLACE.
-
-    Only when both sides are fenced (a consistent wrapper, not content) and the file is
-    not a document whose own content may be fenced code."""
-    if path.lower().endswith(_DOCUMENT_SUFFIXES):
-        return search, replace
-    s2, r2 = strip_fence(search), strip_fence(replace)
-    search_fenced, replace_fenced = s2 is not search, r2 is not replace
-    search_empty = not any(t.strip() for t in search)
-    replace_empty = not any(t.strip() for t in replace)
-    if search_fenced and (replace_fenced or replace_empty):
-        return s2, r2
-    if search_empty and replace_fenced:  # a new file whose content the model fenced
-        return search, r2
-    return search, replace
-
-
 class _Tag:
     """One ``<CodeChange>`` tag being read."""
 
@@ -163,8 +106,7 @@ class _Tag:
         self.path = path
         self.line = line
         self.source = Source(NAME, f"CodeChange {path}", line=line)
-        # (number, search lines, replace lines, response line of the SEARCH marker)
-        self.blocks: list[tuple[int, list[str], list[str], int]] = []
+        self.blocks: list[NumberedBlock] = []
         self.descriptions: list[str] = []
 
     def error(self, reason: str, line: int, hint: str | None = None) -> ParseError:
@@ -176,24 +118,49 @@ class _Tag:
             raise self.error("the tag holds no SEARCH/REPLACE block", self.line,
                              hint="give at least one <<<<<<< SEARCH / ======= / >>>>>>> REPLACE "
                                   "block (an empty SEARCH creates the file)")
-        new_file: NewFile | None = None
-        hunks: list[Hunk] = []
-        for number, search, replace, line in self.blocks:
-            search, replace = _unfence_pair(self.path, search, replace)
-            if not any(t.strip() for t in search):
-                if new_file is not None:
-                    raise self.error(f"block {number} has an empty SEARCH too; only one block of a "
-                                     "tag may create the file", line,
-                                     hint="put the whole new file in one block with an empty SEARCH")
-                new_file = NewFile(self.path, new_file_text(replace), self.source, replace=False)
-                continue
-            hunks.append(Hunk(_diff_lines(search, replace), number=number, kind="search"))
-        ops: list[Operation] = []
-        if new_file is not None:
-            ops.append(new_file)
-        if hunks:
-            ops.append(EditFile(self.path, hunks, self.source))
-        return ops
+        return file_operations(self.path, self.blocks, self.source, self.error)
+
+
+class _Content(Sequence):
+    """The tag's content lines: the rest of the opening line (when it holds text), then
+    the response's lines after it; ``response_index`` maps back to the response."""
+
+    def __init__(self, lines: list[str], i: int, rest: str):
+        self.lines = lines
+        self.rest = rest if rest.strip() else None
+        self.offset = i if self.rest is not None else i + 1
+
+    def __len__(self) -> int:
+        return len(self.lines) - self.offset
+
+    def __getitem__(self, c):
+        if isinstance(c, slice):
+            return [self[x] for x in range(*c.indices(len(self)))]
+        if c == 0 and self.rest is not None:
+            return self.rest
+        return self.lines[c + self.offset]
+
+    def response_index(self, c: int) -> int:
+        return c + self.offset
+
+
+def _close_at(line: str) -> int:
+    """Where ``</CodeChange>`` starts in ``line``, or -1."""
+    return line.lower().find(_CLOSE)
+
+
+def _stops_block(line: str) -> bool:
+    """``</CodeChange>`` at the start of a line inside a block: the tag ends there."""
+    at = _close_at(line)
+    return at >= 0 and not line[:at].strip()
+
+
+def _closes_block(line: str) -> bool:
+    """The REPLACE marker, alone or with ``</CodeChange>`` after it on its line."""
+    if is_replace(line):
+        return True
+    at = _close_at(line)
+    return at >= 0 and is_replace(line[:at])
 
 
 def find_blocks(text: str) -> list[Block]:
@@ -219,7 +186,6 @@ def find_blocks(text: str) -> list[Block]:
 
 def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[Block, int]:
     """Read the tag opening on line ``i``; return its block and the line after it."""
-    n = len(lines)
     open_line = i + 1
     tag_start = starts[i] + (len(lines[i]) - len(lines[i].lstrip()))
     gt = _tag_end(text, tag_start + len(_OPEN))
@@ -243,79 +209,39 @@ def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[B
     if self_closing:
         raise tag.error("the tag is empty (self-closing) and holds no SEARCH/REPLACE block", open_line)
 
-    # Content lines as (response line index, text); the remainder of the opening line first.
-    def content():
-        if rest.strip():
-            yield i, rest
-        for k in range(i + 1, n):
-            yield k, lines[k]
-
-    state = "between"  # 'between', 'description', 'search', 'replace'
+    content = _Content(lines, i, rest)
+    state = "between"  # 'between', 'description'
     desc: list[str] = []
-    search: list[str] = []
-    replace: list[str] = []
-    search_line = 0
     number = 0
-    for k, line in content():
+    c = 0
+    while c < len(content):
+        line = content[c]
+        k = content.response_index(c)
         lowered = line.lower()
         close_at = lowered.find(_CLOSE)
         if close_at >= 0:
             before = line[:close_at]
-            if state in ("search", "replace") and before.strip() and not _is_replace(before):
-                # a content line mentioning the closing tag: stays content
-                close_at = -1
-        if close_at >= 0:
-            before = line[:close_at]
             if state == "description":
                 raise tag.error("<Description> is never closed", k + 1)
-            if state == "search":
-                raise tag.error(f"SEARCH block {number} has no '=======' line before </CodeChange>",
-                                search_line, hint="separate SEARCH and REPLACE with a ======= line")
-            if state == "replace":
-                if not _is_replace(before):
-                    raise tag.error(f"SEARCH block {number} has no '>>>>>>> REPLACE' line before "
-                                    "</CodeChange>", search_line,
-                                    hint="end every block with >>>>>>> REPLACE")
-                tag.blocks.append((number, search, replace, search_line))
-            elif before.strip() and _looks_like_marker(before):
+            if before.strip() and looks_like_marker(before):
                 raise tag.error(f"unexpected {before.strip()!r} outside a SEARCH/REPLACE block", k + 1)
             end = starts[k] + close_at + len(_CLOSE)
-            ops = tag.operations()
-            block = Block(NAME, tag_start, end, ops,
-                          descriptions=[(path, d) for d in tag.descriptions])
-            return block, k + 1
+            return _finish(tag, tag_start, end, path), k + 1
 
         if state == "description":
             at = lowered.find(_DESC_CLOSE)
             if at < 0:
                 desc.append(line)
+                c += 1
                 continue
             desc.append(line[:at])
             _add_description(tag, desc)
             state = "between"
             line = line[at + len(_DESC_CLOSE):]
             if not line.strip():
+                c += 1
                 continue
             lowered = line.lower()
-        if state == "search":
-            if _is_divider(line):
-                state = "replace"
-            elif _is_search(line) or _is_replace(line):
-                raise tag.error(f"SEARCH block {number} has no '=======' line", search_line,
-                                hint="separate SEARCH and REPLACE with a ======= line")
-            else:
-                search.append(line)
-            continue
-        if state == "replace":
-            if _is_replace(line):
-                tag.blocks.append((number, search, replace, search_line))
-                state = "between"
-            elif _is_search(line):
-                raise tag.error(f"SEARCH block {number} has no '>>>>>>> REPLACE' line", search_line,
-                                hint="end every block with >>>>>>> REPLACE")
-            else:
-                replace.append(line)
-            continue
         # between blocks
         stripped = lowered.strip()
         if stripped.startswith(_DESC_OPEN):
@@ -326,27 +252,54 @@ def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[B
             else:
                 desc = [body]
                 state = "description"
+            c += 1
             continue
-        if _is_search(line):
+        if is_search(line):
             number += 1
-            search, replace = [], []
-            search_line = k + 1
-            state = "search"
+            try:
+                raw = read_block(content, c, stop=_stops_block, closes=_closes_block)
+            except BlockError as e:
+                raise _block_error(tag, e, number, k + 1, open_line) from None
+            tag.blocks.append(NumberedBlock(number, k + 1, raw.readings,
+                                            [content.response_index(r.divider) + 1
+                                             for r in raw.readings]))
+            closer = content[raw.end]
+            close_at = _close_at(closer)
+            if close_at >= 0 and not is_replace(closer):  # '>>>>>>> REPLACE</CodeChange>'
+                ck = content.response_index(raw.end)
+                end = starts[ck] + (len(lines[ck]) - len(closer)) + close_at + len(_CLOSE)
+                return _finish(tag, tag_start, end, path), ck + 1
+            c = raw.end + 1
             continue
         if stripped.startswith(_OPEN) and (len(stripped) == len(_OPEN) or stripped[len(_OPEN)] in " \t>/"):
             raise tag.error("<CodeChange is never closed (a new <CodeChange> starts at response "
                             f"line {k + 1})", open_line, hint="end every tag with </CodeChange>")
-        if _is_divider(line) or _is_replace(line) or _looks_like_marker(line):
+        if is_divider(line) or is_replace(line) or looks_like_marker(line):
             raise tag.error(f"unexpected {line.strip()!r} outside a SEARCH/REPLACE block", k + 1,
                             hint="every block starts with a <<<<<<< SEARCH line")
         # fences around the blocks and stray prose between them are not content
-    where = {"description": "<Description> is never closed",
-             "search": f"SEARCH block {number} has no '=======' line",
-             "replace": f"SEARCH block {number} has no '>>>>>>> REPLACE' line"}.get(state)
+        c += 1
     reason = "<CodeChange> is never closed (no </CodeChange>; truncated response?)"
-    if where:
-        reason = f"{where} and " + reason
+    if state == "description":
+        reason = "<Description> is never closed and " + reason
     raise tag.error(reason, open_line, hint="end every tag with </CodeChange>")
+
+
+def _finish(tag: _Tag, start: int, end: int, path: str) -> Block:
+    return Block(NAME, start, end, tag.operations(),
+                 descriptions=[(path, d) for d in tag.descriptions])
+
+
+def _block_error(tag: _Tag, e: BlockError, number: int, line: int, open_line: int) -> ParseError:
+    """A block's BlockError in this format's words."""
+    what = (f"SEARCH block {number} has no '=======' line" if e.missing == "divider"
+            else f"SEARCH block {number} has no '>>>>>>> REPLACE' line")
+    if e.stopped_by == "end":
+        return tag.error(f"{what} and <CodeChange> is never closed (no </CodeChange>; "
+                         "truncated response?)", open_line, hint="end every tag with </CodeChange>")
+    if e.stopped_by == "stop":
+        what += " before </CodeChange>"
+    return tag.error(what, line, hint=e.hint)
 
 
 def _add_description(tag: _Tag, parts: list[str]) -> None:

@@ -2,6 +2,7 @@
 
     <FILE_CHANGES>
     <FILE_NEW file_path="a.py">content</FILE_NEW>
+    <FILE_APPEND file_path="log.md">lines added at the end</FILE_APPEND>
     <FILE_PATCH file_path="b.py">numberless unified diff</FILE_PATCH>
     <FILE_HASHLINE_PATCH file_path="c.py">hashline ops</FILE_HASHLINE_PATCH>
     <FILE_RENAME from_path="d.py" to_path="e.py" />
@@ -19,7 +20,7 @@ import re
 
 from .. import hashline
 from ..errors import ParseError
-from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
+from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
 from .base import Block, fence_open, line_of, new_file_text, strip_fence
 
@@ -29,7 +30,8 @@ HASHLINE = "hashline"
 CONTAINER = "FILE_CHANGES"
 NEW, PATCH, HASHLINE_PATCH = "FILE_NEW", "FILE_PATCH", "FILE_HASHLINE_PATCH"
 RENAME, DELETE = "FILE_RENAME", "FILE_DELETE"
-DIRECTIVES = (NEW, PATCH, HASHLINE_PATCH, RENAME, DELETE)
+APPEND = "FILE_APPEND"  # udiffx's later directive: lines added at the end, file created if missing
+DIRECTIVES = (NEW, PATCH, HASHLINE_PATCH, RENAME, DELETE, APPEND)
 
 # Attribute names, compared lower-cased with '_' and '-' removed.
 PATH_KEYS = ("filepath", "path", "file")
@@ -42,7 +44,7 @@ _ATTR_CHARS = _NAME_CHARS | frozenset("-:.")
 _SPACE = " \t\r\n"
 
 _FORMAT_HINT = ("inside <FILE_CHANGES> use FILE_NEW, FILE_PATCH, FILE_HASHLINE_PATCH, "
-                "FILE_RENAME and FILE_DELETE directives, each closed")
+                "FILE_APPEND, FILE_RENAME and FILE_DELETE directives, each closed")
 
 
 class _Tag:
@@ -430,6 +432,9 @@ def _parse_directive(text: str, tag: _Tag, line: int,
     if name == NEW:
         lines, _ = _unfenced(lines, first)
         return NewFile(path, new_file_text(lines), Source(NAME, words, line=line), replace=True), end
+    if name == APPEND:
+        lines, _ = _unfenced(lines, first)
+        return AppendFile(path, new_file_text(lines), Source(NAME, words, line=line)), end
     if name == PATCH:
         source = Source(NAME, words, line=line)
         return EditFile(path, _parse_patch(lines, first, path, source), source), end

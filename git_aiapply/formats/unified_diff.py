@@ -497,10 +497,12 @@ def _new_file(sec: _Section, path: str, mode: int | None) -> NewFile:
 
 def _deleted_file(sec: _Section, path: str) -> DeleteFile:
     sec.display = f"diff {path}"
+    removed: list[str] = []
     for h in sec.hunks:
         for tag, content in h.lines:
             if tag == ADD or (tag == CONTEXT and content.strip()):
                 raise sec.error(f"hunk {h.number} of a deleted file has "
                                 f"{'an added' if tag == ADD else 'a context'} line {content!r}",
                                 file=path, hint="every line of a deleted file starts with '-'")
-    return DeleteFile(path, Source(NAME, sec.display, line=sec.line))
+            removed.append(content)  # a blank line written without its '-': still content
+    return DeleteFile(path, Source(NAME, sec.display, line=sec.line), old_lines=removed)

@@ -305,3 +305,85 @@ def edit_text(repo, message: str) -> str:
     if not out.strip():
         raise ApplyError("aborting commit due to empty commit message")
     return out
+
+
+def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str,
+                       formats: list[str], no_verify: bool = False):
+    """Run pre-commit, prepare-commit-msg and commit-msg for a branch-mode commit in a
+    temporary linked worktree (detached at the base, index and files = the new tree), as
+    `git commit` would in a checkout of the branch.  Returns (tree, message, output):
+    a pre-commit hook may re-stage files and the message hooks may edit the message.
+    post-commit is not run (there is no worktree commit to announce)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from .index import tree_of_index
+    from .repo import Repo
+
+    names = ("pre-commit", "prepare-commit-msg", "commit-msg")
+    if not any(find_hook(repo, h) for h in names):
+        return tree_id, message, ""
+    if base_commit is None:
+        raise ApplyError(Problem("--verify needs a base commit to check out; this branch "
+                                 "would start from an empty history",
+                                 hint="make a first commit, or leave out --verify"))
+    env = dict(os.environ)
+    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(k, None)
+    top = tempfile.mkdtemp(prefix="git-ai-apply-verify-")
+    wt = os.path.join(top, "worktree")
+    git_dir = repo.gitdir
+
+    def git(*args, cwd=None):
+        return subprocess.run(["git", *args], cwd=cwd or git_dir, env=env, capture_output=True)
+
+    output: list[str] = []
+    try:
+        # --no-checkout: no post-checkout hook; the files are written from the new tree
+        r = git("worktree", "add", "--detach", "--no-checkout", wt, str(base_commit.id))
+        if r.returncode != 0:
+            raise ApplyError(Problem("--verify could not make a temporary worktree: "
+                                     + r.stderr.decode("utf-8", "replace").strip()))
+        r = git("read-tree", "--reset", "-u", str(tree_id), cwd=wt)
+        if r.returncode != 0:
+            raise ApplyError(Problem("--verify could not fill the temporary worktree: "
+                                     + r.stderr.decode("utf-8", "replace").strip()))
+        wrepo = Repo(wt)
+        index_file = os.path.join(wrepo.gitdir, "index")
+        hook_env = {"GIT_INDEX_FILE": index_file, "GIT_EDITOR": ":", "GIT_AI_APPLY": "1",
+                    "GIT_AI_APPLY_FORMAT": ",".join(formats),
+                    "GIT_AI_APPLY_BRANCH": refname[len("refs/heads/"):]}
+
+        def run(name, args):
+            res = run_hook(wrepo, name, args, hook_env)
+            if res is None:
+                return
+            output.append(res.output)
+            if res.returncode != 0:
+                out = res.output.strip()
+                shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
+                raise ApplyError(Problem(
+                    f"the {name} hook failed (exit {res.returncode}) in the --verify "
+                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind="hook")
+
+        if not no_verify:
+            run("pre-commit", [])
+            new_tree = tree_of_index(repo.repo, index_file)
+            tree_id = new_tree  # a formatter may have re-staged files
+        msg_file = os.path.join(wrepo.gitdir, "COMMIT_EDITMSG")
+        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(message)
+        run("prepare-commit-msg", [msg_file, "message"])
+        if not no_verify:
+            run("commit-msg", [msg_file])
+        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
+            message = cleanup_whitespace(f.read())
+        if not message.strip():
+            raise ApplyError("aborting commit due to empty commit message (a hook emptied it)",
+                             kind="hook")
+        return tree_id, message, "".join(output)
+    finally:
+        git("worktree", "remove", "--force", wt)
+        shutil.rmtree(top, ignore_errors=True)
+        git("worktree", "prune")

@@ -18,10 +18,24 @@ def read_index(path: str, maybe_sparse: bool = False) -> pygit2.Index:
     ``maybe_sparse``: index.sparse is set, so look for folder entries."""
     if not os.path.exists(path):
         return pygit2.Index()
+    import gc
+    import sys
+
+    # a failed Index() leaves a half-made object whose __del__ complains on stderr
+    hook, sys.unraisablehook = sys.unraisablehook, lambda _unraisable: None
     try:
-        index = pygit2.Index(path)
-    except (pygit2.GitError, ValueError, OSError) as e:
-        raise FatalError(_unreadable(path, e), kind="index") from None
+        try:
+            index = pygit2.Index(path)
+        except (pygit2.GitError, ValueError, OSError) as e:
+            error = _unreadable(path, e)
+        else:
+            error = None
+        if error is not None:
+            gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    if error is not None:
+        raise FatalError(error, kind="index")
     if maybe_sparse and _is_sparse(index):
         raise FatalError(f"{path} is a sparse index, which git ai-apply cannot read; "
                          "run `git sparse-checkout disable` or `git config index.sparse "
@@ -124,14 +138,17 @@ class IndexLock:
     and written through a hard link with a private name; the written file then replaces
     our lock file, and finally the lock is renamed over the index, as git does."""
 
-    def __init__(self, index_path: str):
+    def __init__(self, index_path: str, cache=None):
         self.path = index_path
+        self.cache = cache  # api.IndexCache: take / give back / keep a warm index
         self.lock_path = index_path + ".lock"
         self.work_path = f"{index_path}.ai-apply-{os.getpid()}"
         self.held = False
         self.installed = False
         self._ahead = None  # the thread reading the index ahead, and what it read
         self.maybe_sparse = False  # index.sparse is set (see read_index)
+        self._lent = False  # read() handed the index to the transaction (it may change it)
+        self._staged = None  # the lock file's stat right after stage(), for the cache
 
     def acquire(self) -> None:
         try:
@@ -185,6 +202,7 @@ class IndexLock:
         return box
 
     def read(self) -> pygit2.Index:
+        self._lent = True
         box = self._join_ahead()
         if box is not None:
             if "error" in box:
@@ -201,6 +219,10 @@ class IndexLock:
                 import shutil
 
                 shutil.copyfile(self.path, self.work_path)
+            if self.cache is not None:
+                index = self.cache.take(self.path)
+                if index is not None:
+                    return index  # bound to work_path already (same process, same name)
             return read_index(self.work_path, self.maybe_sparse)
         return pygit2.Index(self.work_path)
 
@@ -208,14 +230,24 @@ class IndexLock:
         """Write ``index`` into the lock file (not yet installed)."""
         index.write()
         os.replace(self.work_path, self.lock_path)
+        if self.cache is not None:
+            self._staged = (index, os.stat(self.lock_path))
 
     def install(self) -> None:
         os.replace(self.lock_path, self.path)
         self.installed = True
         self.held = False
+        if self._staged is not None:
+            # kept warm only when the installed file is the one written from memory (a
+            # pre-commit hook may have re-staged files into it)
+            index, staged = self._staged
+            self._staged = None
+            self.cache.keep(self.path, index, staged)
 
     def release(self) -> None:
-        self._join_ahead()
+        box = self._join_ahead()
+        if self.cache is not None and box is not None and "index" in box and not self._lent:
+            self.cache.give_back(self.path, box["index"])  # read ahead, never used
         remove_file(self.work_path)
         remove_file(self.work_path + ".lock")
         if self.held:

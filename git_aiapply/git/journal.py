@@ -25,7 +25,12 @@ class Journal:
     bytes that were on disk] or None (recover restores exactly those bytes); ``final``:
     path -> [mode, blob id] or None, what is committed; ``written``: path -> [mode, blob
     id of the bytes written to disk] (differs from ``final`` in a CRLF or filtered
-    checkout); ``made_dirs``: folders the writing creates; ``kind``: the command."""
+    checkout); ``made_dirs``: folders the writing creates; ``kind``: the command;
+    ``moves_to``: the commit the ref will point at when known beforehand (a fast-forward
+    pick, undo; "unborn": undo of a root commit deletes the branch), None for a commit yet
+    to be made; ``staged_index``: once the new index is in ``index.lock``, that file's size
+    and trailing checksum, so that recover knows the lock as the run's own.  recover.py
+    reads it (its docstring)."""
 
     def __init__(self, gitdir: str):
         self.path = journal_path(gitdir)
@@ -34,7 +39,7 @@ class Journal:
 
     def begin(self, originals: dict, head_id, *, final: dict | None = None,
               written: dict | None = None, branch: str | None = None,
-              workdir: str | None = None, kind: str = "apply") -> None:
+              workdir: str | None = None, kind: str = "apply", moves_to=None) -> None:
         made_dirs: list[str] = []
         if workdir and final:
             for p, ent in final.items():
@@ -50,9 +55,21 @@ class Journal:
         data = {"pid": os.getpid(), "head": str(head_id) if head_id else None,
                 "paths": originals, "branch": branch, "time": int(time.time()),
                 "final": ids(final), "written": ids(written), "made_dirs": made_dirs,
-                "kind": kind}
+                "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None}
         self._write(data)
         self.active = True
+
+    def note_staged_index(self, lock_path: str) -> None:
+        """Record which file the staged ``index.lock`` is (its size and trailing checksum):
+        staging replaced the lock's owner line, and recover must tell our lock from one a
+        git process took after the crash."""
+        with open(lock_path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 32))
+            tail = f.read()
+        self._data["staged_index"] = [size, tail.hex()]
+        self._write(self._data)
 
     def _write(self, data: dict) -> None:
         self._data = data

@@ -47,6 +47,24 @@ def resolve_symbolic(r: pygit2.Repository, refname: str) -> str:
     return refname
 
 
+def reflog(r: pygit2.Repository, refname: str) -> list:
+    """``refname``'s reflog entries, newest first (empty: no reflog, no such ref)."""
+    try:
+        return list(r.lookup_reference(refname).log())
+    except (KeyError, ValueError, pygit2.GitError):
+        return []
+
+
+def merge_base(r: pygit2.Repository, a, b):
+    """The best common ancestor of commits ``a`` and ``b``, or None (none, or b is None)."""
+    if a is None or b is None:
+        return None
+    try:
+        return r.merge_base(a, b)
+    except pygit2.GitError:
+        return None
+
+
 @contextmanager
 def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid | None,
                    moved: str, verb: str):
@@ -104,6 +122,32 @@ def unmove_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid | None,
             repo.references.create(refname, old)
     except (ApplyError, FatalError, KeyError, ValueError, pygit2.GitError, OSError):
         pass
+
+
+def ensure_reflog_entry(wrapper, refname: str, old, new, message: str,
+                        committer: pygit2.Signature) -> None:
+    """Append the reflog entry of ``old -> new`` when libgit2 wrote none (reflogs off:
+    a bare repository, core.logAllRefUpdates=false), as `git branch --create-reflog`
+    does: a branch's reflog is how `attempts --prune` knows the branch is the tool's own."""
+    try:
+        newest = next(iter(wrapper.repo.lookup_reference(refname).log()), None)
+    except (KeyError, pygit2.GitError):
+        newest = None
+    if newest is not None and newest.oid_new == new and \
+            (newest.oid_old == (old or pygit2.Oid(hex="0" * 40))):
+        return
+    zero = "0" * len(str(new))
+    off = committer.offset
+    tz = f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
+            f"\t{' '.join(message.splitlines())}\n")
+    path = os.path.join(wrapper.commondir, "logs", *refname.split("/"))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "ab") as f:
+            f.write(line.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass  # no record: prune keeps the branch, which loses nothing
 
 
 def delete_ref(wrapper, refname: str, expected: pygit2.Oid) -> None:

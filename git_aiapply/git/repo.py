@@ -11,6 +11,7 @@ from ..errors import ApplyError, FatalError, Problem, UsageError
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 
 _ABSENT = object()
+GitError = pygit2.GitError  # for callers that catch the library's errors by type
 
 
 def _gitfile_target(path: str) -> str:
@@ -69,6 +70,9 @@ class Repo:
             if os.path.normpath(self.repo.path) != os.path.normpath(found):
                 self.repo = _open(found, found)
         self.gitdir = os.path.normpath(self.repo.path)
+        # a warm index kept between transactions by a long-lived caller (serve, the
+        # library: git_aiapply.api.IndexCache); None re-reads the index every time
+        self.index_cache = None
         self.commondir = self._common_dir()
         self.workdir = self._worktree(git_dir)
         if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
@@ -181,7 +185,7 @@ class Repo:
     def new_index_lock(self):
         from .index import IndexLock
 
-        lock = IndexLock(self.index_path())
+        lock = IndexLock(self.index_path(), cache=self.index_cache)
         lock.maybe_sparse = self.config_bool("index.sparse", False)
         return lock
 
@@ -218,6 +222,10 @@ class Repo:
         """The index as it is now (no lock taken)."""
         from .index import read_index
 
+        if self.index_cache is not None:
+            index = self.index_cache.peek(self.index_path())
+            if index is not None:
+                return index
         return read_index(self.index_path(), self.config_bool("index.sparse", False))
 
     def relpath_of_cwd(self) -> str:

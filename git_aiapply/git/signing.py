@@ -48,10 +48,10 @@ def signer(repo, sign: bool | None):
                              "gpg.program to your gpg, or pass --no-gpg-sign)",
                              kind="signing") from None
         if p.returncode != 0 or b"-----BEGIN" not in p.stdout:
-            detail = p.stderr.decode("utf-8", "replace").strip()[-500:]
-            raise FatalError(f"{program} failed to sign the data (exit {p.returncode})"
-                             + (f":\n{detail}" if detail else "; check user.signingKey and "
-                                "your gpg setup"), kind="signing")
+            # as git: what the signer said, then "gpg failed to sign the data"
+            said = p.stderr.decode("utf-8", "replace").strip()[-500:]
+            raise FatalError((said + "\n" if said else "") +
+                             f"{program} failed to sign the data", kind="signing")
         return p.stdout.decode("utf-8", "replace")
 
     return run
@@ -66,7 +66,7 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
 
     if not key:
         raise FatalError("either user.signingkey or gpg.ssh.defaultKeyCommand needs to be "
-                         "configured (gpg.format is ssh)", kind="signing")
+                         "configured", kind="signing")
     folder = tempfile.mkdtemp(prefix="ai-apply-sign-")
     try:
         payload = os.path.join(folder, "commit")
@@ -92,9 +92,10 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
         except OSError:
             sig = ""
         if p.returncode != 0 or "-----BEGIN" not in sig:
-            detail = p.stderr.decode("utf-8", "replace").strip()[-500:]
-            raise FatalError(f"{program} failed to sign the data (exit {p.returncode})"
-                             + (f":\n{detail}" if detail else ""), kind="signing")
+            # as git: what the signer said, then "gpg failed to sign the data"
+            said = p.stderr.decode("utf-8", "replace").strip()[-500:]
+            raise FatalError((said + "\n" if said else "") +
+                             f"{program} failed to sign the data", kind="signing")
         return sig
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -191,9 +191,17 @@ def _filemode_tracked(repo) -> bool:
     return repo.config_bool("core.fileMode", True)
 
 
-def worktree_matches(repo, path: str, mode: int, oid: pygit2.Oid, index=None) -> bool:
-    """Whether the worktree file at ``path`` is the blob ``oid`` with ``mode``, as
-    ``git diff-files`` decides (through the clean filters and eol conversion)."""
+def blob_id(data: bytes) -> str:
+    """The id git gives a blob holding ``data``."""
+    return str(pygit2.hash(data))
+
+
+def worktree_matches(repo, path: str, mode: int, oid, index=None) -> bool:
+    """Whether the worktree file at ``path`` is the blob ``oid`` (an Oid or its hex) with
+    ``mode``, as ``git diff-files`` decides (through the clean filters and eol
+    conversion)."""
+    if not isinstance(oid, pygit2.Oid):
+        oid = pygit2.Oid(hex=str(oid))
     st = read_disk(repo.workdir, path)
     if st is None:
         return False
@@ -317,6 +325,12 @@ def patch_text(old: bytes | None, new: bytes | None, old_path: str, new_path: st
     """The unified diff of two contents (None: absent), as libgit2 writes it."""
     patch = pygit2.Patch.create_from(old, new, old_as_path=old_path, new_as_path=new_path)
     return patch.text or ""
+
+
+def line_counts(old: bytes, new: bytes) -> tuple[int, int]:
+    """(added, deleted) lines of the diff git would show between two contents."""
+    _ctx, added, deleted = pygit2.Patch.create_from(old, new).line_stats
+    return added, deleted
 
 
 def tree_entry(tree, path: str):

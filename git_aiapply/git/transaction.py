@@ -31,7 +31,7 @@ from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
 from .journal import Journal
-from .refs import remove_ref, unmove_ref, update_ref
+from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .repo import Repo, identity
 from .state import TreeBase, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
 
@@ -201,6 +201,16 @@ def stored_blob(r: pygit2.Repository, data: bytes) -> pygit2.Oid:
     return oid
 
 
+def disk_originals(r: pygit2.Repository, workdir: str, paths) -> dict:
+    """path -> [mode, blob id] of the bytes on disk (None: nothing there), each stored as
+    a blob so that recovery can put exactly those bytes back (the journal's ``paths``)."""
+    out = {}
+    for p in paths:
+        st = read_disk(workdir, p)
+        out[p] = None if st is None else [st.mode, str(stored_blob(r, st.data))]
+    return out
+
+
 def build_tree(repo: pygit2.Repository, base: pygit2.Tree | None,
                changes: dict[str, tuple[int, pygit2.Oid] | None]) -> pygit2.Oid | None:
     """``base`` with ``changes`` (path -> (mode, id) or None to remove) applied, touching
@@ -319,16 +329,18 @@ class Transaction:
 
     # -- 4 ---------------------------------------------------------------------------
     def write_worktree(self, final: dict[str, FileState | None],
-                       entries: dict[str, tuple | None], head_id, branch) -> None:
+                       entries: dict[str, tuple | None], head_id, branch, *,
+                       moves_to=None) -> None:
         """Journal, then the files (``final``: blob content or None), then the index
-        entries (``entries``: (mode, id) or None), staged into the lock file."""
+        entries (``entries``: (mode, id) or None), staged into the lock file.
+        ``moves_to``: the commit the ref will point at, when known now (see Journal)."""
         r = self.r
         paths = sorted(final)
-        originals, written, disk = {}, {}, {}
         for p in paths:
             refuse_symlinked_parent(self.repo.workdir, p)
-            before = read_disk(self.repo.workdir, p)
-            originals[p] = None if before is None else [before.mode, str(stored_blob(r, before.data))]
+        originals = disk_originals(r, self.repo.workdir, paths)
+        written, disk = {}, {}
+        for p in paths:
             st = final[p]
             if st is not None:
                 disk[p] = self.writer.disk_bytes(p, st)
@@ -337,7 +349,7 @@ class Transaction:
             else:
                 written[p] = None
         self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
-                           workdir=self.repo.workdir, kind=self.kind)
+                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to)
         fault("journal")
         for p in paths:
             if final[p] is None:
@@ -349,6 +361,7 @@ class Transaction:
                 fault("worktree-write")
         set_entries(self.index, {p: entries[p] for p in paths}, self.writer.stats)
         self.lock.stage(self.index)
+        self.journal.note_staged_index(self.lock.lock_path)
         fault("index-stage")
 
     # -- 6, 7 ------------------------------------------------------------------------
@@ -465,7 +478,7 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         tree_id = build_tree(r, head_tree, entries) or empty_tree(r)
         fault("tree-write")
         # 4. worktree and index, behind a journal
-        txn.write_worktree(plan.final, entries, head_id, branch)
+        txn.write_worktree(plan.final, entries, head_id, branch, moves_to=req.fast_forward_to)
         # 5. the hooks; the author is fixed before them, who see it as GIT_AUTHOR_* (as git)
         author = identity(repo, "author")
         hook_env = githooks.commit_hook_env(repo, req.hook_env, author,
@@ -538,6 +551,12 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     else:
         commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
     subject = message.split("\n", 1)[0]
-    update_ref(r, refname, commit_id, expected_tip,
-               f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}", committer)
+    if expected_tip is None:
+        # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
+        # the branch, at this base
+        subject = (f"created branch from {base_commit.id if base_commit is not None else 'nothing'}"
+                   f": {subject}")
+    reflog_message = f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}"
+    update_ref(r, refname, commit_id, expected_tip, reflog_message, committer)
+    ensure_reflog_entry(repo, refname, expected_tip, commit_id, reflog_message, committer)
     return CommitResult(commit_id, tree_id, refname, message, hook_output)

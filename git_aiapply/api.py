@@ -1,0 +1,566 @@
+"""The library: ``git_aiapply.apply(response, repo=".", **options)`` and friends.
+
+Everything here has the command's semantics (docs/API.md): the same parsing, locating,
+transaction and commit, the same ``--json`` fields in a typed, frozen ``Result``.  A
+refused response is a ``Result`` with ``status == "refused"``; a bad call raises
+``UsageError`` (also a ``ValueError``); the repository or the environment stopping the
+run raises ``FatalError`` (the command's exit 128).
+
+A ``Session`` keeps the repository and its index warm between calls (the module-level
+functions keep one per repository): the index, which libgit2 reads in full with its
+checksum on every run, is read again only when the file changed on disk.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, fields
+
+from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
+
+__all__ = [
+    "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
+    "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions",
+]
+
+
+class InvalidOptions(UsageError, ValueError):
+    """An option the command would refuse as a usage error (exit 2)."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class NearbyLine:
+    """A numbered line of the file near a failed edit (``ref`` is ``LINE#ID`` for hashline)."""
+
+    line: int
+    text: str
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class ErrorDetail:
+    """One reason a response was refused (docs/JSON.md, ``errors[]``)."""
+
+    reason: str
+    file: str | None = None
+    directive: str | None = None
+    edit: int | None = None
+    edit_first_line: str | None = None
+    hint: str | None = None
+    response_line: int | None = None
+    nearby: tuple[NearbyLine, ...] = ()
+    candidates: tuple[int, ...] = ()
+
+    @classmethod
+    def from_json(cls, d: dict) -> "ErrorDetail":
+        return cls(d["reason"], d.get("file"), d.get("directive"), d.get("edit"),
+                   d.get("edit_first_line"), d.get("hint"), d.get("response_line"),
+                   tuple(NearbyLine(n["line"], n["text"], n.get("ref")) for n in d.get("nearby", ())),
+                   tuple(d.get("candidates", ())))
+
+    def to_json(self) -> dict:
+        d = {"reason": self.reason, "file": self.file, "directive": self.directive,
+             "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
+             "response_line": self.response_line}
+        if self.nearby:
+            d["nearby"] = [{"line": n.line, "ref": n.ref, "text": n.text} if n.ref is not None
+                           else {"line": n.line, "text": n.text} for n in self.nearby]
+        if self.candidates:
+            d["candidates"] = list(self.candidates)
+        return d
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One path the response changes (docs/JSON.md, ``files[]``)."""
+
+    path: str
+    action: str  # add, update, delete, rename, mode
+    old_path: str | None
+    added: int
+    removed: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """What happened to one response: the fields of the ``--json`` object (docs/JSON.md)."""
+
+    response: str
+    response_id: str
+    model: str | None
+    status: str  # applied, would-apply, already-applied, no-change, empty, refused
+    exit_code: int
+    commit: str | None
+    branch: str | None
+    base: str | None
+    formats: tuple[str, ...]
+    files: tuple[FileResult, ...]
+    added: int
+    removed: int
+    message: str | None
+    note: str | None
+    error_kind: str | None
+    fault: str | None  # response, repository, usage, internal (docs/JSON.md)
+    errors: tuple[ErrorDetail, ...]
+    error_text: str | None
+    hook_output: str | None
+    diff: str | None
+
+    @property
+    def ok(self) -> bool:
+        """True unless the response was refused (exit code 0)."""
+        return self.exit_code == 0
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Result":
+        """A Result from a ``--json`` object (the command's, or ``to_json()``'s)."""
+        values = dict(d)
+        values["formats"] = tuple(d["formats"])
+        values["files"] = tuple(FileResult(**f) for f in d["files"])
+        values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
+        return cls(**{f.name: values[f.name] for f in fields(cls)})
+
+    def to_json(self) -> dict:
+        """The ``--json`` object, field for field, as the command prints it."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["formats"] = list(self.formats)
+        d["files"] = [{"path": f.path, "action": f.action, "old_path": f.old_path,
+                       "added": f.added, "removed": f.removed} for f in self.files]
+        d["errors"] = [e.to_json() for e in self.errors]
+        return d
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A response read and parsed, without a repository: its operations (the records of
+    ``git_aiapply.ops``: NewFile, EditFile, HashlineEdit, DeleteFile, RenameFile,
+    SetMode), in order, and what the commit message would be made from."""
+
+    operations: tuple
+    formats: tuple[str, ...]
+    explanation: str
+    descriptions: tuple[tuple[str, str], ...]
+    response_id: str
+    model: str | None
+
+
+# --------------------------------------------------------------------------- options
+
+# name -> (type, what the command line calls it)
+_OPTION_TYPES: dict[str, tuple[type | tuple, str]] = {
+    "check": (bool, "--check"),
+    "diff": (bool, "--diff"),
+    "include_dirty": (bool, "--include-dirty"),
+    "allow_empty": (bool, "--allow-empty"),
+    "format": (str, "--format"),
+    "message": (str, "-m"),
+    "no_verify": (bool, "--no-verify"),
+    "verify": (bool, "--verify"),
+    "branch": (str, "--branch"),
+    "base": (str, "--base"),
+    "signoff": (bool, "--signoff"),
+    "sign": (bool, "-S / --no-gpg-sign"),
+    "trailers": (bool, "--no-trailers"),
+    "max_bytes": (int, "--max-bytes"),
+}
+OPTION_NAMES = tuple(_OPTION_TYPES)
+
+
+def validate_options(options: dict) -> dict:
+    """The options checked as the command checks its own: unknown names, wrong types and
+    combinations the command refuses raise ``InvalidOptions``."""
+    unknown = sorted(set(options) - set(_OPTION_TYPES))
+    if unknown:
+        raise InvalidOptions(f"unknown option{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(map(repr, unknown))}; known options: "
+                             f"{', '.join(OPTION_NAMES)}")
+    out = {}
+    for name, value in options.items():
+        if value is None:
+            continue  # None is "not given": the repository's config or the default
+        kind, flag = _OPTION_TYPES[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
+                                 f"not {type(value).__name__} {value!r}")
+        out[name] = value
+    from .formats import FORMAT_NAMES
+
+    if out.get("format") and out["format"] not in FORMAT_NAMES:
+        raise InvalidOptions(f"unknown format {out['format']!r}; known formats: "
+                             f"{', '.join(FORMAT_NAMES)}")
+    if out.get("base") and not out.get("branch"):
+        raise InvalidOptions("option base (--base) goes with branch (--branch)")
+    if out.get("verify") and (not out.get("branch") or out.get("no_verify")):
+        raise InvalidOptions("option verify (--verify) goes with branch, and not with no_verify")
+    if out.get("max_bytes", 0) < 0:
+        raise InvalidOptions("option max_bytes must be 0 (no limit) or more")
+    branch = out.get("branch")
+    if branch is not None:
+        if "{n}" in branch or "{name}" in branch:
+            raise InvalidOptions(f"branch {branch!r} is a template; the library applies one "
+                                 "response at a time: name its branch (see docs/API.md)")
+        from .git.refs import branch_refname
+
+        try:
+            branch_refname(branch)
+        except UsageError as e:
+            raise InvalidOptions(str(e)) from None
+    return out
+
+
+# --------------------------------------------------------------------------- the warm index
+
+
+def _index_stamp(path: str):
+    """What identifies the index file's content without reading it: its stat and its
+    trailing checksum (the last bytes of the file: git's and libgit2's hash of the rest)."""
+    try:
+        st = os.stat(path)
+        with open(path, "rb") as f:
+            f.seek(max(0, st.st_size - 32))
+            tail = f.read(32)
+    except OSError:
+        return None
+    # not ctime: the transaction hard-links the index (git.IndexLock), which changes it
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, tail)
+
+
+class IndexCache:
+    """One repository's index kept in memory between transactions.
+
+    The transaction (git.IndexLock) takes the index from here instead of reading the file,
+    and hands it back after installing what it wrote from it.  It is used only while the
+    file on disk is exactly the one it was read from or written to (device, inode, size,
+    mtime in nanoseconds, and the file's own trailing checksum) and HEAD is where
+    it was: another git process that wrote the index or moved HEAD between two requests
+    makes the next transaction read the file again, so its update is never lost."""
+
+    def __init__(self):
+        self._guard = threading.Lock()
+        self._index = None
+        self._stamp = None
+        self._head = None
+
+    def clear(self) -> None:
+        with self._guard:
+            self._index = self._stamp = None
+
+    def note_head(self, head) -> None:
+        """Before a request: forget the index when HEAD is not where the last one left it."""
+        with self._guard:
+            if head != self._head:
+                self._index = self._stamp = None
+                self._head = head
+
+    def left_head(self, head) -> None:
+        """After a request: where it left HEAD (its own commit moved it)."""
+        with self._guard:
+            self._head = head
+
+    def take(self, path: str):
+        """The warm index for a transaction that holds ``index.lock``, or None (read it)."""
+        with self._guard:
+            index, stamp = self._index, self._stamp
+            self._index = self._stamp = None
+        if index is not None and stamp is not None and stamp == _index_stamp(path):
+            return index
+        return None
+
+    def peek(self, path: str):
+        """The warm index to look at (never to change), or None."""
+        with self._guard:
+            index, stamp = self._index, self._stamp
+        if index is not None and stamp is not None and stamp == _index_stamp(path):
+            return index
+        return None
+
+    def give_back(self, path: str, index) -> None:
+        """An index read (or taken) and left unchanged: keep it for the next request."""
+        stamp = _index_stamp(path)
+        with self._guard:
+            self._index, self._stamp = index, stamp
+
+    def keep(self, path: str, index, staged: os.stat_result) -> None:
+        """After a commit: keep the index written from memory, if the installed file is
+        the one written (a pre-commit hook may have re-staged files into it)."""
+        stamp = _index_stamp(path)
+        same = stamp is not None and stamp[:4] == (staged.st_dev, staged.st_ino,
+                                                   staged.st_size, staged.st_mtime_ns)
+        with self._guard:
+            self._index, self._stamp = (index, stamp) if same else (None, None)
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
+    """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
+    JSON object."""
+    if isinstance(response, str):
+        try:
+            return response.encode("utf-8", "surrogateescape"), name or "response"
+        except UnicodeEncodeError as e:
+            raise InvalidOptions(f"the response text holds a character that is not UTF-8 "
+                                 f"(position {e.start}): pass bytes for raw data") from None
+    if isinstance(response, (bytes, bytearray, memoryview)):
+        return bytes(response), name or "response"
+    if isinstance(response, os.PathLike):
+        path = os.fspath(response)
+        try:
+            with open(path, "rb") as f:
+                return f.read(), name or os.fsdecode(path)
+        except OSError as e:
+            raise UsageError(f"cannot read {os.fsdecode(path)}: {e.strerror}") from None
+    if isinstance(response, dict) or isinstance(response, list):
+        import json
+
+        return json.dumps(response).encode("utf-8"), name or "response"
+    raise InvalidOptions("response must be str (the text), bytes, a path-like object (a file) "
+                         f"or a chat-API JSON object (dict), not {type(response).__name__}")
+
+
+def _refused(response_obj, problems, kind):
+    from .apply import Outcome
+
+    return Outcome(response_obj, "refused", 1, problems=problems, error_kind=kind)
+
+
+def _blank_response(name: str):
+    from .response import Response, response_name
+
+    return Response(text="", given_text="", response_id="", model=None,
+                    name=response_name(name), is_json=False)
+
+
+class Session:
+    """One repository, kept open with its index warm, for a loop of calls.
+
+    ``Session(repo)`` opens the repository git would use from folder ``repo`` (``GIT_DIR``
+    and friends honoured); its methods are those of the module.  ``warm=False`` reads the
+    index from disk for every call (for measuring what the warm index gains).  A session
+    may be shared by threads: calls run one at a time."""
+
+    def __init__(self, repo: "str | os.PathLike" = ".", *, warm: bool = True):
+        from .git.repo import Repo
+
+        start = os.fspath(repo)
+        try:
+            self.repo = Repo(start)
+        except UsageError as e:  # not a repository: the environment, as git's exit 128
+            raise FatalError(str(e), kind="repository") from None
+        # warm=False reads the index anew for every call, as a new process would
+        self.repo.index_cache = IndexCache() if warm else None
+        self._gitdir_id = _dir_id(self.repo.gitdir)
+        self._lock = threading.RLock()
+
+    @property
+    def workdir(self) -> str | None:
+        return self.repo.workdir
+
+    def is_current(self) -> bool:
+        """False when the repository folder was removed or replaced since it was opened."""
+        return _dir_id(self.repo.gitdir) == self._gitdir_id
+
+    def apply(self, response, *, name: str | None = None, **options) -> Result:
+        """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
+        opts = validate_options(options)
+        raw, name = _response_bytes(response, name)
+        with self._lock:
+            outcome = self._apply(raw, name, opts)
+        return Result.from_json(outcome.to_json())
+
+    def check(self, response, *, name: str | None = None, **options) -> Result:
+        return self.apply(response, name=name, **dict(options, check=True))
+
+    def show(self, *paths: str, rev: str | None = None) -> str:
+        """The hashline view of files (paths relative to the worktree root), as
+        ``git ai-apply show`` prints it."""
+        with self._lock:
+            return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
+
+    def undo(self, force: bool = False) -> dict:
+        """``git ai-apply undo --json``'s object: take back the last commit this tool made."""
+        from .undo import undo as undo_head
+
+        with self._lock:
+            try:
+                done = undo_head(self.repo, force=force)
+            except ApplyError as e:
+                return {"status": "refused", "exit_code": 1, "error_kind": e.kind,
+                        "errors": [p.to_json() for p in e.problems], "error_text": e.render()}
+            except (OSError, _git_error()) as e:
+                raise FatalError(f"cannot undo: {e}", kind="io") from None
+            return dict(done, exit_code=0)
+
+    # -- the work ------------------------------------------------------------------------
+    def _apply(self, raw: bytes, name: str, opts: dict):
+        from .apply import Options, apply_one
+        from .response import DEFAULT_MAX_BYTES, read_response
+
+        repo = self.repo
+        cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
+        try:
+            cache.note_head(repo.head())
+            max_bytes = opts.get("max_bytes")
+            if max_bytes is None:
+                max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES)
+            include_dirty = opts.get("include_dirty")
+            if include_dirty is None:
+                include_dirty = repo.config_bool("aiapply.includeDirty", False)
+            fmt = opts.get("format") or repo.config_get("aiapply.format")
+            from .formats import FORMAT_NAMES
+
+            if fmt and fmt not in FORMAT_NAMES:
+                raise InvalidOptions(f"aiapply.format is {fmt!r}, not a known format: "
+                                     f"{', '.join(FORMAT_NAMES)}")
+            branch = opts.get("branch")
+            options = Options(
+                check=opts.get("check", False), diff=opts.get("diff", False),
+                include_dirty=include_dirty, allow_empty=opts.get("allow_empty", False),
+                format=fmt, message=opts.get("message"), no_verify=opts.get("no_verify", False),
+                verify=opts.get("verify", False), branch=branch, base=opts.get("base"),
+                signoff=opts.get("signoff", False), sign=opts.get("sign"),
+                trailers=opts.get("trailers", True))
+            try:
+                response = read_response(raw, name=name, max_bytes=max_bytes)
+            except ApplyError as e:
+                return _refused(_blank_response(name), e.problems, e.kind)
+            if branch is None:
+                from .recover import interrupted_problem
+
+                problem = interrupted_problem(repo.gitdir)
+                if problem is not None:
+                    return _refused(response, [problem], "refused")
+            if branch is None and not (options.check or options.diff) and repo.workdir:
+                repo.lock_index_ahead()  # read the index while the response is parsed
+            try:
+                return apply_one(repo, response, options)
+            finally:
+                repo.release_index_lock()
+        except AiApplyError:
+            raise
+        except (OSError, _git_error()) as e:
+            cache.clear()
+            raise FatalError(f"{e}", kind="io") from None
+        finally:
+            try:
+                cache.left_head(repo.head())
+            except Exception:
+                cache.clear()
+
+
+def _git_error():
+    from .git.repo import GitError
+
+    return GitError
+
+
+def _dir_id(path: str):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def hashline_view(repo, path: str, rev: str | None = None) -> str:
+    """One file's ``<FILE_CONTENT>`` view with ``LINE#ID`` prefixes: the worktree's file,
+    or REV's.  ``path`` is relative to the worktree root (absolute inside it accepted)."""
+    from .git.state import read_disk
+    from .hashline import render_view
+    from .paths import normalize_path
+
+    root = repo.workdir or ""
+    try:
+        path = normalize_path(path, worktree=root)
+    except ApplyError as e:
+        raise UsageError(e.render()) from None
+    if rev or not root:
+        commit = repo.resolve_commit(rev or "HEAD")
+        try:
+            data = repo.repo[commit.tree[path].id].data
+        except KeyError:
+            raise UsageError(f"{path} is not in {rev or 'HEAD'}") from None
+    else:
+        st = read_disk(root, path)
+        if st is None:
+            raise UsageError(f"cannot read {path}")
+        data = st.data
+    return render_view(path, data)
+
+
+# --------------------------------------------------------------------------- module level
+
+_SESSIONS: "dict[tuple, Session]" = {}
+_SESSIONS_GUARD = threading.Lock()
+_MAX_SESSIONS = 8
+# what decides which repository a folder means, besides the folder itself
+_REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+             "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+
+
+def session(repo: "str | os.PathLike | Session" = ".") -> Session:
+    """The warm session of the repository at ``repo`` (opened on first use, kept for the
+    next calls; at most eight are kept)."""
+    if isinstance(repo, Session):
+        return repo
+    if type(repo).__module__.startswith("pygit2"):  # a pygit2.Repository
+        repo = repo.workdir or repo.path
+    start = os.path.realpath(os.fspath(repo))
+    # the folder, and what else decides which repository it means (a relative GIT_DIR is
+    # read from the current folder)
+    key = (start, os.getcwd(), tuple(os.environ.get(k) for k in _REPO_ENV))
+    with _SESSIONS_GUARD:
+        s = _SESSIONS.pop(key, None)
+        if s is None or not s.is_current():
+            s = Session(start)
+        _SESSIONS[key] = s  # most recently used last
+        while len(_SESSIONS) > _MAX_SESSIONS:
+            _SESSIONS.pop(next(iter(_SESSIONS)))
+        return s
+
+
+def apply(response, repo: "str | os.PathLike | Session" = ".", *, name: str | None = None,
+          **options) -> Result:
+    """Apply one response to ``repo`` and commit, as ``git ai-apply --json`` does.
+
+    ``response``: the text (str), its bytes, a path-like object naming a file, or a
+    chat-API JSON object (dict).  ``options``: check, diff, include_dirty, allow_empty,
+    format, message, no_verify, verify, branch, base, signoff, sign, trailers, max_bytes.
+    Returns a ``Result`` (a refusal too); raises ``InvalidOptions`` / ``UsageError`` for a
+    bad call and ``FatalError`` when the repository or the environment stopped it."""
+    return session(repo).apply(response, name=name, **options)
+
+
+def check(response, repo: "str | os.PathLike | Session" = ".", *, name: str | None = None,
+          **options) -> Result:
+    """Would ``response`` apply?  ``apply(..., check=True)``: nothing is written."""
+    return session(repo).check(response, name=name, **options)
+
+
+def show(*paths: str, repo: "str | os.PathLike | Session" = ".", rev: str | None = None) -> str:
+    """Files with hashline ids (``LINE#ID:text``), for a model's prompt."""
+    return session(repo).show(*paths, rev=rev)
+
+
+def undo(repo: "str | os.PathLike | Session" = ".", force: bool = False) -> dict:
+    """Take back the last commit this tool made (``git ai-apply undo --json``'s object)."""
+    return session(repo).undo(force=force)
+
+
+def parse(response, *, format: str | None = None) -> Parsed:
+    """A response's operations, without a repository.  Raises ``ApplyError`` (with
+    ``.problems``) when the text is malformed, e.g. a block that is never closed."""
+    from .formats import parse_response
+    from .response import read_response
+
+    if format is not None:
+        validate_options({"format": format})
+    raw, name = _response_bytes(response, None)
+    resp = read_response(raw, name=name, max_bytes=0)
+    p = parse_response(resp.text, only=format)
+    return Parsed(tuple(p.ops), tuple(p.formats), p.explanation,
+                  tuple(tuple(d) for d in p.descriptions), resp.response_id, resp.model)

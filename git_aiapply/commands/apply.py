@@ -1,0 +1,383 @@
+"""`git ai-apply [OPTIONS] [RESPONSE ...]`: read the responses, apply each in order (each
+its own commit), and say what happened as git would.  No click here: main.py runs this
+for the plain form without loading click (start-up time)."""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..term import echo, echo_err
+
+DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
+
+
+def run(params: dict) -> None:
+    """The apply command with ``params`` (options.APPLY_DEFAULTS' keys); exits."""
+    try:
+        _run(params)
+    except FatalError as e:
+        if params["as_json"]:  # an agent reads why, and whose fault it is, from the JSON
+            names = params["responses"] or ("-",)
+            _print_json([_fatal_outcome(names[0], e)])
+        raise
+
+
+def _run(p: dict) -> None:
+    from ..apply import Options
+    from ..git.repo import Repo
+    from ..inputs import read_inputs, several_choices
+    from ..response import DEFAULT_MAX_BYTES
+
+    as_json = p["as_json"]
+    repo = Repo(".")
+    if p["branch"] is None and os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
+        # an interrupted (or still running) run: the worktree may be half written
+        from ..recover import interrupted_problem
+
+        problem = interrupted_problem(repo.gitdir)
+        if problem is not None:
+            raise ApplyError(problem)
+    max_bytes = p["max_bytes"]
+    if max_bytes is None:
+        max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES)
+    include_dirty = p["include_dirty"]
+    if include_dirty is None:
+        include_dirty = repo.config_bool("aiapply.includeDirty", False)
+    fmt = p["fmt"] or repo.config_get("aiapply.format")
+    from ..formats import FORMAT_NAMES
+
+    if fmt and fmt not in FORMAT_NAMES:
+        raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
+    branch = p["branch"]
+    if p["base"] and not branch:
+        raise UsageError("--base goes with --branch")
+    if p["verify"] and (not branch or p["no_verify"]):
+        raise UsageError("--verify goes with --branch, and not with --no-verify")
+    if p["strip"] is not None and p["strip"] < 0:
+        raise UsageError("-p takes a number of leading path components, 0 or more")
+    message = _message(p["messages"], p["message_file"])
+    if p["author"] is not None or p["date"] is not None:
+        _set_author(repo, p["author"], p["date"])
+    # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
+    report_only = p["stat"] or p["numstat"] or p["summary"]
+    opts = Options(check=p["check"] or report_only, diff=p["show_diff"],
+                   include_dirty=include_dirty, allow_empty=p["allow_empty"], format=fmt,
+                   message=message, edit=p["edit"], no_verify=p["no_verify"],
+                   verify=p["verify"], branch=branch, base=p["base"], signoff=p["signoff"],
+                   sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
+                   directory=p["directory"], limits=tuple(p["limits"]))
+    inputs = read_inputs(p["responses"], max_bytes)
+    if branch is not None and (len(inputs) > 1 or "{" in branch
+                               or any(n.endswith(".jsonl") for n, _ in inputs)
+                               or several_choices(inputs)):
+        from ..attempts import run_attempts
+
+        sys.exit(run_attempts(repo, inputs, opts, branch, as_json=as_json, quiet=p["quiet"],
+                              max_bytes=max_bytes))
+    from ..term import diff_color
+
+    color = opts.diff and not as_json and diff_color(repo)
+    if branch is None and not opts.check and not opts.diff and repo.workdir:
+        # the commit will need the index: read it while the response is parsed
+        repo.lock_index_ahead()
+    show = _Show(quiet=p["quiet"], as_json=as_json, stat=p["stat"], numstat=p["numstat"],
+                 summary=p["summary"], date_given=p["date"] is not None)
+    try:
+        outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, show)
+    finally:
+        repo.release_index_lock()
+    if as_json and len(inputs) == 1:  # several: JSON Lines, printed as each finished
+        _print_json(outcomes)
+    sys.exit(code)
+
+
+class _Show:
+    """What to print for each outcome."""
+
+    def __init__(self, *, quiet, as_json, stat, numstat, summary, date_given=False):
+        self.quiet, self.as_json, self.date_given = quiet, as_json, date_given
+        self.stat, self.numstat, self.summary = stat, numstat, summary
+
+
+def _print_json(outcomes) -> None:
+    import json
+
+    echo(json.dumps(outcomes[0].to_json(), indent=2))
+
+
+def _message(messages, message_file) -> str | None:
+    """The -m / -F text, as git commit takes it."""
+    if messages and message_file:
+        raise UsageError("-m and -F cannot be used together")
+    if messages:
+        return "\n\n".join(messages)
+    if not message_file:
+        return None
+    try:
+        if message_file == "-":
+            return sys.stdin.read()
+        with open(message_file, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {message_file}: {e.strerror}") from None
+
+
+def _set_author(repo, author: str | None, date: str | None) -> None:
+    """--author and --date as git commit takes them: they become GIT_AUTHOR_NAME, _EMAIL and
+    _DATE, which the commit and its hooks see, as with git."""
+    import re
+
+    if author is not None:
+        m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", author)
+        if m is None or not m.group(1):
+            found = _find_author(author)
+            if found is None:
+                raise FatalError(f"--author '{author}' is not 'Name <email>' and matches no "
+                                 "existing author", kind="usage")
+            m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", found)
+        os.environ["GIT_AUTHOR_NAME"] = m.group(1)
+        os.environ["GIT_AUTHOR_EMAIL"] = m.group(2)
+    if date is not None:
+        from ..git.repo import identity
+
+        # judged by the same parser as GIT_AUTHOR_DATE, with a stand-in name if none is set
+        saved = dict(os.environ)
+        os.environ["GIT_AUTHOR_DATE"] = date
+        os.environ["GIT_AUTHOR_NAME"] = os.environ.get("GIT_AUTHOR_NAME") or "n"
+        os.environ["GIT_AUTHOR_EMAIL"] = os.environ.get("GIT_AUTHOR_EMAIL") or "e"
+        try:
+            identity(repo, "author")
+        except ApplyError:
+            raise FatalError(f"invalid date format: {date}", kind="usage") from None
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        os.environ["GIT_AUTHOR_DATE"] = date
+
+
+def _find_author(pattern: str) -> str | None:
+    """git commit --author PATTERN: the most recent author matching it, "Name <email>"."""
+    import subprocess
+
+    try:
+        p = subprocess.run(["git", "log", "--all", "-i", "-1", "--format=%an <%ae>",
+                            f"--author={pattern}"], capture_output=True, text=True)
+    except OSError:
+        return None
+    return p.stdout.strip() or None if p.returncode == 0 else None
+
+
+def _apply_each(repo, inputs, opts, max_bytes, color, show):
+    """Apply the responses in order, each its own commit; stop at the first refusal.  With
+    --check or --diff each response is judged on top of the ones before it, as the real
+    run would apply it."""
+    from ..apply import Outcome, apply_one
+    from ..response import Response, read_response
+
+    outcomes = []
+    code = 0
+    earlier: dict = {}  # --check / --diff: path -> state after the responses so far
+    for name, raw in inputs:
+        before = _ref_state(repo, opts)
+        try:
+            try:
+                resp = read_response(raw, name=name, max_bytes=max_bytes)
+            except ApplyError as e:
+                resp = Response(text="", given_text="", response_id="", model=None,
+                                name=name, is_json=False)
+                o = Outcome(resp, "refused", 1, problems=e.problems, error_kind=e.kind)
+            else:
+                o = apply_one(repo, resp, opts, editor=edit_message, color=color,
+                              after=earlier if (opts.check or opts.diff) else None)
+        except FatalError as e:
+            o = _fatal_outcome(name, e)
+        except KeyboardInterrupt:
+            _interrupted(repo, opts, before)
+            raise
+        if o.status == "would-apply" and o.plan is not None:
+            earlier.update(o.plan.final)
+        outcomes.append(o)
+        if show.as_json and len(inputs) > 1:
+            import json
+
+            echo(json.dumps(o.to_json()))  # JSON Lines, each as it finishes (docs/JSON.md)
+        elif not show.as_json:
+            print_outcome(repo, o, show)
+        if o.exit_code:
+            code = o.exit_code
+            break  # later responses usually build on earlier ones
+    return outcomes, code
+
+
+def _fatal_outcome(name, e: FatalError):
+    from ..apply import Outcome
+    from ..response import Response, response_name
+
+    resp = Response(text="", given_text="", response_id="", model=None,
+                    name=response_name(name), is_json=False)
+    return Outcome(resp, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind)
+
+
+def _ref_state(repo, opts):
+    """The ref this response would move, and where it is now (for an interrupt)."""
+    try:
+        if opts.branch is not None:
+            from ..git.refs import branch_refname
+
+            refname = branch_refname(opts.branch)
+            try:
+                return refname, repo.repo.lookup_reference(refname).target
+            except (KeyError, ValueError):
+                return refname, None
+            except Exception:
+                return refname, None
+        return repo.head()
+    except Exception:
+        return None
+
+
+def _interrupted(repo, opts, before) -> None:
+    """Ctrl-C: when the commit was already made (the post-commit hook was running), say
+    so, instead of the usual "nothing was changed"."""
+    if before is None or opts.check or opts.diff:
+        return
+    after = _ref_state(repo, opts)
+    if after is None or after == before or after[1] is None:
+        return
+    commit = repo.repo[after[1]]
+    label = _branch_label(after[0])
+    subject = commit.message.split("\n", 1)[0]
+    echo_err(f"interrupted after the commit was made: [{label} {str(commit.id)[:7]}] {subject}")
+    echo_err("the commit stays; `git ai-apply undo` takes it back")
+    sys.exit(130)
+
+
+def _branch_label(ref: str | None) -> str:
+    if ref is None:
+        return "detached HEAD"
+    return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
+
+
+_KIND_WORDS = {"hook": "a hook refused the commit",
+               "dirty": "files the response touches are not clean",
+               "parse": "the response is malformed"}
+
+
+def print_outcome(repo, o, show) -> None:
+    """One response's outcome, as git would print it (stderr for refusals)."""
+    if o.status == "fatal":
+        for p in o.problems:
+            echo_err(f"fatal: {p.reason}")
+        return
+    if o.status == "refused":
+        if o.error_kind == "message":  # git's own words
+            for p in o.problems:
+                echo_err(p.reason)
+            return
+        kind = _KIND_WORDS.get(o.error_kind or "", "the response was refused")
+        label = f"{o.response.name}: " if o.response.name not in ("-", None) else ""
+        echo_err(f"error: {label}{kind}; nothing was changed.")
+        for p in o.problems:
+            echo_err(p.render())
+        return
+    if o.diff is not None:
+        from ..term import print_paged
+
+        print_paged(o.diff)
+    reports = show.stat or show.numstat or show.summary
+    if reports and o.plan is not None:
+        _print_reports(o, show)
+    if o.hook_output.strip():  # what the hooks printed, shown even with -q, as git does
+        echo_err(o.hook_output.rstrip("\n"))
+    if show.quiet:
+        return
+    if o.status == "applied":
+        for line in _commit_summary(repo, o, show):
+            echo(line)
+    elif o.status == "would-apply" and o.diff is None and not reports:
+        n = len(o.changes)
+        echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
+             f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")
+    elif o.note:
+        echo(o.note)
+
+
+def _print_reports(o, show) -> None:
+    """--stat, --numstat, --summary, in git apply's order."""
+    from ..diffstat import apply_numstat_lines, apply_stat_lines, apply_summary_lines
+
+    stats = plan_stats(o.plan)
+    lines = []
+    if show.stat:
+        lines += apply_stat_lines(stats)
+    if show.numstat:
+        lines += apply_numstat_lines(stats)
+    if show.summary:
+        lines += apply_summary_lines(stats)
+    for line in lines:
+        echo(line)
+
+
+def plan_stats(plan):
+    """The net change of a plan, counted as git counts it."""
+    from ..diffstat import net_stats
+
+    def states(d):
+        return {p: (s.mode, s.data) if s is not None else None for p, s in d.items()}
+
+    return net_stats(states(plan.base), states(plan.final), line_counts)
+
+
+def line_counts(old: bytes, new: bytes) -> tuple[int, int]:
+    """(added, deleted) lines of the diff git would show between two contents."""
+    from ..git.state import line_counts as counts
+
+    return counts(old, new)
+
+
+def _commit_summary(repo, o, show) -> list[str]:
+    """The lines `git commit` prints for the commit just made, from the commit itself
+    (a pre-commit hook may have changed what was committed)."""
+    from ..diffstat import commit_summary, git_date, net_stats
+
+    r = repo.repo
+    commit = r[o.commit]
+    parent = commit.parents[0] if commit.parents else None
+    before, after = {}, {}
+    if parent is None:
+        for path, mode, data in _tree_files(r, commit.tree):
+            after[path] = (mode, data)
+    else:
+        for delta in r.diff(parent.tree, commit.tree).deltas:
+            if delta.status_char() in ("D", "M", "T", "R"):
+                before[delta.old_file.path] = (delta.old_file.mode, r[delta.old_file.id].data)
+            if delta.status_char() in ("A", "M", "T", "R"):
+                after[delta.new_file.path] = (delta.new_file.mode, r[delta.new_file.id].data)
+    stats = net_stats(before, after, line_counts)
+    label = "detached HEAD" if o.branch == DETACHED else o.branch
+    subject = commit.message.split("\n", 1)[0]
+    a, c = commit.author, commit.committer
+    author = f"{a.name} <{a.email}>"
+    return commit_summary(label, str(commit.id), subject, parent is None, stats,
+                          author=author if author != f"{c.name} <{c.email}>" else None,
+                          date=git_date(a.time, a.offset) if show.date_given else None)
+
+
+def _tree_files(r, tree, prefix=""):
+    for entry in tree:
+        path = prefix + entry.name
+        if entry.type_str == "tree":
+            yield from _tree_files(r, r[entry.id], path + "/")
+        elif entry.type_str == "blob":
+            yield path, entry.filemode, r[entry.id].data
+        # submodules (commits) have no content here
+
+
+def edit_message(message: str) -> str:
+    """Open the message in the user's editor and return the result (branch mode; a
+    worktree commit edits .git/COMMIT_EDITMSG between the hooks, see hooks.py)."""
+    from ..git.repo import Repo
+    from ..git.githooks import edit_text
+
+    return edit_text(Repo("."), message)

@@ -1,0 +1,245 @@
+"""The ``search-replace`` format: aider's SEARCH/REPLACE blocks (its ``diff`` and
+``diff-fenced`` edit formats).
+
+    src/app.py
+    ```python
+    <<<<<<< SEARCH
+    old lines
+    =======
+    new lines
+    >>>>>>> REPLACE
+    ```
+
+The block body is read by ``search_blocks`` (shared with ``codechange``).  The path is
+what aider accepts: the line just before the block, looking back over fence lines and
+blank lines up to three lines that say something (so the path may stand before the
+opening fence, inside it as its first line, or before a closed fence of its own); or the
+fence line itself (```` ```python src/app.py ````, ```` ```src/app.py ````).  ``#``,
+``*``, backticks and a trailing ``:`` around it are markup, dropped.  A block without a
+path takes the previous block's.  The path is taken as written: never matched onto
+another file's name.
+
+Consecutive blocks of one file form one edit of it (located together against the file as
+it was, as the blocks of one ``<CodeChange>``; when they do not fit together, one after
+another as aider applies them, ``locate.apply_edit``); an empty SEARCH creates the file.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import ParseError
+from ..ops import Source
+from .base import Block
+from .search_blocks import (BlockError, NumberedBlock, file_operations, is_replace, is_search,
+                            looks_like_marker, read_block)
+
+NAME = "search-replace"
+
+# A fence line, indented or not (the stricter base.fence_open limits indentation to three
+# spaces; blocks inside list items are indented further).
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
+# Fence info strings that name a shell: a path-looking line inside such a fence is a
+# command, not a path.
+_SHELLS = {"bash", "sh", "shell", "console", "zsh", "fish", "ksh", "csh", "tcsh", "cmd", "bat",
+           "batch", "powershell", "ps1", "pwsh", "terminal"}
+_LOOKBACK = 3  # lines that say something, as aider
+_LIST_ITEM = re.compile(r"(?:[-+]|\d{1,3}[.)])[ \t]+")  # '- ', '1. ', '2) ' before a path
+
+
+def fence_of(line: str) -> tuple[str, int, str] | None:
+    """(fence char, length, info string) of a fence line."""
+    m = _FENCE.fullmatch(line)
+    if not m:
+        return None
+    return m.group(1)[0], len(m.group(1)), m.group(2)
+
+
+def strip_path(line: str) -> str | None:
+    """The path a path line names, its markup dropped; None when the line is no path.
+
+    A path is one word (no whitespace; a list item's marker before it is dropped);
+    ``...``, markers and a bare word that ends with a colon (``Changes:``, prose) are not
+    paths."""
+    s = _LIST_ITEM.sub("", line.strip(), count=1)
+    colon = False
+    prev = None
+    while s != prev:
+        prev = s
+        if s.endswith(":"):
+            colon = True
+            s = s[:-1]
+        s = s.strip().lstrip("#").strip().strip("`").strip("*").strip()
+    if not s or s == "..." or looks_like_marker(s) or fence_of(line) is not None:
+        return None
+    if any(ch.isspace() for ch in s) or "`" in s or set(s) <= set(".-_=*#>|~+"):
+        return None
+    if colon and "." not in s and "/" not in s:
+        return None
+    return s
+
+
+def path_in_info(info: str) -> str | None:
+    """A path named in a fence's info string: ```` ```python src/app.py ````,
+    ```` ```python:src/app.py ````, ```` ```src/app.py ````, ``title="src/app.py"``."""
+    for token in re.split(r"[\s:]+", info):
+        if "=" in token:
+            token = token.split("=", 1)[1]
+        token = token.strip("\"'{}")
+        if ("/" in token or "." in token.strip(".")) and strip_path(token) == token:
+            return token
+    return None
+
+
+def find_path(lines: list[str], head: int, floor: int) -> tuple[str | None, int, tuple | None]:
+    """The path of the block whose SEARCH marker is ``lines[head]``, looking back no further
+    than ``floor``: (path or None, first line of the block's wrapper, its opening fence)."""
+    start = head
+    fence = None  # the fence line nearest the block: the one that wraps it
+    fences_between = 0
+    said = 0
+    k = head - 1
+    while k >= floor and said < _LOOKBACK:
+        line = lines[k]
+        if not line.strip():
+            k -= 1
+            continue
+        said += 1
+        f = fence_of(line)
+        if f is not None:
+            if fence is None:
+                fence = f
+            fences_between += 1
+            start = k
+            path = path_in_info(f[2])
+            if path:
+                return path, start, fence
+            k -= 1
+            continue
+        path = strip_path(line)
+        if path is None:
+            break
+        above = fence_of(lines[k - 1]) if k - 1 >= floor else None
+        if fences_between and above is not None and above[2].lower() in _SHELLS:
+            break  # a command in a shell fence of its own
+        if above is not None and fence is None:
+            fence = above  # diff-fenced: the path is the fence's first line
+        # the fence line above the path opens its block when nothing stands between them
+        # (diff-fenced) or when it names a language (a closing fence never does)
+        opens = above is not None and (not fences_between or bool(above[2]))
+        return path, (k - 1 if opens else k), fence
+    return None, start, fence
+
+
+def find_blocks(text: str) -> list[Block]:
+    """Every SEARCH/REPLACE block of ``text`` (LF line endings) as a Block."""
+    lines = text.split("\n")
+    starts = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    found: list[tuple[str, int, int, NumberedBlock]] = []  # (path, first line, last line, block)
+    path = None
+    floor = 0
+    fence = None  # the fence the current run of blocks is in
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not is_search(line):
+            i += 1
+            continue
+        named, first, wrap = find_path(lines, i, floor)
+        if wrap is not None:
+            fence = wrap
+        if named is None and path is None:
+            raise ParseError(
+                "found a SEARCH/REPLACE block (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) but "
+                "no file path for it: no path stands alone on the line before its opening fence, "
+                "and no earlier block names one",
+                line=i + 1, directive="SEARCH/REPLACE",
+                hint="put the file's path alone on the line before the opening fence, e.g. "
+                     "src/app.py, then ```, then <<<<<<< SEARCH")
+        path = named or path
+        try:
+            raw = read_block(lines, i, aider_close=True)
+        except BlockError as e:
+            raise ParseError(e.reason, line=i + 1,
+                             directive=f"SEARCH/REPLACE {path}", file=path, hint=e.hint) from None
+        readings = [_dedent(lines[i], r) for r in raw.readings]
+        last = raw.end
+        if fence is not None:  # the closing fence belongs to the block
+            k = last + 1
+            while k < n and not lines[k].strip():
+                k += 1
+            f = fence_of(lines[k]) if k < n else None
+            if f is not None and not f[2] and f[0] == fence[0] and f[1] >= fence[1]:
+                last = k
+                fence = None
+        _no_stray_close(lines, last + 1, fence, path)
+        found.append((path, first, last, NumberedBlock(0, i + 1, readings,
+                                                       [r.divider + 1 for r in raw.readings])))
+        i = floor = last + 1
+    return _blocks(found, starts, lines)
+
+
+def _no_stray_close(lines: list[str], k: int, fence, path: str) -> None:
+    """Refuse a ``>>>>>>> REPLACE`` line after a block and before its fence closes (or,
+    unfenced, before a blank line): the REPLACE held the marker as text and was cut there.
+    Elsewhere such a line is prose (or another format's content), not this block's."""
+    while k < len(lines):
+        line = lines[k]
+        if is_search(line):
+            return
+        if fence is None and not line.strip():
+            return
+        f = fence_of(line) if fence is not None else None
+        if f is not None and not f[2] and f[0] == fence[0] and f[1] >= fence[1]:
+            return
+        if is_replace(line):
+            raise ParseError(f"unexpected {line.strip()!r} after the SEARCH/REPLACE block that "
+                             "ended before it", line=k + 1, directive=f"SEARCH/REPLACE {path}",
+                             file=path,
+                             hint="a '>>>>>>> REPLACE' line inside REPLACE ends the block there; "
+                                  "rewrite the edit so no line of its content is a marker")
+        k += 1
+
+
+def _dedent(head_line: str, reading):
+    """A block indented as a whole (inside a list item) without that indentation."""
+    indent = head_line[:len(head_line) - len(head_line.lstrip())]
+    if not indent:
+        return reading
+    body = reading.search + reading.replace
+    if not all(l.startswith(indent) for l in body if l.strip()):
+        return reading
+    cut = len(indent)
+    return type(reading)(reading.divider, [l[cut:] for l in reading.search],
+                         [l[cut:] for l in reading.replace])
+
+
+def _blocks(found, starts: list[int], lines: list[str]) -> list[Block]:
+    """One Block per SEARCH/REPLACE block; a run of consecutive blocks of one file makes
+    one edit, carried by the run's first Block."""
+    blocks: list[Block] = []
+    k = 0
+    while k < len(found):
+        path = found[k][0]
+        run_end = k
+        while run_end + 1 < len(found) and found[run_end + 1][0] == path:
+            run_end += 1
+        run = found[k:run_end + 1]
+        source = Source(NAME, f"SEARCH/REPLACE {path}", line=run[0][3].line)
+        numbered = [NumberedBlock(m, b.line, b.readings, b.divider_lines)
+                    for m, (_p, _f, _l, b) in enumerate(run, 1)]
+
+        def error(reason: str, line: int, hint: str | None = None, _path=path, _source=source):
+            return ParseError(reason, line=line, directive=_source.directive, file=_path, hint=hint)
+
+        ops = file_operations(path, numbered, source, error, in_turn=True)
+        for m, (_p, first, last, _b) in enumerate(run):
+            end = starts[last] + len(lines[last])
+            if last + 1 < len(lines):
+                end += 1
+            blocks.append(Block(NAME, starts[first], end, ops if m == 0 else []))
+        k = run_end + 1
+    return blocks

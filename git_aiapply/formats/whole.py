@@ -1,0 +1,90 @@
+"""The ``whole`` format (aider's ``whole`` edit format): a path line, then a fenced block
+holding the file's whole new content.
+
+    src/app.py
+    ```python
+    the whole file
+    ```
+
+Only looked for when ``--format whole`` asks for it: any fenced code after a one-word
+line would match, so it is never auto-detected.  The path is the line before the fence
+(blank lines between tolerated), with the markup ``search_replace.strip_path`` drops, or
+a path in the fence's info string.  A fence without a path is not a file (a shell
+command, an example) and is left to the explanation.  Inside the block, a fence line with
+an info string opens a nested fence that the next bare fence line closes (a markdown
+file's own code blocks); the block's fence is closed by a bare fence line of its
+character at least as long.  Each file replaces the tracked file's content or creates it.
+"""
+from __future__ import annotations
+
+from ..errors import ParseError
+from ..ops import NewFile, Source
+from .base import Block, new_file_text
+from .search_replace import fence_of, path_in_info, strip_path
+
+NAME = "whole"
+
+
+def _path_before(lines: list[str], fence_line: int, floor: int) -> tuple[str | None, int]:
+    """The path named before the fence on ``lines[fence_line]``, and its line."""
+    info_path = path_in_info(fence_of(lines[fence_line])[2])
+    if info_path:
+        return info_path, fence_line
+    k = fence_line - 1
+    while k >= floor and k >= fence_line - 3 and not lines[k].strip():
+        k -= 1
+    if k < floor or not lines[k].strip() or fence_of(lines[k]):
+        return None, fence_line
+    path = strip_path(lines[k])
+    return (path, k) if path else (None, fence_line)
+
+
+def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | None:
+    """The line closing the fence opened on ``lines[start]``, or None."""
+    char, length, _info = fence
+    nested = None  # a fence opened inside the content
+    for k in range(start + 1, len(lines)):
+        f = fence_of(lines[k])
+        if f is None:
+            continue
+        if nested is not None:
+            if not f[2] and f[0] == nested[0] and f[1] >= nested[1]:
+                nested = None
+            continue
+        if not f[2] and f[0] == char and f[1] >= length:
+            return k
+        if f[2] and f[0] == char:
+            nested = f
+    return None
+
+
+def find_blocks(text: str) -> list[Block]:
+    lines = text.split("\n")
+    starts = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    blocks: list[Block] = []
+    floor = 0
+    i, n = 0, len(lines)
+    while i < n:
+        fence = fence_of(lines[i])
+        if fence is None:
+            i += 1
+            continue
+        path, first = _path_before(lines, i, floor)
+        close = _close(lines, i, fence)
+        if close is None:
+            if path is None:
+                break  # an unclosed fence that names no file: prose to the end
+            raise ParseError(f"the fenced block of {path} is never closed (truncated response?)",
+                             line=i + 1, directive=f"whole file {path}", file=path,
+                             hint="end the file's content with a closing ``` line")
+        if path is not None:
+            source = Source(NAME, f"whole file {path}", line=first + 1)
+            op = NewFile(path, new_file_text(lines[i + 1:close]), source, replace=True)
+            end = starts[close] + len(lines[close]) + (1 if close + 1 < n else 0)
+            blocks.append(Block(NAME, starts[first], end, [op]))
+        i = floor = close + 1
+    return blocks

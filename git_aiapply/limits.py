@@ -1,0 +1,54 @@
+"""git apply's path options over a response's operations, after parsing: ``-p N`` (remove
+N leading components), ``--directory DIR`` (prepend DIR), ``--include`` / ``--exclude``
+PATTERN (the first pattern that matches a path decides; with any --include, a path no
+pattern matches is left out).  Pure: the paths are still the response's, not yet checked
+(paths.normalize_path does that afterwards, whatever these options made of them)."""
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from .errors import ApplyError, Problem
+from .ops import RenameFile
+from .record import replace
+
+
+def reroot(path: str, strip: int | None, directory: str | None, source) -> str:
+    """``path`` with ``strip`` leading components removed and ``directory`` prepended."""
+    if strip:
+        parts = path.split("/")
+        if len(parts) <= strip:
+            raise ApplyError(Problem(
+                f"cannot remove {strip} leading path component{'s' if strip != 1 else ''} "
+                f"from {path!r} (-p {strip}): it has only {len(parts)}",
+                file=path, directive=source.directive, response_line=source.line or None))
+        path = "/".join(parts[strip:])
+    if directory:
+        path = directory.strip("/") + "/" + path if directory.strip("/") else path
+    return path
+
+
+def included(path: str, limits) -> bool:
+    """git apply's use_patch: the first --include/--exclude whose pattern matches decides
+    (patterns as git's wildmatch without flags: ``*`` crosses ``/``); otherwise a path is
+    used unless some --include was given."""
+    for kind, pattern in limits:
+        if fnmatchcase(path, pattern):
+            return kind == "include"
+    return not any(kind == "include" for kind, _ in limits)
+
+
+def limit_ops(ops: list, strip: int | None, directory: str | None, limits) -> list:
+    """The operations with their paths re-rooted, without those left out by ``limits``
+    (judged on the path after the change: a rename's new path)."""
+    out = []
+    for op in ops:
+        if isinstance(op, RenameFile):
+            op = replace(op, old_path=reroot(op.old_path, strip, directory, op.source),
+                         new_path=reroot(op.new_path, strip, directory, op.source))
+            path = op.new_path
+        else:
+            op = replace(op, path=reroot(op.path, strip, directory, op.source))
+            path = op.path
+        if included(path, limits):
+            out.append(op)
+    return out

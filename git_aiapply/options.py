@@ -1,0 +1,202 @@
+"""The apply command's options, declared once.
+
+``APPLY_OPTIONS`` is the one table: ``parse_apply_args`` (the click-free parser that
+main.py runs for `git ai-apply [OPTIONS] RESPONSE...`, the form agents and hooks run
+thousands of times) and the click command of cli.py (help, subcommands, error messages)
+are both built from it, so the two cannot disagree.  No click here: this module is on
+the start-up path.
+"""
+from __future__ import annotations
+
+# What an option takes:
+FLAG = "flag"  # stores True
+CONST = "const"  # stores its ``const`` (two options sharing a parameter: -S / --no-gpg-sign)
+VALUE = "value"  # the next argument (or --name=VALUE, -xVALUE)
+VALUES = "values"  # like VALUE, may repeat: a tuple in order
+INT = "int"  # a whole number
+
+
+_UNSET = object()
+
+
+class Opt:
+    __slots__ = ("names", "dest", "kind", "default", "const", "metavar", "help", "ordered")
+
+    def __init__(self, names, dest, kind, help, *, default=_UNSET, const=None, metavar=None,
+                 ordered=None):
+        self.names = names
+        self.dest = dest
+        self.kind = kind
+        self.help = help
+        if default is _UNSET:  # a flag is off, a repeated option empty, a value unset
+            default = {FLAG: False, VALUES: ()}.get(kind)
+        self.default = default
+        self.const = const
+        self.metavar = metavar
+        # also recorded, as (dest, value) in command-line order, under this parameter
+        self.ordered = ordered
+
+
+APPLY_OPTIONS: list[Opt] = [
+    Opt(("--format",), "fmt", VALUE, "Only look for this format (file-changes, hashline, "
+        "apply-patch, codechange, unified-diff, ...: see the manual).", metavar="NAME"),
+    Opt(("--check",), "check", FLAG, "Do everything but write; exit 0 if it would apply."),
+    Opt(("--diff",), "show_diff", FLAG, "Print the resulting diff; write nothing."),
+    Opt(("--stat",), "stat", FLAG, "Print a diffstat of the change instead of applying it, "
+        "as git apply --stat."),
+    Opt(("--numstat",), "numstat", FLAG, "Print added and deleted lines per file instead of "
+        "applying, as git apply --numstat."),
+    Opt(("--summary",), "summary", FLAG, "Print created, deleted and renamed files and mode "
+        "changes instead of applying, as git apply --summary."),
+    Opt(("--json",), "as_json", FLAG, "Print the outcome as one JSON object (docs/JSON.md)."),
+    Opt(("--include-dirty",), "include_dirty", FLAG, "Apply on top of uncommitted changes of "
+        "the touched files (they go into the commit).", default=None),
+    Opt(("--allow-empty",), "allow_empty", FLAG, "A response with no change block is not an "
+        "error."),
+    Opt(("-p",), "strip", INT, "Remove N leading path components from the response's paths "
+        "(default 0), as git apply -p.", metavar="N"),
+    Opt(("--directory",), "directory", VALUE, "Prepend DIR to the response's paths, as "
+        "git apply --directory.", metavar="DIR"),
+    Opt(("--include",), "include", VALUES, "Only apply the changes to paths matching PATTERN "
+        "(may repeat; the first matching --include/--exclude decides), as git apply.",
+        metavar="PATTERN", ordered="limits"),
+    Opt(("--exclude",), "exclude", VALUES, "Leave out the changes to paths matching PATTERN "
+        "(may repeat), as git apply.", metavar="PATTERN", ordered="limits"),
+    Opt(("-m", "--message"), "messages", VALUES, "Use this commit message (several -m: "
+        "paragraphs).", metavar="MSG"),
+    Opt(("-F", "--file"), "message_file", VALUE, "Take the commit message from this file "
+        "(- for standard input).", metavar="FILE"),
+    Opt(("-e", "--edit"), "edit", FLAG, "Edit the message in your editor, as git commit -e."),
+    Opt(("--author",), "author", VALUE, "Override the commit author, as git commit --author "
+        "(\"Name <email>\", or a pattern matched against earlier authors).",
+        metavar="AUTHOR"),
+    Opt(("--date",), "date", VALUE, "Override the author date, as git commit --date.",
+        metavar="DATE"),
+    Opt(("-n", "--no-verify"), "no_verify", FLAG, "Skip the pre-commit and commit-msg hooks."),
+    Opt(("--verify",), "verify", FLAG, "With --branch: run the commit hooks in a temporary "
+        "worktree (branch mode skips them by default)."),
+    Opt(("--branch",), "branch", VALUE, "Commit onto branch NAME without touching HEAD, the "
+        "index or the worktree ({n} and {name} give each response its own branch).",
+        metavar="NAME"),
+    Opt(("--base",), "base", VALUE, "With --branch: where a new branch starts (default HEAD).",
+        metavar="REV"),
+    Opt(("-s", "--signoff"), "signoff", FLAG, "Add a Signed-off-by trailer."),
+    Opt(("-S", "--gpg-sign"), "gpg_sign", CONST, "Sign the commit.", const=True),
+    Opt(("--no-gpg-sign",), "gpg_sign", CONST, "Do not sign the commit (overrides "
+        "commit.gpgSign).", const=False),
+    Opt(("--no-trailers",), "no_trailers", FLAG, "Leave out the AI-* trailers."),
+    Opt(("--max-bytes",), "max_bytes", INT, "Largest response accepted, in bytes (0: no "
+        "limit; default aiapply.maxResponseBytes).", metavar="N"),
+    Opt(("-q", "--quiet"), "quiet", FLAG, "Print nothing on success."),
+]
+
+# every parameter of the apply command, with its default ("responses": the arguments)
+APPLY_DEFAULTS: dict = {"responses": ()}
+for _o in APPLY_OPTIONS:
+    APPLY_DEFAULTS.setdefault(_o.dest, _o.default)
+    if _o.ordered:
+        APPLY_DEFAULTS[_o.ordered] = ()
+del _o
+
+_BY_NAME = {name: o for o in APPLY_OPTIONS for name in o.names}
+_TAKES_VALUE = (VALUE, VALUES, INT)
+
+
+def parse_apply_args(argv: list[str], subcommands) -> dict | None:
+    """The apply command's parameters from ``argv``, or None when click should parse it:
+    a first word in ``subcommands`` (or help, or --version), or anything this parser does
+    not know (click then says what is wrong)."""
+    if argv and (argv[0] in subcommands or argv[0] in ("-h", "--help", "--version")):
+        return None
+    kw = dict(APPLY_DEFAULTS)
+    repeated: dict[str, list[str]] = {}
+    ordered: dict[str, list[tuple[str, str]]] = {}
+    responses: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            responses.extend(argv[i:])
+            break
+        if arg == "-" or not arg.startswith("-"):
+            responses.append(arg)
+            continue
+        inline = None
+        if arg.startswith("--"):
+            name, eq, value = arg.partition("=")
+            if eq:
+                inline = value
+        else:
+            name = arg[:2]
+            if len(arg) > 2:
+                inline = arg[2:]  # -p1, -mMSG; combined flags (-qs) go to click
+        opt = _BY_NAME.get(name)
+        if opt is None:
+            return None
+        if opt.kind in _TAKES_VALUE:
+            if inline is not None:
+                value = inline
+            elif i < len(argv):
+                value = argv[i]
+                i += 1
+            else:
+                return None
+            if opt.kind == INT:
+                try:
+                    value = int(value)
+                except ValueError:
+                    return None
+            if opt.kind == VALUES:
+                repeated.setdefault(opt.dest, []).append(value)
+            else:
+                kw[opt.dest] = value
+            if opt.ordered:
+                ordered.setdefault(opt.ordered, []).append((opt.dest, value))
+        elif inline is not None:
+            return None
+        else:
+            kw[opt.dest] = True if opt.kind == FLAG else opt.const
+    for dest, values in {**repeated, **ordered}.items():
+        kw[dest] = tuple(values)
+    kw["responses"] = tuple(responses)
+    return kw
+
+
+def ordered_values(params: dict, occurrences: list[str]) -> dict:
+    """The ``ordered`` parameters (e.g. ``limits``) from click's parsed values and the
+    order in which the options occurred (their ``dest`` names, as click saw them)."""
+    out: dict[str, list] = {o.ordered: [] for o in APPLY_OPTIONS if o.ordered}
+    taken: dict[str, int] = {}
+    by_dest = {o.dest: o for o in APPLY_OPTIONS if o.ordered}
+    for dest in occurrences:
+        o = by_dest.get(dest)
+        if o is None:
+            continue
+        i = taken.get(dest, 0)
+        values = params.get(dest) or ()
+        if i < len(values):
+            out[o.ordered].append((dest, values[i]))
+            taken[dest] = i + 1
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def click_params() -> list:
+    """The same options as click parameters, for cli.py (imports click: not on the
+    fast path)."""
+    import click
+
+    params = [click.Argument(["responses"], nargs=-1,
+                             type=click.Path(allow_dash=True, dir_okay=True))]
+    for o in APPLY_OPTIONS:
+        decls = [*o.names, o.dest]
+        if o.kind == FLAG:
+            params.append(click.Option(decls, is_flag=True, default=o.default, help=o.help))
+        elif o.kind == CONST:
+            params.append(click.Option(decls, flag_value=o.const, default=o.default, help=o.help))
+        elif o.kind == VALUES:
+            params.append(click.Option(decls, multiple=True, metavar=o.metavar, help=o.help))
+        else:
+            params.append(click.Option(decls, type=int if o.kind == INT else str,
+                                       default=o.default, metavar=o.metavar, help=o.help))
+    return params

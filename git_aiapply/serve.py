@@ -1,0 +1,121 @@
+"""`git ai-apply serve`: JSON lines in, one ``--json`` object per line out (docs/API.md).
+
+A harness keeps one process per repository and writes requests to its standard input::
+
+    {"response": "TEXT", "options": {"check": true}}
+    {"path": "answers/7.md", "options": {"branch": "try/7"}}
+
+Each request gets exactly one line back, in order, flushed at once: the ``--json`` object
+of the command (docs/JSON.md), or for a request the command would not run an object with
+``status`` ``"error"`` (``exit_code`` 2 for a bad request, 128 when the repository or the
+environment stopped it).  A request's ``"id"``, when given, is copied into its answer.
+The repository and its index stay warm between requests (git_aiapply.api.Session); the
+index is read again only when it changed on disk.  End of input ends the server (exit 0).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from .errors import AiApplyError, FatalError, UsageError
+
+REQUEST_KEYS = {"response", "path", "options", "id", "name"}
+
+
+def error_object(exit_code: int, kind: str, text: str) -> dict:
+    """The answer to a request that could not be run (not a refusal of the response)."""
+    return {"status": "error", "exit_code": exit_code, "error_kind": kind,
+            "errors": [{"reason": text}], "error_text": text}
+
+
+def _request(line: bytes) -> dict:
+    try:
+        req = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UsageError(f"the request is not JSON: {e}") from None
+    if not isinstance(req, dict):
+        raise UsageError("a request is a JSON object: {\"response\": TEXT} or {\"path\": FILE}")
+    unknown = sorted(set(req) - REQUEST_KEYS)
+    if unknown:
+        raise UsageError(f"unknown request field{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(map(repr, unknown))}; a request holds response or path, "
+                         "and optionally options, name, id")
+    if ("response" in req) == ("path" in req):
+        raise UsageError("a request holds exactly one of response (the text) and path (a file)")
+    if "response" in req and not isinstance(req["response"], (str, dict, list)):
+        raise UsageError("response is the response's text (a string) or its chat-API JSON")
+    if "path" in req and not isinstance(req["path"], str):
+        raise UsageError("path is a file name (a string)")
+    if not isinstance(req.get("options", {}), dict):
+        raise UsageError("options is an object: {\"check\": true, \"branch\": \"try/1\", ...}")
+    if not isinstance(req.get("name", ""), str):
+        raise UsageError("name is a string")
+    return req
+
+
+def answer(session, line: bytes) -> dict:
+    """The answer object to one request line."""
+    from pathlib import Path
+
+    req_id = None
+    try:
+        req = _request(line)
+        req_id = req.get("id")
+        response = Path(req["path"]) if "path" in req else req["response"]
+        name = req.get("name")
+        if name is None and "path" in req:
+            name = req["path"]
+        out = session.apply(response, name=name, **req.get("options", {})).to_json()
+    except UsageError as e:
+        out = error_object(2, "usage", str(e))
+    except FatalError as e:
+        out = error_object(128, e.kind, e.message)
+    except AiApplyError as e:  # the response refused before any result could be made
+        out = error_object(1, "refused", str(e))
+    except Exception as e:  # a bug: say it, and keep serving the next requests
+        out = error_object(1, "internal", f"internal error: {type(e).__name__}: {e}")
+    if req_id is not None:
+        out = {"id": req_id, **out}
+    return out
+
+
+def serve(session, requests, write) -> None:
+    """Answer every line of ``requests`` (bytes lines) with ``write(bytes)``, in order."""
+    for line in requests:
+        if not line.strip():
+            continue
+        write(json.dumps(answer(session, line)).encode("ascii") + b"\n")
+
+
+@click.command("serve")
+def serve_cmd():
+    """Apply responses read as JSON lines on standard input, warm.
+
+    Each line is {"response": TEXT, "options": {...}} or {"path": FILE, "options": {...}}
+    (options: those of the library, docs/API.md); each gets one --json object per line
+    on standard output, in order.  End of input stops the server.
+    """
+    from .api import Session
+
+    try:
+        session = Session(".")  # not a repository: fatal, before any request is read
+    except FatalError as e:
+        click.echo(f"fatal: {e.message}", err=True)
+        sys.exit(128)
+    # The protocol owns standard output: anything else a child process prints there (a
+    # hook, a signing program) goes to standard error instead.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+
+    def write(data: bytes) -> None:
+        out.write(data)
+        out.flush()  # each answer as soon as it is known
+
+    try:
+        serve(session, iter(sys.stdin.buffer.readline, b""), write)
+    except BrokenPipeError:
+        pass  # the reader went away: nothing left to answer

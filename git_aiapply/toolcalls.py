@@ -1,0 +1,585 @@
+"""Edits that arrive as tool calls in chat-API JSON (BEHAVIOR.md §1).
+
+``response.py`` walks the JSON and hands over every tool call it meets, in order, as a
+``ToolCall``; this module decides what each one is and turns the edits into operations:
+
+- OpenAI Responses ``apply_patch_call`` items: ``operation`` ``create_file`` (a V4A diff
+  whose lines are the file's lines, each prefixed ``+``), ``update_file`` (a V4A diff:
+  the body of an apply-patch ``*** Update File:`` section, ``@@`` anchors,
+  ``*** End of File``) and ``delete_file``;
+- a tool named ``apply_patch`` called as a custom tool (its input is apply-patch text),
+  as a function (arguments ``{"input": TEXT}`` or ``{"patch": TEXT}``), in Chat
+  Completions ``tool_calls`` or as an Anthropic ``tool_use``; and Codex's ``shell`` tool
+  running ``["apply_patch", TEXT]``;
+- Anthropic's text editor tool (``str_replace_based_edit_tool``, formerly
+  ``str_replace_editor``): ``str_replace`` (``old_str`` must occur exactly once, as a
+  substring), ``create`` (``file_text``), ``insert`` (``insert_text`` or ``new_str`` as
+  whole lines after line ``insert_line``, 0 = the top); ``view`` changes nothing.
+
+Any other tool call is ignored (running tests, reading files) unless its arguments look
+like an edit (a path and content, a diff, an ``old_str``...): then the response is refused,
+naming the tool, because applying the rest would silently drop that edit.
+
+V4A bodies are parsed by the apply-patch format's own block parser, so a V4A diff means
+exactly what the same lines mean inside ``*** Begin Patch``.  ``str_replace`` and
+``insert`` are planned by ``apply_text_edit`` (called from ``plan.py``): pure functions of
+a file's text, keeping its line endings, BOM and final newline.
+"""
+from __future__ import annotations
+
+from .record import field, record, replace
+
+from .errors import ApplyError, Problem
+from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
+
+NAME = "tool-call"  # the input kind, as AI-Format and --json name it
+
+APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
+TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
+SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
+
+# Argument keys that name a file, and keys that carry file content or a change to one:
+# a call of an unknown tool with both (or with a patch text) looks like an edit.
+_PATH_KEYS = ("path", "file_path", "filepath", "filePath", "file", "filename", "target_file",
+              "targetFile", "file_name", "fileName", "relative_path", "absolute_path")
+_CONTENT_KEYS = ("content", "contents", "file_text", "new_content", "old_str", "new_str",
+                 "old_string", "new_string", "oldString", "newString", "insert_text", "diff",
+                 "patch", "code", "text", "edits", "replacement", "replace", "code_edit",
+                 "new_text", "old_text")
+_PATCH_MARKERS = ("*** Begin Patch", "<<<<<<< SEARCH", "<FILE_CHANGES", "\n+++ ", "\n@@ ")
+
+
+@record
+class ToolCall:
+    """One tool call of the answer, as the JSON gave it."""
+
+    number: int  # 1-based among the answer's tool calls
+    shape: str  # 'apply_patch_call', 'custom_tool_call', 'function_call', 'tool_use', ...
+    name: str  # the tool's name ('apply_patch' for an apply_patch_call item)
+    args: object  # the operation / input / arguments: a dict, or a string
+    call_id: str | None = None
+
+    def words(self) -> str:
+        """How errors name the call: 'tool call 2 (apply_patch_call)'."""
+        if self.shape in ("apply_patch_call", "local_shell_call") or self.name == self.shape:
+            return f"tool call {self.number} ({self.shape})"
+        return f"tool call {self.number} ({self.shape} {self.name})"
+
+    def canonical(self) -> str:
+        """A stable text of the call, for the AI-Response id."""
+        import json
+
+        return json.dumps({"name": self.name, "args": self.args}, sort_keys=True,
+                          ensure_ascii=False)
+
+
+# --------------------------------------------------------------------- classifying
+
+
+def arguments(call: ToolCall) -> object:
+    """A function call's arguments parsed from their JSON string (a dict), or as given."""
+    args = call.args
+    if isinstance(args, str) and call.shape not in ("custom_tool_call", "custom"):
+        import json
+
+        text = args.strip()
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except (ValueError, RecursionError):
+                return args
+            return value
+    return args
+
+
+def is_edit_call(call: ToolCall) -> bool:
+    """Whether the call changes files (known edit tools; text editor 'view' does not)."""
+    args = arguments(call)
+    if call.shape == "apply_patch_call" or call.name in APPLY_PATCH_TOOLS:
+        return True
+    if call.name in TEXT_EDITOR_TOOLS:
+        return not (isinstance(args, dict) and args.get("command") == "view")
+    return _shell_patch(call, args) is not None
+
+
+def looks_like_edit(args: object) -> str | None:
+    """Why an unknown tool's arguments look like an edit ('path' and 'content'), or None."""
+    if isinstance(args, str):
+        for marker in _PATCH_MARKERS:
+            if marker in args:
+                return f"its input holds {marker.strip()!r}"
+        return None
+    if not isinstance(args, dict):
+        return None
+    path = next((k for k in _PATH_KEYS if isinstance(args.get(k), str) and args[k].strip()), None)
+    content = next((k for k in _CONTENT_KEYS if k in args and args[k] is not None
+                    and not isinstance(args[k], bool)), None)
+    if path and content:
+        return f"its arguments name a file ({path!r}) and carry {content!r}"
+    for k in ("patch", "diff"):
+        if isinstance(args.get(k), str) and args[k].strip():
+            return f"its arguments carry a {k!r}"
+    for value in args.values():
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, str):
+                why = looks_like_edit(item)
+                if why:
+                    return why
+    return None
+
+
+# --------------------------------------------------------------------- operations
+
+
+def call_ops(call: ToolCall) -> list[Operation]:
+    """The operations of one tool call ([] for a call that changes nothing); ApplyError
+    when it is an edit that cannot be read, or looks like one of an unknown tool."""
+    args = arguments(call)
+    if call.shape == "apply_patch_call":
+        return _apply_patch_operation(call, args)
+    if call.name in APPLY_PATCH_TOOLS:
+        return _apply_patch_text(call, _patch_text(call, args))
+    if call.name in TEXT_EDITOR_TOOLS:
+        return _text_editor(call, args)
+    patch = _shell_patch(call, args)
+    if patch is not None:
+        return _apply_patch_text(call, patch)
+    why = looks_like_edit(args)
+    if why:
+        raise ApplyError(Problem(
+            f"{call.words()}: {why}, but {call.name!r} is not a tool ai-apply knows, so this "
+            "edit cannot be applied",
+            hint="edit files with the apply_patch tool or the text editor tool "
+                 "(str_replace_based_edit_tool), or write the change as a patch in the answer"))
+    return []
+
+
+def _source(call: ToolCall, what: str) -> Source:
+    return Source(NAME, f"{call.words()}: {what}", block=0, line=0)
+
+
+def _refuse(call: ToolCall, reason: str, hint: str | None = None, path: str | None = None):
+    return ApplyError(Problem(f"{call.words()}: {reason}", file=path, hint=hint))
+
+
+def _path_arg(call: ToolCall, args: dict, verb: str) -> str:
+    path = args.get("path")
+    if not isinstance(path, str) or not path.strip():
+        raise _refuse(call, f"{verb} without a path", hint="give the file's path in 'path'")
+    return path
+
+
+def _not_json(call: ToolCall, args: object) -> bool:
+    """A function call whose arguments start as a JSON object but do not parse (a call
+    cut off while it was being written, most often)."""
+    return (isinstance(args, str) and call.shape not in ("custom_tool_call", "custom")
+            and args.lstrip().startswith("{"))
+
+
+def _patch_text(call: ToolCall, args: object) -> str:
+    """The apply-patch text an apply_patch tool call carries."""
+    if _not_json(call, args):
+        raise _refuse(call, "the apply_patch call's arguments are not valid JSON (cut off?)",
+                      hint="send the call again with its whole arguments object")
+    if isinstance(args, str):
+        return args
+    if isinstance(args, dict):
+        for key in ("input", "patch", "patch_text", "diff"):
+            if isinstance(args.get(key), str):
+                return args[key]
+        command = args.get("command")
+        if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+            return command[-1]
+    raise _refuse(call, "the apply_patch call carries no patch text",
+                  hint="pass the patch as the tool's input (or as {\"input\": PATCH})")
+
+
+def _shell_patch(call: ToolCall, args: object) -> str | None:
+    """Codex's shell tool running apply_patch: command ["apply_patch", PATCH]."""
+    if call.name not in SHELL_TOOLS and call.shape != "local_shell_call":
+        return None
+    command = args.get("command") if isinstance(args, dict) else None
+    if isinstance(args, dict) and command is None and isinstance(args.get("action"), dict):
+        command = args["action"].get("command")  # local_shell_call: action.command
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+        if len(command) == 2 and command[0].strip() in APPLY_PATCH_TOOLS:
+            return command[1]
+        script = command[-1]  # ["bash", "-lc", "apply_patch <<'EOF' ..."]
+    elif isinstance(command, str):
+        script = command
+    else:
+        return None
+    # only a script that is nothing but an apply_patch heredoc: anything else around it
+    # (a `cd`, a pipe) would change what the patch means
+    words = script.strip().split(None, 1)
+    if words and words[0] in APPLY_PATCH_TOOLS and "*** Begin Patch" in script:
+        return script
+    return None
+
+
+def _apply_patch_text(call: ToolCall, text: str) -> list[Operation]:
+    """apply-patch text (``*** Begin Patch`` ... ``*** End Patch``) to operations."""
+    from .formats import parse_response
+
+    try:
+        parsed = parse_response(text.replace("\r\n", "\n"), only="apply-patch")
+    except ApplyError as e:
+        raise _relabel(e, call) from None
+    if not parsed.ops:
+        raise _refuse(call, "the apply_patch input holds no patch ('*** Begin Patch' ... "
+                            "'*** End Patch')",
+                      hint="pass the whole patch, from '*** Begin Patch' to '*** End Patch'")
+    return [_retag(op, call) for op in parsed.ops]
+
+
+def _retag(op: Operation, call: ToolCall) -> Operation:
+    op.source = replace(op.source, format=NAME, directive=f"{call.words()}: {op.source.directive}",
+                        block=0, line=0)
+    return op
+
+
+def _relabel(e: ApplyError, call: ToolCall, offset: int = 0, what: str = "the patch") -> ApplyError:
+    """Problems of a tool call's patch: line numbers are the patch's, not the response's."""
+    for p in e.problems:
+        if p.response_line:
+            p.reason = f"{p.reason} (line {p.response_line - offset} of {what})"
+            p.response_line = None
+        p.directive = f"{call.words()}" + (f": {p.directive}" if p.directive else "")
+    return ApplyError(e.problems, kind=e.kind)  # the message is rendered at creation
+
+
+def _apply_patch_operation(call: ToolCall, op: object) -> list[Operation]:
+    """An apply_patch_call item's ``operation``."""
+    if not isinstance(op, dict):
+        raise _refuse(call, "the apply_patch_call has no operation")
+    kind = op.get("type")
+    if kind not in ("create_file", "update_file", "delete_file"):
+        raise _refuse(call, f"unknown apply_patch operation {kind!r}",
+                      hint="operations are create_file, update_file and delete_file")
+    path = _path_arg(call, op, kind)
+    if "\n" in path or "\r" in path:
+        raise _refuse(call, f"the path of {kind} holds a line break", path=path)
+    if kind == "delete_file":
+        return [DeleteFile(path, _source(call, f"delete_file {path}"))]
+    diff = op.get("diff")
+    if not isinstance(diff, str):
+        raise _refuse(call, f"{kind} {path} has no diff", path=path,
+                      hint="create_file and update_file carry their change as a V4A 'diff'")
+    return v4a_operations(call, kind, path, diff)
+
+
+# apply-patch section headers a model may have left around a V4A body
+_ENVELOPE_HEAD = ("*** begin patch", "*** update file:", "*** add file:")
+
+
+def v4a_operations(call: ToolCall, kind: str, path: str, diff: str) -> list[Operation]:
+    """A create_file / update_file V4A diff, read by the apply-patch block parser as the
+    body of an ``*** Add File:`` / ``*** Update File:`` section for ``path``."""
+    from .formats.apply_patch import _BlockParser
+
+    body = diff.replace("\r\n", "\n").split("\n")
+    if body and body[-1] == "":
+        body.pop()  # the diff's final newline
+    # an apply-patch envelope around the body (as models sometimes send it) is dropped
+    dropped = 0
+    while body and body[0].strip().lower().startswith(_ENVELOPE_HEAD):
+        body.pop(0)
+        dropped += 1
+    while body and not body[-1].strip():
+        body.pop()
+    if body and body[-1].strip().lower() == "*** end patch":
+        body.pop()
+    header = "*** Add File: " if kind == "create_file" else "*** Update File: "
+    lines = ["*** Begin Patch", header + path, *body, "*** End Patch"]
+    what = f"{kind} {path}"
+    try:
+        ops = _BlockParser(lines, 0, len(lines) - 1).parse()
+    except ApplyError as e:
+        raise _relabel(e, call, offset=2 - dropped, what="the diff") from None
+    # the body may not open sections of its own (another file, a deletion)
+    for op in ops:
+        if kind == "create_file" and not isinstance(op, NewFile):
+            raise _refuse(call, f"the diff of {what} holds more than the file's '+' lines",
+                          path=path, hint="a create_file diff is the file's lines, each "
+                                          "prefixed with '+'")
+        if kind == "update_file" and not isinstance(op, (EditFile, RenameFile)):
+            raise _refuse(call, f"the diff of {what} opens another file section", path=path,
+                          hint="send one apply_patch_call per file")
+        if getattr(op, "path", getattr(op, "old_path", None)) != path.strip() and not (
+                isinstance(op, RenameFile) and op.old_path == path.strip()):
+            raise _refuse(call, f"the diff of {what} changes another file as well", path=path,
+                          hint="send one apply_patch_call per file")
+    out = []
+    for op in ops:
+        op.source = _source(call, what)
+        if isinstance(op, NewFile):
+            op.path = path
+        elif isinstance(op, EditFile):
+            op.path = path
+        out.append(op)
+    return out
+
+
+def _text_editor(call: ToolCall, args: object) -> list[Operation]:
+    """Anthropic's text editor tool."""
+    if not isinstance(args, dict):
+        why = ("its arguments are not valid JSON (cut off?)" if _not_json(call, args)
+               else "the text editor call has no arguments object")
+        raise _refuse(call, why, hint="send the call again with its whole arguments object")
+    command = args.get("command")
+    if command == "view":
+        return []
+    if command not in ("str_replace", "create", "insert"):
+        hint = ("undo_edit cannot be replayed; send the edit that should remain instead"
+                if command == "undo_edit" else "commands that change files are str_replace, "
+                                               "create and insert")
+        raise _refuse(call, f"unknown text editor command {command!r}", hint=hint)
+    path = _path_arg(call, args, command)
+    source = _source(call, f"{command} {path}")
+    if command == "create":
+        text = args.get("file_text")
+        if not isinstance(text, str):
+            raise _refuse(call, f"create {path} has no 'file_text'", path=path)
+        return [NewFile(path, text, source, replace=True)]
+    if command == "str_replace":
+        old = args.get("old_str")
+        new = args.get("new_str", "")
+        if not isinstance(old, str) or old == "":
+            raise _refuse(call, f"str_replace in {path} has no 'old_str'", path=path,
+                          hint="give the exact text to replace in 'old_str'")
+        if new is None:
+            new = ""
+        if not isinstance(new, str):
+            raise _refuse(call, f"str_replace in {path}: 'new_str' is not a string", path=path)
+        return [ReplaceText(path, old, new, source, number=call.number)]
+    # insert
+    line = args.get("insert_line")
+    if isinstance(line, str) and line.strip().isdigit():
+        line = int(line.strip())
+    elif isinstance(line, float) and line.is_integer():
+        line = int(line)
+    if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+        raise _refuse(call, f"insert into {path}: 'insert_line' must be a line number (0 = the "
+                            f"top), not {args.get('insert_line')!r}", path=path)
+    text = args.get("insert_text", args.get("new_str"))
+    if not isinstance(text, str):
+        raise _refuse(call, f"insert into {path} has no 'insert_text'", path=path)
+    return [InsertText(path, line, text, source, number=call.number)]
+
+
+# --------------------------------------------------------------------- the whole answer
+
+
+def parse_with_tools(response, only: str | None = None):
+    """The response's text blocks and tool calls as one ParsedResponse, in answer order.
+
+    The text is parsed by the format scanner as always; each tool call's operations go
+    where the call stood among the text blocks (``response.tool_calls`` holds
+    ``(offset in the text, ToolCall)``).  Every tool call's problem is reported, not
+    only the first."""
+    from .formats import ParsedResponse, parse_response
+
+    parsed = parse_response(response.text, only=only)
+    calls = getattr(response, "tool_calls", None) or []
+    if not calls:
+        return parsed
+    problems: list[Problem] = []
+    call_ops_at: list[tuple[int, list[Operation]]] = []
+    for offset, call in calls:
+        try:
+            ops = call_ops(call)
+        except ApplyError as e:
+            problems.extend(e.problems)
+            continue
+        if ops:
+            call_ops_at.append((offset, ops))
+    if problems:
+        raise ApplyError(problems)
+    if not call_ops_at:
+        return parsed
+    blocks = sorted(parsed.blocks, key=lambda b: b.start)
+    ops: list[Operation] = []
+    formats: list[str] = []
+
+    def note(names) -> None:
+        for f in names:
+            if f not in formats:
+                formats.append(f)
+
+    k = 0
+    for offset, c_ops in call_ops_at:
+        while k < len(blocks) and blocks[k].start < offset:
+            ops.extend(blocks[k].ops)
+            note(blocks[k].formats)
+            k += 1
+        ops.extend(c_ops)
+        note([NAME])
+    for b in blocks[k:]:
+        ops.extend(b.ops)
+        note(b.formats)
+    if len(ops) != len(parsed.ops) + sum(len(o) for _off, o in call_ops_at):
+        # the scanner's blocks do not account for all its operations: keep its order
+        ops = list(parsed.ops) + [op for _off, o in call_ops_at for op in o]
+        formats = list(parsed.formats) + ([NAME] if NAME not in parsed.formats else [])
+    return ParsedResponse(ops, parsed.blocks, parsed.explanation, formats,
+                          list(parsed.descriptions))
+
+
+# --------------------------------------------------------------------- str_replace, insert
+
+
+def apply_text_edit(ft, op, path: str):
+    """(new FileText, added, removed) of a ReplaceText or InsertText on ``ft``."""
+    from .text import TextBuilder
+
+    lines = ft.lines
+    n = len(lines)
+    if isinstance(op, InsertText):
+        if op.line > n:
+            raise ApplyError(Problem(
+                f"insert_line {op.line} is past the end of the file ({n} line"
+                f"{'s' if n != 1 else ''})", file=path, directive=op.source.directive,
+                hint=f"insert_line counts the lines to insert after: 0 to {n}",
+                nearby=[(i + 1, lines[i]) for i in range(max(0, n - 3), n)],
+                nearby_label="the file ends with"))
+        new_lines = _split_whole_lines(op.text)
+        if not new_lines:
+            return ft, 0, 0
+        b = TextBuilder(ft, ft.dominant_ending())
+        b.keep(0, op.line)
+        b.add(new_lines)
+        b.keep(op.line, n)
+        final = ft.final_newline if op.line < n else True
+        return b.finish(final), len(new_lines), 0
+
+    text = "\n".join(lines) + ("\n" if n and ft.final_newline else "")
+    old = _lf(op.old)
+    new = _lf(op.new)
+    places = _occurrences(text, old, limit=20)
+    if len(places) != 1:
+        raise ApplyError(_not_once_problem(text, lines, old, places, path, op))
+    s = places[0]
+    e = s + len(old)
+    a = text.rfind("\n", 0, s) + 1  # the start of the first line the match touches
+    end = _line_end(text, e)
+    replaced = text[a:s] + new + text[e:end]
+    if replaced and not replaced.endswith("\n") and end < len(text):
+        end = _line_end(text, end + 1)  # the new text runs into the next line: take it too
+        replaced = text[a:s] + new + text[e:end]
+    first = text.count("\n", 0, a)
+    last = first + _count_lines(text[a:end])  # exclusive
+    new_lines = _split_whole_lines(replaced)
+    old_lines = [lines[i] for i in range(first, last)]
+    lo = 0
+    while lo < min(len(old_lines), len(new_lines)) and old_lines[lo] == new_lines[lo]:
+        lo += 1
+    hi = 0
+    while (hi < min(len(old_lines), len(new_lines)) - lo
+           and old_lines[-1 - hi] == new_lines[-1 - hi]):
+        hi += 1
+    b = TextBuilder(ft, ft.dominant_ending())
+    b.keep(0, first + lo)
+    b.add(new_lines[lo:len(new_lines) - hi])
+    b.keep(last - hi, n)
+    if last < n:
+        final = ft.final_newline
+    elif replaced:
+        final = replaced.endswith("\n")
+    else:
+        final = True  # the match ran to the end: the line before keeps its newline
+    added = len(new_lines) - lo - hi
+    removed = len(old_lines) - lo - hi
+    return b.finish(final), added, removed
+
+
+def _lf(text: str) -> str:
+    """Line breaks as the file's lines are compared: CRLF and lone CR become LF."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _line_end(text: str, pos: int) -> int:
+    """The end (after its newline) of the line holding ``pos``; ``pos`` itself when it is
+    already a line start (or the end)."""
+    if pos >= len(text) or pos == 0 or text[pos - 1] == "\n":
+        return min(pos, len(text))
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl + 1
+
+
+def _count_lines(chunk: str) -> int:
+    if not chunk:
+        return 0
+    return chunk.count("\n") + (0 if chunk.endswith("\n") else 1)
+
+
+def _split_whole_lines(text: str) -> list[str]:
+    """Text as whole lines: its last line break ends the last line."""
+    text = _lf(text)
+    if not text:
+        return []
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n")
+
+
+def _occurrences(text: str, old: str, limit: int) -> list[int]:
+    """Offsets where ``old`` occurs (overlapping ones too), at most ``limit``."""
+    out = []
+    pos = text.find(old)
+    while pos >= 0 and len(out) < limit:
+        out.append(pos)
+        pos = text.find(old, pos + 1)
+    return out
+
+
+def _not_once_problem(text: str, lines, old: str, places: list[int], path: str, op) -> Problem:
+    first = old.strip("\n").split("\n", 1)[0]
+    if places:
+        numbers = [text.count("\n", 0, p) + 1 for p in places]
+        more = "" if len(places) < 20 else " (and more)"
+        shown = ", ".join(str(x) for x in numbers) + more
+        nearby = []
+        for x in numbers[:6]:
+            nearby.append((x, lines[x - 1]))
+        return Problem(
+            f"old_str occurs {len(places)}{'+' if more else ''} times in {path} (at lines "
+            f"{shown}); str_replace needs exactly one occurrence",
+            file=path, directive=op.source.directive, edit_first_line=first,
+            candidates=numbers, nearby=nearby, nearby_label="where old_str starts",
+            hint="include more of the surrounding lines in old_str so it matches one place only")
+    return Problem(f"old_str does not occur in {path}; str_replace needs exactly one occurrence "
+                   f"of it, character for character",
+                   file=path, directive=op.source.directive, edit_first_line=first,
+                   nearby=_closest(lines, old),
+                   hint="copy old_str from the file as it is now (whitespace and indentation "
+                        "included)")
+
+
+def _closest(lines, old: str) -> list[tuple[int, str]]:
+    """The file's lines most like old_str's first non-blank line, with some around them."""
+    import difflib
+
+    probe = next((l.strip() for l in old.split("\n") if l.strip()), "")
+    n = len(lines)
+    if not probe or n == 0:
+        return []
+    best, at = 0.5, None
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if not s:
+            continue
+        if s == probe:
+            at = i
+            break
+        if i >= 20000:
+            break
+        m = difflib.SequenceMatcher(None, probe, s)
+        if m.real_quick_ratio() > best and m.quick_ratio() > best and m.ratio() > best:
+            best, at = m.ratio(), i
+    if at is None:
+        return []
+    span = max(1, len(old.strip("\n").split("\n")))
+    lo, hi = max(0, at - 2), min(n, at + span + 2, at + 12)
+    return [(i + 1, lines[i]) for i in range(lo, hi)]

@@ -1,0 +1,2 @@
+"""The package."""
+VERSION = "1.0"

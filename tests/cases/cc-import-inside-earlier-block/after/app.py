@@ -1,0 +1,8 @@
+import json
+import os
+import sys
+
+
+def main():
+    print(json.dumps(os.getcwd()))
+    return 0

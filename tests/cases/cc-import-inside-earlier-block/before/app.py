@@ -1,0 +1,7 @@
+import os
+import sys
+
+
+def main():
+    print(os.getcwd())
+    return 0

@@ -1,0 +1,4 @@
+def a():
+    return 10
+def b():
+    return 20

@@ -1,0 +1,4 @@
+def a():
+    return 1
+def b():
+    return 2

@@ -1,0 +1,6 @@
+x = 1
+return x
+
+x = 1
+return x
+end

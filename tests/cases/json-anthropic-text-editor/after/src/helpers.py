@@ -1,0 +1,2 @@
+def greeting(name):
+    return f'hello {name}'

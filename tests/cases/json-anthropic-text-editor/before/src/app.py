@@ -1,0 +1,7 @@
+import os
+
+def main():
+    print('hello')
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,3 @@
+from src.greet import hello
+
+print(hello('bob'))

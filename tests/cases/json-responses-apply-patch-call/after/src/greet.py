@@ -1,0 +1,6 @@
+def hello(name):
+    return 'hi ' + name
+
+
+def shout(name):
+    return hello(name).upper()

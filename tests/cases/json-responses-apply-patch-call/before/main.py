@@ -1,0 +1,3 @@
+from src.greet import greet
+
+print(greet('bob'))

@@ -1,0 +1,6 @@
+def total(items):
+    return sum(items)
+
+
+def report(items):
+    print(total(items))

@@ -1,0 +1,11 @@
+import argparse
+import logging
+
+from runner import run
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("path")
+    args = parser.parse_args()
+    run(args.path)

@@ -1,0 +1,274 @@
+"""The library (docs/API.md): git_aiapply.apply / check / parse / show / undo, run
+in-process against real repositories, checked with the git CLI and against the command."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import git_aiapply
+from git_aiapply.api import Result, Session
+from conftest import AI_APPLY, LOUDER_BETA, GitRepo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def env(git_env, monkeypatch):
+    """The in-process library sees the same environment as the command in the tests."""
+    for k in list(os.environ):
+        if k.startswith("GIT_"):
+            monkeypatch.delenv(k)
+    for k, v in git_env.items():
+        monkeypatch.setenv(k, v)
+    return git_env
+
+
+@pytest.fixture
+def base(repo: GitRepo, env) -> GitRepo:
+    repo.write("src/b.txt", "alpha\nbeta\n")
+    repo.write("README.md", "hello\n")
+    repo.commit_all("base")
+    repo.settle()
+    return repo
+
+
+def diff(path: str, old: str, new: str, why: str = "Change it.") -> str:
+    return f"{why}\n\n```diff\n--- a/{path}\n+++ b/{path}\n@@\n-{old}\n+{new}\n```\n"
+
+
+def test_apply_commits_and_result_is_the_json_object(base: GitRepo, tmp_path):
+    before = base.head()
+    r = git_aiapply.apply(LOUDER_BETA, repo=base.root)
+    assert isinstance(r, Result) and r.status == "applied" and r.ok and r.exit_code == 0
+    assert r.commit == base.head() and r.base == before and r.branch == "main"
+    assert base.read("src/b.txt") == b"alpha\nBETA\n"
+    assert base.git("status", "--porcelain").strip() == ""
+    assert base.git("log", "-1", "--format=%s").strip() == "Make beta louder"
+    assert [(f.path, f.action, f.added, f.removed) for f in r.files] == [("src/b.txt", "update", 1, 1)]
+    assert r.formats == ("unified-diff",) and "AI-Response: " + r.response_id in r.message
+    # the fields are exactly those of the command's --json object
+    resp = tmp_path / "again.md"
+    resp.write_text(diff("README.md", "hello", "HELLO"))
+    out = json.loads(base.run("--json", "--check", str(resp)).out)
+    assert [f for f in Result.__dataclass_fields__] == list(out)
+    assert Result.from_json(out).to_json() == out
+    # the result is frozen
+    with pytest.raises(AttributeError):
+        r.status = "refused"  # type: ignore[misc]
+
+
+def test_refusal_is_a_result_equal_to_the_commands(base: GitRepo, tmp_path):
+    text = diff("src/b.txt", "gamma", "GAMMA")
+    snap = base.snapshot()
+    r = git_aiapply.apply(text, repo=base.root, name="bad")
+    assert r.status == "refused" and r.exit_code == 1 and not r.ok and r.commit is None
+    assert r.errors[0].file == "src/b.txt" and "gamma" in r.error_text
+    assert base.snapshot() == snap
+    f = tmp_path / "bad.md"
+    f.write_text(text)
+    cli = base.run("--json", str(f))
+    assert cli.returncode == 1
+    assert r.to_json() == json.loads(cli.out)
+
+
+def test_check_diff_and_options(base: GitRepo):
+    snap = base.snapshot()
+    r = git_aiapply.check(LOUDER_BETA, repo=base.root, diff=True)
+    assert r.status == "would-apply" and "+BETA" in r.diff and base.snapshot() == snap
+    r = git_aiapply.apply(LOUDER_BETA, repo=base.root, branch="try/one", message="Mine",
+                          trailers=False, signoff=True)
+    assert r.status == "applied" and r.branch == "try/one"
+    after = base.snapshot()
+    assert {k: after[k] for k in ("files", "index", "head", "status")} == \
+        {k: snap[k] for k in ("files", "index", "head", "status")}
+    msg = base.message("try/one")
+    assert msg.startswith("Mine\n") and "AI-Response" not in msg and "Signed-off-by: " in msg
+    # without trailers nothing marks it: on that branch it no longer fits
+    assert git_aiapply.apply(LOUDER_BETA, repo=base.root, branch="try/one").status == "refused"
+    # with them, the same response again on its branch is already applied
+    first = git_aiapply.apply(LOUDER_BETA, repo=base.root, branch="try/two")
+    again = git_aiapply.apply(LOUDER_BETA, repo=base.root, branch="try/two")
+    assert (first.status, again.status) == ("applied", "already-applied")
+    assert again.commit == first.commit == base.git("rev-parse", "try/two").strip()
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"chek": True}, "unknown option 'chek'"),
+    ({"check": "yes"}, "takes a bool"),
+    ({"max_bytes": True}, "takes a int"),
+    ({"format": "nope"}, "unknown format 'nope'"),
+    ({"base": "HEAD"}, "goes with branch"),
+    ({"branch": "try/{n}"}, "is a template"),
+    ({"branch": "bad..name"}, "invalid branch name"),
+    ({"verify": True}, "goes with branch"),
+])
+def test_bad_options_raise_clear_errors(base: GitRepo, options, words):
+    snap = base.snapshot()
+    with pytest.raises(git_aiapply.InvalidOptions) as e:
+        git_aiapply.apply(LOUDER_BETA, repo=base.root, **options)
+    assert words in str(e.value)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, git_aiapply.UsageError)
+    assert base.snapshot() == snap
+
+
+def test_environment_failure_raises_fatal_error(tmp_path, env):
+    plain = tmp_path / "not-a-repo"
+    plain.mkdir()
+    (tmp_path / "ceiling").mkdir()
+    os.environ["GIT_CEILING_DIRECTORIES"] = str(tmp_path)
+    try:
+        with pytest.raises(git_aiapply.FatalError) as e:
+            git_aiapply.apply(LOUDER_BETA, repo=plain)
+    finally:
+        del os.environ["GIT_CEILING_DIRECTORIES"]
+    assert e.value.exit_code == 128 and "not a git repository" in str(e.value)
+
+
+def test_response_as_bytes_path_and_chat_json(base: GitRepo, tmp_path):
+    r = git_aiapply.apply(diff("README.md", "hello", "bytes").encode(), repo=base.root)
+    assert r.status == "applied" and base.read("README.md") == b"bytes\n"
+    p = tmp_path / "from-file.md"
+    p.write_text(diff("README.md", "bytes", "file"))
+    r = git_aiapply.apply(p, repo=base.root)
+    assert r.status == "applied" and r.response == "from-file" and base.read("README.md") == b"file\n"
+    chat = {"model": "gpt-test", "choices": [{"message": {
+        "role": "assistant", "content": diff("README.md", "file", "chat")}}]}
+    r = git_aiapply.apply(chat, repo=base.root)
+    assert r.status == "applied" and r.model == "gpt-test"
+    assert "AI-Model: gpt-test" in base.message()
+    with pytest.raises(git_aiapply.InvalidOptions):
+        git_aiapply.apply(42, repo=base.root)
+    with pytest.raises(git_aiapply.UsageError, match="cannot read"):
+        git_aiapply.apply(tmp_path / "missing.md", repo=base.root)
+
+
+def test_repo_may_be_a_pygit2_repository_or_a_subfolder(base: GitRepo):
+    import pygit2
+
+    r = git_aiapply.apply(LOUDER_BETA, repo=pygit2.Repository(str(base.root)))
+    assert r.status == "applied" and base.read("src/b.txt") == b"alpha\nBETA\n"
+    r = git_aiapply.apply(diff("src/b.txt", "alpha", "ALPHA"), repo=base.root / "src")
+    assert r.status == "applied" and base.read("src/b.txt") == b"ALPHA\nBETA\n"
+
+
+def test_parse_needs_no_repository(tmp_path, monkeypatch):
+    from git_aiapply.ops import EditFile, NewFile
+
+    monkeypatch.chdir(tmp_path)
+    text = ("Two things.\n\n" + diff("a.py", "x = 1", "x = 2", "")
+            + "\n*** Begin Patch\n*** Add File: new.txt\n+hi\n*** End Patch\n")
+    p = git_aiapply.parse(text)
+    assert [type(op) for op in p.operations] == [EditFile, NewFile]
+    assert p.operations[0].path == "a.py" and p.operations[1].text == "hi\n"
+    assert p.formats == ("unified-diff", "apply-patch") and "Two things." in p.explanation
+    with pytest.raises(git_aiapply.ApplyError) as e:
+        git_aiapply.parse("*** Begin Patch\n*** Add File: x\n+cut off")
+    assert e.value.problems
+    assert git_aiapply.parse(text, format="apply-patch").formats == ("apply-patch",)
+
+
+def test_show_is_the_commands_view(base: GitRepo):
+    base.write("src/b.txt", "alpha\n  beta gamma\n")
+    assert git_aiapply.show("src/b.txt", repo=base.root) == base.run("show", "src/b.txt").out.rstrip("\n")
+    assert git_aiapply.show("src/b.txt", repo=base.root, rev="HEAD") == \
+        base.run("show", "--rev", "HEAD", "src/b.txt").out.rstrip("\n")
+    with pytest.raises(git_aiapply.UsageError):
+        git_aiapply.show("../outside", repo=base.root)
+
+
+def test_undo_takes_back_the_commit(base: GitRepo):
+    before = base.head()
+    assert git_aiapply.apply(LOUDER_BETA, repo=base.root).status == "applied"
+    done = git_aiapply.undo(repo=base.root)
+    assert done["status"] == "undone" and base.head() == before
+    assert base.read("src/b.txt") == b"alpha\nbeta\n"
+    refused = git_aiapply.undo(repo=base.root)  # HEAD is not the tool's commit
+    assert refused["status"] == "refused" and refused["exit_code"] == 1 and base.head() == before
+
+
+def test_warm_index_sees_what_other_git_processes_did(base: GitRepo):
+    s = Session(base.root)
+    assert s.apply(LOUDER_BETA).status == "applied"
+    cache = s.repo.index_cache
+    assert cache.peek(os.path.join(s.repo.gitdir, "index")) is not None  # kept warm
+    # another process stages a new file and changes an unrelated one, without committing
+    base.write("staged.txt", "staged\n")
+    base.git("add", "staged.txt")
+    base.write("README.md", "unstaged\n")
+    assert cache.peek(os.path.join(s.repo.gitdir, "index")) is None  # the file changed
+    r = s.apply(diff("src/b.txt", "BETA", "BETA2"))
+    assert r.status == "applied"
+    assert base.git("status", "--porcelain").splitlines() == [" M README.md", "A  staged.txt"]
+    assert "staged.txt" not in base.git("ls-tree", "-r", "--name-only", "HEAD")
+    # another process commits: HEAD moves; the next response builds on its commit
+    base.git("commit", "-q", "-m", "theirs")
+    theirs = base.head()
+    r = s.apply(diff("src/b.txt", "BETA2", "BETA3"))
+    assert r.status == "applied" and r.base == theirs
+    assert "staged.txt" in base.git("ls-tree", "-r", "--name-only", "HEAD")
+    assert base.git("status", "--porcelain").splitlines() == [" M README.md"]
+    # an index-only change of the same size (a staged mode change) is seen too: the file
+    # is no longer clean (a stale warm index would have applied and dropped the change)
+    base.git("update-index", "--chmod=+x", "src/b.txt")
+    r = s.apply(diff("src/b.txt", "BETA3", "BETA4"))
+    assert r.status == "refused" and r.error_kind == "dirty" and "staged" in r.error_text
+    assert base.git("ls-files", "-s", "src/b.txt").startswith("100755 ")
+    base.git("fsck", "--no-progress")
+
+
+def test_warm_index_dropped_when_a_hook_restages(base: GitRepo):
+    hook = base.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho generated > gen.txt\ngit add gen.txt\n")
+    hook.chmod(0o755)
+    s = Session(base.root)
+    assert s.apply(LOUDER_BETA).status == "applied"
+    hook.unlink()
+    assert s.apply(diff("README.md", "hello", "HELLO")).status == "applied"
+    # the second commit's index came from disk, holding what the hook staged
+    assert "gen.txt" in base.git("ls-files")
+    assert base.git("status", "--porcelain").strip() == ""
+
+
+def test_import_is_cheap_and_names_stay_functions():
+    code = ("import sys, git_aiapply; heavy = [m for m in ('pygit2', 'click', 'xxhash') "
+            "if m in sys.modules]; print(heavy)\n"
+            "import git_aiapply.apply, git_aiapply.undo\n"
+            "print(callable(git_aiapply.apply), git_aiapply.apply.__module__, "
+            "git_aiapply.undo.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "True git_aiapply.api git_aiapply.api"]
+
+
+def _doc_example(name: str) -> str:
+    """The python block of docs/API.md that follows the marker ``<!-- example: NAME -->``."""
+    text = (ROOT / "docs" / "API.md").read_text()
+    m = re.search(rf"<!-- example: {name} -->\s*```python\n(.*?)```", text, re.S)
+    assert m, f"docs/API.md has no example {name}"
+    return m.group(1)
+
+
+def test_harness_example_from_the_docs(base: GitRepo, tmp_path):
+    answers = tmp_path / "answers.jsonl"
+    rows = [{"id": "a1", "response": diff("src/b.txt", "beta", "ONE")},
+            {"id": "a2", "response": diff("src/b.txt", "nope", "TWO")},
+            {"id": "a3", "response": diff("README.md", "hello", "THREE")}]
+    answers.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    snap = base.snapshot()
+    code = _doc_example("harness")
+    out = subprocess.run([sys.executable, "-c", code, str(base.root), str(answers)],
+                         capture_output=True, text=True, env=base.env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(l) for l in out.stdout.splitlines()]
+    assert [(l["id"], l["status"]) for l in lines] == [("a1", "applied"), ("a2", "refused"), ("a3", "applied")]
+    assert base.git("show", "eval/a1:src/b.txt") == "alpha\nONE\n"
+    assert base.git("show", "eval/a3:README.md") == "THREE\n"
+    assert base.git("rev-parse", "--verify", "-q", "eval/a2", check=False).strip() == ""
+    assert "could not find" in lines[1]["error_text"]
+    snap2 = base.snapshot()
+    assert snap2["files"] == snap["files"] and snap2["head"] == snap["head"]

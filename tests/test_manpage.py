@@ -1,0 +1,77 @@
+"""The manual page: installed with the package where man-db finds it from PATH (a venv's
+bin/ -> its share/man), so `git help ai-apply` and `git ai-apply --help` open it; and it
+describes every apply option of the one option table."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from git_aiapply.options import APPLY_OPTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "git-ai-apply.1"
+
+
+def test_page_describes_every_apply_option():
+    text = PAGE.read_text().replace("\\-", "-")
+    for o in APPLY_OPTIONS:
+        for name in o.names:
+            assert f"\\fB{name}\\fR" in text, name
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The package built as a wheel and installed (without its dependencies, which
+    the running venv has) into a fresh virtualenv, as `pip install .` installs it."""
+    tmp = tmp_path_factory.mktemp("install")
+    wheels = tmp / "wheels"
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                        "-w", str(wheels), str(ROOT)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    wheel = next(wheels.glob("git_ai_apply-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.endswith(".data/data/share/man/man1/git-ai-apply.1") for n in names)
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
+                    str(venv)], check=True)
+    r = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"),
+                        "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:  # an older pip without --python: install with a prefix
+        r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                            "--no-index", "--prefix", str(venv), str(wheel)],
+                           capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return venv
+
+
+def test_page_is_installed_with_the_package(installed: Path):
+    page = installed / "share" / "man" / "man1" / "git-ai-apply.1"
+    assert page.read_bytes() == PAGE.read_bytes()
+
+
+def _env(installed: Path, home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MAN"))}
+    env.update(PATH=f"{installed / 'bin'}{os.pathsep}{env.get('PATH', '')}", HOME=str(home),
+               MANPAGER="cat", PAGER="cat", GIT_PAGER="cat", MANWIDTH="80", LC_ALL="C.UTF-8",
+               GIT_CONFIG_NOSYSTEM="1")
+    return env
+
+
+@pytest.mark.skipif(shutil.which("man") is None, reason="no man on this machine")
+def test_man_and_git_help_find_the_page(installed: Path, tmp_path: Path):
+    env = _env(installed, tmp_path)
+    r = subprocess.run(["man", "-w", "git-ai-apply"], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert Path(r.stdout.strip()).resolve() == (installed / "share/man/man1/git-ai-apply.1").resolve()
+    for argv in (["git", "help", "ai-apply"], ["git", "ai-apply", "--help"]):
+        r = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True)
+        assert r.returncode == 0, (argv, r.stderr)
+        assert "turn a language model's response into one git commit" in r.stdout, argv

@@ -1,0 +1,96 @@
+"""`git ai-apply mcp` end to end with the MCP SDK's own stdio client (skipped only when
+the optional mcp extra is not installed)."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from conftest import AI_APPLY, LOUDER_BETA, GitRepo
+
+mcp = pytest.importorskip("mcp")
+anyio = pytest.importorskip("anyio")
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+
+@pytest.fixture
+def base(repo: GitRepo) -> GitRepo:
+    repo.write("src/b.txt", "alpha\nbeta\n")
+    repo.write("README.md", "hello\n")
+    repo.commit_all("base")
+    repo.settle()
+    return repo
+
+
+def talk(repo: GitRepo, calls: list[tuple[str, dict]]):
+    """Start the server in ``repo``, list its tools, make ``calls``; the results in order."""
+    async def main():
+        params = StdioServerParameters(command=AI_APPLY[0], args=[*AI_APPLY[1:], "mcp"],
+                                       env=repo.env, cwd=str(repo.root))
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = sorted(t.name for t in (await session.list_tools()).tools)
+                out = [await session.call_tool(name, args) for name, args in calls]
+                return tools, out
+
+    return anyio.run(main)
+
+
+def payload(result) -> dict | str:
+    text = result.content[0].text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def test_tools_apply_check_show_undo(base: GitRepo):
+    before = base.head()
+    refused_text = "Fix.\n\n```diff\n--- a/README.md\n+++ b/README.md\n@@\n-nothing\n+x\n```\n"
+    tools, (shown, checked, applied, refused, undone) = talk(base, [
+        ("show_files", {"paths": ["src/b.txt"]}),
+        ("check_response", {"response": LOUDER_BETA}),
+        ("apply_response", {"response": LOUDER_BETA}),
+        ("apply_response", {"response": refused_text}),
+        ("undo_last_apply", {}),
+    ])
+    assert tools == ["apply_response", "check_response", "show_files", "undo_last_apply"]
+    assert payload(shown) == base.run("show", "src/b.txt").out.rstrip("\n")
+    c = payload(checked)
+    assert not checked.is_error and c["status"] == "would-apply" and c["files"][0]["path"] == "src/b.txt"
+    a = payload(applied)
+    assert not applied.is_error and a["status"] == "applied"
+    r = payload(refused)
+    assert not refused.is_error and r["status"] == "refused" and "nothing" in r["error_text"]
+    u = payload(undone)
+    assert u["status"] == "undone" and u["undone"] == a["commit"]
+    # the commit was made, then taken back, with the git CLI's agreement
+    assert base.head() == before and base.read("src/b.txt") == b"alpha\nbeta\n"
+    assert a["commit"] in base.git("reflog", "--format=%H")
+    assert base.git("status", "--porcelain").strip() == ""
+
+
+def test_branch_and_bad_arguments(base: GitRepo):
+    snap = base.snapshot()
+    _tools, (on_branch, bad) = talk(base, [
+        ("apply_response", {"response": LOUDER_BETA, "branch": "agent/1"}),
+        ("apply_response", {"response": LOUDER_BETA, "format": "nope"}),
+    ])
+    assert payload(on_branch)["status"] == "applied"
+    assert base.git("show", "agent/1:src/b.txt") == "alpha\nBETA\n"
+    assert base.snapshot()["files"] == snap["files"] and base.head() == snap["head"]
+    assert bad.is_error and "usage error: unknown format 'nope'" in bad.content[0].text
+
+
+def test_missing_extra_says_how_to_install(base: GitRepo, tmp_path):
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "mcp.py").write_text("raise ImportError('No module named mcp (shadowed)')\n")
+    env = dict(base.env, PYTHONPATH=str(shadow))
+    r = subprocess.run([*AI_APPLY, "mcp"], cwd=base.root, env=env, input=b"", capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 128 and err.startswith("fatal: ") and "Traceback" not in err
+    assert "pip install 'git-ai-apply[mcp]'" in err and r.stdout == b""
