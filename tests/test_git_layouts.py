@@ -299,3 +299,21 @@ def test_clean_and_smudge_filter(repo: GitRepo):
     assert repo.git("show", "HEAD:f.up") == "alpha\ngamma\n"
     assert repo.read("f.up") == b"ALPHA\nGAMMA\n"
     assert repo.git("status", "--porcelain") == ""
+
+
+def test_undo_never_writes_through_a_folder_replaced_by_a_link(repo: GitRepo, tmp_path):
+    repo.write("lib/a.txt", "alpha\n")
+    repo.commit_all()
+    assert repo.run(response=patch("lib/a.txt", "alpha", "ALPHA")).returncode == 0
+    made = repo.head()
+    outside = tmp_path / "copy"
+    outside.mkdir()
+    (outside / "a.txt").write_text("ALPHA\n")
+    import shutil
+
+    shutil.rmtree(repo.root / "lib")
+    os.symlink(outside, repo.root / "lib")
+    r = repo.run("undo")
+    assert r.returncode != 0 and "lib" in r.err, r.out + r.err
+    assert (outside / "a.txt").read_text() == "ALPHA\n"
+    assert repo.head() == made
