@@ -317,3 +317,16 @@ def test_undo_never_writes_through_a_folder_replaced_by_a_link(repo: GitRepo, tm
     assert r.returncode != 0 and "lib" in r.err, r.out + r.err
     assert (outside / "a.txt").read_text() == "ALPHA\n"
     assert repo.head() == made
+
+
+def test_unknown_aiapply_format_setting_is_fatal(tmp_path, git_env):
+    a = make_repo(tmp_path / "A", git_env, {"a.txt": "alpha\n"})
+    before = a.snapshot()
+    resp = response_file(tmp_path, patch("a.txt", "alpha", "ALPHA"))
+    r = run_git_ai_apply(git_env, a.root, "-c", "aiapply.format=nonsense", "ai-apply", resp)
+    assert r.returncode == 128 and "aiapply.format" in r.stderr, r.stderr
+    assert a.snapshot() == before
+    # a known value is used
+    r = run_git_ai_apply(git_env, a.root, "-c", "aiapply.format=file-changes", "ai-apply", resp)
+    assert r.returncode == 0, r.stderr
+    assert a.git("show", "HEAD:a.txt") == "ALPHA\n"

@@ -44,8 +44,9 @@ def _run(p: dict) -> None:
     include_dirty = p["include_dirty"]
     if include_dirty is None:
         include_dirty = repo.config_bool("aiapply.includeDirty", False)
-    fmt = p["fmt"] or repo.config_get("aiapply.format")
     from ..formats import FORMAT_NAMES
+
+    fmt = p["fmt"] or repo.config_choice("aiapply.format", FORMAT_NAMES)
 
     if fmt and fmt not in FORMAT_NAMES:
         raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")

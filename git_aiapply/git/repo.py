@@ -172,6 +172,15 @@ class Repo:
             return default
         return parse_bool(value, canonical_key(key))
 
+    def config_choice(self, key: str, choices) -> str | None:
+        """A setting that must be one of ``choices`` (None: unset); any other value is
+        fatal, as git treats a bad value of its own settings."""
+        value = self.config_get(key)
+        if value is not None and value not in choices:
+            raise FatalError(f"bad config value '{value}' for '{canonical_key(key)}' (one of: "
+                             f"{', '.join(choices)})", kind="config")
+        return value
+
     def config_int(self, key: str, default: int) -> int:
         value = self._raw(key)
         if value is _ABSENT:
