@@ -221,7 +221,7 @@ def validate_options(options: dict) -> dict:
         if "{n}" in branch or "{name}" in branch:
             raise InvalidOptions(f"branch {branch!r} is a template; the library applies one "
                                  "response at a time: name its branch (see docs/API.md)")
-        from .apply import branch_refname
+        from .git.refs import branch_refname
 
         try:
             branch_refname(branch)
@@ -363,7 +363,7 @@ class Session:
     may be shared by threads: calls run one at a time."""
 
     def __init__(self, repo: "str | os.PathLike" = ".", *, warm: bool = True):
-        from .git import Repo
+        from .git.repo import Repo
 
         start = os.fspath(repo)
         try:
@@ -457,7 +457,7 @@ class Session:
                     return _refused(response, [problem], "refused")
             if branch is None and not (options.check or options.diff) and repo.workdir:
                 repo.lock_index_ahead()  # read the index while the response is parsed
-            from .git import IDENTITY_OVERRIDES
+            from .git.repo import IDENTITY_OVERRIDES
 
             token = IDENTITY_OVERRIDES.set(identity or None)
             try:
@@ -497,9 +497,9 @@ def _author_env(repo, opts: dict) -> dict:
 
 
 def _git_error():
-    import pygit2
+    from .git.repo import GitError
 
-    return pygit2.GitError
+    return GitError
 
 
 def _dir_id(path: str):
@@ -513,7 +513,7 @@ def _dir_id(path: str):
 def hashline_view(repo, path: str, rev: str | None = None) -> str:
     """One file's ``<FILE_CONTENT>`` view with ``LINE#ID`` prefixes: the worktree's file,
     or REV's.  ``path`` is relative to the worktree root (absolute inside it accepted)."""
-    from .git import read_disk
+    from .git.state import read_disk
     from .hashline import render_view
     from .paths import normalize_path
 

@@ -2,7 +2,6 @@
 transaction.  Pure steps are in their own modules; this one only sequences them."""
 from __future__ import annotations
 
-import os
 from .record import field, record
 
 from .errors import ApplyError, FatalError, Problem, fault_of
@@ -120,7 +119,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
     trailers = opts.trailers and repo.config_bool("aiapply.trailers", True)
     subject_max = repo.config_int("aiapply.subjectLength", opts.subject_max)
     if opts.message is not None:
-        from .git import cleanup_whitespace
+        from .git.githooks import cleanup_whitespace
 
         if not cleanup_whitespace(opts.message).strip():
             # as git commit -m "": nothing is committed (trailers are no message)
@@ -139,7 +138,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
                             descriptions=parsed.descriptions, changed=_changed_words(plan),
                             subject_max=subject_max, trailers=trailers)
     if opts.signoff:
-        from .git import identity
+        from .git.repo import identity
 
         c = identity(repo, "committer")
         line = f"Signed-off-by: {c.name} <{c.email}>"
@@ -155,7 +154,7 @@ def _ends_with_trailers(msg: str) -> bool:
 
 def render_diff(plan: Plan, color: bool = False) -> str:
     """The change as a git-style diff (renames shown as renames)."""
-    import pygit2
+    from .git.state import patch_text
 
     parts = []
     renamed_to = {new: old for old, new in plan.renames}
@@ -172,9 +171,7 @@ def render_diff(plan: Plan, color: bool = False) -> str:
             old = plan.base.get(old_path)
         old_data = old.data if old else None
         new_data = new.data if new else None
-        patch = pygit2.Patch.create_from(old_data, new_data, old_as_path=old_path,
-                                         new_as_path=path)
-        text = patch.text or ""
+        text = patch_text(old_data, new_data, old_path, path)
         header = f"diff --git a/{old_path} b/{path}\n"
         body = text.split("\n", 1)[1] if text.startswith("diff --git") else text
         extra = ""
@@ -238,7 +235,9 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 
 def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color,
                after=None) -> Outcome:
-    from . import git as g
+    from .git.refs import branch_refname, branches_in_use, resolve_symbolic
+    from .git.repo import find_response_commit
+    from .git.state import TreeBase, WorktreeBase
     from .formats import no_changes_problem
     from .paths import normalize_path
     from .plan import make_plan
@@ -264,20 +263,17 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     r = repo.repo
     branch_mode = opts.branch is not None
     if branch_mode:
-        refname = branch_refname(opts.branch)
-        try:
-            tip = r.lookup_reference(refname).target
-        except (KeyError, pygit2_errors()):
-            tip = None
+        # a branch that is a symbolic ref: the commit goes to the branch it names, as git
+        refname = resolve_symbolic(r, branch_refname(opts.branch))
+        tip = repo.ref_target(refname)
         # committing under a worktree's feet would make its index and files disagree
-        # with its branch (git refuses `git branch -f` there for the same reason)
-        where = g.checked_out_branches(repo).get(refname)
-        if where is not None:
-            raise ApplyError(Problem(
-                f"branch {_short_branch(refname)} is checked out in {where}; --branch only "
-                "writes branches that no worktree has checked out",
-                hint="leave out --branch to commit onto the current branch, or name another "
-                     "branch"))
+        # with its branch (git refuses `git branch -f` there for the same reason), and a
+        # rebase in progress would drop the commit when it finishes or aborts
+        why = branches_in_use(repo).get(refname)
+        if why is not None:
+            raise FatalError(f"branch {_short_branch(refname)} is {why}; --branch only writes "
+                             "branches that no worktree is using (leave out --branch to commit "
+                             "onto the current branch, or name another branch)", kind="state")
         if tip is not None:
             base_commit = r[tip]
             if opts.base:
@@ -301,6 +297,12 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         search_tip = tip
         out.branch = _short_branch(refname)
     else:
+        if repo.workdir is not None:
+            what = repo.in_progress()
+            if what is not None:
+                from .git.transaction import in_progress_error
+
+                raise in_progress_error(what)
         planned_head = repo.head()
         head_id = planned_head[1]
         base_commit = r[head_id] if head_id else None
@@ -310,7 +312,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     out.base = str(base_commit.id) if base_commit is not None else None
 
     # the same response again: nothing to do
-    done = g.find_response_commit(repo, search_tip, response.response_id)
+    done = find_response_commit(repo, search_tip, response.response_id)
     if done is not None:
         out.status, out.exit_code, out.commit = "already-applied", 0, str(done.id)
         out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
@@ -318,9 +320,9 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
     tree = base_commit.tree if base_commit is not None else None
     if opts.include_dirty and not branch_mode:
-        base = g.WorktreeBase(r, tree, workdir, repo.read_index())
+        base = WorktreeBase(repo, tree, workdir, repo.read_index())
     else:
-        base = g.TreeBase(r, tree, workdir)
+        base = TreeBase(r, tree, workdir)
     if after:
         from .overlay import Overlay
 
@@ -362,9 +364,14 @@ class _BeforeTransaction(Exception):
 
 
 def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
-    from . import git as g
+    from .git.state import dirty_paths, unmerged_paths
 
-    dirty = g.dirty_paths(repo, repo.read_index(), base, [p for p in plan.touched if p not in skip])
+    index = repo.read_index()
+    if unmerged_paths(index):
+        from .git.transaction import unmerged_error
+
+        raise unmerged_error(unmerged_paths(index))
+    dirty = dirty_paths(repo, index, base, [p for p in plan.touched if p not in skip])
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
                                   hint="commit or stash your changes first, or pass "
@@ -375,7 +382,8 @@ def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
 def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Outcome, *,
             editor, color, branch_mode, refname, base_commit, tip, planned_head) -> Outcome:
     """Message, diff/check, and the commit itself."""
-    from . import git as g
+    from .git.signing import signer
+    from .git.transaction import CommitRequest, commit_to_branch, commit_to_worktree
 
     try:
         message = build_commit_message(repo, parsed, response, plan, opts)
@@ -388,155 +396,38 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         out.status, out.exit_code = "would-apply", 0
         return out
 
-    sign = _signer(repo, opts)
+    sign = signer(repo, opts.sign)
     if branch_mode:
         # hooks are skipped in branch mode unless --verify (docs/ATTEMPTS.md)
         verify = None
         if opts.verify:
-            from .attempts import verify_in_worktree
+            from .git.githooks import verify_in_worktree
 
             def verify(tree_id, msg):
                 return verify_in_worktree(repo, base_commit, tree_id, msg, refname=refname,
                                           formats=parsed.formats, no_verify=opts.no_verify)
-        res = g.commit_to_branch(repo, plan, message, refname, base_commit, tip, sign=sign,
+        res = commit_to_branch(repo, plan, message, refname, base_commit, tip, sign=sign,
                                  edit_message=editor if opts.edit else None, verify=verify)
         out.hook_output = res.hook_output
     else:
         env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
         try:
-            author = g.identity(repo, "author")
+            from .git.repo import identity
+
+            author = identity(repo, "author")
         except ApplyError as e:
             raise _BeforeTransaction(e) from None
         env.update({"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email})
-        from .hooks import run_editor
+        from .git.githooks import run_editor
 
         # --edit: the user edits .git/COMMIT_EDITMSG in place, between the hooks (as git)
-        req = g.CommitRequest(plan, message, include_dirty=opts.include_dirty,
+        req = CommitRequest(plan, message, include_dirty=opts.include_dirty,
                               no_verify=opts.no_verify, hook_env=env,
                               edit_message=(lambda path: run_editor(repo, path)) if opts.edit else None,
                               sign=sign)
-        res = g.commit_to_worktree(repo, req, planned_head)
+        res = commit_to_worktree(repo, req, planned_head)
         out.hook_output = res.hook_output
     out.status, out.exit_code = "applied", 0
     out.commit = str(res.commit)
     out.message = res.message
     return out
-
-
-def pygit2_errors():
-    import pygit2
-
-    return pygit2.GitError
-
-
-def _valid_branch(refname: str) -> bool:
-    import pygit2
-
-    try:
-        return pygit2.reference_is_valid_name(refname)
-    except AttributeError:  # older pygit2
-        return True
-
-
-def branch_refname(name: str) -> str:
-    """refs/heads/NAME for --branch NAME (``refs/heads/NAME`` accepted too); a name git
-    would refuse for a branch is a usage error."""
-    from .errors import UsageError
-
-    short = name[len("refs/heads/"):] if name.startswith("refs/heads/") else name
-    refname = f"refs/heads/{short}"
-    if not short or short == "HEAD" or short.startswith("-") or not _valid_branch(refname):
-        raise UsageError(f"invalid branch name {name!r}")
-    return refname
-
-
-def _signer(repo, opts: Options):
-    """A callable that signs commit content as ``git commit -S`` does, or None.
-
-    Whether: -S / --no-gpg-sign, else aiapply.gpgSign, else commit.gpgSign.  How:
-    gpg.format openpgp (gpg.program, default gpg) or x509 (gpg.x509.program, default
-    gpgsm) run as ``PROGRAM --status-fd=2 -bsau KEY`` with KEY = user.signingKey or the
-    committer's "Name <email>"; ssh (gpg.ssh.program, default ssh-keygen) run as
-    ``ssh-keygen -Y sign -n git -f KEY FILE``."""
-    sign = opts.sign
-    if sign is None:
-        sign = repo.config_bool("aiapply.gpgSign", repo.config_bool("commit.gpgSign", False))
-    if not sign:
-        return None
-    fmt = (repo.config_get("gpg.format") or "openpgp").lower()
-    if fmt not in ("openpgp", "x509", "ssh"):
-        raise FatalError(f"invalid value for 'gpg.format': '{fmt}'", kind="signing")
-    default = {"openpgp": "gpg", "x509": "gpgsm", "ssh": "ssh-keygen"}[fmt]
-    program = repo.config_get(f"gpg.{fmt}.program") if fmt != "openpgp" else None
-    program = program or (repo.config_get("gpg.program") if fmt == "openpgp" else None) or default
-    key = repo.config_get("user.signingKey")
-    if fmt == "ssh":
-        return lambda content: _ssh_sign(program, key, content)
-
-    def run(content: str) -> str:
-        import subprocess
-
-        signer = key
-        if not signer:
-            from .git import identity
-
-            c = identity(repo, "committer")
-            signer = f"{c.name} <{c.email}>"
-        args = [program, "--status-fd=2", "-bsau", signer]
-        try:
-            p = subprocess.run(args, input=content.encode("utf-8", "surrogateescape"),
-                               capture_output=True)
-        except OSError as e:
-            raise FatalError(f"cannot run {program} to sign the commit: {e.strerror}",
-                             kind="signing") from None
-        if p.returncode != 0 or b"-----BEGIN" not in p.stdout:
-            # as git: "gpg failed to sign the data", after what gpg said
-            said = p.stderr.decode("utf-8", "replace").strip()[-500:]
-            raise FatalError((said + "\n" if said else "") +
-                             f"{program} failed to sign the data", kind="signing")
-        return p.stdout.decode("utf-8", "replace")
-
-    return run
-
-
-def _ssh_sign(program: str, key: str | None, content: str) -> str:
-    """gpg.format=ssh: ``ssh-keygen -Y sign -n git -f KEY FILE`` writes FILE.sig; a literal
-    key (``key::...`` or ``ssh-...``) is used through the ssh agent (-U), as git does."""
-    import shutil
-    import subprocess
-    import tempfile
-
-    if not key:
-        raise FatalError("either user.signingkey or gpg.ssh.defaultKeyCommand needs to be "
-                         "configured", kind="signing")
-    folder = tempfile.mkdtemp(prefix="ai-apply-sign-")
-    try:
-        payload = os.path.join(folder, "commit")
-        with open(payload, "wb") as f:
-            f.write(content.encode("utf-8", "surrogateescape"))
-        literal = key[5:] if key.startswith("key::") else (key if key.startswith("ssh-") else None)
-        args = [program, "-Y", "sign", "-n", "git", "-f"]
-        if literal is not None:
-            keyfile = os.path.join(folder, "key.pub")
-            with open(keyfile, "w") as f:
-                f.write(literal + "\n")
-            args += [keyfile, "-U", payload]
-        else:
-            args += [os.path.expanduser(key), payload]
-        try:
-            p = subprocess.run(args, capture_output=True)
-        except OSError as e:
-            raise FatalError(f"cannot run {program} to sign the commit: {e.strerror}",
-                             kind="signing") from None
-        try:
-            with open(payload + ".sig", encoding="utf-8") as f:
-                sig = f.read()
-        except OSError:
-            sig = ""
-        if p.returncode != 0 or "-----BEGIN" not in sig:
-            said = p.stderr.decode("utf-8", "replace").strip()[-500:]
-            raise FatalError((said + "\n" if said else "") +
-                             f"{program} failed to sign the data", kind="signing")
-        return sig
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)

@@ -11,8 +11,9 @@ the current branch.
 - ``pick_cmd``: fast-forward when the attempt sits right on HEAD, otherwise its change
   is merged onto HEAD and committed through the ordinary worktree transaction (clean
   files only, hooks, rollback).
-- ``verify_in_worktree``: ``--verify`` runs the commit hooks of a branch-mode commit in
-  a temporary linked worktree.
+
+``--verify`` (the commit hooks of a branch-mode commit, run in a temporary linked
+worktree) is git/githooks.py's ``verify_in_worktree``.
 """
 from __future__ import annotations
 
@@ -87,7 +88,8 @@ _STATUS_WORDS = {"applied": "applied", "already-applied": "already applied",
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
                  quiet: bool = False, max_bytes: int | None = None) -> int:
     """Try every response onto its own branch; print the summary; 0 if all applied."""
-    from .apply import Outcome, apply_one, branch_refname
+    from .apply import Outcome, apply_one
+    from .git.refs import branch_refname
     from .response import DEFAULT_MAX_BYTES, Response, read_response
 
     if max_bytes is None:
@@ -236,90 +238,6 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
 # --------------------------------------------------------------------------- --verify
 
 
-def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str,
-                       formats: list[str], no_verify: bool = False):
-    """Run pre-commit, prepare-commit-msg and commit-msg for a branch-mode commit in a
-    temporary linked worktree (detached at the base, index and files = the new tree), as
-    `git commit` would in a checkout of the branch.  Returns (tree, message, output):
-    a pre-commit hook may re-stage files and the message hooks may edit the message.
-    post-commit is not run (there is no worktree commit to announce)."""
-    import shutil
-    import subprocess
-    import tempfile
-
-    import pygit2
-
-    from . import hooks as hooks_mod
-    from .git import Repo, cleanup_whitespace
-
-    names = ("pre-commit", "prepare-commit-msg", "commit-msg")
-    if not any(hooks_mod.find_hook(repo, h) for h in names):
-        return tree_id, message, ""
-    if base_commit is None:
-        raise ApplyError(Problem("--verify needs a base commit to check out; this branch "
-                                 "would start from an empty history",
-                                 hint="make a first commit, or leave out --verify"))
-    env = dict(os.environ)
-    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(k, None)
-    top = tempfile.mkdtemp(prefix="git-ai-apply-verify-")
-    wt = os.path.join(top, "worktree")
-    git_dir = repo.gitdir
-
-    def git(*args, cwd=None):
-        return subprocess.run(["git", *args], cwd=cwd or git_dir, env=env, capture_output=True)
-
-    output: list[str] = []
-    try:
-        # --no-checkout: no post-checkout hook; the files are written from the new tree
-        r = git("worktree", "add", "--detach", "--no-checkout", wt, str(base_commit.id))
-        if r.returncode != 0:
-            raise ApplyError(Problem("--verify could not make a temporary worktree: "
-                                     + r.stderr.decode("utf-8", "replace").strip()))
-        r = git("read-tree", "--reset", "-u", str(tree_id), cwd=wt)
-        if r.returncode != 0:
-            raise ApplyError(Problem("--verify could not fill the temporary worktree: "
-                                     + r.stderr.decode("utf-8", "replace").strip()))
-        wrepo = Repo(wt)
-        index_file = os.path.join(wrepo.gitdir, "index")
-        hook_env = {"GIT_INDEX_FILE": index_file, "GIT_EDITOR": ":", "GIT_AI_APPLY": "1",
-                    "GIT_AI_APPLY_FORMAT": ",".join(formats),
-                    "GIT_AI_APPLY_BRANCH": refname[len("refs/heads/"):]}
-
-        def run(name, args):
-            res = hooks_mod.run_hook(wrepo, name, args, hook_env)
-            if res is None:
-                return
-            output.append(res.output)
-            if res.returncode != 0:
-                out = res.output.strip()
-                shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
-                raise ApplyError(Problem(
-                    f"the {name} hook failed (exit {res.returncode}) in the --verify "
-                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind="hook")
-
-        if not no_verify:
-            run("pre-commit", [])
-            new_tree = pygit2.Index(index_file).write_tree(repo.repo)
-            tree_id = new_tree  # a formatter may have re-staged files
-        msg_file = os.path.join(wrepo.gitdir, "COMMIT_EDITMSG")
-        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(message)
-        run("prepare-commit-msg", [msg_file, "message"])
-        if not no_verify:
-            run("commit-msg", [msg_file])
-        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
-            message = cleanup_whitespace(f.read())
-        if not message.strip():
-            raise ApplyError("aborting commit due to empty commit message (a hook emptied it)",
-                             kind="hook")
-        return tree_id, message, "".join(output)
-    finally:
-        git("worktree", "remove", "--force", wt)
-        shutil.rmtree(top, ignore_errors=True)
-        git("worktree", "prune")
-
-
 # --------------------------------------------------------------------------- describing
 
 
@@ -389,21 +307,13 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     The attempt's commits are the run of ai-apply commits (AI-Response trailer) down the
     first-parent line from the tip, stopping at HEAD's history; the commit below them
     is the attempt's base."""
-    import pygit2
+    from .git.refs import merge_base
 
     r = repo.repo
-    try:
-        tip = r.lookup_reference(refname).peel(pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError):
+    tip = repo.branch_commit(refname)
+    if tip is None or not _is_ai_commit(tip):
         return None
-    if not _is_ai_commit(tip):
-        return None
-    mb = None
-    if head_id is not None:
-        try:
-            mb = r.merge_base(tip.id, head_id)
-        except pygit2.GitError:
-            mb = None
+    mb = merge_base(r, tip.id, head_id)
     commits = []
     c = tip
     base = None
@@ -450,13 +360,10 @@ def prune_verdict(repo, refname: str, tip_id) -> str | None:
     The reflog is git's own per-branch record: it goes with the branch (deleted with it,
     carried by a rename) and every git command that moves the branch adds to it, so a
     commit, amend, reset or rebase by anyone shows there."""
-    import pygit2
+    from .git.refs import reflog
 
     r = repo.repo
-    try:
-        entries = list(r.lookup_reference(refname).log())[::-1]  # oldest first
-    except (KeyError, ValueError, pygit2.GitError):
-        entries = []
+    entries = reflog(r, refname)[::-1]  # oldest first
     if not entries:
         return "it has no reflog, so nothing shows it was created by `git ai-apply --branch`"
     first = entries[0]
@@ -504,7 +411,7 @@ def _matches(short: str, pattern: str | None) -> bool:
 
 
 def list_attempts(repo, pattern: str | None) -> list[Attempt]:
-    from .git import checked_out_branches
+    from .git.refs import checked_out_branches
 
     head_branch, head_id = repo.head()
     checked = checked_out_branches(repo)
@@ -534,7 +441,8 @@ def list_attempts(repo, pattern: str | None) -> list[Attempt]:
 def attempts_cmd(pattern, prune, yes, as_json):
     """List the branches git ai-apply made (--branch), optionally only those matching
     PATTERN (a glob such as 'try/*', or a name: 'try' lists try and try/*)."""
-    from .git import Repo, delete_ref
+    from .git.refs import delete_ref
+    from .git.repo import Repo
 
     repo = Repo(".")
     found = list_attempts(repo, pattern)
@@ -604,55 +512,6 @@ def _state_of(r, entry):
     return FileState(int(entry.filemode), r[entry.id].data)
 
 
-def _plan_between(r, old_tree, new_tree):
-    """A Plan taking the touched paths from ``old_tree`` to ``new_tree`` (blobs only)."""
-    import pygit2
-    from pygit2.enums import DeltaStatus
-
-    from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
-
-    if old_tree is None:
-        diff = new_tree.diff_to_tree(swap=True)
-    else:
-        diff = r.diff(old_tree, new_tree)
-    diff.find_similar()
-    final, base, renames, changes = {}, {}, [], []
-    blob_modes = (MODE_FILE, MODE_EXEC, MODE_LINK)
-    for patch in diff:
-        d = patch.delta
-        _ctx, added, removed = patch.line_stats
-        old_p, new_p = d.old_file.path, d.new_file.path
-        for f in (d.old_file, d.new_file):
-            if f.id != pygit2.Oid(hex="0" * 40) and int(f.mode) not in blob_modes:
-                raise ApplyError(Problem(f"{f.path} is a submodule or an unusual entry "
-                                         f"(mode {int(f.mode):o}); pick does not carry it",
-                                         file=f.path))
-        if d.status in (DeltaStatus.DELETED, DeltaStatus.RENAMED, DeltaStatus.MODIFIED,
-                        DeltaStatus.TYPECHANGE):
-            base[old_p] = FileState(int(d.old_file.mode), r[d.old_file.id].data)
-        if d.status == DeltaStatus.DELETED:
-            final[old_p] = None
-            changes.append(FileChange(old_p, "delete", removed=removed))
-            continue
-        data = FileState(int(d.new_file.mode), r[d.new_file.id].data)
-        final[new_p] = data
-        if d.status == DeltaStatus.RENAMED:
-            final[old_p] = None
-            base.setdefault(new_p, None)
-            renames.append((old_p, new_p))
-            changes.append(FileChange(new_p, "rename", old_p, added, removed))
-        elif d.status == DeltaStatus.ADDED:
-            base[new_p] = None
-            changes.append(FileChange(new_p, "add", added=added))
-        else:
-            changes.append(FileChange(new_p, "update", added=added, removed=removed))
-    # a rename onto a path that also had content: the base must say what was there
-    for p in final:
-        if p not in base:
-            base[p] = None
-    return Plan(final, base, renames, changes)
-
-
 def _untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
     """New paths of the plan where the worktree has something git does not track (or a
     file where a folder must go): git refuses to overwrite those, and so do we."""
@@ -702,8 +561,10 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
     """Bring attempt BRANCH onto the current branch: a fast-forward when the attempt was
     made on HEAD, otherwise its change merged onto HEAD and committed (clean files only,
     with the usual hooks)."""
-    from .apply import branch_refname
-    from .git import CommitRequest, Repo, checked_out_branches, commit_to_worktree, delete_ref
+    from .git.refs import branch_refname, checked_out_branches, delete_ref
+    from .git.repo import Repo
+    from .git.state import plan_between
+    from .git.transaction import CommitRequest, commit_to_worktree
 
     repo = Repo(".")
     if repo.workdir is None:
@@ -739,7 +600,7 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
     head_tree = r[head_id].tree if head_id is not None else None
     tip = attempt.tip
     if attempt.state == "on HEAD" and not no_ff:
-        plan = _plan_between(r, head_tree, tip.tree)
+        plan = plan_between(r, head_tree, tip.tree)
         message = tip.message
         req = CommitRequest(plan, message, reflog_prefix=f"ai-apply pick {branch} (fast-forward)",
                             fast_forward_to=tip.id)
@@ -750,12 +611,12 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
             if not quiet:
                 click.echo(f"the change of {branch} is already in {label}; nothing to pick")
             return
-        from .apply import _signer, Options
+        from .git.signing import signer
 
         req = CommitRequest(plan, message, no_verify=no_verify,
                             hook_env={"GIT_AI_APPLY_FORMAT": attempt.format or ""},
                             reflog_prefix=f"ai-apply pick {branch}",
-                            sign=_signer(repo, Options()))
+                            sign=signer(repo, None))
         fast = False
     problems = _untracked_in_the_way(repo, plan, head_tree)
     if problems:
@@ -800,7 +661,8 @@ def _merged_plan(repo, attempt: Attempt, head_tree):
     would (three-way, renames followed); a conflict refuses.  (None, None) when HEAD
     already holds the result."""
     r = repo.repo
-    from .git import empty_tree
+    from .git.state import plan_between
+    from .git.transaction import empty_tree
 
     base_tree = attempt.base.tree if attempt.base is not None else r[empty_tree(r)]
     ours = head_tree if head_tree is not None else r[empty_tree(r)]
@@ -815,7 +677,7 @@ def _merged_plan(repo, attempt: Attempt, head_tree):
     new_tree = r[merged.write_tree(r)]
     if head_tree is not None and new_tree.id == head_tree.id:
         return None, None
-    plan = _plan_between(r, head_tree, new_tree)
+    plan = plan_between(r, head_tree, new_tree)
     messages = [c.message.rstrip("\n") for c in reversed(attempt.commits)]
     message = "\n\n".join(messages) + "\n"
     return plan, message

@@ -58,7 +58,7 @@ def _git(cwd: str, *args: str) -> str:
 
 def run_demo(keep: bool = True) -> int:
     from .apply import Options, apply_one
-    from .git import Repo
+    from .git.repo import Repo
     from .response import read_response
 
     root = tempfile.mkdtemp(prefix="git-ai-apply-demo-")

@@ -77,7 +77,7 @@ def _write_hook(path: str, text: str) -> None:
 def install(repo, names: tuple[str, ...], python: str) -> list[str]:
     """Install the kit's hooks ``names``; returns one line per hook saying what was done.
     Nothing is written unless every hook can be installed."""
-    from .hooks import hooks_dir
+    from .git.githooks import hooks_dir
 
     folder = hooks_dir(repo)
     plans = []
@@ -117,7 +117,7 @@ def install(repo, names: tuple[str, ...], python: str) -> list[str]:
 
 
 def uninstall(repo, names: tuple[str, ...]) -> list[str]:
-    from .hooks import hooks_dir
+    from .git.githooks import hooks_dir
 
     folder = hooks_dir(repo)
     done = []
@@ -163,8 +163,8 @@ def install_hooks_cmd(remove, names, quiet):
     made by git ai-apply must carry their AI-* trailers.  An existing hook is kept as
     NAME.before-ai-apply and still runs first; --uninstall puts it back.
     """
-    from .git import Repo
-    from .hooks import hooks_dir
+    from .git.repo import Repo
+    from .git.githooks import hooks_dir
 
     repo = Repo(".")
     names = tuple(dict.fromkeys(names)) or KIT_HOOKS

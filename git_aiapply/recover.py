@@ -50,36 +50,12 @@ import click
 
 from .errors import AiApplyError, FatalError, Problem
 
-JOURNAL = "AI_APPLY_JOURNAL"
+# the journal and the checks on it are the git layer's (git/journal.py); re-exported here
+from .git.journal import JOURNAL, interrupted_problem, journal_path  # noqa: F401
+
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
                           r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp)$")
-
-
-def journal_path(gitdir: str) -> str:
-    return os.path.join(gitdir, JOURNAL)
-
-
-def interrupted_problem(gitdir: str) -> Problem | None:
-    """A Problem when a journal is present (a run is going on, or one was interrupted),
-    else None.  The apply command refuses then: the worktree may be half written."""
-    path = journal_path(gitdir)
-    if not os.path.exists(path):
-        return None
-    from .git import pid_alive
-
-    pid = None
-    try:
-        with open(path) as f:
-            pid = json.load(f).get("pid")
-    except (OSError, ValueError, AttributeError):
-        pass
-    if isinstance(pid, int) and pid_alive(pid):
-        return Problem(f"another git ai-apply (pid {pid}) is applying a response in this "
-                       "repository", hint="wait for it to finish and run the command again")
-    return Problem("a previous git ai-apply was interrupted while writing "
-                   f"(its journal {path} is still there), so the worktree may be half written",
-                   hint="run `git ai-apply recover` to put the repository back")
 
 
 # --------------------------------------------------------------------------- the work
@@ -100,28 +76,8 @@ class Recovery:
         self.done.append(what if not self.dry_run else f"would {what}")
 
 
-def disk_originals(r, workdir: str, paths) -> dict:
-    """path -> [mode, blob id] of the bytes on disk (None: nothing there), each stored as
-    a blob so that recovery can put exactly those bytes back (the journal's ``paths``)."""
-    import pygit2
-
-    from .git import read_disk
-
-    out = {}
-    for p in paths:
-        st = read_disk(workdir, p)
-        if st is None:
-            out[p] = None
-            continue
-        oid = pygit2.hash(st.data)
-        if oid not in r.odb:
-            oid = r.create_blob(st.data)
-        out[p] = [st.mode, str(oid)]
-    return out
-
-
 def _state_of(repo, path: str):
-    from .git import read_disk
+    from .git.state import read_disk
 
     return read_disk(repo.workdir, path)
 
@@ -134,27 +90,25 @@ def _same_mode(repo, have: int, want: int) -> bool:
 def _is_on_disk(repo, st, want) -> bool:
     """Whether a worktree state (FileState or None) is exactly the bytes ``want`` names
     ([mode, id of those bytes], or None: nothing)."""
-    import pygit2
+    from .git.state import blob_id
 
     if want is None or st is None:
         return want is None and st is None
-    return _same_mode(repo, st.mode, want[0]) and str(pygit2.hash(st.data)) == want[1]
+    return _same_mode(repo, st.mode, want[0]) and blob_id(st.data) == want[1]
 
 
 def _holds_blob(repo, path: str, st, want) -> bool:
     """Whether a worktree state holds the committed ``want`` ([mode, blob id] or None):
     its bytes are the blob, or become it through the clean filters (as git status sees)."""
-    import pygit2
+    from .git.state import worktree_matches
 
     if _is_on_disk(repo, st, want):
         return True
     if want is None or st is None or not _same_mode(repo, st.mode, want[0]) \
             or st.mode == 0o120000:
         return False
-    try:
-        return str(repo.repo.hashfile(os.path.join(repo.workdir, path), as_path=path)) == want[1]
-    except (pygit2.GitError, OSError, ValueError):
-        return False
+    # eol conversion and clean filters, as the transaction wrote them
+    return worktree_matches(repo, path, st.mode, want[1])
 
 
 def _filemode(repo) -> bool:
@@ -190,23 +144,9 @@ def _tree_holds(repo, commit, final: dict) -> bool:
 
 
 def _index_holds(index_path: str, final: dict) -> bool:
-    import pygit2
+    from .git.index import index_holds
 
-    try:
-        idx = pygit2.Index(index_path)
-    except (pygit2.GitError, OSError, ValueError):
-        return False
-    for path, want in final.items():
-        try:
-            e = idx[path]
-        except KeyError:
-            e = None
-        if want is None:
-            if e is not None:
-                return False
-        elif e is None or str(e.id) != want[1] or int(e.mode) != want[0]:
-            return False
-    return True
+    return index_holds(index_path, final)
 
 
 def _restore(repo, path: str, want) -> None:
@@ -214,31 +154,19 @@ def _restore(repo, path: str, want) -> None:
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
     what the file held on disk, already converted (WorktreeWriter writes what git would
     check out, which would convert them a second time)."""
-    from .git import _umask
+    from .git.state import refuse_symlinked_parent
+    from .git.transaction import restore_file
+    from .plan import FileState
 
+    refuse_symlinked_parent(repo.workdir, path)  # never through a link (a swapped folder)
     full = os.path.join(repo.workdir, path)
     if want is None:
         if os.path.lexists(full):
             os.unlink(full)
         return
-    data = repo.repo[want[1]].data
-    os.makedirs(os.path.dirname(full), exist_ok=True)
     if os.path.isdir(full) and not os.path.islink(full):
         raise OSError(f"cannot restore {path}: a folder is in the way")
-    tmp = os.path.join(os.path.dirname(full),
-                       f".{os.path.basename(full)[:200]}.ai-apply-{os.getpid()}.tmp")
-    _remove_file(tmp)
-    if want[0] == 0o120000:
-        os.symlink(os.fsdecode(data), tmp)
-    else:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, (0o777 if want[0] == 0o100755 else 0o666) & ~_umask())
-    try:
-        os.replace(tmp, full)
-    except BaseException:
-        _remove_file(tmp)
-        raise
+    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data))
 
 
 def _rmdir_if_empty(repo, d: str) -> None:
@@ -251,7 +179,7 @@ def _rmdir_if_empty(repo, d: str) -> None:
 def _temp_files(repo, pid: int | None, paths) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
     dir, and next to the journal's paths in the worktree."""
-    from .git import pid_alive
+    from .git.index import pid_alive
 
     out = []
     try:
@@ -288,7 +216,7 @@ def _remove_file(path: str) -> None:
 def _lock_is_ours(lock_path: str, journal: dict | None, pid: int | None) -> bool:
     """Whether ``index.lock`` is the interrupted run's own: it still carries the owner line
     of that (dead) process, or it is the staged index the journal describes."""
-    from .git import lock_owner
+    from .git.index import lock_owner
 
     owner = lock_owner(lock_path)
     if owner is not None:
@@ -309,7 +237,7 @@ def _lock_is_ours(lock_path: str, journal: dict | None, pid: int | None) -> bool
 
 def lock_holder(lock_path: str) -> str:
     """Who holds a lock that is not ours, as well as can be told."""
-    from .git import lock_owner, pid_alive
+    from .git.index import lock_owner, pid_alive
 
     owner = lock_owner(lock_path)
     if owner is not None:
@@ -356,7 +284,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
-    from .git import lock_owner, pid_alive
+    from .git.index import lock_owner, pid_alive
 
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
@@ -491,22 +419,13 @@ def _write_orig_head(repo, head: str) -> None:
 def _stage_final(repo, final: dict) -> None:
     """Set the index entries of the journal's paths to what was committed (the index lock
     was removed by hand after the crash)."""
-    import pygit2
-
-    from .git import IndexLock, _entry_with_stat
+    from .git.index import IndexLock, set_entries
 
     lock = IndexLock(os.path.join(repo.gitdir, "index"))
     lock.acquire()
     try:
         index = lock.read()
-        for path, want in final.items():
-            if want is None:
-                try:
-                    index.remove(path)
-                except (KeyError, OSError, pygit2.GitError):
-                    pass
-            else:
-                _entry_with_stat(index, path, pygit2.Oid(hex=want[1]), want[0], None)
+        set_entries(index, final)
         lock.stage(index)
         lock.install()
     finally:
@@ -521,7 +440,7 @@ def _stage_final(repo, final: dict) -> None:
 def recover_cmd(dry_run):
     """Repair what an interrupted git ai-apply left behind (journal, index.lock, temporary
     files): the repository ends wholly before or wholly after that run."""
-    from .git import Repo
+    from .git.repo import Repo
 
     repo = Repo(".")
     try:

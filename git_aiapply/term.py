@@ -112,7 +112,7 @@ def print_paged(text: str) -> None:
     pager = None
     if sys.stdout.isatty():
         try:
-            from .git import Repo
+            from .git.repo import Repo
 
             pager = pager_command(Repo("."))
         except Exception:

@@ -50,12 +50,9 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
     The branch's reflog is the record: the tool wrote an entry (``ai-apply: ...``) with
     the commit id it made; any later amend, reset, rebase, commit or update-ref adds an
     entry of its own, and a ref written without one no longer matches the newest entry."""
-    import pygit2
+    from .git.refs import reflog
 
-    try:
-        entries = list(r.lookup_reference(refname).log())
-    except (KeyError, ValueError, pygit2.GitError):
-        entries = []
+    entries = reflog(r, refname)
     i = 0
     while i + 1 < len(entries) and (entries[i].message or "").strip() in _ROLLED_BACK \
             and entries[i + 1].oid_new == entries[i].oid_old \
@@ -96,6 +93,8 @@ def pushed_to(r, commit_id) -> list[str]:
 def _changed_paths(r, parent, commit) -> dict[str, tuple]:
     """path -> (entry in the parent or None, entry in the commit or None); an entry is
     (mode, oid)."""
+    from .git.state import tree_entry
+
     if parent is not None:
         diff = parent.tree.diff_to_tree(commit.tree)
     else:
@@ -104,27 +103,16 @@ def _changed_paths(r, parent, commit) -> dict[str, tuple]:
     for d in diff.deltas:
         paths.update(p for p in (d.old_file.path, d.new_file.path) if p)
     tree = parent.tree if parent is not None else None
-    return {p: (_entry(tree, p), _entry(commit.tree, p)) for p in paths}
-
-
-def _entry(tree, path):
-    if tree is None:
-        return None
-    try:
-        e = tree[path]
-    except (KeyError, ValueError):
-        return None
-    return int(e.filemode), e.id
+    return {p: (tree_entry(tree, p), tree_entry(commit.tree, p)) for p in paths}
 
 
 def undo(repo, force: bool = False) -> dict:
     """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
     when it is refused (nothing changed)."""
-    import pygit2
-
-    from . import git as g
+    from .git.repo import identity
+    from .git.state import TreeBase, dirty_paths
+    from .git.transaction import Transaction
     from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
-    from .recover import disk_originals
 
     r = repo.repo
     if repo.workdir is None:
@@ -174,22 +162,10 @@ def undo(repo, force: bool = False) -> dict:
                 raise ApplyError(Problem(f"{path} is a submodule; undo does not change submodules",
                                          file=path, hint="use `git reset` yourself"))
 
-    lock = g.IndexLock(os.path.join(repo.gitdir, "index"))
-    try:
-        lock.acquire()
-    except ApplyError as e:  # held by another process: the environment, not the request
-        raise FatalError(e.render(), kind="lock") from None
-    writer = g.WorktreeWriter(repo.workdir)
-    journal = g.Journal(repo.gitdir)
-    moved = False
-    committer = None
-    try:
-        if repo.head() != (branch, head_id):
-            raise ApplyError(Problem("HEAD moved while undo was running", hint="run it again"))
-        index = lock.read()
-        base = g.TreeBase(r, commit.tree, repo.workdir)
-        paths = sorted(changes)
-        dirty = g.dirty_paths(repo, index, base, paths)
+    paths = sorted(changes)
+    with Transaction(repo, (branch, head_id), kind="undo") as txn:
+        base = TreeBase(r, commit.tree, repo.workdir)
+        dirty = dirty_paths(repo, txn.index, base, paths)
         for path, (old, new) in changes.items():
             if new is None and not any(p == path for p, _ in dirty) \
                     and os.path.lexists(os.path.join(repo.workdir, path)):
@@ -200,66 +176,17 @@ def undo(repo, force: bool = False) -> dict:
                 f"{p} {why}; undo only restores files that are exactly as git ai-apply left them",
                 file=p, hint="commit, stash or discard your changes to it first")
                 for p, why in sorted(dirty)], kind="dirty")
-        committer = g.identity(repo, "committer")
-        final = {p: old for p, (old, new) in changes.items()}
-        journal.begin(disk_originals(r, repo.workdir, paths), head_id, final=final,
-                      branch=branch, workdir=repo.workdir,
-                      moves_to=parent.id if parent is not None else "unborn", kind="undo")
-        g._fault("journal")
-        for path in paths:
-            if final[path] is None:
-                writer.delete(path)
-                g._fault("worktree-delete")
-        for path in paths:
-            ent = final[path]
-            if ent is not None:
-                writer.write(path, FileState(ent[0], r[ent[1]].data))
-                g._fault("worktree-write")
-        for path in paths:
-            ent = final[path]
-            if ent is None:
-                try:
-                    index.remove(path)
-                except (KeyError, OSError, pygit2.GitError):
-                    pass
-            else:
-                g._entry_with_stat(index, path, ent[1], ent[0], writer.stats.get(path))
-        lock.stage(index)
-        journal.note_staged_index(lock.lock_path)
-        g._fault("index-stage")
-        message = f"ai-apply undo: {subject}"
-        if parent is not None:
-            g.update_ref(r, refname, parent.id, head_id, message, committer)
-        else:
-            _delete_branch(r, branch, head_id)
-        moved = True
-        g._fault("ref-update")
+        committer = identity(repo, "committer")
+        entries = {p: old for p, (old, new) in changes.items()}
+        final = {p: (FileState(ent[0], r[ent[1]].data) if ent is not None else None)
+                 for p, ent in entries.items()}
+        txn.write_worktree(final, entries, head_id, branch,
+                           moves_to=parent.id if parent is not None else "unborn")
+        txn.move_ref(refname, parent.id if parent is not None else None, head_id,
+                     f"ai-apply undo: {subject}", committer)
         with open(os.path.join(repo.gitdir, "ORIG_HEAD"), "w") as f:
             f.write(f"{head_id}\n")
-        g._fault("index-install")
-        lock.install()
-        journal.end()
-    except BaseException as exc:
-        if moved:
-            try:
-                if parent is not None:
-                    g.update_ref(r, refname, head_id, parent.id, "ai-apply undo: rolled back", committer)
-                else:
-                    r.references.create(branch, head_id)
-            except Exception:
-                pass
-        failed = writer.rollback()
-        lock.release()
-        journal.end()
-        if failed:
-            raise ApplyError(Problem("undo failed and these files could not be restored: "
-                                     + ", ".join(failed),
-                                     hint="restore them with `git checkout HEAD -- PATH`")) from None
-        if isinstance(exc, (OSError, pygit2.GitError)):
-            raise FatalError(f"undo failed, nothing was changed: {exc}", kind="io") from None
-        raise
-    finally:
-        lock.release()
+        txn.install()
     files = []
     for path in sorted(changes):
         old, new = changes[path]
@@ -269,14 +196,6 @@ def undo(repo, force: bool = False) -> dict:
             "branch": branch[len("refs/heads/"):] if branch and branch.startswith("refs/heads/") else branch,
             "head": str(parent.id) if parent is not None else None, "files": files,
             "pushed_to": remotes}
-
-
-def _delete_branch(r, refname: str, expected) -> None:
-    """The undone commit was the branch's first: the branch becomes unborn again."""
-    ref = r.lookup_reference(refname)
-    if ref.target != expected:
-        raise ApplyError(Problem(f"{refname} moved while undo was running", hint="run it again"))
-    ref.delete()
 
 
 @click.command("undo")
@@ -294,7 +213,7 @@ def undo_cmd(force, as_json, quiet):
     """
     import json
 
-    from .git import Repo
+    from .git.repo import Repo
 
     repo = Repo(".")
     try:

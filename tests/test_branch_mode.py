@@ -141,7 +141,7 @@ def test_bare_repository(repo: GitRepo, tmp_path):
 def test_branch_checked_out_here_or_in_a_linked_worktree_is_refused(busy: GitRepo, tmp_path):
     before = busy.snapshot()
     r = busy.run("--branch", "main", response=patch("a.txt", "alpha", "x"))
-    assert r.returncode == 1
+    assert r.returncode == 128  # as `git branch -f` onto a checked-out branch: fatal
     assert "checked out" in r.err
     assert busy.snapshot() == before
     busy.git("branch", "elsewhere")
@@ -149,7 +149,7 @@ def test_branch_checked_out_here_or_in_a_linked_worktree_is_refused(busy: GitRep
     busy.git("worktree", "add", "-q", str(wt), "elsewhere")
     tip = busy.git("rev-parse", "elsewhere").strip()
     r = busy.run("--branch", "elsewhere", response=patch("a.txt", "alpha", "x"))
-    assert r.returncode == 1
+    assert r.returncode == 128
     assert "checked out in" in r.err and "linked" in r.err
     assert busy.git("rev-parse", "elsewhere").strip() == tip
 
@@ -213,7 +213,7 @@ def test_locked_ref_refuses_clearly(busy: GitRepo):
     lock.write_text("")
     tip = busy.git("rev-parse", "locked").strip()
     r = busy.run("--branch", "locked", response=patch("a.txt", "alpha", "x"))
-    assert r.returncode == 1
+    assert r.returncode == 128  # someone else's lock: the repository's state
     assert "cannot update refs/heads/locked" in r.err
     assert busy.git("rev-parse", "locked").strip() == tip
     lock.unlink()

@@ -116,7 +116,8 @@ def test_injected_failure_leaves_everything_as_it_was(repo, fault):
     before = repo.snapshot()
     env = dict(repo.env, GIT_AI_APPLY_FAULT=f"fail:{fault}")
     r = repo.run(response=RESPONSE, env=env)
-    assert r.returncode == 1, r.out + r.err
+    # a disk error is the environment's fault, not the response's: fatal, as git
+    assert r.returncode == 128, r.out + r.err
     assert "injected fault" in r.err and "nothing was changed" in r.err
     assert repo.snapshot() == before  # index bytes included
     assert stray_files(repo) == []
@@ -139,7 +140,7 @@ def test_sigkill_at_each_step_is_recoverable(repo, fault, expected):
         # a normal run refuses, pointing at recover, and changes nothing
         snap = repo.snapshot()
         again = repo.run(response=RESPONSE)
-        assert again.returncode == 1
+        assert again.returncode in (1, 128)  # the journal (1) or the lock left behind (128)
         assert "git ai-apply recover" in again.err
         assert repo.snapshot() == snap
     rec = repo.run("recover")
@@ -216,7 +217,7 @@ def test_stale_lock_of_a_killed_run_points_to_recover(repo):
     assert not (repo.root / ".git" / "AI_APPLY_JOURNAL").exists()
     snap = repo.snapshot()
     r = repo.run(response=RESPONSE)
-    assert r.returncode == 1
+    assert r.returncode == 128  # a lock left behind: the repository's state
     assert "interrupted git ai-apply" in r.err and "git ai-apply recover" in r.err
     assert repo.snapshot() == snap
     rec = repo.run("recover")
@@ -248,7 +249,7 @@ def test_failure_after_the_ref_moved_puts_the_branch_back(repo):
     for step in ("ref-update", "index-install"):
         before = repo.snapshot()
         r = repo.run(response=RESPONSE, env=dict(repo.env, GIT_AI_APPLY_FAULT=f"fail:{step}"))
-        assert r.returncode == 1
+        assert r.returncode == 128, r.err  # a disk error: fatal
         assert repo.snapshot() == before
         assert "rolled back" in repo.git("reflog", "-1", "main")
 
@@ -268,7 +269,7 @@ def test_failing_hook_leaves_no_temporary_index(repo):
 def test_disk_errors_are_refusals_not_internal_errors(repo):
     setup_repo(repo)
     r = repo.run(response=RESPONSE, env=dict(repo.env, GIT_AI_APPLY_FAULT="fail:blob-write"))
-    assert r.returncode == 1
+    assert r.returncode == 128 and r.err.startswith("fatal: ")
     assert "internal error" not in r.err
     assert "cannot write the commit" in r.err
 

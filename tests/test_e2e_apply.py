@@ -149,14 +149,15 @@ def test_usage_errors_exit_2(based: GitRepo, args, why):
     assert based.snapshot() == before
 
 
-def test_not_a_repository_exit_2(tmp_path, git_env):
+def test_not_a_repository_is_fatal(tmp_path, git_env):
     d = tmp_path / "plain"
     d.mkdir()
     (tmp_path / "r.md").write_text(PATCH_A)
     env = dict(git_env, GIT_CEILING_DIRECTORIES=str(tmp_path))
     r = subprocess.run([*AI_APPLY, str(tmp_path / "r.md")], cwd=d, env=env, capture_output=True, text=True)
-    assert r.returncode == 2
-    assert "not a git repository" in r.stderr
+    # the environment, not the response: exit 128 and "fatal:", as git (BEHAVIOR.md §1)
+    assert r.returncode == 128
+    assert r.stderr.startswith("fatal: not a git repository")
     assert "Traceback" not in r.stderr
 
 
@@ -165,7 +166,7 @@ def test_locked_index_refuses(based: GitRepo):
     lock.write_bytes(b"")
     before = based.snapshot()
     r = based.run(response=PATCH_A)
-    assert r.returncode == 1
+    assert r.returncode == 128 and r.err.startswith("fatal: ")
     assert "index.lock" in r.err
     assert based.snapshot() == before
     assert lock.exists()  # someone else's lock is never removed

@@ -25,7 +25,7 @@ def run(params: dict) -> None:
 
 def _run(p: dict) -> None:
     from ..apply import Options
-    from ..git import Repo
+    from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
     from ..response import DEFAULT_MAX_BYTES
 
@@ -44,8 +44,9 @@ def _run(p: dict) -> None:
     include_dirty = p["include_dirty"]
     if include_dirty is None:
         include_dirty = repo.config_bool("aiapply.includeDirty", False)
-    fmt = p["fmt"] or repo.config_get("aiapply.format")
     from ..formats import FORMAT_NAMES
+
+    fmt = p["fmt"] or repo.config_choice("aiapply.format", FORMAT_NAMES)
 
     if fmt and fmt not in FORMAT_NAMES:
         raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
@@ -148,7 +149,7 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
         env["GIT_AUTHOR_NAME"] = m.group(1)
         env["GIT_AUTHOR_EMAIL"] = m.group(2)
     if date is not None:
-        from ..git import _parse_git_date
+        from ..git.repo import _parse_git_date
 
         # the parser GIT_AUTHOR_DATE goes through
         if _parse_git_date(date) is None:
@@ -225,7 +226,7 @@ def _ref_state(repo, opts):
     """The ref this response would move, and where it is now (for an interrupt)."""
     try:
         if opts.branch is not None:
-            from ..apply import branch_refname
+            from ..git.refs import branch_refname
 
             refname = branch_refname(opts.branch)
             try:
@@ -333,10 +334,9 @@ def plan_stats(plan):
 
 def line_counts(old: bytes, new: bytes) -> tuple[int, int]:
     """(added, deleted) lines of the diff git would show between two contents."""
-    import pygit2
+    from ..git.state import line_counts as counts
 
-    _ctx, added, deleted = pygit2.Patch.create_from(old, new).line_stats
-    return added, deleted
+    return counts(old, new)
 
 
 def _commit_summary(repo, o, show) -> list[str]:
@@ -380,7 +380,7 @@ def _tree_files(r, tree, prefix=""):
 def edit_message(message: str) -> str:
     """Open the message in the user's editor and return the result (branch mode; a
     worktree commit edits .git/COMMIT_EDITMSG between the hooks, see hooks.py)."""
-    from ..git import Repo
-    from ..hooks import edit_text
+    from ..git.repo import Repo
+    from ..git.githooks import edit_text
 
     return edit_text(Repo("."), message)

@@ -12,7 +12,7 @@ import click
 def command(paths, rev):
     """Print files with hashline ids (LINE#ID:text), for a model's prompt."""
     from ..api import hashline_view
-    from ..git import Repo
+    from ..git.repo import Repo
 
     repo = Repo(".")
     root = repo.workdir or ""

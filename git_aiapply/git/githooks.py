@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import errno
 import os
-from .record import field, record
+
+from ..errors import ApplyError, Problem
+from ..record import field, record
+from .faults import remove_file
 
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
 
@@ -71,7 +74,7 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
         return HookResult(name, 0, hint) if hint else None
     import subprocess  # only when a hook exists: start-up time
 
-    from .git import IDENTITY_OVERRIDES
+    from .repo import IDENTITY_OVERRIDES
 
     full_env = dict(os.environ)
     # a library call's author/date: what the command's --author/--date put in os.environ
@@ -129,8 +132,6 @@ class HookedCommit:
 
 
 def _failed(res: HookResult):
-    from .errors import ApplyError, Problem
-
     out = res.output.strip("\n")
     lines = out.splitlines()
     cut = len(lines) > 60
@@ -150,6 +151,20 @@ def _failed(res: HookResult):
     return ApplyError(Problem(reason + body, hint=hint.get(res.name)), kind="hook")
 
 
+def cleanup_whitespace(message: str) -> str:
+    """git's 'whitespace' cleanup: trailing spaces, leading/trailing and repeated blank
+    lines removed, one final newline."""
+    out: list[str] = []
+    for line in message.replace("\r\n", "\n").split("\n"):
+        line = line.rstrip()
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
 def comment_char(repo) -> str:
     c = repo.config_get("core.commentChar") or "#"
     return "#" if c == "auto" else c[:1]
@@ -163,19 +178,18 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
                      no_verify: bool, editor=None) -> HookedCommit:
     """pre-commit, prepare-commit-msg, the editor, commit-msg, as ``git commit`` runs them.
 
-    ``lock`` is the held ``git.IndexLock`` whose lock file holds the new index; ``editor``
+    ``lock`` is the held ``index.IndexLock`` whose lock file holds the new index; ``editor``
     is a callable(path) that lets the user edit the message file, or None.  Returns the
     tree to commit (a pre-commit hook may re-stage files) and the final message; raises
     ApplyError (kind "hook") when a hook fails, after removing its temporary index."""
-    from . import git as g
-    from .errors import ApplyError
+    from .index import after_pre_commit, hook_index as make_hook_index
 
     names = [h for h in COMMIT_HOOKS if not (no_verify and h != "prepare-commit-msg")]
     present = [h for h in names if find_hook(repo, h)]
     output = [hint for hint in (ignored_hook_hint(repo, h) for h in names) if hint]
     if not present and editor is None:
         return HookedCommit(tree_id, message, None, output)
-    hook_index = g._hook_index(repo, lock, tree_id) if present else None
+    hook_index = make_hook_index(repo, lock, tree_id) if present else None
     try:
         if hook_index:
             env = dict(env, GIT_INDEX_FILE=hook_index)
@@ -184,7 +198,7 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
             output.append(res.output)
             if res.returncode != 0:
                 raise _failed(res)
-            tree_id = g._after_pre_commit(repo, lock, hook_index, tree_id)
+            tree_id = after_pre_commit(repo, lock, hook_index, tree_id)
         msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
         char = comment_char(repo)
         text = message
@@ -210,13 +224,13 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
             text = f.read()
         if editor is not None:  # git's default cleanup: "strip" when edited, else "whitespace"
             text = strip_comments(text, char)
-        message = g.cleanup_whitespace(text)
+        message = cleanup_whitespace(text)
         if not message.strip():
             why = "" if editor is not None else " (a hook emptied it)"
             raise ApplyError(f"aborting commit due to empty commit message{why}", kind="hook")
     except BaseException:
         if hook_index and hook_index != lock.lock_path:
-            g._remove(hook_index)
+            remove_file(hook_index)
         raise
     return HookedCommit(tree_id, message, hook_index, output)
 
@@ -236,8 +250,6 @@ def git_editor(repo) -> str:
         editor = env.get("EDITOR")
     if not editor:
         if term == "dumb":
-            from .errors import ApplyError, Problem
-
             raise ApplyError(Problem("the terminal is dumb, but EDITOR is unset",
                                      hint="set GIT_EDITOR or core.editor, or give the message "
                                           "with -m instead of --edit"))
@@ -248,8 +260,6 @@ def git_editor(repo) -> str:
 def run_editor(repo, path: str) -> None:
     """Let the user edit ``path``, as git launches its editor (through the shell when the
     command has arguments or shell syntax)."""
-    from .errors import ApplyError, Problem
-
     editor = git_editor(repo)
     if editor == ":":
         return
@@ -282,9 +292,6 @@ def edit_text(repo, message: str) -> str:
     import shutil
     import tempfile
 
-    from . import git as g
-    from .errors import ApplyError
-
     char = comment_char(repo)
     folder = tempfile.mkdtemp(prefix="ai-apply-msg-")
     path = os.path.join(folder, "COMMIT_EDITMSG")
@@ -298,7 +305,89 @@ def edit_text(repo, message: str) -> str:
             text = f.read()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    out = g.cleanup_whitespace(strip_comments(text, char))
+    out = cleanup_whitespace(strip_comments(text, char))
     if not out.strip():
         raise ApplyError("aborting commit due to empty commit message")
     return out
+
+
+def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str,
+                       formats: list[str], no_verify: bool = False):
+    """Run pre-commit, prepare-commit-msg and commit-msg for a branch-mode commit in a
+    temporary linked worktree (detached at the base, index and files = the new tree), as
+    `git commit` would in a checkout of the branch.  Returns (tree, message, output):
+    a pre-commit hook may re-stage files and the message hooks may edit the message.
+    post-commit is not run (there is no worktree commit to announce)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from .index import tree_of_index
+    from .repo import Repo
+
+    names = ("pre-commit", "prepare-commit-msg", "commit-msg")
+    if not any(find_hook(repo, h) for h in names):
+        return tree_id, message, ""
+    if base_commit is None:
+        raise ApplyError(Problem("--verify needs a base commit to check out; this branch "
+                                 "would start from an empty history",
+                                 hint="make a first commit, or leave out --verify"))
+    env = dict(os.environ)
+    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(k, None)
+    top = tempfile.mkdtemp(prefix="git-ai-apply-verify-")
+    wt = os.path.join(top, "worktree")
+    git_dir = repo.gitdir
+
+    def git(*args, cwd=None):
+        return subprocess.run(["git", *args], cwd=cwd or git_dir, env=env, capture_output=True)
+
+    output: list[str] = []
+    try:
+        # --no-checkout: no post-checkout hook; the files are written from the new tree
+        r = git("worktree", "add", "--detach", "--no-checkout", wt, str(base_commit.id))
+        if r.returncode != 0:
+            raise ApplyError(Problem("--verify could not make a temporary worktree: "
+                                     + r.stderr.decode("utf-8", "replace").strip()))
+        r = git("read-tree", "--reset", "-u", str(tree_id), cwd=wt)
+        if r.returncode != 0:
+            raise ApplyError(Problem("--verify could not fill the temporary worktree: "
+                                     + r.stderr.decode("utf-8", "replace").strip()))
+        wrepo = Repo(wt)
+        index_file = os.path.join(wrepo.gitdir, "index")
+        hook_env = {"GIT_INDEX_FILE": index_file, "GIT_EDITOR": ":", "GIT_AI_APPLY": "1",
+                    "GIT_AI_APPLY_FORMAT": ",".join(formats),
+                    "GIT_AI_APPLY_BRANCH": refname[len("refs/heads/"):]}
+
+        def run(name, args):
+            res = run_hook(wrepo, name, args, hook_env)
+            if res is None:
+                return
+            output.append(res.output)
+            if res.returncode != 0:
+                out = res.output.strip()
+                shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
+                raise ApplyError(Problem(
+                    f"the {name} hook failed (exit {res.returncode}) in the --verify "
+                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind="hook")
+
+        if not no_verify:
+            run("pre-commit", [])
+            new_tree = tree_of_index(repo.repo, index_file)
+            tree_id = new_tree  # a formatter may have re-staged files
+        msg_file = os.path.join(wrepo.gitdir, "COMMIT_EDITMSG")
+        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(message)
+        run("prepare-commit-msg", [msg_file, "message"])
+        if not no_verify:
+            run("commit-msg", [msg_file])
+        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
+            message = cleanup_whitespace(f.read())
+        if not message.strip():
+            raise ApplyError("aborting commit due to empty commit message (a hook emptied it)",
+                             kind="hook")
+        return tree_id, message, "".join(output)
+    finally:
+        git("worktree", "remove", "--force", wt)
+        shutil.rmtree(top, ignore_errors=True)
+        git("worktree", "prune")

@@ -1,0 +1,133 @@
+"""``git -c key=value`` settings, which pygit2 does not read: git passes them to its
+subcommands in ``GIT_CONFIG_PARAMETERS`` (and ``GIT_CONFIG_COUNT`` /
+``GIT_CONFIG_KEY_<n>`` / ``GIT_CONFIG_VALUE_<n>``), and they win over every config file.
+Values are parsed as git parses them (booleans, integers with k/m/g units); a bad value
+is fatal, with git's message."""
+from __future__ import annotations
+
+import os
+
+from ..errors import FatalError
+
+_ABSENT = object()
+TRUE = ("true", "yes", "on")
+FALSE = ("false", "no", "off", "")
+
+
+def canonical_key(key: str) -> str:
+    """section.subsection.name with the section and the name lower-cased (git's rule:
+    the subsection is case-sensitive)."""
+    first, _, rest = key.partition(".")
+    if not rest:
+        return key.lower()
+    middle, _, name = rest.rpartition(".")
+    if middle:
+        return f"{first.lower()}.{middle}.{name.lower()}"
+    return f"{first.lower()}.{name.lower()}"
+
+
+def _sq_dequote(text: str, i: int) -> tuple[str, int]:
+    """One single-quoted word of ``text`` from ``i`` (at its opening quote), as git's
+    sq_quote writes it ('\\'' and '\\!' for a quote and a bang); returns (word, end)."""
+    if i >= len(text) or text[i] != "'":
+        raise ValueError("bogus format in GIT_CONFIG_PARAMETERS")
+    out = []
+    i += 1
+    while True:
+        j = text.find("'", i)
+        if j < 0:
+            raise ValueError("bogus format in GIT_CONFIG_PARAMETERS")
+        out.append(text[i:j])
+        i = j + 1
+        if text.startswith("\\", i) and i + 2 < len(text) + 1 and text[i + 1:i + 2] in ("'", "!") \
+                and text.startswith("'", i + 2):
+            out.append(text[i + 1])
+            i += 3
+            continue
+        return "".join(out), i
+
+
+def parse_parameters(text: str) -> list[tuple[str, str | None]]:
+    """(key, value or None) pairs of a GIT_CONFIG_PARAMETERS value: each entry is
+    ``'key=value'`` (older git) or ``'key'='value'`` (git 2.31 and later), separated by
+    whitespace; ``'key'`` alone means a boolean true (value None)."""
+    out: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        word, i = _sq_dequote(text, i)
+        if text.startswith("=", i):
+            i += 1
+            if i < len(text) and text[i] == "'":
+                value, i = _sq_dequote(text, i)
+            else:
+                value = None  # 'key'= : an implicit boolean true, as git writes `-c key`
+            out.append((word, value))
+        else:
+            key, sep, value = word.partition("=")
+            out.append((key, value if sep else None))
+        if i < len(text) and not text[i].isspace():
+            raise ValueError("bogus format in GIT_CONFIG_PARAMETERS")
+    return out
+
+
+def command_line_settings(env=None) -> dict[str, str | None]:
+    """canonical key -> value (None: the key was given without '=') of every ``git -c``
+    setting; a later one wins, as in git."""
+    env = os.environ if env is None else env
+    out: dict[str, str | None] = {}
+    count = env.get("GIT_CONFIG_COUNT")
+    if count:
+        try:
+            n = int(count)
+        except ValueError:
+            raise FatalError(f"bogus count in GIT_CONFIG_COUNT: {count}", kind="config") from None
+        for k in range(n):
+            key = env.get(f"GIT_CONFIG_KEY_{k}")
+            if key is None:
+                raise FatalError(f"missing config key GIT_CONFIG_KEY_{k}", kind="config")
+            value = env.get(f"GIT_CONFIG_VALUE_{k}")
+            if value is None:
+                raise FatalError(f"missing config value GIT_CONFIG_VALUE_{k}", kind="config")
+            out[canonical_key(key)] = value
+    params = env.get("GIT_CONFIG_PARAMETERS")
+    if params:
+        try:
+            pairs = parse_parameters(params)
+        except ValueError as e:
+            raise FatalError(str(e), kind="config") from None
+        for key, value in pairs:
+            out[canonical_key(key)] = value
+    return out
+
+
+def parse_bool(value: str | None, key: str) -> bool:
+    """A boolean as git reads it; a key without a value is true."""
+    if value is None:
+        return True
+    v = value.strip().lower()
+    if v in TRUE:
+        return True
+    if v in FALSE:
+        return False
+    try:
+        return parse_int(v, key) != 0
+    except FatalError:
+        raise FatalError(f"bad boolean config value '{value}' for '{key}'", kind="config") from None
+
+
+def parse_int(value: str | None, key: str) -> int:
+    """An integer as git reads it (an optional k, m or g unit)."""
+    v = (value or "").strip()
+    units = {"k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+    factor = 1
+    if v and v[-1].lower() in units:
+        factor = units[v[-1].lower()]
+        v = v[:-1]
+    try:
+        return int(v, 10) * factor
+    except ValueError:
+        raise FatalError(f"bad numeric config value '{value}' for '{key}': invalid unit",
+                         kind="config") from None

@@ -1,0 +1,324 @@
+"""The index: ``index.lock`` held from reading to installing, who holds a lock, entries
+that carry the written file's stat data, and the index the commit hooks see."""
+from __future__ import annotations
+
+import os
+
+import pygit2
+
+from ..errors import FatalError
+from .faults import remove_file
+
+LOCK_MARKER = "git-ai-apply lock held by pid"
+
+
+def read_index(path: str, maybe_sparse: bool = False) -> pygit2.Index:
+    """The index file at ``path`` (an empty index when there is none yet); an index
+    libgit2 cannot read (split or sparse index, a newer format) is a fatal error.
+    ``maybe_sparse``: index.sparse is set, so look for folder entries."""
+    if not os.path.exists(path):
+        return pygit2.Index()
+    import gc
+    import sys
+
+    # a failed Index() leaves a half-made object whose __del__ complains on stderr
+    hook, sys.unraisablehook = sys.unraisablehook, lambda _unraisable: None
+    try:
+        try:
+            index = pygit2.Index(path)
+        except (pygit2.GitError, ValueError, OSError) as e:
+            error = _unreadable(path, e)
+        else:
+            error = None
+        if error is not None:
+            gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    if error is not None:
+        raise FatalError(error, kind="index")
+    if maybe_sparse and _is_sparse(index):
+        raise FatalError(f"{path} is a sparse index, which git ai-apply cannot read; "
+                         "run `git sparse-checkout disable` or `git config index.sparse "
+                         "false && git checkout` first", kind="index")
+    return index
+
+
+def _is_sparse(index: pygit2.Index) -> bool:
+    """A sparse index holds folders as entries (mode 040000) in place of their files."""
+    try:
+        return any(int(e.mode) == 0o040000 for e in index)
+    except (pygit2.GitError, ValueError):
+        return False
+
+
+def _unreadable(path: str, e: Exception) -> str:
+    gitdir = os.path.dirname(path)
+    try:
+        shared = any(n.startswith("sharedindex.") for n in os.listdir(gitdir))
+    except OSError:
+        shared = False
+    if shared:
+        return (f"cannot read the index {path}: it is a split index (core.splitIndex), which "
+                "git ai-apply cannot read; run `git update-index --no-split-index` first")
+    return f"cannot read the index {path}: {e}"
+
+
+def entry_with_stat(index: pygit2.Index, path: str, oid: pygit2.Oid, mode: int,
+                    st: os.stat_result | None) -> None:
+    """Add an index entry carrying the written file's stat data, so `git status` and
+    `git diff-files` trust it without re-hashing (IndexEntry has no stat fields)."""
+    from pygit2.errors import check_error
+    from pygit2.ffi import C, ffi
+
+    centry = ffi.new("git_index_entry *")
+    ffi.buffer(ffi.addressof(centry, "id"))[:] = oid.raw
+    centry.mode = mode
+    if st is not None:
+        centry.ctime.seconds = int(st.st_ctime) & 0x7FFFFFFF
+        centry.ctime.nanoseconds = st.st_ctime_ns % 1_000_000_000
+        centry.mtime.seconds = int(st.st_mtime) & 0x7FFFFFFF
+        centry.mtime.nanoseconds = st.st_mtime_ns % 1_000_000_000
+        centry.dev = st.st_dev & 0xFFFFFFFF
+        centry.ino = st.st_ino & 0xFFFFFFFF
+        centry.uid = st.st_uid & 0xFFFFFFFF
+        centry.gid = st.st_gid & 0xFFFFFFFF
+        centry.file_size = st.st_size & 0xFFFFFFFF
+    cpath = ffi.new("char[]", path.encode("utf-8", "surrogateescape"))
+    centry.path = cpath
+    check_error(C.git_index_add(index._index, centry), io=True)
+
+
+def remove_entry(index: pygit2.Index, path: str) -> None:
+    """Remove ``path`` from ``index`` if it is there."""
+    try:
+        index.remove(path)
+    except (KeyError, OSError, pygit2.GitError):
+        pass
+
+
+def set_entries(index: pygit2.Index, entries: dict, stats: dict | None = None) -> None:
+    """Apply ``entries`` (path -> (mode, oid) or None to remove) to ``index``."""
+    for path, ent in entries.items():
+        if ent is None:
+            remove_entry(index, path)
+    for path, ent in entries.items():
+        if ent is not None:
+            oid = ent[1] if isinstance(ent[1], pygit2.Oid) else pygit2.Oid(hex=str(ent[1]))
+            entry_with_stat(index, path, oid, int(ent[0]), (stats or {}).get(path))
+
+
+def index_holds(index_path: str, final: dict) -> bool:
+    """Whether the index file holds ``final`` (path -> [mode, hex id] or None)."""
+    try:
+        idx = pygit2.Index(index_path)
+    except (pygit2.GitError, OSError, ValueError):
+        return False
+    for path, want in final.items():
+        try:
+            e = idx[path]
+        except KeyError:
+            e = None
+        if want is None:
+            if e is not None:
+                return False
+        elif e is None or str(e.id) != str(want[1]) or int(e.mode) != int(want[0]):
+            return False
+    return True
+
+
+def tree_of_index(repo: pygit2.Repository, index_path: str) -> pygit2.Oid:
+    """The tree an index file holds (written to the object database)."""
+    return pygit2.Index(index_path).write_tree(repo)
+
+
+class IndexLock:
+    """``index.lock`` held from reading the index to installing the new one.
+
+    libgit2 writes an index only through its own ``<file>.lock``, so the index is read
+    and written through a hard link with a private name; the written file then replaces
+    our lock file, and finally the lock is renamed over the index, as git does."""
+
+    def __init__(self, index_path: str, cache=None):
+        self.path = index_path
+        self.cache = cache  # api.IndexCache: take / give back / keep a warm index
+        self.lock_path = index_path + ".lock"
+        self.work_path = f"{index_path}.ai-apply-{os.getpid()}"
+        self.held = False
+        self.installed = False
+        self._ahead = None  # the thread reading the index ahead, and what it read
+        self.maybe_sparse = False  # index.sparse is set (see read_index)
+        self._lent = False  # read() handed the index to the transaction (it may change it)
+        self._staged = None  # the lock file's stat right after stage(), for the cache
+
+    def acquire(self) -> None:
+        try:
+            fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+        except FileExistsError:
+            owner = lock_owner(self.lock_path)
+            if owner is not None and not pid_alive(owner):
+                raise FatalError(
+                    f"Unable to create '{self.lock_path}': File exists.\n\nIt was left by "
+                    f"an interrupted git ai-apply (pid {owner}): run `git ai-apply recover`.",
+                    kind="lock") from None
+            raise FatalError(
+                f"Unable to create '{self.lock_path}': File exists.\n\nAnother git process "
+                "seems to be running in this repository (index.lock exists). If no other git "
+                "process is running, remove the file and try again.", kind="lock") from None
+        except OSError as e:
+            raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
+                             kind="lock") from None
+        try:
+            # who holds the lock, for `recover` and for a clearer refusal; git never reads
+            # a lock file's content, and stage() replaces it with the new index
+            os.write(fd, f"{LOCK_MARKER} {os.getpid()}\n".encode())
+        finally:
+            os.close(fd)
+        self.held = True
+
+    def read_ahead(self) -> None:
+        """Start reading the index in a thread.  libgit2 verifies the index's checksum on
+        every read (about 30 ms for 100,000 entries; git skips it) and releases the GIL
+        meanwhile, so the read overlaps the parsing and planning of the response."""
+        import threading
+
+        box: dict = {}
+
+        def work():
+            try:
+                box["index"] = self._read()
+            except BaseException as e:  # handed over by read()
+                box["error"] = e
+
+        thread = threading.Thread(target=work, name="ai-apply-index-read", daemon=True)
+        self._ahead = (thread, box)
+        thread.start()
+
+    def _join_ahead(self) -> dict | None:
+        if self._ahead is None:
+            return None
+        thread, box = self._ahead
+        self._ahead = None
+        thread.join()
+        return box
+
+    def read(self) -> pygit2.Index:
+        self._lent = True
+        box = self._join_ahead()
+        if box is not None:
+            if "error" in box:
+                raise box["error"]
+            return box["index"]
+        return self._read()
+
+    def _read(self) -> pygit2.Index:
+        remove_file(self.work_path)
+        if os.path.exists(self.path):
+            try:
+                os.link(self.path, self.work_path)
+            except OSError:
+                import shutil
+
+                shutil.copyfile(self.path, self.work_path)
+            if self.cache is not None:
+                index = self.cache.take(self.path)
+                if index is not None:
+                    return index  # bound to work_path already (same process, same name)
+            return read_index(self.work_path, self.maybe_sparse)
+        return pygit2.Index(self.work_path)
+
+    def stage(self, index: pygit2.Index) -> None:
+        """Write ``index`` into the lock file (not yet installed)."""
+        index.write()
+        os.replace(self.work_path, self.lock_path)
+        if self.cache is not None:
+            self._staged = (index, os.stat(self.lock_path))
+
+    def install(self) -> None:
+        os.replace(self.lock_path, self.path)
+        self.installed = True
+        self.held = False
+        if self._staged is not None:
+            # kept warm only when the installed file is the one written from memory (a
+            # pre-commit hook may have re-staged files into it)
+            index, staged = self._staged
+            self._staged = None
+            self.cache.keep(self.path, index, staged)
+
+    def release(self) -> None:
+        box = self._join_ahead()
+        if self.cache is not None and box is not None and "index" in box and not self._lent:
+            self.cache.give_back(self.path, box["index"])  # read ahead, never used
+        remove_file(self.work_path)
+        remove_file(self.work_path + ".lock")
+        if self.held:
+            remove_file(self.lock_path)
+            self.held = False
+
+
+def lock_owner(lock_path: str) -> int | None:
+    """The pid written into a lock file by IndexLock.acquire, or None (not ours)."""
+    try:
+        with open(lock_path, "rb") as f:
+            head = f.read(len(LOCK_MARKER) + 24)
+    except OSError:
+        return None
+    text = head.decode("ascii", "replace")
+    if not text.startswith(LOCK_MARKER + " "):
+        return None
+    pid = text[len(LOCK_MARKER) + 1:].strip()
+    return int(pid) if pid.isdigit() else None
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process that may be git ai-apply (a reused pid of
+    another program counts as dead)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read()
+    except OSError:
+        return True  # no /proc: assume it is still ours
+    return b"ai-apply" in cmd or b"git_aiapply" in cmd or b"ai_apply" in cmd
+
+
+# --------------------------------------------------------------------------- the hooks' index
+
+
+def hook_index(repo, lock: IndexLock, tree_id) -> str:
+    """The index the hooks see: the new index itself when it holds exactly the commit's
+    tree (the usual case), otherwise a temporary index of the commit's tree."""
+    staged = pygit2.Index(lock.lock_path)
+    if staged.write_tree(repo.repo) == tree_id:
+        return lock.lock_path
+    path = os.path.join(repo.gitdir, f"next-index-ai-apply-{os.getpid()}.lock")
+    remove_file(path)
+    tmp = pygit2.Index(path)
+    tmp.read_tree(repo.repo[tree_id])
+    tmp.write()
+    return path
+
+
+def after_pre_commit(repo, lock: IndexLock, hook_index_path: str, tree_id):
+    """A pre-commit hook may re-stage files (formatters): commit what its index holds."""
+    idx = pygit2.Index(hook_index_path)
+    new_tree = idx.write_tree(repo.repo)
+    if new_tree == tree_id:
+        return tree_id
+    if hook_index_path != lock.lock_path:
+        # carry the hook's changes of the committed paths into the real index as well
+        real = pygit2.Index(lock.lock_path)
+        diff = repo.repo[tree_id].diff_to_tree(repo.repo[new_tree])
+        for d in diff.deltas:
+            if d.status == pygit2.enums.DeltaStatus.DELETED:
+                remove_entry(real, d.old_file.path)
+            else:
+                entry_with_stat(real, d.new_file.path, d.new_file.id, int(d.new_file.mode), None)
+        real.write()
+    return new_tree

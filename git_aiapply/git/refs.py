@@ -1,0 +1,228 @@
+"""References: branch names, ref updates and deletes by compare-and-swap under the ref's
+lock, and the branches other worktrees are using (checked out, rebased, bisected)."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import pygit2
+
+from ..errors import ApplyError, FatalError, Problem, UsageError
+from .faults import remove_file
+
+
+def _valid_branch(refname: str) -> bool:
+    try:
+        return pygit2.reference_is_valid_name(refname)
+    except AttributeError:  # older pygit2
+        return True
+
+
+def branch_refname(name: str) -> str:
+    """refs/heads/NAME for --branch NAME (``refs/heads/NAME`` accepted too); a name git
+    would refuse for a branch is a usage error."""
+    short = name[len("refs/heads/"):] if name.startswith("refs/heads/") else name
+    refname = f"refs/heads/{short}"
+    if not short or short == "HEAD" or short.startswith("-") or not _valid_branch(refname):
+        raise UsageError(f"invalid branch name {name!r}")
+    return refname
+
+
+def short_branch(ref: str | None) -> str | None:
+    if ref and ref.startswith("refs/heads/"):
+        return ref[len("refs/heads/"):]
+    return ref
+
+
+def resolve_symbolic(r: pygit2.Repository, refname: str) -> str:
+    """The ref a symbolic branch leads to (itself when it is not symbolic or missing)."""
+    for _ in range(5):
+        try:
+            ref = r.lookup_reference(refname)
+        except (KeyError, ValueError, pygit2.GitError):
+            return refname
+        if ref.type != pygit2.enums.ReferenceType.SYMBOLIC:
+            return refname
+        refname = ref.target
+    return refname
+
+
+def reflog(r: pygit2.Repository, refname: str) -> list:
+    """``refname``'s reflog entries, newest first (empty: no reflog, no such ref)."""
+    try:
+        return list(r.lookup_reference(refname).log())
+    except (KeyError, ValueError, pygit2.GitError):
+        return []
+
+
+def merge_base(r: pygit2.Repository, a, b):
+    """The best common ancestor of commits ``a`` and ``b``, or None (none, or b is None)."""
+    if a is None or b is None:
+        return None
+    try:
+        return r.merge_base(a, b)
+    except pygit2.GitError:
+        return None
+
+
+@contextmanager
+def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid | None,
+                   moved: str, verb: str):
+    """A reference transaction holding ``refname``'s lock, entered only while the ref
+    still points at ``expected`` (None: does not exist); ``moved`` words the refusal."""
+    try:
+        with repo.transaction() as txn:
+            txn.lock_ref(refname)
+            try:
+                current = repo.lookup_reference(refname).target
+            except (KeyError, pygit2.GitError):
+                current = None
+            if current != expected:
+                raise ApplyError(Problem(
+                    f"{refname} {moved} (expected {str(expected)[:12] if expected else 'no branch'}, "
+                    f"found {str(current)[:12] if current else 'no branch'})",
+                    hint="run the command again"))
+            yield txn
+    except pygit2.GitError as e:
+        raise FatalError(f"cannot {verb} {refname}: {e} (another git process may hold the "
+                         "reference lock)", kind="lock") from None
+
+
+def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
+               message: str, committer: pygit2.Signature) -> None:
+    """Move ``refname`` from ``old`` (None: must not exist) to ``new``, or refuse."""
+    # The reflog entry takes the repository's identity (pygit2 cannot pass a Signature to
+    # a reference transaction), so set it to the committer first.
+    repo.set_ident(committer.name, committer.email)
+    with _ref_locked_at(repo, refname, old, "moved while the response was being applied",
+                        "update") as txn:
+        txn.set_target(refname, new, message=message)
+
+
+def remove_ref(repo: pygit2.Repository, refname: str, expected: pygit2.Oid) -> None:
+    """Delete ``refname`` only while it still points at ``expected`` (its reflog stays)."""
+    with _ref_locked_at(repo, refname, expected, "moved; not deleted", "delete") as txn:
+        txn.remove(refname)
+
+
+def unmove_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid | None,
+               old: pygit2.Oid | None, committer: pygit2.Signature | None,
+               message: str = "ai-apply: rolled back") -> None:
+    """Undo a move of ``refname`` from ``old`` to ``new`` (None: absent) after a later
+    step failed; only while the ref still points at ``new`` (compare-and-swap), best
+    effort: the failure is reported anyway."""
+    try:
+        if old is not None and new is not None:
+            update_ref(repo, refname, old, new, message, committer)
+        elif old is None and new is not None:
+            if refname != "HEAD":  # an unborn HEAD is always symbolic
+                remove_ref(repo, refname, new)
+        elif old is not None:
+            # the ref was deleted (undo of a root commit): create it again
+            repo.references.create(refname, old)
+    except (ApplyError, FatalError, KeyError, ValueError, pygit2.GitError, OSError):
+        pass
+
+
+def ensure_reflog_entry(wrapper, refname: str, old, new, message: str,
+                        committer: pygit2.Signature) -> None:
+    """Append the reflog entry of ``old -> new`` when libgit2 wrote none (reflogs off:
+    a bare repository, core.logAllRefUpdates=false), as `git branch --create-reflog`
+    does: a branch's reflog is how `attempts --prune` knows the branch is the tool's own."""
+    try:
+        newest = next(iter(wrapper.repo.lookup_reference(refname).log()), None)
+    except (KeyError, pygit2.GitError):
+        newest = None
+    if newest is not None and newest.oid_new == new and \
+            (newest.oid_old == (old or pygit2.Oid(hex="0" * 40))):
+        return
+    zero = "0" * len(str(new))
+    off = committer.offset
+    tz = f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
+            f"\t{' '.join(message.splitlines())}\n")
+    path = os.path.join(wrapper.commondir, "logs", *refname.split("/"))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "ab") as f:
+            f.write(line.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass  # no record: prune keeps the branch, which loses nothing
+
+
+def delete_ref(wrapper, refname: str, expected: pygit2.Oid) -> None:
+    """Delete ``refname`` (and its reflog, as `git branch -d` does) only while it still
+    points at ``expected``."""
+    remove_ref(wrapper.repo, refname, expected)
+    # libgit2's transaction leaves the reflog (and empty folders) behind
+    logs = os.path.join(wrapper.commondir, "logs")
+    remove_file(os.path.join(logs, *refname.split("/")))
+    for root in (logs, wrapper.commondir):
+        d = os.path.dirname(os.path.join(root, *refname.split("/")))
+        while d != os.path.join(root, "refs", "heads") and d.startswith(os.path.join(root, "refs")):
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+            d = os.path.dirname(d)
+
+
+def _worktree_gitdirs(repo) -> list[tuple[str, str]]:
+    """(git dir, worktree folder) of the main worktree (unless bare) and each linked one."""
+    out: list[tuple[str, str]] = []
+    if not repo.config_bool("core.bare", repo.workdir is None):
+        main = os.path.dirname(repo.commondir) if os.path.basename(repo.commondir) == ".git" \
+            else repo.commondir
+        if repo.gitdir == repo.commondir and repo.workdir:
+            main = repo.workdir
+        out.append((repo.commondir, main))
+    wt_root = os.path.join(repo.commondir, "worktrees")
+    try:
+        names = sorted(os.listdir(wt_root))
+    except OSError:
+        names = []
+    for name in names:
+        d = os.path.join(wt_root, name)
+        try:
+            with open(os.path.join(d, "gitdir")) as f:
+                where = os.path.dirname(f.read().strip())
+        except OSError:
+            where = d
+        out.append((d, where))
+    return out
+
+
+def _read_ref_file(path: str) -> str | None:
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def checked_out_branches(repo) -> dict[str, str]:
+    """refname -> worktree folder of every branch checked out in a worktree (the main one
+    unless the repository is bare, and each linked one), read from their HEAD files."""
+    out: dict[str, str] = {}
+    for gitdir, where in _worktree_gitdirs(repo):
+        text = _read_ref_file(os.path.join(gitdir, "HEAD"))
+        if text and text.startswith("ref: "):
+            out.setdefault(resolve_symbolic(repo.repo, text[5:].strip()), where)
+            out.setdefault(text[5:].strip(), where)
+    return out
+
+
+def branches_in_use(repo) -> dict[str, str]:
+    """refname -> why no other command may move it: checked out in a worktree, or being
+    rebased or bisected there (git refuses to touch those branches too)."""
+    out = {ref: f"checked out in {where}" for ref, where in checked_out_branches(repo).items()}
+    for gitdir, where in _worktree_gitdirs(repo):
+        for folder, what in (("rebase-merge", "being rebased"), ("rebase-apply", "being rebased")):
+            name = _read_ref_file(os.path.join(gitdir, folder, "head-name"))
+            if name and name.startswith("refs/"):
+                out.setdefault(name, f"{what} in {where}")
+        name = _read_ref_file(os.path.join(gitdir, "BISECT_START"))
+        if name and os.path.exists(os.path.join(gitdir, "BISECT_LOG")):
+            ref = name if name.startswith("refs/") else f"refs/heads/{name}"
+            out.setdefault(ref, f"being bisected in {where}")
+    return out

@@ -1,0 +1,352 @@
+"""The repository as git finds it, its config (``git -c`` settings first), the identity
+``git commit`` would use, and the history search for an already-applied response."""
+from __future__ import annotations
+
+import contextvars
+import os
+import time
+
+import pygit2
+
+from ..errors import ApplyError, FatalError, Problem, UsageError
+from .config import canonical_key, command_line_settings, parse_bool, parse_int
+
+_ABSENT = object()
+GitError = pygit2.GitError  # for callers that catch the library's errors by type
+
+
+def _gitfile_target(path: str) -> str:
+    """``path`` itself, or the folder a gitfile (``gitdir: ...``) at ``path`` names."""
+    if os.path.isfile(path):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+        except OSError:
+            return path
+        if text.startswith("gitdir:"):
+            target = text[len("gitdir:"):].strip()
+            return os.path.normpath(os.path.join(os.path.dirname(path), target))
+    return path
+
+
+def _open(path: str, shown: str) -> pygit2.Repository:
+    from pygit2.enums import RepositoryOpenFlag
+
+    try:
+        return pygit2.Repository(path, RepositoryOpenFlag.NO_SEARCH)
+    except (pygit2.GitError, KeyError, ValueError):
+        raise FatalError(f"not a git repository: '{shown}'", kind="repository") from None
+
+
+class Repo:
+    """A repository found as git finds it from a folder (``GIT_DIR``, ``GIT_WORK_TREE``,
+    ``core.worktree``, gitfiles of ``--separate-git-dir`` and linked worktrees, running
+    from a subfolder); ``workdir`` is None for a bare repository."""
+
+    def __init__(self, start: str = "."):
+        self.overrides = command_line_settings()
+        env = os.environ
+        start = os.path.abspath(start)
+        git_dir = env.get("GIT_DIR")
+        if git_dir:
+            gitdir = _gitfile_target(os.path.abspath(git_dir))
+            self.repo = _open(gitdir, git_dir)
+        else:
+            across = env.get("GIT_DISCOVERY_ACROSS_FILESYSTEM", "").lower() in TRUE_WORDS
+            ceilings = env.get("GIT_CEILING_DIRECTORIES") or None
+            try:
+                found = pygit2.discover_repository(start, across, ceilings) if ceilings \
+                    else pygit2.discover_repository(start, across)
+            except (pygit2.GitError, KeyError, ValueError):
+                found = None
+            if found is None:
+                raise FatalError("not a git repository (or any of the parent directories): .git",
+                                 kind="repository")
+            try:
+                # opened from the start folder, libgit2 finds the worktree of a gitfile
+                # (--separate-git-dir, linked worktrees) and core.worktree
+                self.repo = pygit2.Repository(start)
+            except (pygit2.GitError, KeyError, ValueError):
+                self.repo = _open(found, found)
+            if os.path.normpath(self.repo.path) != os.path.normpath(found):
+                self.repo = _open(found, found)
+        self.gitdir = os.path.normpath(self.repo.path)
+        # a warm index kept between transactions by a long-lived caller (serve, the
+        # library: git_aiapply.api.IndexCache); None re-reads the index every time
+        self.index_cache = None
+        self.commondir = self._common_dir()
+        self.workdir = self._worktree(git_dir)
+        if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
+            self.repo.workdir = self.workdir
+
+    def _worktree(self, git_dir: str | None) -> str | None:
+        """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
+        none when bare, else the current folder when GIT_DIR is set, else the folder
+        that holds ``.git``."""
+        env_tree = os.environ.get("GIT_WORK_TREE")
+        if env_tree:
+            return os.path.normpath(os.path.abspath(env_tree))
+        configured = self.config_get("core.worktree")
+        if configured:
+            return os.path.normpath(os.path.join(self.gitdir, os.path.expanduser(configured)))
+        # a linked worktree of a bare repository: the common config's core.bare is the
+        # main repository's, not this worktree's (git ignores it there too)
+        if self.gitdir == self.commondir and self.config_bool("core.bare", False):
+            return None
+        if git_dir:
+            return os.path.normpath(os.getcwd())
+        if self.repo.is_bare:
+            return None
+        wd = self.repo.workdir
+        return os.path.normpath(wd) if wd else None
+
+    def _common_dir(self) -> str:
+        p = os.path.join(self.gitdir, "commondir")
+        try:
+            with open(p) as f:
+                rel = f.read().strip()
+        except OSError:
+            return self.gitdir
+        return os.path.normpath(os.path.join(self.gitdir, rel))
+
+    # -- HEAD ------------------------------------------------------------------------
+    def head(self) -> tuple[str | None, pygit2.Oid | None]:
+        """(branch ref name or None when detached, commit id or None when unborn).  A
+        branch that is itself a symbolic ref is followed to the ref it names, as git
+        does, so that a commit moves the real branch."""
+        ref = self.repo.lookup_reference("HEAD")
+        if ref.type != pygit2.enums.ReferenceType.SYMBOLIC:
+            return None, ref.target
+        name = ref.target
+        for _ in range(5):  # git's symref depth limit
+            try:
+                target = self.repo.lookup_reference(name)
+            except (KeyError, pygit2.GitError, ValueError):
+                return name, None
+            if target.type != pygit2.enums.ReferenceType.SYMBOLIC:
+                return name, target.target
+            name = target.target
+        raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind="state")
+
+    def resolve_commit(self, rev: str) -> pygit2.Commit:
+        try:
+            obj = self.repo.revparse_single(rev)
+            return obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            raise UsageError(f"unknown revision {rev!r}") from None
+
+    def branch_commit(self, refname: str):
+        """The commit ``refname`` points at, or None (no such ref, not a commit)."""
+        try:
+            return self.repo.lookup_reference(refname).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+
+    def ref_target(self, refname: str):
+        """The id ``refname`` points at (symbolic refs followed), or None."""
+        try:
+            return self.repo.lookup_reference(refname).resolve().target
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+
+    # -- config ------------------------------------------------------------------------
+    def _raw(self, key: str):
+        """A setting's value: ``git -c`` first (None: given without a value), then the
+        config files; _ABSENT when unset."""
+        canon = canonical_key(key)
+        if canon in self.overrides:
+            return self.overrides[canon]
+        try:
+            return self.repo.config[key]
+        except (KeyError, pygit2.GitError, ValueError):
+            return _ABSENT
+
+    def config_get(self, key: str, default=None):
+        value = self._raw(key)
+        if value is _ABSENT:
+            return default
+        return "true" if value is None else value
+
+    def config_bool(self, key: str, default: bool = False) -> bool:
+        value = self._raw(key)
+        if value is _ABSENT:
+            return default
+        return parse_bool(value, canonical_key(key))
+
+    def config_choice(self, key: str, choices) -> str | None:
+        """A setting that must be one of ``choices`` (None: unset); any other value is
+        fatal, as git treats a bad value of its own settings."""
+        value = self.config_get(key)
+        if value is not None and value not in choices:
+            raise FatalError(f"bad config value '{value}' for '{canonical_key(key)}' (one of: "
+                             f"{', '.join(choices)})", kind="config")
+        return value
+
+    def config_int(self, key: str, default: int) -> int:
+        value = self._raw(key)
+        if value is _ABSENT:
+            return default
+        return parse_int(value, canonical_key(key))
+
+    # -- the index lock taken ahead ---------------------------------------------------
+    def index_path(self) -> str:
+        return os.path.join(self.gitdir, "index")
+
+    def new_index_lock(self):
+        from .index import IndexLock
+
+        lock = IndexLock(self.index_path(), cache=self.index_cache)
+        lock.maybe_sparse = self.config_bool("index.sparse", False)
+        return lock
+
+    def lock_index_ahead(self) -> bool:
+        """Take ``index.lock`` now and start reading the index, for a transaction that
+        will follow (commit_to_worktree takes it over).  False, and nothing held, when the
+        lock cannot be taken: the transaction then refuses with the reason itself."""
+        lock = self.new_index_lock()
+        try:
+            lock.acquire()
+        except (ApplyError, FatalError):
+            return False
+        lock.read_ahead()
+        self._index_lock = lock
+        return True
+
+    def index_lock(self):
+        """The index lock for a transaction: the one taken ahead, or a newly taken one."""
+        lock = getattr(self, "_index_lock", None)
+        self._index_lock = None
+        if lock is None or not lock.held:
+            lock = self.new_index_lock()
+            lock.acquire()
+        return lock
+
+    def release_index_lock(self) -> None:
+        """Give back a lock taken ahead that no transaction used (a refusal, a no-op)."""
+        lock = getattr(self, "_index_lock", None)
+        self._index_lock = None
+        if lock is not None:
+            lock.release()
+
+    def read_index(self):
+        """The index as it is now (no lock taken)."""
+        from .index import read_index
+
+        if self.index_cache is not None:
+            index = self.index_cache.peek(self.index_path())
+            if index is not None:
+                return index
+        return read_index(self.index_path(), self.config_bool("index.sparse", False))
+
+    def relpath_of_cwd(self) -> str:
+        """Where the command runs, relative to the worktree root ("" outside it)."""
+        if not self.workdir:
+            return ""
+        rel = os.path.relpath(os.path.realpath(os.getcwd()), os.path.realpath(self.workdir))
+        return "" if rel == "." or rel == ".." or rel.startswith("../") else rel
+
+    def in_progress(self) -> str | None:
+        """The operation git has in progress in this worktree (merge, rebase,
+        cherry-pick, revert), or None."""
+        checks = (("MERGE_HEAD", "a merge"), ("rebase-merge", "a rebase"),
+                  ("rebase-apply", "a rebase or git am"), ("CHERRY_PICK_HEAD", "a cherry-pick"),
+                  ("REVERT_HEAD", "a revert"))
+        for name, what in checks:
+            if os.path.lexists(os.path.join(self.gitdir, name)):
+                return what
+        return None
+
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def _parse_git_date(value: str) -> tuple[int, int] | None:
+    """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them."""
+    import datetime as _dt
+    from email.utils import parsedate_tz
+
+    v = value.strip()
+    if v.startswith("@"):
+        v = v[1:]
+    parts = v.split()
+    if parts and parts[0].isdigit():
+        secs = int(parts[0])
+        off = 0
+        if len(parts) > 1 and len(parts[1]) == 5 and parts[1][0] in "+-" and parts[1][1:].isdigit():
+            sign = -1 if parts[1][0] == "-" else 1
+            off = sign * (int(parts[1][1:3]) * 60 + int(parts[1][3:5]))
+        return secs, off
+    try:
+        d = _dt.datetime.fromisoformat(v.replace(" +", "+").replace(" -", "-")) if "T" in v or "-" in v[:5] else None
+    except ValueError:
+        d = None
+    if d is not None:
+        if d.tzinfo is None:
+            d = d.astimezone()
+        off = int(d.utcoffset().total_seconds() // 60)
+        return int(d.timestamp()), off
+    t = parsedate_tz(v)
+    if t:
+        import calendar
+
+        off = (t[9] or 0)
+        secs = calendar.timegm(t[:9]) - off
+        return secs, off // 60
+    return None
+
+
+# GIT_AUTHOR_* values a library call gives (its author= and date= options): per thread and
+# per call, so that a call never changes the environment another thread's call reads
+IDENTITY_OVERRIDES: contextvars.ContextVar = contextvars.ContextVar("identity_overrides",
+                                                                    default=None)
+
+
+def identity(repo: Repo, who: str) -> pygit2.Signature:
+    """Author or committer exactly as ``git commit`` picks them: GIT_<WHO>_NAME/EMAIL/DATE,
+    then <who>.name/email, then user.name/email."""
+    env = os.environ
+    overrides = IDENTITY_OVERRIDES.get()
+    if overrides:
+        env = {**env, **overrides}
+    w = who.upper()
+    name = env.get(f"GIT_{w}_NAME") or repo.config_get(f"{who}.name") or repo.config_get("user.name")
+    email = env.get(f"GIT_{w}_EMAIL") or repo.config_get(f"{who}.email") or repo.config_get("user.email") \
+        or env.get("EMAIL")
+    if not name or email is None:
+        raise ApplyError(Problem(
+            f"{who} identity unknown: set user.name and user.email",
+            hint='git config user.name "Your Name"; git config user.email you@example.com'))
+    date = env.get(f"GIT_{w}_DATE")
+    if date:
+        parsed = _parse_git_date(date)
+        if parsed is None:
+            raise ApplyError(Problem(f"invalid date in GIT_{w}_DATE: {date!r}"))
+        return pygit2.Signature(name, email, parsed[0], parsed[1])
+    now = time.time()
+    lt = time.localtime(now)
+    return pygit2.Signature(name, email, int(now), lt.tm_gmtoff // 60)
+
+
+# --------------------------------------------------------------------------- history
+
+
+def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 1000):
+    """The commit among the ``limit`` most recent of ``tip``'s history whose AI-Response
+    trailer is ``response_id``, or None.
+
+    This runs on every apply, so it must not grow with the history: an unsorted walk
+    yields commits as it reaches them (a topological or time sort walks the whole history
+    first: 110 ms on 30,000 commits, against 4 ms for 1,000 commits unsorted)."""
+    if tip is None:
+        return None
+    needle = f"AI-Response: {response_id}".encode()
+    walker = repo.repo.walk(tip, pygit2.enums.SortMode.NONE)
+    for n, c in enumerate(walker):
+        if n >= limit:
+            break
+        if needle in c.raw_message:
+            return c
+    return None

@@ -1,0 +1,344 @@
+"""What a response is planned against and checked with: a commit's tree (plus the
+worktree for untracked paths), the worktree itself (include-dirty), files read from disk
+without following a symlinked folder, and whether touched paths are clean."""
+from __future__ import annotations
+
+import os
+import stat
+
+import pygit2
+from pygit2.enums import FileMode
+
+from ..errors import ApplyError, Problem
+from ..plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
+
+_KINDS = {
+    int(FileMode.TREE): "dir",
+    int(FileMode.LINK): "symlink",
+    int(FileMode.COMMIT): "submodule",
+    int(FileMode.BLOB): "file",
+    int(FileMode.BLOB_EXECUTABLE): "file",
+}
+
+
+def symlinked_parent(workdir: str, path: str) -> str | None:
+    """The first leading folder of ``path`` that is a symbolic link (or not a folder) on
+    disk, or None: reading or writing through it would leave the worktree."""
+    parts = path.split("/")
+    cur = workdir
+    for i in range(len(parts) - 1):
+        cur = os.path.join(cur, parts[i])
+        try:
+            st = os.lstat(cur)
+        except FileNotFoundError:
+            return None  # missing folders are made by the writer
+        except OSError:
+            return "/".join(parts[:i + 1])
+        if not stat.S_ISDIR(st.st_mode):
+            return "/".join(parts[:i + 1])
+    return None
+
+
+def refuse_symlinked_parent(workdir: str, path: str) -> None:
+    """Refuse ``path`` when a leading folder of it is a link (or a file) on disk."""
+    bad = symlinked_parent(workdir, path)
+    if bad is not None:
+        kind = "a symbolic link" if os.path.islink(os.path.join(workdir, bad)) else "not a folder"
+        raise ApplyError(Problem(f"{bad} is {kind} on disk, so {path} is not inside the "
+                                 "worktree; ai-apply never reads or writes through a link",
+                                 file=path, hint="restore the folder with `git checkout -- "
+                                 f"{bad}` or leave this file out of the response"))
+
+
+def read_disk(workdir: str, path: str) -> FileState | None:
+    """A worktree file's mode and bytes as they are on disk (no conversion), or None;
+    never through a symlinked folder (None then)."""
+    if symlinked_parent(workdir, path) is not None:
+        return None
+    full = os.path.join(workdir, path)
+    try:
+        st = os.lstat(full)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return FileState(MODE_LINK, os.fsencode(os.readlink(full)))
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    with open(full, "rb") as f:
+        data = f.read()
+    return FileState(MODE_EXEC if st.st_mode & 0o100 else MODE_FILE, data)
+
+
+def read_disk_as_git(repo, path: str, index=None) -> FileState | None:
+    """A worktree file as ``git add`` would store it (clean filters, eol), or None."""
+    st = read_disk(repo.workdir, path)
+    if st is None or st.mode == MODE_LINK:
+        return st
+    from .filters import filters_of
+
+    f = filters_of(repo)
+    if not f.converts(path):
+        return st
+    return FileState(st.mode, f.to_git(path, st.data, _index_has_crlf(repo, index, path)))
+
+
+def _index_has_crlf(repo, index, path: str):
+    def check() -> bool:
+        try:
+            ent = index[path] if index is not None else None
+        except KeyError:
+            ent = None
+        return ent is not None and b"\r" in repo.repo[ent.id].data
+    return check
+
+
+class TreeBase:
+    """The base a response is planned against: a commit's tree, plus the worktree for
+    untracked paths (``workdir`` None in branch mode).  A tracked folder that is a link
+    on disk counts as a link, so nothing is planned through it."""
+
+    def __init__(self, repo: pygit2.Repository, tree: pygit2.Tree | None, workdir: str | None):
+        self.repo = repo
+        self.tree = tree
+        self.workdir = workdir
+        self._entries: dict[str, object] = {}
+
+    def _lookup(self, path: str):
+        if path not in self._entries:
+            ent = None
+            if self.tree is not None:
+                try:
+                    ent = self.tree[path]
+                except (KeyError, ValueError):
+                    ent = None
+            self._entries[path] = ent
+        return self._entries[path]
+
+    def kind(self, path: str) -> str | None:
+        ent = self._lookup(path)
+        if ent is None:
+            return None
+        k = _KINDS.get(ent.filemode, "file")
+        if k == "dir" and self.workdir is not None and self.disk_kind(path) == "symlink":
+            return "symlink"
+        return k
+
+    def entry(self, path: str) -> tuple[int, bytes] | None:
+        ent = self._lookup(path)
+        if ent is None or ent.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK):
+            return None
+        return int(ent.filemode), self.repo[ent.id].data
+
+    def entry_id(self, path: str):
+        ent = self._lookup(path)
+        return None if ent is None else (int(ent.filemode), ent.id)
+
+    def disk_kind(self, path: str) -> str | None:
+        if self.workdir is None:
+            return None
+        parts = path.split("/")
+        cur = self.workdir
+        for i, part in enumerate(parts):
+            cur = os.path.join(cur, part)
+            try:
+                st = os.lstat(cur)
+            except OSError:
+                return None
+            if stat.S_ISLNK(st.st_mode):
+                return "symlink"
+            if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
+                return "file"
+        if stat.S_ISDIR(st.st_mode):
+            return "dir"
+        return "file"
+
+
+class WorktreeBase(TreeBase):
+    """include-dirty: tracked files are taken as they are in the worktree (as git add
+    would store them)."""
+
+    def __init__(self, wrapper, tree, workdir: str, index: pygit2.Index):
+        super().__init__(wrapper.repo, tree, workdir)
+        self.wrapper = wrapper
+        self.index = index
+
+    def _tracked(self, path: str) -> bool:
+        return path in self.index or super().kind(path) in ("file", "symlink")
+
+    def kind(self, path: str) -> str | None:
+        k = super().kind(path)
+        ent = self._lookup(path)
+        if k in ("dir", "submodule") or (ent is not None and _KINDS.get(ent.filemode) == "dir"):
+            return k  # a folder (or a folder replaced by a link on disk)
+        if self._tracked(path):
+            st = read_disk(self.workdir, path)
+            if st is None:
+                return None
+            return "symlink" if st.mode == MODE_LINK else "file"
+        return k
+
+    def entry(self, path: str) -> tuple[int, bytes] | None:
+        if not self._tracked(path):
+            return None
+        st = read_disk_as_git(self.wrapper, path, self.index)
+        return None if st is None else (st.mode, st.data)
+
+
+# --------------------------------------------------------------------------- cleanliness
+
+
+def _filemode_tracked(repo) -> bool:
+    return repo.config_bool("core.fileMode", True)
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a blob holding ``data``."""
+    return str(pygit2.hash(data))
+
+
+def worktree_matches(repo, path: str, mode: int, oid, index=None) -> bool:
+    """Whether the worktree file at ``path`` is the blob ``oid`` (an Oid or its hex) with
+    ``mode``, as ``git diff-files`` decides (through the clean filters and eol
+    conversion)."""
+    if not isinstance(oid, pygit2.Oid):
+        oid = pygit2.Oid(hex=str(oid))
+    st = read_disk(repo.workdir, path)
+    if st is None:
+        return False
+    if st.mode != mode:
+        if not (mode in (MODE_FILE, MODE_EXEC) and st.mode in (MODE_FILE, MODE_EXEC)
+                and not _filemode_tracked(repo)):
+            return False
+    if pygit2.hash(st.data) == oid:
+        return True
+    if st.mode == MODE_LINK:
+        return False
+    from .filters import filters_of
+
+    f = filters_of(repo)
+    if not f.converts(path):
+        return False
+    return pygit2.hash(f.to_git(path, st.data, _index_has_crlf(repo, index, path))) == oid
+
+
+def dirty_paths(repo, index: pygit2.Index, base: TreeBase, paths: list[str]) -> list[tuple[str, str]]:
+    """(path, why) for every touched path whose worktree, index and HEAD disagree."""
+    out = []
+    conflicts = index.conflicts
+    for path in paths:
+        head = base.entry_id(path)
+        if head is not None and head[0] not in (MODE_FILE, MODE_EXEC, MODE_LINK):
+            continue  # folders and submodules are refused by the planner
+        try:
+            ie = index[path]
+            idx = (int(ie.mode), ie.id)
+        except KeyError:
+            idx = None
+        if conflicts is not None:
+            try:
+                conflicts[path]
+                out.append((path, "has unresolved merge conflicts"))
+                continue
+            except KeyError:
+                pass
+        if head != idx:
+            out.append((path, "has staged changes" if idx else
+                        ("is staged for deletion" if head else "is staged")))
+            continue
+        if repo.workdir and symlinked_parent(repo.workdir, path) is not None:
+            out.append((path, f"is behind {symlinked_parent(repo.workdir, path)}, which is a "
+                              "symbolic link (or a file) on disk, not the tracked folder"))
+            continue
+        if idx is None:
+            continue  # new path: the planner refused any untracked file there
+        if not worktree_matches(repo, path, idx[0], idx[1], index):
+            out.append((path, "has unstaged changes" if os.path.lexists(os.path.join(repo.workdir, path))
+                        else "was deleted in the worktree"))
+    return out
+
+
+def unmerged_paths(index: pygit2.Index) -> list[str]:
+    """Paths with conflict stages in the index."""
+    conflicts = index.conflicts
+    if conflicts is None:
+        return []
+    out = set()
+    for entries in conflicts:
+        for e in entries:
+            if e is not None:
+                out.add(e.path)
+    return sorted(out)
+
+
+# --------------------------------------------------------------------------- plans from trees
+
+
+def plan_between(r: pygit2.Repository, old_tree, new_tree) -> Plan:
+    """A Plan taking the touched paths from ``old_tree`` to ``new_tree`` (blobs only;
+    renames found as git's similarity finds them)."""
+    from pygit2.enums import DeltaStatus
+
+    if old_tree is None:
+        diff = new_tree.diff_to_tree(swap=True)
+    else:
+        diff = r.diff(old_tree, new_tree)
+    diff.find_similar()
+    final, base, renames, changes = {}, {}, [], []
+    blob_modes = (MODE_FILE, MODE_EXEC, MODE_LINK)
+    zero = pygit2.Oid(hex="0" * 40)
+    for patch in diff:
+        d = patch.delta
+        _ctx, added, removed = patch.line_stats
+        old_p, new_p = d.old_file.path, d.new_file.path
+        for f in (d.old_file, d.new_file):
+            if f.id != zero and int(f.mode) not in blob_modes:
+                raise ApplyError(Problem(f"{f.path} is a submodule or an unusual entry "
+                                         f"(mode {int(f.mode):o}); pick does not carry it",
+                                         file=f.path))
+        if d.status in (DeltaStatus.DELETED, DeltaStatus.RENAMED, DeltaStatus.MODIFIED,
+                        DeltaStatus.TYPECHANGE):
+            base[old_p] = FileState(int(d.old_file.mode), r[d.old_file.id].data)
+        if d.status == DeltaStatus.DELETED:
+            final[old_p] = None
+            changes.append(FileChange(old_p, "delete", removed=removed))
+            continue
+        data = FileState(int(d.new_file.mode), r[d.new_file.id].data)
+        final[new_p] = data
+        if d.status == DeltaStatus.RENAMED:
+            final[old_p] = None
+            base.setdefault(new_p, None)
+            renames.append((old_p, new_p))
+            changes.append(FileChange(new_p, "rename", old_p, added, removed))
+        elif d.status == DeltaStatus.ADDED:
+            base[new_p] = None
+            changes.append(FileChange(new_p, "add", added=added))
+        else:
+            changes.append(FileChange(new_p, "update", added=added, removed=removed))
+    # a rename onto a path that also had content: the base must say what was there
+    for p in final:
+        if p not in base:
+            base[p] = None
+    return Plan(final, base, renames, changes)
+
+
+def patch_text(old: bytes | None, new: bytes | None, old_path: str, new_path: str) -> str:
+    """The unified diff of two contents (None: absent), as libgit2 writes it."""
+    patch = pygit2.Patch.create_from(old, new, old_as_path=old_path, new_as_path=new_path)
+    return patch.text or ""
+
+
+def line_counts(old: bytes, new: bytes) -> tuple[int, int]:
+    """(added, deleted) lines of the diff git would show between two contents."""
+    _ctx, added, deleted = pygit2.Patch.create_from(old, new).line_stats
+    return added, deleted
+
+
+def tree_entry(tree, path: str):
+    """(mode, id) of ``path`` in ``tree`` (None: absent or no tree)."""
+    if tree is None:
+        return None
+    try:
+        e = tree[path]
+    except (KeyError, ValueError):
+        return None
+    return int(e.filemode), e.id

@@ -1,0 +1,562 @@
+"""Writing a plan: objects, worktree files, the index and the ref, all or nothing.
+
+The order of writes is chosen so that any failure before the ref moves can be rolled
+back completely, and a crash leaves a journal that ``recover`` can undo:
+
+1. take ``index.lock`` (O_EXCL) and keep it until the end;
+2. read the index, refuse where ``git commit`` refuses (unmerged entries, a merge or
+   rebase in progress), check that HEAD has not moved since planning and that every
+   touched path is clean (or, with include-dirty, unchanged since planning);
+3. write blobs and the commit tree (HEAD's tree updated only along changed paths);
+4. write the journal (the worktree's bytes before and after), then the worktree files
+   (each through a temporary file and a rename, converted as ``git checkout`` converts);
+5. write the new index into the lock file, run pre-commit / prepare-commit-msg /
+   commit-msg with ``GIT_INDEX_FILE`` set;
+6. write the commit, move the ref by compare-and-swap with a reflog entry;
+7. rename the lock over the index, drop the journal, run post-commit.
+
+``Transaction`` holds steps 1, 2, 4, 6 and 7 and the rollback; ``commit_to_worktree``
+(apply, pick) and ``undo`` drive it.  ``commit_to_branch`` is branch mode: objects and a
+ref only.
+"""
+from __future__ import annotations
+
+import os
+
+import pygit2
+
+from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
+from ..record import field, record
+from .faults import fault, remove_file
+from .index import set_entries
+from .journal import Journal
+from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
+from .repo import Repo, identity
+from .state import TreeBase, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
+
+
+# --------------------------------------------------------------------------- worktree
+
+
+@record
+class _Saved:
+    """A worktree path as it was before the writer touched it."""
+
+    path: str
+    state: FileState | None  # what was on disk before we touched it
+
+
+class WorktreeWriter:
+    """Writes files through a temporary file and a rename, converted as ``git checkout``
+    writes them (eol, smudge filters), never through a symlinked folder; remembers what
+    it replaced so that everything can be put back."""
+
+    def __init__(self, repo: Repo):
+        self.repo = repo
+        self.workdir = repo.workdir
+        self.saved: list[_Saved] = []
+        self.made_dirs: list[str] = []
+        self.stats: dict[str, os.stat_result] = {}
+
+    def _full(self, path: str) -> str:
+        return os.path.join(self.workdir, path)
+
+    def disk_bytes(self, path: str, st: FileState) -> bytes:
+        """What ``git checkout`` would put on disk for ``st`` at ``path``."""
+        if st.mode == MODE_LINK:
+            return st.data
+        from .filters import filters_of
+
+        return filters_of(self.repo).to_worktree(path, st.data)
+
+    def _makedirs(self, path: str) -> None:
+        parent = os.path.dirname(self._full(path))
+        missing = []
+        while parent and not os.path.isdir(parent):
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        for d in reversed(missing):
+            os.mkdir(d)
+            self.made_dirs.append(d)
+
+    def write(self, path: str, st: FileState, data: bytes | None = None) -> None:
+        """Write ``st`` (blob content) at ``path``; ``data``: the bytes for disk when
+        already converted."""
+        refuse_symlinked_parent(self.workdir, path)
+        if data is None:
+            data = self.disk_bytes(path, st)
+        full = self._full(path)
+        self.saved.append(_Saved(path, read_disk(self.workdir, path)))
+        self._makedirs(path)
+        refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
+        tmp = os.path.join(os.path.dirname(full), f".{os.path.basename(full)[:200]}.ai-apply-{os.getpid()}.tmp")
+        remove_file(tmp)
+        if st.mode == MODE_LINK:
+            os.symlink(os.fsdecode(data), tmp)
+        else:
+            perm = 0o777 if st.mode == MODE_EXEC else 0o666
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
+            try:
+                view = memoryview(data)
+                while view:
+                    n = os.write(fd, view)
+                    view = view[n:]
+            finally:
+                os.close(fd)
+        try:
+            if os.path.isdir(full) and not os.path.islink(full):
+                raise ApplyError(f"cannot write {path}: a folder is in the way")
+            os.replace(tmp, full)
+        except BaseException:
+            remove_file(tmp)
+            raise
+        self.stats[path] = os.lstat(full)
+
+    def delete(self, path: str) -> None:
+        refuse_symlinked_parent(self.workdir, path)
+        full = self._full(path)
+        before = read_disk(self.workdir, path)
+        self.saved.append(_Saved(path, before))
+        if before is not None:
+            os.unlink(full)
+        # git removes folders that the deletion left empty
+        d = os.path.dirname(full)
+        while d and os.path.normpath(d) != os.path.normpath(self.workdir):
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+            self.saved.append(_Saved(os.path.relpath(d, self.workdir), FileState(-1, b"")))
+            d = os.path.dirname(d)
+
+    def rollback(self) -> list[str]:
+        """Put back everything written; returns the paths it could not restore."""
+        failed = []
+        for s in reversed(self.saved):
+            full = self._full(s.path)
+            try:
+                if s.state is not None and s.state.mode == -1:  # a folder we removed
+                    os.makedirs(full, exist_ok=True)
+                elif s.state is None:
+                    if os.path.lexists(full):
+                        os.unlink(full)
+                else:
+                    restore_file(self.workdir, s.path, s.state)
+            except OSError:
+                failed.append(s.path)
+        for d in reversed(self.made_dirs):
+            try:
+                os.rmdir(d)
+            except OSError:
+                pass
+        return failed
+
+
+def restore_file(workdir: str, path: str, st: FileState) -> None:
+    """Put ``st`` (bytes exactly as they were on disk) back at ``path``."""
+    full = os.path.join(workdir, path)
+    tmp = full + f".ai-apply-{os.getpid()}.restore"
+    remove_file(tmp)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    if st.mode == MODE_LINK:
+        os.symlink(os.fsdecode(st.data), tmp)
+    else:
+        with open(tmp, "wb") as f:
+            f.write(st.data)
+        os.chmod(tmp, (0o777 if st.mode == MODE_EXEC else 0o666) & ~_umask())
+    os.replace(tmp, full)
+
+
+_UMASK = None
+
+
+def _umask() -> int:
+    global _UMASK
+    if _UMASK is None:
+        _UMASK = os.umask(0)
+        os.umask(_UMASK)
+    return _UMASK
+
+
+# --------------------------------------------------------------------------- objects
+
+
+def write_blobs(repo: pygit2.Repository, plan: Plan) -> dict[str, tuple[int, pygit2.Oid] | None]:
+    out: dict[str, tuple[int, pygit2.Oid] | None] = {}
+    for path, st in plan.final.items():
+        if st is None:
+            out[path] = None
+        else:
+            out[path] = (st.mode, repo.create_blob(st.data))
+            fault("blob-write")
+    return out
+
+
+def stored_blob(r: pygit2.Repository, data: bytes) -> pygit2.Oid:
+    """The id of a blob holding ``data``, written when the object database lacks it."""
+    oid = pygit2.hash(data)
+    if oid not in r.odb:
+        oid = r.create_blob(data)
+    return oid
+
+
+def disk_originals(r: pygit2.Repository, workdir: str, paths) -> dict:
+    """path -> [mode, blob id] of the bytes on disk (None: nothing there), each stored as
+    a blob so that recovery can put exactly those bytes back (the journal's ``paths``)."""
+    out = {}
+    for p in paths:
+        st = read_disk(workdir, p)
+        out[p] = None if st is None else [st.mode, str(stored_blob(r, st.data))]
+    return out
+
+
+def build_tree(repo: pygit2.Repository, base: pygit2.Tree | None,
+               changes: dict[str, tuple[int, pygit2.Oid] | None]) -> pygit2.Oid | None:
+    """``base`` with ``changes`` (path -> (mode, id) or None to remove) applied, touching
+    only the subtrees along changed paths.  Returns None for an empty subtree."""
+    from pygit2.enums import FileMode
+
+    direct: dict[str, tuple[int, pygit2.Oid] | None] = {}
+    nested: dict[str, dict] = {}
+    for path, value in changes.items():
+        head, sep, rest = path.partition("/")
+        if sep:
+            nested.setdefault(head, {})[rest] = value
+        else:
+            direct[head] = value
+    tb = repo.TreeBuilder(base) if base is not None else repo.TreeBuilder()
+    names = {e.name for e in base} if base is not None else set()
+    for name, value in direct.items():
+        if value is None:
+            if name in names and name not in nested:
+                tb.remove(name)
+                names.discard(name)
+        else:
+            tb.insert(name, value[1], value[0])
+            names.add(name)
+    for name, sub in nested.items():
+        existing = tb.get(name) if name in names else None
+        sub_base = None
+        if existing is not None and existing.filemode == FileMode.TREE and direct.get(name, 0) is not None:
+            sub_base = repo[existing.id]
+        new_id = build_tree(repo, sub_base, sub)
+        if new_id is None:
+            if name in names:
+                tb.remove(name)
+                names.discard(name)
+        else:
+            tb.insert(name, new_id, FileMode.TREE)
+            names.add(name)
+    if not names:
+        return None
+    return tb.write()
+
+
+def empty_tree(repo: pygit2.Repository) -> pygit2.Oid:
+    return repo.TreeBuilder().write()
+
+
+def valid_utf8(text: str) -> str:
+    """``text`` with bytes that are not UTF-8 (kept as surrogates from a response, a
+    message file or a hook) replaced by U+FFFD: a commit message is UTF-8."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+@record
+class CommitResult:
+    """The commit written, its tree, branch and final message."""
+
+    commit: pygit2.Oid
+    tree: pygit2.Oid
+    branch: str | None
+    message: str
+    hook_output: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- the transaction
+
+
+class Transaction:
+    """index.lock → checks → journal → files → index → (hooks, commit: the caller) → ref
+    compare-and-swap → install; any exception inside ``with`` rolls everything back.
+
+    ``planned_head`` is (branch, commit id) as the caller planned against."""
+
+    def __init__(self, repo: Repo, planned_head: tuple, *, kind: str = "apply"):
+        if repo.workdir is None:
+            raise UsageError("this is a bare repository: use --branch NAME to commit onto a branch")
+        self.repo = repo
+        self.r = repo.repo
+        self.planned_head = planned_head
+        self.kind = kind
+        self.lock = None
+        self.index = None
+        self.writer = WorktreeWriter(repo)
+        self.journal = Journal(repo.gitdir)
+        self.temp_files: list[str] = []  # removed on success and on failure
+        self._moved: list[tuple] = []  # (refname, new, old, committer) to undo on failure
+
+    # -- 1, 2 ------------------------------------------------------------------------
+    def __enter__(self) -> "Transaction":
+        self.lock = self.repo.index_lock()
+        try:
+            what = self.repo.in_progress()
+            if what is not None:
+                raise in_progress_error(what)
+            if self.repo.head() != tuple(self.planned_head):
+                raise ApplyError(Problem("HEAD moved while the response was being applied",
+                                         hint="run the command again"))
+            self.index = self.lock.read()
+            unmerged = unmerged_paths(self.index)
+            if unmerged:
+                raise unmerged_error(unmerged)
+        except BaseException:
+            self.lock.release()
+            raise
+        return self
+
+    def check_clean(self, base: TreeBase, paths, *, refusal: str, hint: str) -> None:
+        dirty = dirty_paths(self.repo, self.index, base, paths)
+        if dirty:
+            raise ApplyError([Problem(f"{p} {why}; {refusal}", file=p, hint=hint)
+                              for p, why in sorted(dirty)], kind="dirty")
+
+    # -- 4 ---------------------------------------------------------------------------
+    def write_worktree(self, final: dict[str, FileState | None],
+                       entries: dict[str, tuple | None], head_id, branch, *,
+                       moves_to=None) -> None:
+        """Journal, then the files (``final``: blob content or None), then the index
+        entries (``entries``: (mode, id) or None), staged into the lock file.
+        ``moves_to``: the commit the ref will point at, when known now (see Journal)."""
+        r = self.r
+        paths = sorted(final)
+        for p in paths:
+            refuse_symlinked_parent(self.repo.workdir, p)
+        originals = disk_originals(r, self.repo.workdir, paths)
+        written, disk = {}, {}
+        for p in paths:
+            st = final[p]
+            if st is not None:
+                disk[p] = self.writer.disk_bytes(p, st)
+                written[p] = (st.mode, stored_blob(r, disk[p]) if disk[p] != st.data
+                              else entries[p][1])
+            else:
+                written[p] = None
+        self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
+                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to)
+        fault("journal")
+        for p in paths:
+            if final[p] is None:
+                self.writer.delete(p)
+                fault("worktree-delete")
+        for p in paths:
+            if final[p] is not None:
+                self.writer.write(p, final[p], disk[p])
+                fault("worktree-write")
+        set_entries(self.index, {p: entries[p] for p in paths}, self.writer.stats)
+        self.lock.stage(self.index)
+        self.journal.note_staged_index(self.lock.lock_path)
+        fault("index-stage")
+
+    # -- 6, 7 ------------------------------------------------------------------------
+    def move_ref(self, refname: str, new, old, message: str, committer) -> None:
+        """Move ``refname`` from ``old`` to ``new`` (None: delete it) by compare-and-swap."""
+        if new is None:
+            remove_ref(self.r, refname, old)
+        else:
+            update_ref(self.r, refname, new, old, message, committer)
+        self._moved.append((refname, new, old, committer))
+        fault("ref-update")
+
+    def install(self) -> None:
+        for p in self.temp_files:
+            if p != self.lock.lock_path:
+                remove_file(p)
+        fault("index-install")
+        self.lock.install()
+        self.journal.end()
+
+    def __exit__(self, etype, exc, tb) -> bool:
+        try:
+            if exc is not None:
+                self._rollback(exc)
+        finally:
+            self.lock.release()
+        return False
+
+    def _rollback(self, exc: BaseException) -> None:
+        for refname, new, old, committer in reversed(self._moved):
+            # the ref already moved: put it back, so that the failure leaves nothing
+            unmove_ref(self.r, refname, new, old, committer,
+                       message=f"{'ai-apply undo' if self.kind == 'undo' else 'ai-apply'}: rolled back")
+        for p in self.temp_files:
+            if p != self.lock.lock_path:
+                remove_file(p)
+        failed = self.writer.rollback()
+        self.lock.release()
+        self.journal.end()
+        if failed:
+            raise ApplyError(Problem(
+                f"the {'undo' if self.kind == 'undo' else 'commit'} failed and these files "
+                "could not be restored: " + ", ".join(failed),
+                hint="restore them with `git checkout HEAD -- PATH`")) from None
+        if isinstance(exc, (OSError, pygit2.GitError)):
+            # a disk or repository error (full disk, I/O error): nothing changed
+            raise FatalError(f"cannot write the {'undo' if self.kind == 'undo' else 'commit'}: "
+                             f"{exc}; nothing was changed", kind="io") from None
+
+
+def unmerged_error(paths: list[str]) -> FatalError:
+    return FatalError("Committing is not possible because you have unmerged files ("
+                      + ", ".join(paths[:5]) + (", ..." if len(paths) > 5 else "")
+                      + "): fix them up in the worktree, `git add` them, and commit (or abort "
+                      "the merge) first", kind="state")
+
+
+def in_progress_error(what: str) -> FatalError:
+    how = {"a merge": "`git commit` or `git merge --abort`",
+           "a cherry-pick": "`git cherry-pick --continue` or `--abort`",
+           "a revert": "`git revert --continue` or `--abort`"}.get(
+        what, "`git rebase --continue` or `git rebase --abort`")
+    return FatalError(f"you are in the middle of {what}; finish it ({how}) before applying "
+                      "a response", kind="state")
+
+
+# --------------------------------------------------------------------------- apply, pick
+
+
+@record
+class CommitRequest:
+    """What the caller decided; the transaction only writes it."""
+
+    plan: Plan
+    message: str
+    include_dirty: bool = False
+    no_verify: bool = False
+    hook_env: dict = field(default_factory=dict)
+    reflog_prefix: str = "ai-apply"
+    edit_message: object = None  # callable(path): --edit, the user edits COMMIT_EDITMSG in place
+    sign: object = None  # callable(commit_content: str) -> signature str, or None
+    # `pick` fast-forward: move the branch to this existing commit (its tree must be the
+    # plan's result) instead of writing one; no commit hooks, as `git merge --ff-only`
+    fast_forward_to: object = None
+
+
+def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> CommitResult:
+    """Write ``req.plan`` to the worktree, the index and a new commit on the current branch,
+    all or nothing (see the module docstring for the order)."""
+    from . import githooks
+    from .signing import signed_commit
+
+    r = repo.repo
+    plan = req.plan
+    hook_output: list[str] = []
+    with Transaction(repo, planned_head, kind="pick" if req.fast_forward_to else "apply") as txn:
+        branch, head_id = planned_head
+        head_tree = r[head_id].tree if head_id else None
+        touched = plan.touched
+        base = TreeBase(r, head_tree, repo.workdir)
+        if not req.include_dirty:
+            txn.check_clean(base, touched, refusal="ai-apply only changes clean files",
+                            hint="commit or stash your changes first, or pass "
+                                 "--include-dirty to apply on top of them")
+        else:
+            from .state import read_disk_as_git
+
+            for p in touched:
+                if read_disk_as_git(repo, p, txn.index) != plan.base.get(p):
+                    raise ApplyError(Problem(f"{p} changed while the response was being applied",
+                                             file=p, hint="run the command again"))
+        # 3. objects
+        entries = write_blobs(r, plan)
+        tree_id = build_tree(r, head_tree, entries) or empty_tree(r)
+        fault("tree-write")
+        # 4. worktree and index, behind a journal
+        txn.write_worktree(plan.final, entries, head_id, branch, moves_to=req.fast_forward_to)
+        # 5. the hooks; the author is fixed before them, who see it as GIT_AUTHOR_* (as git)
+        author = identity(repo, "author")
+        hook_env = githooks.commit_hook_env(repo, req.hook_env, author,
+                                            editing=req.edit_message is not None)
+        message = req.message
+        if req.fast_forward_to is None:
+            hooked = githooks.run_commit_hooks(repo, txn.lock, tree_id, message, hook_env,
+                                               no_verify=req.no_verify, editor=req.edit_message)
+            tree_id, message = hooked.tree_id, hooked.message
+            if hooked.hook_index:
+                txn.temp_files.append(hooked.hook_index)
+            hook_output.extend(hooked.output)
+        fault("hooks")
+        message = valid_utf8(message)
+        # 6. commit and ref
+        committer = identity(repo, "committer")
+        parents = [head_id] if head_id else []
+        if req.fast_forward_to is not None:
+            commit_id = req.fast_forward_to
+            if r[commit_id].tree_id != tree_id:
+                raise ApplyError(Problem(f"cannot fast-forward to {str(commit_id)[:12]}: its "
+                                         "tree is not the planned result"))
+        elif req.sign is not None:
+            commit_id = signed_commit(r, author, committer, message, tree_id, parents, req.sign)
+        else:
+            commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+        fault("commit")
+        subject = message.split("\n", 1)[0]
+        label = req.reflog_prefix + (" (initial)" if not head_id else "")
+        txn.move_ref(branch or "HEAD", commit_id, head_id, f"{label}: {subject}", committer)
+        # 7. install the index
+        txn.install()
+    # post-commit sees the real index, as after git commit
+    res = None if req.fast_forward_to is not None else \
+        githooks.run_hook(repo, "post-commit", [], dict(hook_env, GIT_INDEX_FILE=txn.lock.path))
+    if res is not None:
+        hook_output.append(res.output)
+    return CommitResult(commit_id, tree_id, branch, message, "".join(hook_output))
+
+
+# --------------------------------------------------------------------------- branch mode
+
+
+def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_commit,
+                     expected_tip, reflog_prefix: str = "ai-apply", *, sign=None,
+                     edit_message=None, verify=None) -> CommitResult:
+    """Commit ``plan`` (planned against ``base_commit``) onto ``refname`` without touching
+    HEAD, the index or the worktree.  ``expected_tip`` is the ref's value when planning
+    (None: the branch is created).  ``sign`` and ``edit_message`` as in CommitRequest;
+    ``verify(tree_id, message) -> (tree_id, message, hook_output)`` runs the commit hooks
+    (--verify, see attempts.verify_in_worktree).  The ref moves last, by compare-and-swap:
+    any failure before leaves only unreachable objects."""
+    from .signing import signed_commit
+
+    r = repo.repo
+    entries = write_blobs(r, plan)
+    base_tree = base_commit.tree if base_commit is not None else None
+    tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    if edit_message is not None:
+        message = edit_message(message)
+    hook_output = ""
+    if verify is not None:
+        tree_id, message, hook_output = verify(tree_id, message)
+    message = valid_utf8(message)
+    author = identity(repo, "author")
+    committer = identity(repo, "committer")
+    parents = [base_commit.id] if base_commit is not None else []
+    if sign is not None:
+        commit_id = signed_commit(r, author, committer, message, tree_id, parents, sign)
+    else:
+        commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+    subject = message.split("\n", 1)[0]
+    if expected_tip is None:
+        # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
+        # the branch, at this base
+        subject = (f"created branch from {base_commit.id if base_commit is not None else 'nothing'}"
+                   f": {subject}")
+    reflog_message = f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}"
+    update_ref(r, refname, commit_id, expected_tip, reflog_message, committer)
+    ensure_reflog_entry(repo, refname, expected_tip, commit_id, reflog_message, committer)
+    return CommitResult(commit_id, tree_id, refname, message, hook_output)
