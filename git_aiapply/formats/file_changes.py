@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from .. import hashline
-from . import apply_patch
+from .apply_patch import BEGIN, END, UPDATE_FILE, marker as patch_marker
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
@@ -319,22 +319,22 @@ def _without_envelope(lines: list[str], first: int, path: str,
     while hi > lo and not lines[hi - 1].strip():
         hi -= 1
     changed = False
-    h = apply_patch.marker(lines[lo]) if lo < hi else None
-    if h is not None and h.kind == apply_patch.BEGIN:
+    h = patch_marker(lines[lo]) if lo < hi else None
+    if h is not None and h.kind == BEGIN:
         lo += 1
         changed = True
         while lo < hi and not lines[lo].strip():
             lo += 1
-        h = apply_patch.marker(lines[lo]) if lo < hi else None
-    if h is not None and h.kind == apply_patch.UPDATE_FILE:
+        h = patch_marker(lines[lo]) if lo < hi else None
+    if h is not None and h.kind == UPDATE_FILE:
         if _strip_dot(h.arg) != _strip_dot(path):
             raise ParseError(f"the apply-patch line {h.text!r} inside FILE_PATCH names another "
                              "file", line=first + lo, directive=source.directive, file=path,
                              hint="give each file its own FILE_PATCH, without '***' lines")
         lo += 1
         changed = True
-    end = apply_patch.marker(lines[hi - 1]) if hi > lo else None
-    if end is not None and end.kind == apply_patch.END:
+    end = patch_marker(lines[hi - 1]) if hi > lo else None
+    if end is not None and end.kind == END:
         hi -= 1
         changed = True
     if not changed:
