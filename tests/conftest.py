@@ -1,14 +1,26 @@
 """Shared fixtures: real git repositories in temporary folders, and the real
-`git-ai-apply` command run as a subprocess."""
+`git-ai-apply` command run as a subprocess.
+
+`GitRepo.run` runs the command in a child forked from a warm server that has imported its
+dependencies (ai_apply_warm.py: a separate process with the run's environment, streams and
+exit status, SIGKILL faults included), about five times cheaper than starting Python and
+pygit2 for each run.  Tests about the executable itself run it with ``exec``: those marked
+``@pytest.mark.real_command`` (start-up, the command line, the end-to-end files), and every
+test when GIT_AI_APPLY_TEST_EXEC=1 is set, or when a run's environment changes how Python
+starts (locale, PYTHON* variables)."""
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+from ai_apply_warm import WarmCommand
 
 BIN_DIR = os.path.dirname(sys.executable)
 
@@ -25,12 +37,59 @@ def _command() -> list[str]:
 
 AI_APPLY = _command()
 
+# Variables read when Python starts: a run whose values differ from the warm server's
+# is run with exec.
+_STARTUP_VARS = ("LC_ALL", "LC_CTYPE", "LANG", "LANGUAGE")
+_EXEC_ALWAYS = os.environ.get("GIT_AI_APPLY_TEST_EXEC") == "1"
+_warm: WarmCommand | None = None
+_real_command_test = False  # the running test is marked real_command
+
+
+def _warm_command() -> WarmCommand:
+    global _warm
+    if _warm is None:
+        scratch = tempfile.mkdtemp(prefix="ai-apply-warm-")
+        home = Path(scratch) / "home"
+        home.mkdir()
+        _warm = WarmCommand(AI_APPLY[0], scratch, make_env(home))
+
+        def stop(w=_warm):
+            w.close()
+            shutil.rmtree(w.scratch, ignore_errors=True)
+
+        atexit.register(stop)
+    return _warm
+
+
+def _starts_like_the_warm_server(env: dict[str, str]) -> bool:
+    base = make_env(Path("/"))
+    keys = {k for k in (*env, *base) if k in _STARTUP_VARS or k.startswith("PYTHON")}
+    return all(env.get(k) == base.get(k) for k in keys)
+
+
+def run_command(argv: list[str], *, cwd, env: dict[str, str],
+                input: bytes | None = None) -> subprocess.CompletedProcess:
+    """`git-ai-apply ARGV` with its output captured: warm, or with exec (see above)."""
+    if (_EXEC_ALWAYS or _real_command_test or len(AI_APPLY) != 1
+            or not _starts_like_the_warm_server(env)):
+        return subprocess.run([*AI_APPLY, *argv], cwd=cwd, env=env, input=input,
+                              capture_output=True)
+    return _warm_command().run(argv, cwd=cwd, env=env, input=input)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    global _real_command_test
+    _real_command_test = item.get_closest_marker("real_command") is not None
+
 
 def pytest_configure(config):
     """Compile the package's bytecode once, before any test (and any xdist worker) runs:
     the command runs as installed, where pip compiled its modules.  Without it, in an
     editable install with PYTHONDONTWRITEBYTECODE set, every run of the command would
     compile the whole package again, about half of its start-up time."""
+    config.addinivalue_line(
+        "markers", "real_command: run git-ai-apply with exec, never from the warm server")
     if hasattr(config, "workerinput"):
         return  # the controller did it
     import compileall
@@ -123,13 +182,12 @@ class GitRepo:
             cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
         """Run `git-ai-apply ARGS`; ``response`` is written to a file outside the
         worktree and its path appended."""
-        argv = [*AI_APPLY, *args]
+        argv = list(args)
         if response is not None:
             rp = self.root.parent / f"response-{abs(hash(response)) % 10**8}.md"
             rp.write_bytes(response.encode() if isinstance(response, str) else response)
             argv.append(str(rp))
-        r = subprocess.run(argv, cwd=cwd or self.root, env=env or self.env, input=stdin,
-                           capture_output=True)
+        r = run_command(argv, cwd=cwd or self.root, env=env or self.env, input=stdin)
         out = r.stdout.decode("utf-8", "replace")
         err = r.stderr.decode("utf-8", "replace")
         assert "Traceback (most recent call last)" not in out + err, out + err

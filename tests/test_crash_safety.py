@@ -161,6 +161,7 @@ def test_sigkill_at_each_step_is_recoverable(repo, fault, expected):
     assert state(repo) == want_after
 
 
+@pytest.mark.real_command  # the installed script killed, not a warm child
 def test_kill_before_the_ref_moves_goes_back_to_before(repo, expected):
     setup_repo(repo)
     env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:commit")
@@ -173,6 +174,7 @@ def test_kill_before_the_ref_moves_goes_back_to_before(repo, expected):
     assert state(repo) == expected[0]
 
 
+@pytest.mark.real_command  # the installed script killed, not a warm child
 def test_kill_after_the_ref_moved_completes_the_commit(repo, expected):
     setup_repo(repo)
     env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:ref-update")
@@ -210,6 +212,7 @@ def test_recover_refuses_when_a_file_changed_after_the_crash(repo):
     assert stray_files(repo) == []
 
 
+@pytest.mark.real_command  # the installed script killed, not a warm child
 def test_stale_lock_of_a_killed_run_points_to_recover(repo):
     setup_repo(repo)
     env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:blob-write")

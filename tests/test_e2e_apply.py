@@ -8,6 +8,9 @@ import pytest
 
 from conftest import AI_APPLY, GitRepo
 
+# the command line end to end: the installed script itself, started with exec (conftest.py)
+pytestmark = pytest.mark.real_command
+
 PATCH_A = """Uppercase the first letter of a.
 
 <FILE_CHANGES>

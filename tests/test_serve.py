@@ -33,16 +33,22 @@ class Server:
         self.p = subprocess.Popen([*AI_APPLY, "serve"], cwd=repo.root, env=repo.env,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE)
+        self.pending = b""
 
     def send(self, line: str | bytes) -> None:
         self.p.stdin.write(line.encode() if isinstance(line, str) else line)
         self.p.stdin.flush()
 
     def read(self) -> dict:
-        ready, _, _ = select.select([self.p.stdout], [], [], DEADLOCK_GUARD)
-        assert ready, "serve did not answer"
-        line = self.p.stdout.readline()
-        assert line.endswith(b"\n"), line
+        # Lines are split here, from the pipe's raw bytes: a buffered readline() may take
+        # several answers at once, and select() would then wait for bytes already read.
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([self.p.stdout], [], [], DEADLOCK_GUARD)
+            assert ready, "serve did not answer"
+            chunk = os.read(self.p.stdout.fileno(), 65536)
+            assert chunk, ("serve closed its output", self.pending)
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
         return json.loads(line)
 
     def ask(self, request) -> dict:
@@ -51,7 +57,7 @@ class Server:
 
     def close(self) -> tuple[int, str]:
         self.p.stdin.close()
-        rest = self.p.stdout.read()
+        rest = self.pending + self.p.stdout.read()
         err = self.p.stderr.read().decode()
         code = self.p.wait(DEADLOCK_GUARD)
         assert rest == b"", rest
