@@ -1,7 +1,6 @@
 """The apply-patch parser: operations produced, block spans, tolerances and refusals."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -495,21 +494,22 @@ def test_never_raises_anything_but_parse_error(pieces):
         assert b.ops
 
 
-def test_large_patch_is_linear():
-    n = 60_000
+# Linear time on such inputs is measured by bench/linear.py (CPU time at n and 4n), not
+# with a stopwatch here.
+def test_large_patch_keeps_every_hunk():
+    n = 15_000
     body = ["*** Update File: big.txt"]
     for i in range(n):
         body += [f"@@ def f{i}():", f"-old {i}", f"+new {i}", ""]
     text = patch(*body)
-    t0 = time.perf_counter()
     [block] = apply_patch.find_blocks(text)
-    elapsed = time.perf_counter() - t0
     assert len(block.ops[0].hunks) == n
-    assert elapsed < 10
+    last = block.ops[0].hunks[-1]
+    assert (last.anchors, last.lines) == ([f"def f{n - 1}():"], [("-", f"old {n - 1}"),
+                                                                  ("+", f"new {n - 1}")])
 
 
-def test_long_pathological_lines_are_fast():
+def test_long_pathological_lines_are_parsed():
     text = patch("*** Update File: a", "@@ " + "-1," * 50_000, "-x") + ("<<" + "'" * 50_000 + "\n") * 3
-    t0 = time.perf_counter()
-    apply_patch.find_blocks(text)
-    assert time.perf_counter() - t0 < 2
+    [block] = apply_patch.find_blocks(text)
+    assert block.ops and block.ops[0].path == "a"

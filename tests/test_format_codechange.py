@@ -285,10 +285,9 @@ def test_any_text_parses_or_is_refused(lines):
         assert b.ops
 
 
-def test_linear_time_on_large_input():
-    import time
+# Linear time on large and hostile input is measured by bench/linear.py (CPU time at n and
+# 4n), never with a stopwatch in a test.
+def test_large_input_gives_every_block():
     one = BASIC + "\n"
-    t = time.perf_counter()
-    blocks = codechange.find_blocks(one * 5000 + "prose\n" * 100000)
-    assert len(blocks) == 5000
-    assert time.perf_counter() - t < 5
+    blocks = codechange.find_blocks(one * 2000 + "prose\n" * 40000)
+    assert len(blocks) == 2000

@@ -476,14 +476,13 @@ def test_only_parse_errors_escape_on_garbage():
             pass
 
 
-def test_linear_time_on_large_input():
-    import time
+# Linear time on large and hostile input is measured by bench/linear.py (CPU time at n and
+# 4n), never with a stopwatch in a test.
+def test_large_input_keeps_every_line():
     body = "\n".join(f"+line {i}" for i in range(100_000))
     text = wrap(f'<FILE_PATCH file_path="big.txt">\n{body}\n</FILE_PATCH>') + "<" * 50_000 + "\n"
-    t = time.perf_counter()
     [b] = find_blocks(text)
     assert len(b.ops[0].hunks[0].lines) == 100_000
-    assert time.perf_counter() - t < 5
 
 
 NEW_A = '<FILE_CHANGES>\n<FILE_NEW file_path="a">\n'
@@ -503,16 +502,13 @@ NEW_A = '<FILE_CHANGES>\n<FILE_NEW file_path="a">\n'
     ("<FILE_CHANGES>\n<FILE_HASHLINE_PATCH file_path='a'>\n1#ab:x\n" + "9" * 100_000 + "\n"
      + "</FILE_HASHLINE_PATCH>\n</FILE_CHANGES>", 1),
 ])
-def test_pathological_inputs_are_fast(text, n_ops):
-    import time
-    t = time.perf_counter()
+def test_pathological_inputs_give_blocks_or_a_parse_error(text, n_ops):
     if n_ops is None:
         with pytest.raises(ParseError):
             find_blocks(text)
     else:
         [b] = find_blocks(text)
         assert len(b.ops) == n_ops
-    assert time.perf_counter() - t < 2
 
 
 def test_module_name():

@@ -479,10 +479,9 @@ def test_any_text_parses_or_is_refused(lines):
         assert 0 <= b.start < b.end <= len("\n".join(lines))
 
 
-def test_linear_time_on_large_input():
-    import time
-    big = ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-" + "o" * 50 + "\n+" + "n" * 50 + "\n") * 20000 + ("prose\n" * 100000)
-    t = time.perf_counter()
+# Linear time on large and hostile input is measured by bench/linear.py (CPU time at n and
+# 4n), never with a stopwatch in a test.
+def test_large_input_gives_every_file():
+    big = ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-" + "o" * 50 + "\n+" + "n" * 50 + "\n") * 5000 + ("prose\n" * 25000)
     (block,) = unified_diff.find_blocks(big)
-    assert len(block.ops) == 20000
-    assert time.perf_counter() - t < 5
+    assert len(block.ops) == 5000

@@ -3,13 +3,13 @@ nested tags, invalid UTF-8, or are built to make a parser backtrack; and files w
 invalid UTF-8, BOMs, lone CRs and no final newline, whose bytes outside the edited lines
 must come back unchanged.
 
-Linearity is tested by growth, never by wall-clock thresholds: the CPU time of a parse at
-size 4n is compared with size n (linear: about 4; quadratic: about 16)."""
+Linearity is measured by bench/linear.py (the CPU time of a parse at size 4n against
+size n); the tests here check what those inputs give, never how long they take."""
 from __future__ import annotations
 
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 import pytest
 
@@ -234,114 +234,28 @@ def test_invalid_utf8_json_response(base):
 
 # --------------------------------------------------------------------------- linear time
 
+# Inputs built to make a backtracking regex (or a rescanning loop) blow up, owned by
+# bench/linear.py, which measures that their CPU time grows linearly (n against 4n).
+# Here: what they give, at the benchmark's size.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+try:
+    import linear
+finally:
+    sys.path.pop(0)
 
-def _cpu(fn, arg, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        fn(arg)
-        best = min(best, time.process_time() - t)
-    return best
-
-
-def _parse(text: str) -> None:
-    try:
-        parse_response(normalize_newlines(text))
-    except ApplyError:
-        pass
+N = 50_000
 
 
-# Inputs built to make a backtracking regex (or a rescanning loop) blow up; each is a
-# function of n that grows linearly in n.
-PATHOLOGICAL = {
-    "open-angles": lambda n: "<" * n,
-    "unterminated-attribute": lambda n: '<FILE_CHANGES>\n<FILE_NEW file_path="' + "a" * n,
-    "attribute-spaces": lambda n: "<FILE_CHANGES>\n<FILE_NEW " + " " * n + "x",
-    "many-open-containers": lambda n: "<FILE_CHANGES>\n" * (n // 15),
-    "many-directive-tags": lambda n: "<FILE_CHANGES>\n" + '<FILE_NEW file_path="a">' * (n // 24),
-    "quotes": lambda n: '<CodeChange filePath="' + '"' * n,
-    "codechange-spaces": lambda n: "<CodeChange" + " " * n + "filePath",
-    "search-markers": lambda n: '<CodeChange filePath="a">\n' + "<<<<<<< SEARCH\n" * (n // 15),
-    "dividers": lambda n: '<CodeChange filePath="a">\n<<<<<<< SEARCH\n' + "=======\n" * (n // 8),
-    "begin-patch-lines": lambda n: "*** Begin Patch\n" * (n // 16),
-    "update-headers": lambda n: "*** Begin Patch\n" + "*** Update File: a\n" * (n // 19),
-    "star-runs": lambda n: "*" * n,
-    "at-runs": lambda n: "@@ " * (n // 3),
-    "diff-headers": lambda n: "--- a/x\n+++ b/x\n" * (n // 16),
-    "hunk-headers": lambda n: "--- a/x\n+++ b/x\n" + "@@ -1 +1 @@\n" * (n // 12),
-    "fences": lambda n: "```\n" * (n // 4),
-    "fence-backticks": lambda n: "`" * n,
-    "tildes": lambda n: "~" * n,
-    "long-space-line": lambda n: " " * n + "\n",
-    "spaces-then-tag": lambda n: " " * n + "<FILE_CHANGES",
-    "lone-crs": lambda n: "\r" * n,
-    "crlf": lambda n: "\r\n" * (n // 2),
-    "cr-runs-before-lf": lambda n: ("\r" * 50 + "\n") * (n // 51),
-    "one-long-line": lambda n: "a" * n,
-    "hashline-ops": lambda n: '<FILE_CHANGES>\n<FILE_HASHLINE_PATCH file_path="a">\n'
-                              + "1#00:x\n" * (n // 7),
-    "hashline-ranges": lambda n: '<FILE_CHANGES>\n<FILE_HASHLINE_PATCH file_path="a">\n'
-                                 + "1#00-" * (n // 5),
-    "big-patch-block": lambda n: '<FILE_CHANGES>\n<FILE_PATCH file_path="a">\n@@\n'
-                                 + " x\n" * (n // 3) + "</FILE_PATCH>\n</FILE_CHANGES>\n",
-    "json-nesting": lambda n: '{"choices":' + "[" * (n // 2),
-    "prose-with-markers": lambda n: "Use <FILE_NEW> and *** Begin Patch words. " * (n // 42),
-}
+# (the commit message from pathological prose: test_message.py)
+HOSTILE = [(name, fn, small) for name, fn, small, _large in linear.cases(N)
+           if fn is not linear._message]
 
 
-@pytest.mark.parametrize("name", list(PATHOLOGICAL))
-def test_parsing_stays_linear(name):
-    make = PATHOLOGICAL[name]
-    n = 50_000
-    small, large = make(n), make(4 * n)
-    fn = _parse if name != "json-nesting" else (lambda t: _safe_read(t))
-    _cpu(fn, small, 1)  # warm up imports and caches
-    t_small = max(_cpu(fn, small), 1e-4)
-    t_large = _cpu(fn, large)
-    # linear growth gives ~4; a quadratic path gives ~16 (and more for larger n)
-    assert t_large / t_small < 10, (name, t_small, t_large)
-
-
-def _safe_read(text: str) -> None:
-    try:
-        read_response(text.encode())
-    except ApplyError:
-        pass
-
-
-def test_locating_in_a_file_of_identical_lines_stays_linear():
-    from git_aiapply.locate import apply_hunks
-    from git_aiapply.ops import Hunk
-    from git_aiapply.text import FileText
-
-    def run(n):
-        ft = FileText.from_str("same\n" * n + "unique\n")
-        hunk = Hunk([(" ", "same"), (" ", "same"), ("-", "unique"), ("+", "changed")])
-        new, _a, _r = apply_hunks(ft, [hunk], path="f")
-        assert new.lines[-1] == "changed"
-
-    n = 20_000
-    run(n)
-    t_small = max(_cpu(run, n), 1e-4)
-    t_large = _cpu(run, 4 * n)
-    assert t_large / t_small < 10, (t_small, t_large)
-
-
-def test_ambiguous_edit_in_identical_lines_is_refused_in_linear_time():
-    from git_aiapply.locate import apply_hunks
-    from git_aiapply.ops import Hunk
-    from git_aiapply.text import FileText
-
-    def run(n):
-        ft = FileText.from_str("same\n" * n)
-        with pytest.raises(ApplyError):
-            apply_hunks(ft, [Hunk([(" ", "same"), ("-", "same"), ("+", "x")])], path="f")
-
-    n = 20_000
-    run(n)
-    t_small = max(_cpu(run, n), 1e-4)
-    t_large = _cpu(run, 4 * n)
-    assert t_large / t_small < 10, (t_small, t_large)
+@pytest.mark.parametrize("name, fn, arg", HOSTILE, ids=[name for name, *_ in HOSTILE])
+def test_hostile_input_is_parsed_or_refused(name, fn, arg):
+    """Each input ends in blocks or an ApplyError (the helpers let nothing else through);
+    the locator applies the unique edit and refuses the ambiguous one."""
+    fn(arg)
 
 
 # --------------------------------------------------------------------------- odd files

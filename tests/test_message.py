@@ -515,16 +515,14 @@ def test_sentence_end(text, end):
     assert sentence_end(text) == end
 
 
-def test_linear_on_pathological_input():
-    import time
+def test_pathological_input_gives_a_short_subject():
+    """(Its linear time is measured by bench/linear.py, not here.)"""
     nasty = ["`" * 50000, "[" * 50000, "*a" * 50000, "_" * 50000, "e.g. " * 20000,
              "x" * 200000, ("word " * 40000) + ".", "> q\n" * 20000, "- " * 50000,
              "|" * 50000, "#" * 50000, "\\*" * 50000, "<" * 50000, "![" * 50000]
     for text in nasty:
-        start = time.perf_counter()
         msg = message(text)
-        assert time.perf_counter() - start < 3, text[:20]
-        assert len(subject_of(msg)) <= 72
+        assert len(subject_of(msg)) <= 72, text[:20]
 
 
 def test_textwrap_is_imported_lazily():

@@ -375,15 +375,14 @@ def test_cwd_at_filesystem_root_is_outside_the_worktree():
     ['"' * 8000 + "a" + '"' * 8000, '"\\"' * 2500 + "a" + '\\""' * 2500, "a/" * 3000 + "b", " " * 10 ** 6 + "x" * 10 ** 5],
     ids=["nested quotes", "escaped quotes", "many components", "huge"],
 )
-def test_pathological_input_is_handled_quickly(raw):
-    import time
-
-    start = time.perf_counter()
+def test_pathological_input_is_refused_or_normalized(raw):
+    """Linear time on such input is measured by bench/linear.py, not with a stopwatch."""
     try:
-        normalize_path(raw, worktree=WORKTREE)
-    except ApplyError:
-        pass
-    assert time.perf_counter() - start < 0.5
+        got = normalize_path(raw, worktree=WORKTREE)
+    except ApplyError as e:
+        assert str(e)
+    else:
+        assert got == got.strip("/") and "//" not in got and ".." not in got.split("/")
 
 
 @pytest.mark.parametrize(("raw", "phrase"), [("~/x", "'~'"), ("C:/x", "Windows drive path"), ("a\\b", "backslash")])
