@@ -5,7 +5,8 @@
 dependencies (ai_apply_warm.py: a separate process with the run's environment, streams and
 exit status, SIGKILL faults included), about five times cheaper than starting Python and
 pygit2 for each run.  Tests about the executable itself run it with ``exec``: those marked
-``@pytest.mark.real_command`` (start-up, the command line, the end-to-end files), and every
+``@pytest.mark.real_command`` (test_e2e_apply.py, a case of each family, a few crash tests;
+the races, serve and start-up tests start their own processes), and every
 test when GIT_AI_APPLY_TEST_EXEC=1 is set, or when a run's environment changes how Python
 starts (locale, PYTHON* variables)."""
 from __future__ import annotations
@@ -75,6 +76,23 @@ def run_command(argv: list[str], *, cwd, env: dict[str, str],
         return subprocess.run([*AI_APPLY, *argv], cwd=cwd, env=env, input=input,
                               capture_output=True)
     return _warm_command().run(argv, cwd=cwd, env=env, input=input)
+
+
+# The longest tests (and modules whose tests share an expensive fixture), started first so
+# that no worker is left running one of them alone at the end (pytest-xdist hands tests out
+# in collection order).
+LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/test_manpage.py",
+                 "tests/test_scan.py::test_cut_answers", "tests/test_races.py",
+                 "tests/test_attempts.py::test_parallel", "tests/test_mcp.py",
+                 "tests/test_serve.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item) -> int:
+        return next((i for i, p in enumerate(LONGEST_FIRST) if item.nodeid.startswith(p)),
+                    len(LONGEST_FIRST))
+
+    items.sort(key=rank)  # stable: the rest keep their order
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -254,15 +272,45 @@ def git_env(tmp_path: Path) -> dict[str, str]:
     return make_env(home)
 
 
-def init_repo(root: Path, env: dict[str, str]) -> GitRepo:
-    """An empty repository on branch main, with a configured identity and no CRLF
-    conversion (the same for every test, whatever the user's git config says)."""
-    root.mkdir(parents=True)
-    r = GitRepo(root, env)
+_EMPTY_REPO: list[Path] = []  # made by git once per test process, copied for each new one
+_ENV_OF_EMPTY_REPO = {"HOME", "XDG_CONFIG_HOME", "PATH", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME",
+                      "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
+
+
+def _git_init(r: GitRepo) -> None:
     r.git("init", "-q", "-b", "main")
     r.git("config", "user.name", "Config User")
     r.git("config", "user.email", "config@example.com")
     r.git("config", "core.autocrlf", "false")
+
+
+def _initialises_as_the_copy(env: dict[str, str]) -> bool:
+    """Whether `git init` under ``env`` makes what the copied repository holds: no git
+    variable but make_env's, no user configuration in HOME."""
+    home = Path(env.get("HOME", "/nonexistent"))
+    xdg = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
+    return (all(k in _ENV_OF_EMPTY_REPO for k in env if k.startswith("GIT_"))
+            and not (home / ".gitconfig").exists() and not (xdg / "git").exists())
+
+
+def init_repo(root: Path, env: dict[str, str]) -> GitRepo:
+    """An empty repository on branch main, with a configured identity and no CRLF
+    conversion (the same for every test, whatever the user's git config says).  Its .git
+    is a copy of one `git init` made once per test process, when git would make the same."""
+    root.mkdir(parents=True)
+    r = GitRepo(root, env)
+    if not _initialises_as_the_copy(env):
+        _git_init(r)
+        return r
+    if not _EMPTY_REPO:
+        scratch = Path(tempfile.mkdtemp(prefix="ai-apply-empty-repo-"))
+        atexit.register(shutil.rmtree, scratch, True)
+        (scratch / "home").mkdir()
+        made = GitRepo(scratch / "repo", make_env(scratch / "home"))
+        made.root.mkdir()
+        _git_init(made)
+        _EMPTY_REPO.append(made.root / ".git")
+    shutil.copytree(_EMPTY_REPO[0], root / ".git", symlinks=True)
     return r
 
 

@@ -21,9 +21,9 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     results = tmp_path / "results.md"
     results.write_text("# notes kept\n\nhand-written text before the table\n")
     r = subprocess.run(
-        [sys.executable, str(BENCH / "run.py"), "--rounds", "1", "--sizes", "30,60",
-         "--small-files", "5", "--big-lines", "600", "--attempts-sizes", "1000,2000",
-         "--attempts", "2", "--new-files", "20,40", "--loop-sizes", "40",
+        [sys.executable, str(BENCH / "run.py"), "--rounds", "1", "--sizes", "10,20",
+         "--small-files", "5", "--big-lines", "600", "--attempts-sizes", "100,200",
+         "--attempts", "2", "--new-files", "5,10", "--loop-sizes", "40",
          "--workdir", str(tmp_path / "work"),
          "--bin-dir", BIN_DIR, "--results", str(results), "--json", str(out_json), "--quiet"],
         capture_output=True, text=True, timeout=600)
@@ -31,15 +31,15 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     assert r.returncode in (0, 1), r.stdout + r.stderr
     assert "Traceback" not in r.stderr, r.stderr
     table = r.stdout
-    for row in ("one edit, 30 files", "one edit, 60 files", "small repository (5 files)",
+    for row in ("one edit, 10 files", "one edit, 20 files", "small repository (5 files)",
                 "4 hunks, 600-line file", "8 hunks, 1,200-line file",
-                "doubling file and hunks", "peak memory", "20 new files in one response",
-                "40 new files in one response", "new files: git ai-apply time per file",
+                "doubling file and hunks", "peak memory", "5 new files in one response",
+                "10 new files in one response", "new files: git ai-apply time per file",
                 "40 responses in a row, 40 files: serve",
                 "40 responses in a row, 40 files: library (reference)"):
         assert row in table, (row, table)
     if (BENCH / "attempts.py").exists():
-        assert "branch per attempt at 2,000 files" in table, table
+        assert "branch per attempt at 200 files" in table, table
     else:
         assert "branch per attempt | skipped" in table, table
     samples = json.loads(out_json.read_text())
@@ -51,7 +51,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
         assert p["a_peak_kib"][0] > 1000  # a real process was measured
     written = results.read_text()
     assert written.startswith("# notes kept\n\nhand-written text before the table\n")
-    assert "| one edit, 30 files |" in written
+    assert "| one edit, 10 files |" in written
     # a second run replaces the table instead of appending another one
     r2 = subprocess.run(
         [sys.executable, str(BENCH / "run.py"), "--rounds", "1", "--only", "floor",
@@ -61,7 +61,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     assert r2.returncode in (0, 1), r2.stdout + r2.stderr
     written = results.read_text()
     assert written.count("bench table: start") == 1
-    assert "| one edit, 30 files |" not in written and "small repository (5 files)" in written
+    assert "| one edit, 10 files |" not in written and "small repository (5 files)" in written
 
 
 def test_synthetic_edit_is_the_same_change_in_both_spellings(tmp_path):
@@ -95,3 +95,16 @@ def test_synthetic_edit_is_the_same_change_in_both_spellings(tmp_path):
                           text=True).stdout == head
     synth.build_bigfile_repo(repo, 410)
     assert len(Path(repo, synth.BIG_PATH).read_text().splitlines()) == 410
+
+
+def test_linear_time_benchmark_runs(tmp_path):
+    """bench/linear.py on tiny inputs (its growths mean nothing at this size): every case
+    runs and the table comes out."""
+    r = subprocess.run([sys.executable, str(BENCH / "linear.py"), "--n", "1000", "--repeat", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    assert "Traceback" not in r.stderr, r.stderr
+    for row in ("| open-angles |", "| json-nesting |", "| locate: ambiguous in identical lines |",
+                "| commit message from pathological prose |", "worst growth"):
+        assert row in r.stdout, (row, r.stdout)
+

@@ -13,9 +13,6 @@ import pytest
 
 from conftest import GitRepo
 
-# the command line's conventions: the installed script itself, started with exec (conftest.py)
-pytestmark = pytest.mark.real_command
-
 ID = re.compile(r"\b[0-9a-f]{7}\]")
 
 

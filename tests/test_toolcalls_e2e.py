@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from conftest import GitRepo
-
-# tool-call input end to end: the installed script itself, started with exec (conftest.py)
-pytestmark = pytest.mark.real_command
 
 
 def apply_patch_call(path: str, diff: str, kind: str = "update_file", n: int = 1) -> dict:
