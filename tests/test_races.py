@@ -56,22 +56,59 @@ def _slow_hook(repo, seconds: float) -> None:
     repo.write(".git/hooks/pre-commit", f"#!/bin/sh\nsleep {seconds}\n", mode=0o755)
 
 
-@pytest.mark.parametrize("hook_delay", [0, 0.3])
-def test_two_runs_at_once_on_one_repository(repo, hook_delay):
+def _holding_hook(repo, flags) -> None:
+    """A pre-commit hook that, in the first run to reach it, says so and waits for the
+    file ``go`` while its run holds index.lock: the other run meets the lock for certain,
+    whatever the machine's load (a sleeping hook only made that likely)."""
+    repo.write(".git/hooks/pre-commit",
+               f"#!/bin/sh\nif mkdir '{flags}/holding' 2>/dev/null; then\n"
+               f"  touch '{flags}/in-hook'\n"
+               f"  while [ ! -e '{flags}/go' ]; do sleep 0.01; done\nfi\n", mode=0o755)
+
+
+def _wait_for(path, p: subprocess.Popen) -> None:
+    for _ in range(12000):  # a guard against a hang, not a timing: 120 s
+        if path.exists() or p.poll() is not None:
+            return
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("hold", [False, True], ids=["free", "hook-holds-the-lock"])
+def test_two_runs_at_once_on_one_repository(repo, hold):
     n = 12
     repo.write("a.txt", "".join(f"a{i}\n" for i in range(n)))
     repo.write("b.txt", "".join(f"b{i}\n" for i in range(n)))
     repo.commit_all()
-    if hook_delay:
-        _slow_hook(repo, hook_delay)  # holds index.lock: the other run must refuse
+    flags = repo.root.parent / "flags"
+    flags.mkdir()
+    if hold:
+        _holding_hook(repo, flags)
     applied = {"a": set(), "b": set()}
     refusals = 0
     for i in range(n):
         start_count = repo.count()
-        pa = _start(repo, _patch("a.txt", f"a{i}", f"A{i}"), f"ra{i}")
-        pb = _start(repo, _patch("b.txt", f"b{i}", f"B{i}"), f"rb{i}")
-        ca, _ = _finish(pa)
-        cb, _ = _finish(pb)
+        if not hold:
+            pa = _start(repo, _patch("a.txt", f"a{i}", f"A{i}"), f"ra{i}")
+            pb = _start(repo, _patch("b.txt", f"b{i}", f"B{i}"), f"rb{i}")
+            ca, _ = _finish(pa)
+            cb, _ = _finish(pb)
+        else:
+            # one run (a, then b, in turn) waits in its hook; the other starts meanwhile
+            first, second = (("a", "b") if i % 2 == 0 else ("b", "a"))
+            p1 = _start(repo, _patch(f"{first}.txt", f"{first}{i}", f"{first.upper()}{i}"),
+                        f"r{first}{i}")
+            _wait_for(flags / "in-hook", p1)
+            assert (flags / "in-hook").exists(), _finish(p1)
+            p2 = _start(repo, _patch(f"{second}.txt", f"{second}{i}", f"{second.upper()}{i}"),
+                        f"r{second}{i}")
+            c2, text2 = _finish(p2)
+            assert c2 != 0, text2  # the lock was held: refused, nothing changed
+            (flags / "go").touch()
+            c1, text1 = _finish(p1)
+            assert c1 == 0, text1
+            for name in ("holding", "in-hook", "go"):
+                (flags / name).rmdir() if name == "holding" else (flags / name).unlink()
+            ca, cb = (c1, c2) if first == "a" else (c2, c1)
         refusals += (ca != 0) + (cb != 0)
         if ca == 0:
             applied["a"].add(i)
@@ -85,8 +122,8 @@ def test_two_runs_at_once_on_one_repository(repo, hook_delay):
     assert a == [f"A{i}" if i in applied["a"] else f"a{i}" for i in range(n)]
     assert b == [f"B{i}" if i in applied["b"] else f"b{i}" for i in range(n)]
     assert applied["a"] or applied["b"]
-    if hook_delay:
-        assert refusals >= n // 2  # while one ran its hook, the other met the lock
+    if hold:
+        assert refusals == n  # while one ran its hook, the other met the lock
 
 
 def test_the_same_response_twice_at_once_commits_once(repo):
