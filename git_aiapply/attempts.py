@@ -88,7 +88,7 @@ _STATUS_WORDS = {"applied": "applied", "already-applied": "already applied",
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
                  quiet: bool = False, max_bytes: int | None = None) -> int:
     """Try every response onto its own branch; print the summary; 0 if all applied."""
-    from .apply import Outcome, apply_one
+    from .pipeline import Outcome, apply_one
     from .git.refs import branch_refname
     from .response import DEFAULT_MAX_BYTES, Response, read_response
 

@@ -24,7 +24,7 @@ def run(params: dict) -> None:
 
 
 def _run(p: dict) -> None:
-    from ..apply import Options
+    from ..pipeline import Options
     from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
     from ..response import DEFAULT_MAX_BYTES
@@ -149,10 +149,10 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
         env["GIT_AUTHOR_NAME"] = m.group(1)
         env["GIT_AUTHOR_EMAIL"] = m.group(2)
     if date is not None:
-        from ..git.repo import _parse_git_date
+        from ..git.repo import parse_git_date
 
         # the parser GIT_AUTHOR_DATE goes through
-        if _parse_git_date(date) is None:
+        if parse_git_date(date) is None:
             raise FatalError(f"invalid date format: {date}", kind="usage")
         env["GIT_AUTHOR_DATE"] = date
     return env
@@ -175,7 +175,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     """Apply the responses in order, each its own commit; stop at the first refusal.  With
     --check or --diff each response is judged on top of the ones before it, as the real
     run would apply it."""
-    from ..apply import Outcome, apply_one
+    from ..pipeline import Outcome, apply_one
     from ..response import Response, read_response
 
     outcomes = []
@@ -214,7 +214,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
 
 
 def _fatal_outcome(name, e: FatalError):
-    from ..apply import Outcome
+    from ..pipeline import Outcome
     from ..response import Response, response_name
 
     resp = Response(text="", given_text="", response_id="", model=None,

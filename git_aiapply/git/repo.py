@@ -263,7 +263,7 @@ TRUE_WORDS = ("1", "true", "yes", "on")
 # --------------------------------------------------------------------------- identity
 
 
-def _parse_git_date(value: str) -> tuple[int, int] | None:
+def parse_git_date(value: str) -> tuple[int, int] | None:
     """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them."""
     import datetime as _dt
     from email.utils import parsedate_tz
@@ -321,7 +321,7 @@ def identity(repo: Repo, who: str) -> pygit2.Signature:
             hint='git config user.name "Your Name"; git config user.email you@example.com'))
     date = env.get(f"GIT_{w}_DATE")
     if date:
-        parsed = _parse_git_date(date)
+        parsed = parse_git_date(date)
         if parsed is None:
             raise ApplyError(Problem(f"invalid date in GIT_{w}_DATE: {date!r}"))
         return pygit2.Signature(name, email, parsed[0], parsed[1])

@@ -419,5 +419,5 @@ def commit_msg_cmd(message_file):
         sys.exit(1)
 
 
-if __name__ == "__main__":  # python -m git_aiapply.hookkit guard
+if __name__ == "__main__":  # python -m git_aiapply.hook_kit guard
     hook_cmd()
