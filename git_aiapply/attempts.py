@@ -26,6 +26,7 @@ import click
 
 from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
+from .trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 # More responses than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN = 4
@@ -282,23 +283,12 @@ class Attempt:
                 "kept_because": self.kept_because}
 
 
-def trailers(message: str) -> dict[str, str]:
-    """The Key: value lines of a message's last paragraph."""
-    last = message.rstrip("\n").rsplit("\n\n", 1)[-1]
-    out = {}
-    for line in last.splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key and " " not in key.strip() and not line.startswith((" ", "\t")):
-            out.setdefault(key.strip(), value.strip())
-    return out
-
-
 def _subject(commit) -> str:
     return commit.message.split("\n", 1)[0]
 
 
 def _is_ai_commit(commit) -> bool:
-    return "AI-Response" in trailers(commit.message)
+    return AI_RESPONSE in parse_trailers(commit.message)
 
 
 def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attempt | None:
@@ -334,10 +324,10 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     else:
         diff = tip.tree.diff_to_tree(swap=True)
     stats = diff.stats
-    t = trailers(tip.message)
+    t = parse_trailers(tip.message)
     short = refname[len("refs/heads/"):]
-    return Attempt(short, refname, tip, commits, base, head_id, t.get("AI-Format"),
-                   t.get("AI-Model"), t.get("AI-Response"), stats.files_changed,
+    return Attempt(short, refname, tip, commits, base, head_id, t.get(AI_FORMAT),
+                   t.get(AI_MODEL), t.get(AI_RESPONSE), stats.files_changed,
                    stats.insertions, stats.deletions, (checked or {}).get(refname),
                    prune_verdict(repo, refname, tip.id))
 

@@ -358,19 +358,15 @@ def guard_cmd(files):
 _RESPONSE_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
-def trailer_problems(message: str, made_by_ai_apply: bool) -> list[str]:
-    """What is wrong with the AI-* trailers of ``message`` (empty: nothing)."""
+def trailer_problems(message: str, made_by_ai_apply: bool, comment_char: str | None = None) -> list[str]:
+    """What is wrong with the AI-* trailers of ``message`` (empty: nothing);
+    ``comment_char``: the message still holds git's comment lines."""
     from .formats import FORMAT_NAMES
+    from .trailers import read_trailers
 
-    r = subprocess.run(["git", "interpret-trailers", "--parse"], input=message.encode("utf-8", "surrogateescape"),
-                       capture_output=True)
-    if r.returncode != 0:
-        raise UsageError(f"git interpret-trailers failed: {r.stderr.decode('utf-8', 'replace').strip()}")
     trailers: dict[str, list[str]] = {}
-    for line in r.stdout.decode("utf-8", "replace").splitlines():
-        key, sep, value = line.partition(":")
-        if sep:
-            trailers.setdefault(key.strip().lower(), []).append(value.strip())
+    for key, value in read_trailers(message, comment_char):
+        trailers.setdefault(key.lower(), []).append(value)
     problems = []
     responses = trailers.get("ai-response", [])
     formats = trailers.get("ai-format", [])
@@ -406,9 +402,8 @@ def commit_msg_cmd(message_file):
     r = subprocess.run(["git", "config", "--get", "core.commentChar"], capture_output=True)
     if r.returncode == 0 and r.stdout.strip() and r.stdout.strip() != b"auto":
         char = r.stdout.decode().strip()[:1]
-    text = "\n".join(l for l in text.split("\n") if not l.startswith(char))
     made = os.environ.get("GIT_AI_APPLY") == "1"
-    problems = trailer_problems(text, made)
+    problems = trailer_problems(text, made, comment_char=char)
     if problems:
         who = "This commit is made by git ai-apply, so its message" if made else "The commit message"
         click.echo("ai-apply commit-msg check: " + "; ".join(problems) + ".", err=True)

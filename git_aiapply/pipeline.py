@@ -7,6 +7,7 @@ from .record import field, record
 from .errors import ApplyError, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
 from .response import Response
+from .trailers import add_trailers, trailer_lines
 
 
 @record
@@ -126,12 +127,8 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
             raise ApplyError("Aborting commit due to empty commit message.", kind="message")
         msg = opts.message.strip("\n")
         if trailers:
-            tail = build_message("", formats=parsed.formats, response_id=response.response_id,
-                                 model=response.model, descriptions=[], changed=[("update", "x")],
-                                 subject_max=subject_max, trailers=True)
-            # keep only the trailer paragraph of the generated message
-            tail = tail.rstrip("\n").rsplit("\n\n", 1)[-1]
-            msg = f"{msg}\n\n{tail}"
+            msg = add_trailers(msg, trailer_lines(parsed.formats, response.response_id,
+                                                  response.model))
     else:
         msg = build_message(parsed.explanation, formats=parsed.formats,
                             response_id=response.response_id, model=response.model,
@@ -143,13 +140,8 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
         c = identity(repo, "committer")
         line = f"Signed-off-by: {c.name} <{c.email}>"
         if line not in msg:
-            msg = msg.rstrip("\n") + ("\n" if _ends_with_trailers(msg) else "\n\n") + line
+            msg = add_trailers(msg, [line])
     return msg.rstrip("\n") + "\n"
-
-
-def _ends_with_trailers(msg: str) -> bool:
-    last = msg.rstrip("\n").rsplit("\n\n", 1)[-1]
-    return all(":" in l and not l.startswith(" ") for l in last.splitlines()) and "\n\n" in msg.rstrip("\n")
 
 
 def render_diff(plan: Plan, color: bool = False) -> str:

@@ -25,8 +25,8 @@ import click
 
 from .errors import ApplyError, FatalError, Problem, UsageError
 from .record import record
+from .trailers import AI_RESPONSE, trailer_values
 
-_TRAILER = re.compile(r"^AI-Response: [0-9a-f]{16}$", re.M)
 # the reflog entries the apply and pick transactions write when they move a branch (never
 # "ai-apply undo: ...", whose new value is an older commit, nor a roll-back)
 _OUR_REFLOG = re.compile(r"^ai-apply(?: pick [^:]*)?(?: \(initial\))?: ")
@@ -129,8 +129,9 @@ def undo(repo, force: bool = False) -> dict:
         own = ("no reflog is kept (core.logAllRefUpdates=false), so nothing shows that it is "
                "still the commit git ai-apply made")
     if isinstance(own, str):
-        made = "is not the commit git ai-apply made, as it made it" if _TRAILER.search(
-            commit.raw_message.decode("utf-8", "replace")) else "was not made by git ai-apply"
+        made = "is not the commit git ai-apply made, as it made it" if trailer_values(
+            commit.raw_message.decode("utf-8", "replace"), AI_RESPONSE) \
+            else "was not made by git ai-apply"
         raise ApplyError(Problem(
             f"HEAD {label} {made}: {own}",
             hint="undo only takes back this tool's own last commit, unchanged and still at "
