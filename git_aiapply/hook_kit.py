@@ -23,6 +23,8 @@ import sys
 import click
 
 from .errors import UsageError
+from .paths import read_quoted_path
+from .text import read_hunk_header
 
 KIT_HOOKS = ("pre-commit", "commit-msg")
 MARKER = "git-ai-apply hook kit"
@@ -211,31 +213,6 @@ def _git(args: list[str], input: bytes | None = None) -> bytes:
     return r.stdout
 
 
-def _unquote(path: str) -> str:
-    """A path as git prints it in a diff header, C-quoted when it has odd characters."""
-    if not (path.startswith('"') and path.endswith('"')):
-        return path
-    body = path[1:-1].encode("latin-1", "backslashreplace")
-    out = bytearray()
-    i = 0
-    esc = {ord("n"): 10, ord("t"): 9, ord('"'): 34, ord("\\"): 92, ord("a"): 7, ord("b"): 8,
-           ord("f"): 12, ord("r"): 13, ord("v"): 11}
-    while i < len(body):
-        c = body[i]
-        if c == 92 and i + 1 < len(body):
-            n = body[i + 1]
-            if 48 <= n <= 55 and i + 4 <= len(body):
-                out.append(int(body[i + 1:i + 4], 8))
-                i += 4
-                continue
-            out.append(esc.get(n, n))
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return out.decode("utf-8", "surrogateescape")
-
-
 def staged_findings() -> list[tuple[str, int, str, str]]:
     """(path, line, text, what) for every added line of the staged changes (the index
     git is committing: GIT_INDEX_FILE is honoured by git itself) that holds markup."""
@@ -258,7 +235,8 @@ def staged_findings() -> list[tuple[str, int, str, str]]:
             if line.startswith("+++ "):
                 # git ends the name with a tab when it holds a space (for GNU patch)
                 target = line[4:].rstrip("\t")
-                path = None if target == "/dev/null" else _unquote(target)
+                path = None if target == "/dev/null" else (
+                    read_quoted_path(target)[0] if target.startswith('"') else target)
                 if path and path.startswith("b/"):
                     path = path[2:]
             elif line.startswith("@@ "):
@@ -266,8 +244,8 @@ def staged_findings() -> list[tuple[str, int, str, str]]:
             else:
                 continue
         if line.startswith("@@ "):
-            m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@", line)
-            line_no = int(m.group(1)) if m else 0
+            m = read_hunk_header(line)
+            line_no = m.new_start if m else 0
             continue
         if path is None:
             continue

@@ -28,6 +28,7 @@ from ..record import field, record
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
 from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from ..text import read_hunk_header
 
 NAME = "apply-patch"
 
@@ -50,8 +51,6 @@ _HEADER_HINT = ("valid headers are '*** Add File: PATH', '*** Delete File: PATH'
 _HEREDOC_RE = re.compile(
     r"(?:\$[ \t]*)?(?:(?:apply_patch|applypatch)[ \t]*)?<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1"
 )
-# A unified-diff hunk header written as an '@@' line: '@@ -12,7 +12,8 @@ section'.
-_UNIFIED_HEADER_RE = re.compile(r"-(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 
 @record
@@ -430,9 +429,9 @@ def _anchor(line: str) -> tuple[str, int | None]:
     if rest.startswith(" "):
         rest = rest[1:]
     rest = rest.rstrip()
-    m = _UNIFIED_HEADER_RE.match(rest.strip())
-    if m:
-        # a unified-diff header: its old start only breaks ties; what follows the
-        # closing '@@' is the enclosing section, a real anchor
-        return rest.strip()[m.end():].strip(), int(m.group(1))
+    m = read_hunk_header(line.strip())
+    if m is not None and m.section is not None:
+        # a unified-diff header ('@@ -12,7 +12,8 @@ section'): its old start only breaks
+        # ties; what follows the closing '@@' is the enclosing section, a real anchor
+        return m.section, m.old_start
     return rest, None

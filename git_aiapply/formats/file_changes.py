@@ -25,6 +25,7 @@ from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, Hashli
     Operation, RenameFile, Source
 from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, new_file_text, \
     scan_blocks, strip_fence
+from ..text import read_hunk_header
 
 NAME = "file-changes"
 HASHLINE = "hashline"
@@ -231,15 +232,10 @@ def _header_path(line: str) -> str:
     return p
 
 
-def _hunk_hint(header: str) -> int | None:
-    """The old start line of ``@@ -3,4 +3,5 @@``; None for a bare ``@@`` or ``@@ text``."""
-    rest = header[2:].lstrip()
-    if not rest.startswith("-"):
-        return None
-    i = 1
-    while i < len(rest) and rest[i].isascii() and rest[i].isdigit():
-        i += 1
-    return int(rest[1:i]) if i > 1 else None
+def _old_start(header: str) -> int | None:
+    """The old start line of an ``@@ -3,4 +3,5 @@`` header; None for a bare ``@@``."""
+    m = read_hunk_header(header)
+    return m.old_start if m else None
 
 
 def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> list[Hunk]:
@@ -278,7 +274,7 @@ def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> lis
         if line.startswith("@@"):
             finish()
             cur, bare, flags = [], [], [False, False]
-            cur_line, cur_hint, explicit = first + k, _hunk_hint(line), True
+            cur_line, cur_hint, explicit = first + k, _old_start(line), True
         elif line.startswith(("\\", )) and cur:
             # '\ No newline at end of file' after the last line of a side
             tag = cur[-1][0]
