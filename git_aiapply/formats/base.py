@@ -344,3 +344,133 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
         raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
                          f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
                          line=k + 1, hint=CUT_OFF_HINT)
+
+
+# --------------------------------------------------------------------------- tags
+# The tag and attribute syntax of the XML-ish formats (<FILE_CHANGES> directives,
+# <CodeChange>): attribute names compare lower-cased with '_' and '-' dropped, so
+# file_path, filePath and file-path are one name.
+
+TAG_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ATTR_CHARS = TAG_NAME_CHARS | frozenset("-:.")
+_SPACE = " \t\r\n"
+
+
+class Tag:
+    """A parsed opening or closing tag."""
+
+    def __init__(self, name: str, closing: bool, attrs: dict[str, str], self_closing: bool,
+                 end: int):
+        self.name = name  # upper-cased
+        self.closing = closing
+        self.attrs = attrs  # normalised key -> value
+        self.self_closing = self_closing
+        self.end = end  # offset just after '>'
+
+
+def skip_space(text: str, pos: int, chars: str = _SPACE) -> int:
+    while pos < len(text) and text[pos] in chars:
+        pos += 1
+    return pos
+
+
+def attribute_key(key: str) -> str:
+    """An attribute's name as compared: lower-cased, '_' and '-' dropped."""
+    return key.lower().replace("_", "").replace("-", "")
+
+
+def _unquoted_value_end(text: str, p: int, end: int) -> int:
+    """Where an unquoted value starting at ``p`` ends: whitespace, '>' or '/>'."""
+    while p < end and text[p] not in _SPACE + ">" and not text.startswith("/>", p):
+        p += 1
+    return p
+
+
+def parse_tag(text: str, pos: int, line: int) -> Tag | None:
+    """The tag starting at ``text[pos] == '<'``, strictly; None when no tag name follows
+    the '<'.  Raises ParseError for a tag that starts but is malformed (no '>', an
+    attribute without a value or closing quote, one given twice with two values)."""
+    p = skip_space(text, pos + 1, " \t")
+    closing = p < len(text) and text[p] == "/"
+    if closing:
+        p = skip_space(text, p + 1, " \t")
+    q = p
+    while q < len(text) and text[q] in TAG_NAME_CHARS:
+        q += 1
+    if q == p:
+        return None
+    name = text[p:q].upper()
+    attrs: dict[str, str] = {}
+    p = q
+    while True:
+        p = skip_space(text, p)
+        if p >= len(text):
+            raise ParseError(f"the <{name}> tag is not finished ('>' missing)", line=line,
+                             directive=name)
+        c = text[p]
+        if c == ">":
+            return Tag(name, closing, attrs, False, p + 1)
+        if c == "/":
+            r = skip_space(text, p + 1, " \t")
+            if r < len(text) and text[r] == ">":
+                return Tag(name, closing, attrs, True, r + 1)
+            raise ParseError(f"stray '/' in the <{name}> tag", line=line, directive=name)
+        q = p
+        while q < len(text) and text[q] in _ATTR_CHARS:
+            q += 1
+        if q == p:
+            raise ParseError(f"unexpected {c!r} in the <{name}> tag", line=line, directive=name)
+        key = text[p:q]
+        p = skip_space(text, q, " \t")
+        if p >= len(text) or text[p] != "=":
+            raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
+                             directive=name)
+        p = skip_space(text, p + 1, " \t")
+        if p < len(text) and text[p] in "\"'":
+            quote = text[p]
+            close = text.find(quote, p + 1)
+            if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
+                raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
+                                 line=line, directive=name)
+            value, p = text[p + 1:close], close + 1
+        else:
+            q = _unquoted_value_end(text, p, len(text))
+            value, p = text[p:q], q
+        norm = attribute_key(key)
+        if norm in attrs and attrs[norm] != value:
+            raise ParseError(f"attribute {key!r} of <{name}> is given twice", line=line,
+                             directive=name)
+        attrs[norm] = value
+
+
+def read_attributes(text: str) -> dict[str, str]:
+    """The attributes in ``text`` (a tag's inside, after its name), leniently: a name
+    without a value is "", a quote that never closes runs to the end, junk is skipped,
+    and when a name repeats its first value is kept."""
+    attrs: dict[str, str] = {}
+    i, n = 0, len(text)
+    while i < n:
+        i = skip_space(text, i, _SPACE + "/")
+        start = i
+        while i < n and text[i] not in _SPACE and text[i] not in "=/":
+            i += 1
+        name = attribute_key(text[start:i])
+        if i == start:
+            i += 1
+            continue
+        i = skip_space(text, i)
+        if i >= n or text[i] != "=":
+            attrs.setdefault(name, "")
+            continue
+        i = skip_space(text, i + 1)
+        if i < n and text[i] in "\"'":
+            close = text.find(text[i], i + 1)
+            close = n if close < 0 else close
+            value, i = text[i + 1:close], close + 1
+        else:
+            start = i
+            while i < n and text[i] not in _SPACE:
+                i += 1
+            value = text[start:i]
+        attrs.setdefault(name, value)
+    return attrs

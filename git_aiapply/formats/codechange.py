@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..errors import ParseError
 from ..ops import Operation, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes, scan_blocks
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
                             is_search, looks_like_marker, read_block)
 
@@ -32,44 +32,6 @@ _CLOSE = "</codechange>"
 _DESC_OPEN = "<description>"
 _DESC_CLOSE = "</description>"
 _PATH_ATTRIBUTES = ("filepath", "file", "path")
-
-
-def _parse_attributes(text: str) -> dict[str, str]:
-    """``name="value"`` / ``name='value'`` / ``name=value`` pairs, names lower-cased."""
-    attrs: dict[str, str] = {}
-    i, n = 0, len(text)
-    while i < n:
-        while i < n and (text[i].isspace() or text[i] == "/"):
-            i += 1
-        start = i
-        while i < n and not text[i].isspace() and text[i] not in "=/":
-            i += 1
-        name = text[start:i].lower()
-        if not name:
-            i += 1
-            continue
-        while i < n and text[i].isspace():
-            i += 1
-        if i >= n or text[i] != "=":
-            attrs.setdefault(name, "")
-            continue
-        i += 1
-        while i < n and text[i].isspace():
-            i += 1
-        if i < n and text[i] in "\"'":
-            quote = text[i]
-            end = text.find(quote, i + 1)
-            if end < 0:
-                end = n
-            value = text[i + 1:end]
-            i = end + 1
-        else:
-            start = i
-            while i < n and not text[i].isspace():
-                i += 1
-            value = text[start:i]
-        attrs.setdefault(name, value)
-    return attrs
 
 
 def _tag_end(text: str, start: int) -> int:
@@ -194,7 +156,7 @@ def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[B
     open_line = i + 1
     tag_start = starts[i] + (len(lines[i]) - len(lines[i].lstrip()))
     gt = _tag_end(text, tag_start + len(_OPEN))
-    attrs = _parse_attributes(text[tag_start + len(_OPEN):gt if gt >= 0 else starts[i] + len(lines[i])])
+    attrs = read_attributes(text[tag_start + len(_OPEN):gt if gt >= 0 else starts[i] + len(lines[i])])
     path = next((attrs[a].strip() for a in _PATH_ATTRIBUTES if attrs.get(a, "").strip()), "")
     if not path and gt < 0:
         raise ParseError("<CodeChange is never closed: its opening tag has no '>'", line=open_line,

@@ -23,8 +23,8 @@ from .apply_patch import BEGIN, END, UPDATE_FILE, marker as patch_marker
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, new_file_text, \
-    scan_blocks, strip_fence
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, Tag, fence_open, new_file_text, \
+    parse_tag, scan_blocks, skip_space, strip_fence
 from ..text import read_hunk_header
 
 NAME = "file-changes"
@@ -42,98 +42,12 @@ FROM_KEYS = ("frompath", "from", "oldpath")
 TO_KEYS = ("topath", "to", "newpath")
 
 _CONTAINER_OPEN = re.compile(r"<[ \t]*FILE_CHANGES[ \t]*>", re.I)
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_ATTR_CHARS = _NAME_CHARS | frozenset("-:.")
-_SPACE = " \t\r\n"
 
 _FORMAT_HINT = ("inside <FILE_CHANGES> use FILE_NEW, FILE_PATCH, FILE_HASHLINE_PATCH, "
                 "FILE_APPEND, FILE_RENAME and FILE_DELETE directives, each closed")
 
 
-class _Tag:
-    """A parsed opening or closing tag."""
-
-    def __init__(self, name: str, closing: bool, attrs: dict[str, str], self_closing: bool,
-                 end: int):
-        self.name = name  # upper-cased
-        self.closing = closing
-        self.attrs = attrs  # normalised key -> value
-        self.self_closing = self_closing
-        self.end = end  # offset just after '>'
-
-
-def _skip_space(text: str, pos: int, chars: str = _SPACE) -> int:
-    while pos < len(text) and text[pos] in chars:
-        pos += 1
-    return pos
-
-
-def _norm_key(key: str) -> str:
-    return key.lower().replace("_", "").replace("-", "")
-
-
-def _parse_tag(text: str, pos: int, line: int) -> _Tag | None:
-    """The tag starting at ``text[pos] == '<'``; None when no tag name follows the '<'.
-
-    Raises ParseError for a tag that starts but is malformed (unterminated quote, no '>').
-    """
-    p = _skip_space(text, pos + 1, " \t")
-    closing = p < len(text) and text[p] == "/"
-    if closing:
-        p = _skip_space(text, p + 1, " \t")
-    q = p
-    while q < len(text) and text[q] in _NAME_CHARS:
-        q += 1
-    if q == p:
-        return None
-    name = text[p:q].upper()
-    attrs: dict[str, str] = {}
-    p = q
-    while True:
-        p = _skip_space(text, p)
-        if p >= len(text):
-            raise ParseError(f"the <{name}> tag is not finished ('>' missing)", line=line,
-                             directive=name)
-        c = text[p]
-        if c == ">":
-            return _Tag(name, closing, attrs, False, p + 1)
-        if c == "/":
-            r = _skip_space(text, p + 1, " \t")
-            if r < len(text) and text[r] == ">":
-                return _Tag(name, closing, attrs, True, r + 1)
-            raise ParseError(f"stray '/' in the <{name}> tag", line=line, directive=name)
-        q = p
-        while q < len(text) and text[q] in _ATTR_CHARS:
-            q += 1
-        if q == p:
-            raise ParseError(f"unexpected {c!r} in the <{name}> tag", line=line, directive=name)
-        key = text[p:q]
-        p = _skip_space(text, q, " \t")
-        if p >= len(text) or text[p] != "=":
-            raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
-                             directive=name)
-        p = _skip_space(text, p + 1, " \t")
-        if p < len(text) and text[p] in "\"'":
-            quote = text[p]
-            close = text.find(quote, p + 1)
-            if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
-                raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
-                                 line=line, directive=name)
-            value, p = text[p + 1:close], close + 1
-        else:  # unquoted value: up to whitespace, '>' or '/>'
-            q = p
-            while q < len(text) and text[q] not in _SPACE + ">" \
-                    and not text.startswith("/>", q):
-                q += 1
-            value, p = text[p:q], q
-        norm = _norm_key(key)
-        if norm in attrs and attrs[norm] != value:
-            raise ParseError(f"attribute {key!r} of <{name}> is given twice", line=line,
-                             directive=name)
-        attrs[norm] = value
-
-
-def _attr(tag: _Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
+def _attr(tag: Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
     values = {tag.attrs[k].strip() for k in keys if k in tag.attrs}
     if len(values) > 1:
         raise ParseError(f"<{tag.name}> gives two different {what}s: "
@@ -176,7 +90,7 @@ def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
         at_line_start = line_start >= 0 and not text[line_start:m.start()].strip()
         line_start = -1  # nothing after this tag on the same line starts the line
         if m.group(1):  # closing
-            gt = _skip_space(text, m.end(), " \t")
+            gt = skip_space(text, m.end(), " \t")
             if gt >= len(text) or text[gt] != ">":
                 continue
             at_line_end = _REST_BLANK.match(text, gt + 1) is not None
@@ -187,7 +101,7 @@ def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
             depth -= 1
         elif at_line_start:
             try:
-                tag = _parse_tag(text, m.start(), 0)
+                tag = parse_tag(text, m.start(), 0)
             except ParseError:
                 continue
             if tag is not None and not tag.self_closing:
@@ -372,7 +286,7 @@ def _parse_container(text: str, open_start: int, open_end: int,
     kinds: list[str] = []  # directive names in order
     pos = open_end
     while True:
-        skipped_from, pos = pos, _skip_space(text, pos)
+        skipped_from, pos = pos, skip_space(text, pos)
         if pos >= len(text):
             raise ParseError(f"{CUT_OFF}: <FILE_CHANGES> opened at response line "
                              f"{container_line} is never closed", line=container_line,
@@ -392,7 +306,7 @@ def _parse_container(text: str, open_start: int, open_end: int,
                                  line=line, directive=CONTAINER)
             pos = close + 3
             continue
-        tag = _parse_tag(text, pos, line) if text[pos] == "<" else None
+        tag = parse_tag(text, pos, line) if text[pos] == "<" else None
         if tag is None:
             nl = text.find("\n", pos, pos + 200)
             snippet = text[pos:pos + 200 if nl < 0 else nl].strip()
@@ -427,7 +341,7 @@ def _block_formats(kinds: list[str]) -> list[str]:
     return [NAME, HASHLINE] if kinds.index(PATCH) < kinds.index(HASHLINE_PATCH) else [HASHLINE, NAME]
 
 
-def _parse_directive(text: str, tag: _Tag, line: int,
+def _parse_directive(text: str, tag: Tag, line: int,
                      lines_at: _LineCounter) -> tuple[Operation, int]:
     """The operation of the directive whose opening tag is ``tag``, and where parsing goes on."""
     name = tag.name
@@ -475,14 +389,14 @@ def _parse_directive(text: str, tag: _Tag, line: int,
     return HashlineEdit(path, hashline.parse_ops(lines, source, first_line=first), source), end
 
 
-def _after_empty_directive(text: str, tag: _Tag, line: int) -> int:
+def _after_empty_directive(text: str, tag: Tag, line: int) -> int:
     """Where parsing goes on after a RENAME/DELETE tag: past ``</NAME>`` when the tag was
     not self-closing and the closing tag follows (only whitespace between)."""
     if tag.self_closing:
         return tag.end
-    p = _skip_space(text, tag.end)
+    p = skip_space(text, tag.end)
     if p < len(text) and text[p] == "<":
-        close = _parse_tag(text, p, line)
+        close = parse_tag(text, p, line)
         if close is not None and close.closing and close.name == tag.name:
             return close.end
     return tag.end
