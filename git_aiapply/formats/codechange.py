@@ -141,7 +141,7 @@ class CodeChange(Format):
         return _opens(scan.lines[i])
 
     def parse(self, scan: Scan, i: int) -> Block:
-        return _read_tag(scan.text, scan.lines, scan.starts, i)[0]
+        return _read_tag(scan, i)[0]
 
 
 FORMAT = CodeChange()
@@ -151,8 +151,9 @@ def find_blocks(text: str) -> list[Block]:
     return scan_blocks(text, [FORMAT]).blocks
 
 
-def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[Block, int]:
+def _read_tag(scan: Scan, i: int) -> tuple[Block, int]:
     """Read the tag opening on line ``i``; return its block and the line after it."""
+    text, lines, starts = scan.text, scan.lines, scan.starts
     open_line = i + 1
     tag_start = starts[i] + (len(lines[i]) - len(lines[i].lstrip()))
     gt = _tag_end(text, tag_start + len(_OPEN))
@@ -171,7 +172,7 @@ def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[B
                         hint=f'write <CodeChange filePath="{path}">')
     self_closing = text[gt - 1] == "/"
     # the line holding the '>' and what follows it on that line
-    i = text.count("\n", starts[i], gt) + i
+    i = scan.index_of(gt)
     rest = text[gt + 1:starts[i] + len(lines[i])]
     if self_closing:
         raise tag.error("the tag is empty (self-closing) and holds no SEARCH/REPLACE block", open_line)

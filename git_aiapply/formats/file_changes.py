@@ -61,14 +61,6 @@ def _attr(tag: Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
     return value
 
 
-class _LineCounter:
-    """Response line numbers of offsets (a bisection over the scan's line starts, so a
-    response with many directives is not counted from the top for each)."""
-
-    def __init__(self, scan: Scan):
-        self.at = scan.line_of
-
-
 def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
     """(start, end) of the tag closing directive ``name`` whose content starts at ``pos``.
 
@@ -279,9 +271,9 @@ def _directive_words(name: str, *paths: str) -> str:
 
 
 def _parse_container(text: str, open_start: int, open_end: int,
-                     lines: _LineCounter) -> tuple[Block, int]:
+                     line_of) -> tuple[Block, int]:
     """Parse the container whose opening tag spans ``text[open_start:open_end]``."""
-    container_line = lines.at(open_start)
+    container_line = line_of(open_start)
     ops: list[Operation] = []
     kinds: list[str] = []  # directive names in order
     pos = open_end
@@ -291,7 +283,7 @@ def _parse_container(text: str, open_start: int, open_end: int,
             raise ParseError(f"{CUT_OFF}: <FILE_CHANGES> opened at response line "
                              f"{container_line} is never closed", line=container_line,
                              directive=CONTAINER, hint=CUT_OFF_HINT)
-        line = lines.at(pos)
+        line = line_of(pos)
         at_line_start = text.rfind("\n", skipped_from, pos) >= 0
         if at_line_start and text[pos] in "`~":
             nl = text.find("\n", pos)
@@ -327,7 +319,7 @@ def _parse_container(text: str, open_start: int, open_end: int,
         if tag.name not in DIRECTIVES:
             raise ParseError(f"unknown directive <{tag.name}> inside <FILE_CHANGES>", line=line,
                              directive=tag.name, hint=_FORMAT_HINT)
-        op, pos = _parse_directive(text, tag, line, lines)
+        op, pos = _parse_directive(text, tag, line, line_of)
         ops.append(op)
         kinds.append(tag.name)
 
@@ -342,7 +334,7 @@ def _block_formats(kinds: list[str]) -> list[str]:
 
 
 def _parse_directive(text: str, tag: Tag, line: int,
-                     lines_at: _LineCounter) -> tuple[Operation, int]:
+                     line_of) -> tuple[Operation, int]:
     """The operation of the directive whose opening tag is ``tag``, and where parsing goes on."""
     name = tag.name
     if name == RENAME:
@@ -372,7 +364,7 @@ def _parse_directive(text: str, tag: Tag, line: int,
             raise ParseError(f"{CUT_OFF}: <{name}> is opened and never closed", line=line,
                              directive=words, file=path,
                              hint=f"end the directive with </{name}>; {CUT_OFF_HINT}")
-        lines, first = _content_lines(text, tag.end, close[0], lines_at.at(tag.end))
+        lines, first = _content_lines(text, tag.end, close[0], line_of(tag.end))
         end = close[1]
 
     if name == NEW:
@@ -421,7 +413,7 @@ class FileChanges(Format):
         m = _CONTAINER_OPEN.match(line, p)
         start = scan.starts[i] + p
         block, _end = _parse_container(scan.text, start, scan.starts[i] + m.end(),
-                                       _LineCounter(scan))
+                                       scan.line_of)
         return block
 
 
