@@ -181,26 +181,28 @@ def install_hooks_cmd(remove, names, quiet):
 
 # --------------------------------------------------------------------------- the guard
 
-# Each: (compiled pattern, what it is).  Matched against added lines only (or whole files
-# given on the command line), so text already in the repository never blocks a commit.
-_GUARD = [
-    (re.compile(r"^\s*<{5,9} ?SEARCH\s*$"), "a SEARCH/REPLACE marker"),
-    (re.compile(r"^\s*>{5,9} ?REPLACE\s*$"), "a SEARCH/REPLACE marker"),
-    (re.compile(r"^\s*\*\*\* (Begin Patch|End Patch|Update File:|Add File:|Delete File:|Move to:)"),
-     "an apply-patch envelope line"),
-    (re.compile(r"^\s*</?FILE_(CHANGES|NEW|PATCH|HASHLINE_PATCH|RENAME|DELETE)\b"),
-     "a <FILE_CHANGES> directive"),
-    (re.compile(r"^\s*</?CodeChange\b"), "a <CodeChange> tag"),
-    # a view line / set `12#ab:text`, a range `12#ab-14#cd:`, an insert `>+12#ab text`
-    (re.compile(r"^\d+#(?:[0-9a-f]{2}|[ZPMQVRWSNKTXJBYH]{2})[:-]"), "a hashline LINE#ID prefix"),
-    (re.compile(r"^\s*[<>]\+\d+#(?:[0-9a-f]{2}|[ZPMQVRWSNKTXJBYH]{2})\b"), "a hashline insert"),
-]
+# Each: (compiled pattern, what it is), from every format's ``leftover_markup``; matched
+# against added lines only (or whole files given on the command line), so text already
+# in the repository never blocks a commit.
+_guard: list | None = None
+
+
+def _guard_patterns() -> list:
+    global _guard
+    if _guard is None:
+        from .formats import FORMATS
+
+        _guard = [(re.compile(pattern), what) for f in FORMATS
+                  for pattern, what in f.leftover_markup]
+    return _guard
+
+
 _MAX_SHOWN = 30
 ATTRIBUTE = "ai-apply-guard"
 
 
 def scan_line(text: str) -> str | None:
-    for pattern, what in _GUARD:
+    for pattern, what in _guard_patterns():
         if pattern.search(text):
             return what
     return None

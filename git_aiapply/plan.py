@@ -447,24 +447,23 @@ def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
     return Plan(final, base_states, planner.renames, changes)
 
 
-# How each format creates a file, for the refusal of an edit to a missing one.
-_NEW_FILE = {
-    "file-changes": "a <FILE_NEW file_path=\"PATH\"> directive",
-    "hashline": "a <FILE_NEW file_path=\"PATH\"> directive",
-    "apply-patch": "`*** Add File: PATH`",
-    "codechange": "a <CodeChange> block with an empty SEARCH",
-    "search-replace": "a SEARCH/REPLACE block with an empty SEARCH",
-    "whole": "the file's path and its whole content in a fenced block",
-    "unified-diff": "a diff from `--- /dev/null`",
-    "tool-call": "the text editor's create command or an apply_patch create_file operation",
-}
+def _new_file_hint(format_name: str) -> str:
+    """How the format ``format_name`` creates a file (its own words, formats/)."""
+    from . import toolcalls
+    from .formats import format_named
+
+    if format_name == toolcalls.NAME:
+        return toolcalls.NEW_FILE_HINT
+
+    fmt = format_named(format_name)
+    return fmt.new_file_hint if fmt is not None and fmt.new_file_hint else "a new-file directive"
 
 
 def _missing_file_hint(base, path: str, source: Source) -> str:
     """What to do about an edit of a missing file: the tracked files it probably meant
     (same name elsewhere, or a close spelling), else how this format creates a file."""
     similar = _similar_paths(getattr(base, "tree", None), path)
-    create = _NEW_FILE.get(source.format, "a new-file directive").replace("PATH", path)
+    create = _new_file_hint(source.format).replace("PATH", path)
     if similar:
         names = ", ".join(similar)
         return f"did you mean {names}? Use the path as git tracks it; to create {path}, use {create}"

@@ -48,6 +48,11 @@ def format_names() -> list[str]:
 FORMAT_NAMES = format_names()
 
 
+def format_named(name: str) -> Format | None:
+    """The registered format that ``--format NAME`` selects (None: no such format)."""
+    return next((f for f in FORMATS if name in f.selected_by()), None)
+
+
 @record
 class ParsedResponse:
     """Every change block of a response as operations, plus the prose."""

@@ -98,10 +98,41 @@ def _heredoc_delimiter(line: str) -> str | None:
     return m.group(2) if m else None
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one patch:
+
+*** Begin Patch
+*** Add File: tests/test_app.py
++from app import greet
+*** Update File: src/app.py
+*** Move to: src/main.py
+@@ def main():
+-    greet("world")
++    greet(sys.argv[1])
+*** Delete File: old_config.ini
+*** End Patch
+
+- Add File: every content line starts with `+`.
+- Update File: chunks start with `@@`, optionally followed by a line of the file (a class
+  or function header) that comes before the chunk; several `@@` lines in a row narrow
+  down step by step. Lines start with a space (unchanged), `-` or `+`. `*** End of File`
+  after a chunk pins it to the end of the file.
+- `*** Move to:` right after `*** Update File:` renames the file.
+"""
+
+
 class ApplyPatch(Format):
     """``*** Begin Patch`` ... ``*** End Patch``; a heredoc line just above belongs to it."""
 
     name = NAME
+    prompts = {"apply-patch": PROMPT}
+    new_file_hint = '`*** Add File: PATH`'
+    leftover_markup = (
+        (r"^\s*\*\*\* (Begin Patch|End Patch|Update File:|Add File:|Delete File:|Move to:)",
+         "an apply-patch envelope line"),
+    )
     triggers = "*"
     markers = ("*** Begin Patch", "apply_patch <<")
 

@@ -45,8 +45,17 @@ a block belongs to that block (fence lines and any text inside it are not explan
 a prose fence that holds no change stays prose.  A response that ends inside a fence
 holding a change looks cut off and is refused.
 
-Formats may also carry what else they know (a prompt, a new-file hint, the markup a
-leftover-markup guard looks for) as further attributes; the scanner needs only the above.
+What else a format knows lives on its object too (the scanner needs none of it):
+
+``prompts``
+    ``--format`` name -> the instructions `git ai-apply prompt NAME` prints (prompts.py
+    adds the part common to every format).
+``new_file_hint``
+    How this format creates a file (``PATH`` stands for the path), for the refusal of an
+    edit to a file that does not exist.
+``leftover_markup``
+    (regular expression, what it is) for lines of this format's markup that must not be
+    committed (the hook kit's guard); empty for a format whose lines are ordinary text.
 """
 from __future__ import annotations
 
@@ -228,6 +237,9 @@ class Format:
     # literal starts of the lines that begin a block of the format (case-insensitive): a
     # response whose last line is one (or, cut mid-line, the start of one) was cut off
     markers: tuple[str, ...] = ()
+    prompts: dict[str, str] = {}
+    new_file_hint: str = ""
+    leftover_markup: tuple[tuple[str, str], ...] = ()
 
     def opens(self, scan: Scan, i: int) -> bool:  # pragma: no cover - protocol
         raise NotImplementedError

@@ -130,10 +130,38 @@ def _opens(line: str) -> bool:
     return lowered.startswith(_OPEN) and (len(lowered) == len(_OPEN) or lowered[len(_OPEN)] in " \t>/")
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one tag per file:
+
+<CodeChange filePath="src/util.py">
+<Description>Collapse repeated separators in slugify</Description>
+<<<<<<< SEARCH
+def slugify(text):
+    return text.strip().lower().replace(" ", "-")
+=======
+def slugify(text):
+    return "-".join(text.strip().lower().split())
+>>>>>>> REPLACE
+</CodeChange>
+
+- SEARCH holds lines copied exactly from the file; REPLACE holds what replaces them.
+  A tag may hold several SEARCH/REPLACE blocks.
+- An empty SEARCH creates a new file whose content is the REPLACE part.
+- The Description becomes part of the commit message.
+"""
+
+
 class CodeChange(Format):
     """``<CodeChange ...>`` tags; a tag must begin its line."""
 
     name = NAME
+    prompts = {"codechange": PROMPT}
+    new_file_hint = 'a <CodeChange> block with an empty SEARCH'
+    leftover_markup = (
+        (r"^\s*</?CodeChange\b", "a <CodeChange> tag"),
+    )
     triggers = "<"
     markers = ("<CodeChange",)
 

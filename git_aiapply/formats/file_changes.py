@@ -394,11 +394,74 @@ def _after_empty_directive(text: str, tag: Tag, line: int) -> int:
     return tag.end
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one <FILE_CHANGES> block holding directives:
+
+<FILE_CHANGES>
+<FILE_NEW file_path="src/config.py">
+GREETING = "Hello"
+</FILE_NEW>
+
+<FILE_PATCH file_path="src/app.py">
+@@
+ def greet(name):
+-    print("Hi " + name)
++    print(GREETING + ", " + name)
+</FILE_PATCH>
+
+<FILE_RENAME from_path="docs/NOTES.txt" to_path="docs/notes.md" />
+
+<FILE_DELETE file_path="old_config.ini" />
+</FILE_CHANGES>
+
+- FILE_NEW gives a file's whole content (it creates the file or replaces it).
+- FILE_PATCH holds unified-diff hunks without line numbers: each hunk starts with `@@`;
+  lines start with a space (unchanged), `-` (removed) or `+` (added). Copy unchanged and
+  removed lines exactly from the file.
+- FILE_APPEND adds its content at the end of a file (creating the file when missing).
+- FILE_RENAME moves a file; FILE_DELETE removes one. Directives apply in order, so a
+  patch after a rename names the new path.
+"""
+
+HASHLINE_PROMPT = """\
+Files are shown to you with an id on every line, as `LINE#ID:text` (for example
+`12#3f:    return x`), inside <FILE_CONTENT path="..."> blocks. Edit them by those ids.
+Answer with your explanation, then:
+
+<FILE_CHANGES>
+<FILE_HASHLINE_PATCH file_path="src/app.py">
+2#33:    print(GREETING + ", " + name)
+<+1#6c:from config import GREETING
+5#a1-7#0e:
+</FILE_HASHLINE_PATCH>
+</FILE_CHANGES>
+
+Operations, one per line (line numbers and ids are those of the file as shown):
+- `L#ID:text` replaces line L with text; `L1#ID-L2#ID:text` replaces lines L1 to L2.
+  An empty text deletes them. Lines that follow an operation and start no operation of
+  their own continue its text (several new lines).
+- `>+L#ID:text` inserts text after line L; `<+L#ID:text` inserts it before line L.
+  Empty text inserts a blank line.
+- Copy every `L#ID` exactly as shown: an id that does not match the current line makes
+  the whole answer be refused, and you get the current lines back to retry.
+FILE_NEW, FILE_RENAME and FILE_DELETE directives (see the file-changes format) may be
+used in the same block.
+"""
+
+
 class FileChanges(Format):
     """``<FILE_CHANGES>`` containers, opened by a line that starts with the tag."""
 
     name = NAME
     selects = (NAME, HASHLINE)
+    prompts = {"file-changes": PROMPT, "hashline": HASHLINE_PROMPT}
+    new_file_hint = 'a <FILE_NEW file_path="PATH"> directive'
+    leftover_markup = (
+        (r"^\s*</?(?:" + "|".join((CONTAINER, *DIRECTIVES)) + r")\b", "a <FILE_CHANGES> directive"),
+        *hashline.LEFTOVER_MARKUP,
+    )
     triggers = "<"
     markers = ("<FILE_CHANGES",)
 

@@ -143,10 +143,35 @@ class _Section:
                           hint=hint)
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then the change as a unified diff (as `git diff` prints it)
+in a ```diff fence:
+
+```diff
+--- a/README.md
++++ b/README.md
+@@ -1,3 +1,5 @@
+ # Demo app
+ 
+ A tiny program that greets people.
++
++Run it with: python src/app.py NAME
+```
+
+- `--- /dev/null` creates a file, `+++ /dev/null` deletes one; `rename from` /
+  `rename to` lines (after `diff --git a/OLD b/NEW`) rename one.
+- Line numbers only help to choose between equal places; the lines must match the file.
+"""
+
+
 class UnifiedDiff(Format):
     """``git diff`` / GNU unified diffs; consecutive file sections form one block."""
 
     name = NAME
+    prompts = {"unified-diff": PROMPT}
+    new_file_hint = 'a diff from `--- /dev/null`'
     triggers = "dI-"
     markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -")
 
