@@ -450,7 +450,7 @@ class Session:
             except ApplyError as e:
                 return _refused(_blank_response(name), e.problems, e.kind)
             if branch is None:
-                from .recover import interrupted_problem
+                from .git.journal import interrupted_problem
 
                 problem = interrupted_problem(repo.gitdir)
                 if problem is not None:

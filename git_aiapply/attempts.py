@@ -561,7 +561,7 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
         raise UsageError("pick needs a worktree; this is a bare repository")
     if os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         try:
-            from .recover import interrupted_problem
+            from .git.journal import interrupted_problem
         except ImportError:
             interrupted_problem = None
         problem = interrupted_problem(repo.gitdir) if interrupted_problem else None

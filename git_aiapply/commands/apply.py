@@ -33,7 +33,7 @@ def _run(p: dict) -> None:
     repo = Repo(".")
     if p["branch"] is None and os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         # an interrupted (or still running) run: the worktree may be half written
-        from ..recover import interrupted_problem
+        from ..git.journal import interrupted_problem
 
         problem = interrupted_problem(repo.gitdir)
         if problem is not None:

@@ -27,13 +27,6 @@ FORMATS: list[Format] = [
 ]
 
 
-def register(fmt: Format) -> None:
-    """Add a format to the registry (after those already there)."""
-    if any(f.name == fmt.name for f in FORMATS):
-        raise ValueError(f"format {fmt.name!r} is registered twice")
-    FORMATS.append(fmt)
-
-
 def format_names() -> list[str]:
     """Every name ``--format`` accepts, in registry order."""
     names: list[str] = []
