@@ -342,9 +342,9 @@ def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
 
 
 def _refused(response_obj, problems, kind):
-    from .pipeline import Outcome
+    from .pipeline import Outcome, Status
 
-    return Outcome(response_obj, "refused", 1, problems=problems, error_kind=kind)
+    return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
 
 
 def _blank_response(name: str):

@@ -26,6 +26,7 @@ import click
 
 from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
+from .pipeline import Status
 from .trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 # More responses than this get a progress bar (when stderr is a terminal).
@@ -81,9 +82,9 @@ def expand_template(template: str, n: int, stem: str) -> str:
 # --------------------------------------------------------------------------- the run
 
 
-_STATUS_WORDS = {"applied": "applied", "already-applied": "already applied",
-                 "no-change": "no change", "would-apply": "would apply", "empty": "empty",
-                 "refused": "refused"}
+_STATUS_WORDS = {Status.APPLIED: "applied", Status.ALREADY_APPLIED: "already applied",
+                 Status.NO_CHANGE: "no change", Status.WOULD_APPLY: "would apply",
+                 Status.EMPTY: "empty", Status.REFUSED: "refused"}
 
 
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
@@ -133,17 +134,17 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                 resp.model = item.model
             o = apply_one(repo, resp, replace(opts, branch=branch))
         except ApplyError as e:
-            o = Outcome(empty, "refused", 1, problems=e.problems, error_kind=e.kind, branch=branch)
+            o = Outcome(empty, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind, branch=branch)
         except FatalError as e:  # the repository or the environment: not this response's fault
-            o = Outcome(empty, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind,
+            o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
                         branch=branch)
         except UsageError as e:
-            o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], error_kind="usage",
+            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], error_kind="usage",
                         branch=branch)
         except AiApplyError as e:
-            o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], branch=branch)
+            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
         except Exception as e:  # a bug in one attempt must not cost the others
-            o = Outcome(empty, "refused", 1, branch=branch, error_kind="internal",
+            o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind="internal",
                         problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
         if o.branch is None:
             o.branch = branch
@@ -217,7 +218,7 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
         files = str(len(o.changes)) if o.changes else ("-" if o.exit_code else "0")
         size = f"+{o.added} -{o.removed}" if o.changes else "-"
         status = _STATUS_WORDS.get(o.status, o.status)
-        if o.status == "applied" and o.commit:
+        if o.status == Status.APPLIED and o.commit:
             status += f" {o.commit[:7]}"
         err = _first_error(o)
         if len(err) > 100:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from .record import record
 
 from .errors import ApplyError, ParseError, Problem
-from .formats.base import strip_fence
 from .ops import HashlineEdit, HashlineOp, Source
-from .text import FileText, TextBuilder
+from .text import FileText, TextBuilder, strip_fence
 
 # The oh-my-pi letters for nibbles 0..15: 'ZZ' is 0x00, 'PZ' is 0x10, 'ZH' is 0x0f.
 NIBBLE_LETTERS = "ZPMQVRWSNKTXJBYH"

@@ -2,6 +2,8 @@
 transaction.  Pure steps are in their own modules; this one only sequences them."""
 from __future__ import annotations
 
+from enum import StrEnum
+
 from .record import field, record
 
 from .errors import ApplyError, FatalError, Problem, fault_of
@@ -35,12 +37,25 @@ class Options:
     limits: tuple = ()
 
 
+class Status(StrEnum):
+    """What happened to one response: ``Outcome.status``, the ``status`` of --json and of
+    the library's ``Result`` (docs/JSON.md).  A str, so it prints and compares as its value."""
+
+    APPLIED = "applied"  # committed
+    ALREADY_APPLIED = "already-applied"  # a commit in the history carries its AI-Response
+    NO_CHANGE = "no-change"  # every edit is already in place
+    WOULD_APPLY = "would-apply"  # --check / --diff: it applies
+    EMPTY = "empty"  # no change blocks
+    REFUSED = "refused"  # the response is wrong (exit 1)
+    FATAL = "fatal"  # the repository or the environment stopped the run (exit 128)
+
+
 @record
 class Outcome:
     """What happened to one response."""
 
     response: Response
-    status: str  # applied, already-applied, no-change, would-apply, empty, refused
+    status: Status
     exit_code: int = 0
     commit: str | None = None
     branch: str | None = None
@@ -215,12 +230,12 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 
     ``after`` (--check / --diff of a series): path -> state the earlier responses of the
     series leave, so that this one is judged on top of them."""
-    out = Outcome(response, "refused", 1, branch=opts.branch)
+    out = Outcome(response, Status.REFUSED, 1, branch=opts.branch)
     try:
         return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)
-        out.status, out.exit_code, out.commit = "refused", 1, None
+        out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
         return out
 
@@ -243,12 +258,12 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
         parsed.ops = limit_ops(parsed.ops, opts.strip, opts.directory, opts.limits)
         if not parsed.ops:
-            out.status, out.exit_code = "empty", 0
+            out.status, out.exit_code = Status.EMPTY, 0
             out.note = "every change of the response was left out by --include/--exclude"
             return out
     if not parsed.ops:
         if opts.allow_empty:
-            out.status, out.exit_code, out.note = "empty", 0, "no file changes found; nothing done"
+            out.status, out.exit_code, out.note = Status.EMPTY, 0, "no file changes found; nothing done"
             return out
         raise ApplyError(no_changes_problem(opts.format), kind="empty")
 
@@ -306,7 +321,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     # the same response again: nothing to do
     done = find_response_commit(repo, search_tip, response.response_id)
     if done is not None:
-        out.status, out.exit_code, out.commit = "already-applied", 0, str(done.id)
+        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
         out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
         return out
 
@@ -325,7 +340,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     out.renames = plan.renames
     out.plan = plan
     if plan.is_noop():
-        out.status, out.exit_code = "no-change", 0
+        out.status, out.exit_code = Status.NO_CHANGE, 0
         out.note = "the response's changes are already in place; nothing to commit"
         return out
     # Touched files must be clean.  When committing, the transaction makes this very check
@@ -385,7 +400,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     if opts.diff:
         out.diff = render_diff(plan, color=color)
     if opts.check or opts.diff:
-        out.status, out.exit_code = "would-apply", 0
+        out.status, out.exit_code = Status.WOULD_APPLY, 0
         return out
 
     sign = signer(repo, opts.sign)
@@ -419,7 +434,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
                               sign=sign)
         res = commit_to_worktree(repo, req, planned_head)
         out.hook_output = res.hook_output
-    out.status, out.exit_code = "applied", 0
+    out.status, out.exit_code = Status.APPLIED, 0
     out.commit = str(res.commit)
     out.message = res.message
     return out

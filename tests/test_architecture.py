@@ -71,12 +71,22 @@ class Imports:
             for target in targets:
                 while target and target not in modules:
                     target = target.rpartition(".")[0]  # `import pkg.x.y` -> known parent
-                if target and target != name:
-                    self.modules[target] = self.modules.get(target, False) or id(node) in top_level
+                # importing pkg.sub runs pkg/__init__.py first, unless this module is
+                # inside pkg (then pkg is already being imported)
+                parent = target.rpartition(".")[0]
+                while parent in modules and not f"{name}.".startswith(f"{parent}."):
+                    self._add(parent, name, id(node) in top_level)
+                    parent = parent.rpartition(".")[0]
+                self._add(target, name, id(node) in top_level)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and aliases.get(node.value.id, name) != name and _is_private(node.attr):
                 self.private.append(f"{aliases[node.value.id]}.{node.attr}")
+
+
+    def _add(self, target: str, name: str, at_top: bool) -> None:
+        if target and target != name:
+            self.modules[target] = self.modules.get(target, False) or at_top
 
 
 def _is_private(attr: str) -> bool:
@@ -134,6 +144,7 @@ def _write_package(root: Path, files: dict[str, str]) -> Path:
     pkg = root / "pkg"
     pkg.mkdir()
     for name, text in {"__init__.py": "", **files}.items():
+        (pkg / name).parent.mkdir(exist_ok=True)
         (pkg / name).write_text(text)
     return pkg
 
@@ -144,12 +155,17 @@ def test_the_checker_finds_a_circle_through_a_function_level_import(tmp_path):
         "b.py": "import os\n\ndef f():\n    from . import c\n",
         "c.py": "from pkg.a import f\n",
         "d.py": "from . import a\n",
+        "sub/__init__.py": "from . import x\n",
+        "sub/x.py": "def f():\n    pass\n",
+        "e.py": "from .sub.x import f\n",  # runs sub/__init__.py too
     })
     found = read_imports(pkg)
     assert import_circles({n: set(i.modules) for n, i in found.items()}) == [
         {"pkg.a", "pkg.b", "pkg.c"}]
     top = {n: {m for m, at_top in i.modules.items() if at_top} for n, i in found.items()}
     assert import_circles(top) == []
+    assert set(found["pkg.e"].modules) == {"pkg.sub", "pkg.sub.x"}
+    assert set(found["pkg.sub.x"].modules) == set()  # inside sub: no edge to its own package
 
 
 def test_the_checker_sees_pygit2_and_private_reach_ins(tmp_path):
@@ -211,3 +227,36 @@ def test_every_subpackage_is_installed():
     subpackages = {".".join(p.parent.relative_to(PACKAGE.parent).parts)
                    for p in PACKAGE.rglob("__init__.py")}
     assert subpackages - listed == set()
+
+
+def test_every_error_kind_written_is_declared():
+    """``kind=`` / ``error_kind=`` literals (ApplyError, FatalError, Outcome) name members
+    of errors.ErrorKind, the one list docs/JSON.md documents."""
+    from git_aiapply.errors import ErrorKind
+
+    declared = {k.value for k in ErrorKind}
+    used = {}
+    for name, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            values = [k.value for k in node.keywords
+                      if (k.arg == "error_kind" or (k.arg == "kind" and func in (
+                          "ApplyError", "FatalError"))) and isinstance(k.value, ast.Constant)]
+            if func in ("ApplyError", "FatalError") and len(node.args) > 1 \
+                    and isinstance(node.args[1], ast.Constant):
+                values.append(node.args[1])
+            for v in values:
+                used.setdefault(v.value, name)
+    assert set(used) - declared == set()
+    json_doc = (PACKAGE.parent / "docs" / "JSON.md").read_text(encoding="utf-8")
+    assert [k for k in declared if f"`{k}`" not in json_doc] == []
+
+
+def test_a_cut_off_answer_is_the_responses_fault():
+    from git_aiapply.errors import ErrorKind, fault_of
+
+    assert fault_of(ErrorKind.TRUNCATED) == fault_of("parse") == "response"
+    assert fault_of("config") == fault_of("lock") == "repository"
+    assert fault_of("message") == "usage" and fault_of(None) is None

@@ -7,6 +7,7 @@ import os
 import sys
 
 from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..pipeline import Status
 from ..term import echo, echo_err
 
 DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
@@ -189,7 +190,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
             except ApplyError as e:
                 resp = Response(text="", given_text="", response_id="", model=None,
                                 name=name, is_json=False)
-                o = Outcome(resp, "refused", 1, problems=e.problems, error_kind=e.kind)
+                o = Outcome(resp, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind)
             else:
                 o = apply_one(repo, resp, opts, editor=edit_message, color=color,
                               after=earlier if (opts.check or opts.diff) else None)
@@ -198,7 +199,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         except KeyboardInterrupt:
             _interrupted(repo, opts, before)
             raise
-        if o.status == "would-apply" and o.plan is not None:
+        if o.status == Status.WOULD_APPLY and o.plan is not None:
             earlier.update(o.plan.final)
         outcomes.append(o)
         if show.as_json and len(inputs) > 1:
@@ -219,7 +220,7 @@ def _fatal_outcome(name, e: FatalError):
 
     resp = Response(text="", given_text="", response_id="", model=None,
                     name=response_name(name), is_json=False)
-    return Outcome(resp, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind)
+    return Outcome(resp, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind)
 
 
 def _ref_state(repo, opts):
@@ -269,11 +270,11 @@ _KIND_WORDS = {"hook": "a hook refused the commit",
 
 def print_outcome(repo, o, show) -> None:
     """One response's outcome, as git would print it (stderr for refusals)."""
-    if o.status == "fatal":
+    if o.status == Status.FATAL:
         for p in o.problems:
             echo_err(f"fatal: {p.reason}")
         return
-    if o.status == "refused":
+    if o.status == Status.REFUSED:
         if o.error_kind == "message":  # git's own words
             for p in o.problems:
                 echo_err(p.reason)
@@ -295,10 +296,10 @@ def print_outcome(repo, o, show) -> None:
         echo_err(o.hook_output.rstrip("\n"))
     if show.quiet:
         return
-    if o.status == "applied":
+    if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
-    elif o.status == "would-apply" and o.diff is None and not reports:
+    elif o.status == Status.WOULD_APPLY and o.diff is None and not reports:
         n = len(o.changes)
         echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
              f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")

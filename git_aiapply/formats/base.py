@@ -59,15 +59,13 @@ What else a format knows lives on its object too (the scanner needs none of it):
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record
+from ..text import fence_info, fence_open, is_fence_close
 
-# A markdown fence line: 3+ backticks or tildes, optional info string.
-FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)")
 
 
 @record
@@ -84,42 +82,6 @@ class Block:
     def __post_init__(self):
         if not self.formats:
             self.formats = [self.format]
-
-
-def fence_open(line: str) -> tuple[str, int] | None:
-    """(fence char, length) when ``line`` opens or closes a markdown fence."""
-    m = FENCE_RE.fullmatch(line.rstrip())
-    if not m:
-        return None
-    return m.group(1)[0], len(m.group(1))
-
-
-def fence_info(line: str) -> str:
-    """The info string of a fence opening line (``diff`` in ```` ```diff ````), or ''."""
-    m = FENCE_RE.fullmatch(line.rstrip())
-    return m.group(2).strip() if m else ""
-
-
-def is_fence_close(line: str, char: str, length: int) -> bool:
-    s = line.strip()
-    return len(s) >= length and set(s) == {char}
-
-
-def strip_fence(lines: list[str]) -> list[str]:
-    """Drop a markdown fence that wraps ``lines`` entirely (blank lines around it ignored).
-
-    Used for directive content that a model wrapped in ```` ```lang ... ``` ````.
-    """
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
-    if hi - lo >= 2:
-        f = fence_open(lines[lo])
-        if f and is_fence_close(lines[hi - 1], *f):
-            return lines[lo + 1:hi - 1]
-    return lines
 
 
 def new_file_text(lines: list[str]) -> str:

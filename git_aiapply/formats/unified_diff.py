@@ -16,9 +16,9 @@ import re
 from ..errors import ParseError
 from ..ops import (ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation,
                    RenameFile, SetMode, Source)
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, scan_blocks
+from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from ..paths import read_quoted_path
-from ..text import HunkHeader, read_hunk_header
+from ..text import HunkHeader, fence_open, read_hunk_header
 
 NAME = "unified-diff"
 
