@@ -218,17 +218,6 @@ def test_no_module_is_named_like_a_library_function():
     assert shadowed == []
 
 
-def test_every_subpackage_is_installed():
-    # a regular `pip install .` installs only the packages pyproject names
-    import tomllib
-
-    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    listed = set(pyproject["tool"]["setuptools"]["packages"])
-    subpackages = {".".join(p.parent.relative_to(PACKAGE.parent).parts)
-                   for p in PACKAGE.rglob("__init__.py")}
-    assert subpackages - listed == set()
-
-
 def test_every_error_kind_written_is_declared():
     """``kind=`` / ``error_kind=`` literals (ApplyError, FatalError, Outcome) name members
     of errors.ErrorKind, the one list docs/JSON.md documents."""
