@@ -244,7 +244,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
                after=None) -> Outcome:
     from .git.refs import branch_refname, branches_in_use, resolve_symbolic
     from .git.repo import find_response_commit
-    from .git.state import TreeBase, WorktreeBase
+    from .git.state import TreeSnapshot, WorktreeSnapshot
     from .formats import no_changes_problem
     from .paths import normalize_path
     from .plan import make_plan
@@ -327,9 +327,9 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
     tree = base_commit.tree if base_commit is not None else None
     if opts.include_dirty and not branch_mode:
-        base = WorktreeBase(repo, tree, workdir, repo.read_index())
+        base = WorktreeSnapshot(repo, tree, workdir, repo.read_index())
     else:
-        base = TreeBase(r, tree, workdir)
+        base = TreeSnapshot(r, tree, workdir)
     if after:
         from .overlay import Overlay
 

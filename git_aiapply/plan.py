@@ -1,6 +1,6 @@
 """Turning operations into the final content of every touched path, in memory.
 
-``make_plan`` needs no repository: it reads the base state through a ``Base`` object
+``make_plan`` needs no repository: it reads the files it starts from through a ``Snapshot``
 (``git_aiapply.git`` provides one backed by a commit and the worktree; tests pass a
 dict-backed one).  Operations apply in response order, so a patch after a rename names
 the new path; every problem of every operation is collected before refusing.
@@ -21,7 +21,10 @@ MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
 
 
-class Base(Protocol):
+class Snapshot(Protocol):
+    """The files a response is planned against: tracked entries and what is on disk at
+    untracked paths (git/state.py: TreeSnapshot, WorktreeSnapshot; overlay.Overlay)."""
+
     def entry(self, path: str) -> tuple[int, bytes] | None:
         """(mode, content) of a tracked file (a blob: regular file or symlink), or None."""
 
@@ -73,7 +76,7 @@ _MISSING = object()
 
 
 class _Planner:
-    def __init__(self, base: Base, normalize):
+    def __init__(self, base: Snapshot, normalize):
         self.base = base
         self.normalize = normalize
         self.overlay: dict[str, FileState | None] = {}
@@ -419,7 +422,7 @@ def _git_dotfile(name: str) -> str | None:
     return None
 
 
-def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
+def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
     planner = _Planner(base, normalize)
     for op in ops:

@@ -110,7 +110,7 @@ def undo(repo, force: bool = False) -> dict:
     """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
     when it is refused (nothing changed)."""
     from .git.repo import identity
-    from .git.state import TreeBase, dirty_paths
+    from .git.state import TreeSnapshot, dirty_paths
     from .git.transaction import Transaction
     from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
 
@@ -165,7 +165,7 @@ def undo(repo, force: bool = False) -> dict:
 
     paths = sorted(changes)
     with Transaction(repo, (branch, head_id), kind="undo") as txn:
-        base = TreeBase(r, commit.tree, repo.workdir)
+        base = TreeSnapshot(r, commit.tree, repo.workdir)
         dirty = dirty_paths(repo, txn.index, base, paths)
         for path, (old, new) in changes.items():
             if new is None and not any(p == path for p, _ in dirty) \
