@@ -1,4 +1,4 @@
-"""formats/base.py's tag and attribute syntax, shared by <FILE_CHANGES> directives and
+"""formats/scan.py's tag and attribute syntax, shared by <FILE_CHANGES> directives and
 <CodeChange>: one reading of a name, a value, a quote."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import codechange, file_changes
-from git_aiapply.formats.base import parse_tag, read_attributes
+from git_aiapply.formats.scan import parse_tag, read_attributes
 
 
 @pytest.mark.parametrize("written", ["filePath", "file_path", "FILE-PATH", "filepath"])

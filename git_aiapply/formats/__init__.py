@@ -2,8 +2,8 @@
 
 One module per format (``file_changes``, ``apply_patch``, ``codechange``,
 ``unified_diff``; hashline directives live inside FILE_CHANGES and are parsed by
-``hashline``), each exposing a ``FORMAT`` object of the protocol in ``base``.  The
-blocks are found in one pass, top to bottom, by ``base.scan_blocks``: a block's content
+``hashline``), each exposing a ``FORMAT`` object of the protocol in ``scan``.  The
+blocks are found in one pass, top to bottom, by ``scan.scan_blocks``: a block's content
 is opaque to every format, so a diff inside a FILE_PATCH or an example inside a REPLACE
 is never read as a block of its own.
 """
@@ -13,7 +13,7 @@ from ..errors import ApplyError, Problem
 from ..ops import Operation
 from ..record import field, record, replace
 from . import apply_patch, codechange, file_changes, search_replace, unified_diff, whole
-from .base import Block, Format, scan_blocks
+from .scan import Block, Format, scan_blocks
 
 # The registry: every format, in the order they are asked at each line.  Their opening
 # markers differ, so the order only matters for a line two formats could both claim.

@@ -27,7 +27,7 @@ from ..record import field, record
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from ..text import read_hunk_header
 
 NAME = "apply-patch"

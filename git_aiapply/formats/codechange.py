@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..errors import ParseError
 from ..ops import Operation, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes, scan_blocks
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
                             is_search, looks_like_marker, read_block)
 

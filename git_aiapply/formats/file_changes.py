@@ -23,7 +23,7 @@ from .apply_patch import BEGIN, END, UPDATE_FILE, marker as patch_marker
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, Tag, new_file_text, parse_tag, \
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, Tag, new_file_text, parse_tag, \
     scan_blocks, skip_space
 from ..text import fence_open, read_hunk_header, strip_fence
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
 from ..record import record
-from .base import new_file_text
+from .scan import new_file_text
 from ..text import fence_open, strip_fence
 
 # Files whose content legitimately is fenced markdown: a fence around their SEARCH and

@@ -29,13 +29,13 @@ import re
 
 from ..errors import ParseError
 from ..ops import Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_replace, is_search,
                             looks_like_marker, read_block)
 
 NAME = "search-replace"
 
-# A fence line, indented or not (the stricter base.fence_open limits indentation to three
+# A fence line, indented or not (the stricter text.fence_open limits indentation to three
 # spaces; blocks inside list items are indented further).
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
 # Fence info strings that name a shell: a path-looking line inside such a fence is a

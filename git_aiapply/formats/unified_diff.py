@@ -16,7 +16,7 @@ import re
 from ..errors import ParseError
 from ..ops import (ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation,
                    RenameFile, SetMode, Source)
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from ..paths import read_quoted_path
 from ..text import HunkHeader, fence_open, read_hunk_header
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import NewFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
 from .search_replace import fence_of, path_in_info, strip_path
 
 NAME = "whole"
