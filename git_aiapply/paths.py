@@ -64,6 +64,7 @@ BIDI_CONTROLS = frozenset([0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x206
 
 _QUOTES = ('"', "'", "`")
 _GIT_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_ESCAPE_OF = {byte: "\\" + letter for letter, byte in _GIT_ESCAPES.items()}
 
 KindOf = Callable[[str], "str | None"]  # prefix -> 'file' | 'dir' | 'symlink' | 'submodule' | None
 
@@ -87,6 +88,24 @@ def _refuse(raw: str, reason: str, hint: str | None = None) -> ApplyError:
 
 def _is_control(code: int) -> bool:
     return code < 0x20 or 0x7F <= code <= 0x9F
+
+
+def quote_git_path(path: str) -> str:
+    """A path as git prints it (quote_c_style, core.quotePath on): in double quotes with
+    C escapes, and bytes above 0x7f as octal, when it holds any of them; the inverse of
+    ``unquote_git_path``."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if not any(b < 0x20 or b in (0x22, 0x5C, 0x7F) or b >= 0x80 for b in raw):
+        return path
+    out = []
+    for b in raw:
+        if b in _ESCAPE_OF:
+            out.append(_ESCAPE_OF[b])
+        elif b < 0x20 or b >= 0x7F:
+            out.append(f"\\{b:03o}")
+        else:
+            out.append(chr(b))
+    return '"' + "".join(out) + '"'
 
 
 def read_quoted_path(s: str, i: int = 0, *, strict: bool = False) -> tuple[str | None, int]:

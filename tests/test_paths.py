@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.paths import (check_leading_folders, dotgit_disguise, normalize_path, read_quoted_path,
-                                unquote_git_path)
+from git_aiapply.paths import (check_leading_folders, dotgit_disguise, normalize_path, quote_git_path,
+                                read_quoted_path, unquote_git_path)
 
 WORKTREE = "/home/dev/repo"
 
@@ -425,3 +425,4 @@ def test_read_quoted_path_reads_what_git_quotes(tmp_path):
     assert decoded == set(names)
     assert {read_quoted_path(line)[0] for line in listed if line.startswith('"')} == \
         set(names) - {"sp ace"}
+    assert sorted(quote_git_path(name) for name in names) == sorted(listed)  # and back
