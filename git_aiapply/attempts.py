@@ -642,9 +642,9 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
 
 
 def _short_head(head_branch: str | None) -> str:
-    if head_branch is None:
-        return "HEAD (detached)"
-    return head_branch[len("refs/heads/"):] if head_branch.startswith("refs/heads/") else head_branch
+    from .git.refs import short_branch
+
+    return "HEAD (detached)" if head_branch is None else short_branch(head_branch)
 
 
 def _merged_plan(repo, attempt: Attempt, head_tree):

@@ -8,6 +8,7 @@ from .record import field, record
 
 from .errors import ApplyError, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
+from .git.refs import short_branch
 from .response import Response
 from .trailers import add_trailers, trailer_lines
 
@@ -106,12 +107,6 @@ class Outcome:
             "hook_output": self.hook_output or None,
             "diff": self.diff,
         }
-
-
-def _short_branch(ref: str | None) -> str | None:
-    if ref and ref.startswith("refs/heads/"):
-        return ref[len("refs/heads/"):]
-    return ref
 
 
 def _changed_words(plan: Plan) -> list[tuple[str, str]]:
@@ -278,7 +273,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         # rebase in progress would drop the commit when it finishes or aborts
         why = branches_in_use(repo).get(refname)
         if why is not None:
-            raise FatalError(f"branch {_short_branch(refname)} is {why}; --branch only writes "
+            raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
                              "branches that no worktree is using (leave out --branch to commit "
                              "onto the current branch, or name another branch)", kind="state")
         if tip is not None:
@@ -289,7 +284,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
                 want = repo.resolve_commit(opts.base)
                 if want.id != tip and not r.descendant_of(tip, want.id):
                     raise ApplyError(Problem(
-                        f"branch {_short_branch(refname)} already exists and does not contain "
+                        f"branch {short_branch(refname)} already exists and does not contain "
                         f"--base {opts.base} ({str(want.id)[:12]})",
                         hint="name a new branch, delete this one, or leave out --base to "
                              "commit on its tip"))
@@ -302,7 +297,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         planned_head = None
         workdir = None
         search_tip = tip
-        out.branch = _short_branch(refname)
+        out.branch = short_branch(refname)
     else:
         if repo.workdir is not None:
             what = repo.in_progress()
@@ -315,7 +310,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         base_commit = r[head_id] if head_id else None
         workdir = repo.workdir
         search_tip = head_id
-        out.branch = _short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
+        out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
     out.base = str(base_commit.id) if base_commit is not None else None
 
     # the same response again: nothing to do

@@ -25,6 +25,7 @@ import click
 
 from .errors import ApplyError, FatalError, Problem, UsageError
 from .record import record
+from .git.refs import short_branch
 from .trailers import AI_RESPONSE, trailer_values
 
 # the reflog entries the apply and pick transactions write when they move a branch (never
@@ -58,7 +59,7 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
             and entries[i + 1].oid_new == entries[i].oid_old \
             and entries[i + 1].oid_old == entries[i].oid_new:
         i += 2
-    short = refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
+    short = short_branch(refname)
     if i >= len(entries):
         return (f"{short} has no reflog (core.logAllRefUpdates is off?), so nothing shows that "
                 "it is still the commit git ai-apply made")
@@ -194,7 +195,7 @@ def undo(repo, force: bool = False) -> dict:
         action = "restore" if new is None else ("remove" if old is None else "revert")
         files.append({"path": path, "action": action})
     return {"status": "undone", "undone": str(head_id), "subject": subject,
-            "branch": branch[len("refs/heads/"):] if branch and branch.startswith("refs/heads/") else branch,
+            "branch": short_branch(branch),
             "head": str(parent.id) if parent is not None else None, "files": files,
             "pushed_to": remotes}
 

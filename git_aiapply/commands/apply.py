@@ -258,9 +258,9 @@ def _interrupted(repo, opts, before) -> None:
 
 
 def _branch_label(ref: str | None) -> str:
-    if ref is None:
-        return "detached HEAD"
-    return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
+    from ..git.refs import short_branch
+
+    return "detached HEAD" if ref is None else short_branch(ref)
 
 
 _KIND_WORDS = {"hook": "a hook refused the commit",
