@@ -3,14 +3,16 @@ forks a child for every run, so that a test pays for the command's own work and 
 time, for starting Python and importing pygit2 (about four fifths of a small run).
 
 Each child is a real, separate process: it gets the run's environment, working folder,
-argument list and standard streams (files, as a pipe gives them: not a terminal), imports
-the package afresh (its modules read the environment when imported, e.g. the fault
-injection of the crash-safety tests), and runs the console script's entry point,
-``git_aiapply.main:run``, to its end: exit code, uncaught exception, interpreter shutdown
-and death by a signal (SIGKILL faults) are those of the process itself.  What the child
-does not share with an `exec` of the script: the interpreter's start-up (one hash seed
-for every run), and libgit2's initialisation, whose configuration search path, read from
-HOME at ``import pygit2``, is set again from the run's own HOME.
+argument list and standard streams (files, as a pipe gives them: not a terminal), executes
+again the modules whose top level reads the environment (found by reading the package's
+source: the fault injection of the crash-safety tests), and runs the console script's
+entry point, ``git_aiapply.main:run``, to its end: exit code, uncaught exception,
+interpreter shutdown and death by a signal (SIGKILL faults) are those of the process
+itself.  What the child does not share with an `exec` of the script: the interpreter's
+start-up (one hash seed for every run), modules already imported (the command imports
+some lazily, for its start-up time: tests/test_startup.py checks that with exec), and
+libgit2's initialisation, whose configuration search path, read from HOME at
+``import pygit2``, is set again from the run's own HOME.
 
 The tests' side is `WarmCommand` (conftest.py's `GitRepo.run` uses it); this file run as
 a script is the server: length-prefixed pickles on standard input and output, one request
@@ -47,7 +49,7 @@ def _receive(stream):
 
 def _preload() -> None:
     """The dependencies, imported as git_aiapply/startup.py imports pygit2 (CA file
-    hidden) and the standard modules the command uses; never git_aiapply itself."""
+    hidden), and the standard modules the command uses."""
     saved = os.environ.get("SSL_CERT_FILE")
     os.environ["SSL_CERT_FILE"] = os.devnull
     try:
@@ -60,6 +62,37 @@ def _preload() -> None:
     import argparse, dataclasses, difflib, enum, hashlib, json, pathlib, re  # noqa: F401,E401
     import shlex, signal, stat, tempfile, textwrap, unicodedata  # noqa: F401,E401
     import click, xxhash  # noqa: F401,E401
+
+
+def _preload_package() -> list[str]:
+    """Import every module of git_aiapply; return those whose top level reads the
+    environment (os.environ, getenv: e.g. the fault injection), which each child executes
+    again (importlib.reload: the same module object, so every name bound to its functions
+    sees the new values) once the run's environment is set."""
+    import ast
+    import importlib
+    import pkgutil
+
+    import git_aiapply
+
+    reread = []
+    for info in pkgutil.walk_packages(git_aiapply.__path__, "git_aiapply."):
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:  # an optional extra (mcp) missing: the child imports it, or not
+            continue
+        path = getattr(module, "__file__", None)
+        if not path or not path.endswith(".py"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        top = [node for node in tree.body
+               if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        if any(isinstance(n, ast.Attribute) and n.attr in ("environ", "getenv", "environb")
+               or isinstance(n, ast.Name) and n.id in ("environ", "getenv")
+               for node in top for n in ast.walk(node)):
+            reread.append(info.name)
+    return reread
 
 
 def _child(req) -> None:
@@ -91,12 +124,17 @@ def _child(req) -> None:
         pygit2.settings.search_path[ConfigLevel.XDG] = os.path.join(xdg, "git")
     sys.argv = list(req["argv"])
     sys.path[0] = os.path.dirname(req["argv"][0])
+    import importlib
+
+    for name in _REREAD:
+        importlib.reload(sys.modules[name])
     from git_aiapply.main import run
 
     sys.exit(run())
 
 
 _STDIO = (None, None)
+_REREAD: list[str] = []  # modules whose top level reads the environment
 
 
 def serve() -> None:
@@ -109,6 +147,7 @@ def serve() -> None:
         os.dup2(null, fd)
     _STDIO = (sys.stdout.encoding, sys.stdout.errors)
     _preload()
+    _REREAD[:] = _preload_package()
     while True:
         req = _receive(requests)
         if req is None:
