@@ -167,8 +167,17 @@ class _Section:
 
     def error(self, reason: str, line: int | None = None, hint: str | None = None,
               file: str | None = None) -> ParseError:
-        return ParseError(reason, line=line or self.line, directive=self.display, file=file,
-                          hint=hint)
+        return ParseError(reason, line=line or self.line, directive=self.display,
+                          file=file or self.named_file(), hint=hint)
+
+    def named_file(self) -> str | None:
+        """The file the section concerns as far as it has been read (its new side first),
+        so that every refusal names it; None when no name could be read."""
+        for name in (self.rename_to, self.new_name, self.git_names and self.git_names[1],
+                     self.rename_from, self.old_name):
+            if name and name != DEV_NULL:
+                return _strip_git(self, name) if self.git_names and name == self.git_names[1] else name
+        return None
 
 
 class UnifiedDiff(Format):
