@@ -84,7 +84,7 @@ CASES = {
     "counts too small: the body decides": (
         "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n a\n-b\n+B\n c\n", [("edit", "x", [SIMPLE])]),
     "counts too large: the body decides": (
-        "```diff\n--- a/x\n+++ b/x\n@@ -1,30 +1,31 @@\n a\n-b\n+B\n c\n```\n", [("edit", "x", [SIMPLE])]),
+        "--- a/x\n+++ b/x\n@@ -1,30 +1,31 @@\n a\n-b\n+B\n c\n\nDone.\n", [("edit", "x", [SIMPLE])]),
     "counts missing (single line)": (
         "--- a/x\n+++ b/x\n@@ -7 +7 @@\n-b\n+B\n", [("edit", "x", [hunk(1, 7, "-b", "+B")])]),
     "closing @@ missing": (
@@ -513,3 +513,23 @@ def test_linear_time_on_large_input():
     (block,) = unified_diff.find_blocks(big)
     assert len(block.ops) == 20000
     assert time.perf_counter() - t < 5
+
+
+@pytest.mark.parametrize("text", [
+    "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to ne",
+    "diff --git a/data.txt b/data.txt\ndeleted file mode 1",
+    "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 1007",
+    "diff --git a/n.py b/n.py\nnew file mode 100644\nind",
+], ids=["rename to", "deleted file mode", "new mode", "the line after the headers"])
+def test_a_git_header_cut_mid_line_is_cut_off(text):
+    # the response stops inside a header line of a section without hunks: a rename to
+    # 'ne' (for 'new.py') must never land
+    with pytest.raises(ParseError, match="cut off") as e:
+        parse_response(text)
+    assert e.value.problems[0].response_line == text.count("\n") + 1
+
+
+def test_a_whole_git_header_at_the_end_is_complete():
+    text = "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to new.py\n"
+    (op,) = parse_response(text).ops
+    assert (op.old_path, op.new_path) == ("old.py", "new.py")
