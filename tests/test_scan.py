@@ -244,6 +244,29 @@ def test_aider_answers_cut_in_the_next_blocks_path_or_fence_are_refused(tail):
     assert "cut off" in refused(SR_BLOCK + tail)
 
 
+OTHER_BLOCKS = {
+    "fenced diff": F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n" + F + "\n",
+    "apply-patch": "*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+    "FILE_CHANGES": '<FILE_CHANGES>\n<FILE_DELETE file_path="a"/>\n</FILE_CHANGES>\n',
+}
+
+
+@pytest.mark.parametrize("block", OTHER_BLOCKS.values(), ids=OTHER_BLOCKS.keys())
+@pytest.mark.parametrize("tail", ["Makef", "util", "`util", "**util", "src/ut", "### ut"])
+def test_an_answer_cut_in_a_first_aider_blocks_path_after_other_blocks_is_refused(block, tail):
+    # the response stops mid-line in one word after a complete block: the start of the next
+    # block's path line (aider's first block may follow blocks of another format)
+    message = refused("Fix.\n\n" + block + "\n" + tail)
+    assert "cut off" in message and "where a change block begins" in message
+
+
+@pytest.mark.parametrize("block", OTHER_BLOCKS.values(), ids=OTHER_BLOCKS.keys())
+@pytest.mark.parametrize("tail", ["Done.", "That is all", "Thanks!", "util.py\n", "Makefile\n"])
+def test_prose_or_a_whole_line_after_other_blocks_is_not_cut_off(block, tail):
+    # a sentence, several words, or a whole last line cannot be told from prose
+    assert len(parse_response("Fix.\n\n" + block + "\n" + tail).ops) == 1
+
+
 @pytest.mark.parametrize("tail", ["\nThat is all.", "\nDone.", "\nRun it with:\n```sh\npytest\n```"])
 def test_aider_answers_ending_in_prose_apply(tail):
     assert summary(SR_BLOCK + tail) == [("EditFile", "src/app.py")]
@@ -515,9 +538,10 @@ def test_a_generated_answer_cut_anywhere_refuses_or_keeps_whole_blocks(blocks, w
         return
     for m in re.finditer(r"^f\d+\.txt\n(?=" + F + ")", text, re.M):
         partial = text[m.start():cut]
-        if m.start() < cut <= m.end() and not re.fullmatch(r"f\d+\.t\w*", partial):
-            # cut in or right after an aider block's path line ('f1', 'f1.', 'f1.txt\n'):
-            # a one-word line of prose, as far as anything can tell ('f1.t' is refused)
+        if m.start() < cut <= m.end() and (partial.endswith(".") or partial.endswith("\n")):
+            # cut right after a dot or after an aider block's whole path line ('f1.',
+            # 'f1.txt\n'): a sentence's end or a whole line, as far as anything can tell
+            # ('f1', 'f1.t' are refused)
             return
     if any(a < cut < b and text[cut:b].strip() for a, b in spans):
         assert got == []
