@@ -287,6 +287,49 @@ def test_a_raw_diff_cut_between_hunks_or_files_applies_its_whole_hunks():
         assert "cut off" in refused("Here:\n" + F + "diff\n" + text)
 
 
+def _in_list(block: str, k: int) -> str:
+    pad = " " * k
+    return "Steps:\n\n1. Apply this:\n\n" + "".join(
+        (pad + l if l else "") + "\n" for l in block.split("\n")[:-1]) + "\n2. Done.\n"
+
+
+INDENTED = {
+    "diff": (F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n" + F + "\n",
+             [("EditFile", "a.py")]),
+    "apply-patch": (F + "\n*** Begin Patch\n*** Update File: a.py\n@@\n a\n-b\n+B\n*** End Patch\n" + F + "\n",
+                    [("EditFile", "a.py")]),
+    "file-changes": ("~~~xml\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"a.py\"/>\n</FILE_CHANGES>\n~~~\n",
+                     [("DeleteFile", "a.py")]),
+}
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("name", INDENTED)
+def test_a_fence_indented_in_a_list_item_holds_its_block(name, k):
+    # CommonMark: a fence indented N spaces has up to N spaces removed from its lines
+    block, ops = INDENTED[name]
+    r = parse_response(_in_list(block, k))
+    assert [(type(op).__name__, op.path) for op in r.ops] == ops
+    assert r.explanation == "Steps:\n\n1. Apply this:\n\n2. Done."
+    if name != "file-changes":
+        assert r.ops[0].hunks[0].lines == [(" ", "a"), ("-", "b"), ("+", "B")]
+
+
+@pytest.mark.parametrize("name", INDENTED)
+def test_an_indented_fence_cut_off_is_refused(name):
+    text = _in_list(INDENTED[name][0], 3)
+    cut = text[:text.index("+B" if name != "file-changes" else "</FILE") ] + "\n"  # inside the block
+    assert "cut off" in refused(cut)
+    whole = text[:text.rindex(F if name != "file-changes" else "~~~")]  # block whole, fence open
+    assert "cut off" in refused(whole)
+
+
+def test_an_indented_prose_fence_stays_prose():
+    text = _in_list(F + "sh\npytest -q\n--- a/x is not a header here\n" + F + "\n", 3)
+    r = parse_response(text)
+    assert r.ops == [] and "   pytest -q" in r.explanation
+
+
 def test_an_unclosed_prose_fence_holding_no_change_is_prose():
     text = "*** Begin Patch\n*** Delete File: a\n*** End Patch\n\nRun:\n" + F + "sh\npytest -q\n"
     r = parse_response(text)

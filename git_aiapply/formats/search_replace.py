@@ -153,6 +153,7 @@ class SearchReplace(Format):
     and the fence before it belong to the block (found by looking back over prose)."""
 
     name = NAME
+    reads_indented = True
     triggers = "<"
     markers = ("<<<<<<< SEARCH",)
 
