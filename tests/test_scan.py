@@ -324,6 +324,17 @@ def test_an_indented_fence_cut_off_is_refused(name):
     assert "cut off" in refused(whole)
 
 
+def test_indented_fence_lines_inside_an_indented_fence_are_read_once(monkeypatch):
+    # every line after an unclosed indented fence is inside it: none opens a fence again
+    # (each would read the rest of the response: quadratic)
+    from git_aiapply.formats import base
+    calls = []
+    real = base.scan_blocks
+    monkeypatch.setattr(base, "scan_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    r = base.scan_blocks("x\n" + "    ```a\n" * 2000 + "    ```b\n   ```c\n", selected_formats(None))
+    assert r.blocks == [] and len(calls) == 2  # the outer scan and the first fence's content
+
+
 def test_an_indented_prose_fence_stays_prose():
     text = _in_list(F + "sh\npytest -q\n--- a/x is not a header here\n" + F + "\n", 3)
     r = parse_response(text)

@@ -312,6 +312,10 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
         fence = scan.fence
         if fence is None and first in ("`", "~") and line[:1] == " ":
             found = _indented_fence(scan, formats, i)
+            if isinstance(found, OpenFence):
+                scan.fence = found  # a prose fence, even indented 4 or more: its lines
+                i += 1  # are never looked at again as fence openings
+                continue
             if found is not None:
                 inner, stop = found
                 blocks.extend(inner)
@@ -339,11 +343,13 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     return ScanResult(blocks, wrappers)
 
 
-def _indented_fence(scan: Scan, formats: "list[Format]", i: int) -> tuple[list[Block], int] | None:
+def _indented_fence(scan: Scan, formats: "list[Format]",
+                    i: int) -> tuple[list[Block], int] | OpenFence | None:
     """A fence indented N spaces (a list item's) whose content, read as CommonMark reads it
-    (up to N spaces removed from each line), holds change blocks that no format finds at
-    the lines' own indentation: (those blocks, the line after the fence), else None (the
-    fence is read as any other).  A response ending inside such a fence looks cut off."""
+    (up to N spaces removed from each line), holds change blocks: (those blocks, the line
+    after the fence); a fence holding none (or blocks a format reads at the lines' own
+    indentation): the prose fence it opens; None when line ``i`` opens no fence.  A
+    response ending inside such a fence with a block looks cut off."""
     lines = scan.lines
     line = lines[i]
     k = len(line) - len(line.lstrip(" "))
@@ -354,11 +360,12 @@ def _indented_fence(scan: Scan, formats: "list[Format]", i: int) -> tuple[list[B
     j = i + 1
     while j < n and not is_fence_close(lines[j], *opened):
         j += 1
+    prose = OpenFence(opened[0], opened[1], i)
     for m in range(i + 1, j):  # aider's blocks (their path is outside the fence) read
         first = lines[m].lstrip()[:1]  # indented lines themselves
         if first and any(f.reads_indented and (f.triggers is None or first in f.triggers)
                          and f.opens(scan, m) for f in formats):
-            return None
+            return prose
     pad = " " * k
     body = "\n".join(l[k:] if l.startswith(pad) else l.lstrip(" ") for l in lines[i + 1:j])
     closed = j < n
@@ -371,7 +378,7 @@ def _indented_fence(scan: Scan, formats: "list[Format]", i: int) -> tuple[list[B
                 problem.response_line += i + 1
         raise
     if not inner.blocks:
-        return None
+        return prose
     if not closed:
         raise ParseError(f"{CUT_OFF}: the code fence opened at response line {i + 1} holds a "
                          "change and is never closed", line=i + 1, hint=CUT_OFF_HINT)
