@@ -1,4 +1,4 @@
-"""The one-pass block scanner (formats/base.py ``scan_blocks``), BEHAVIOR.md §2.
+"""The one-pass block scanner (formats/scan.py ``scan_blocks``), BEHAVIOR.md §2.
 
 - a block's content (a REPLACE section, a context line, a new file's content, a fenced
   example) is never read as another block or as a marker: the reproductions of issue 10,
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response, selected_formats
-from git_aiapply.formats.base import new_file_text, scan_blocks
+from git_aiapply.formats.scan import new_file_text, scan_blocks
 from git_aiapply.formats.search_blocks import looks_like_marker
 from git_aiapply.ops import EditFile, NewFile
 from git_aiapply.response import normalize_newlines, read_response
@@ -327,7 +327,7 @@ def test_an_indented_fence_cut_off_is_refused(name):
 def test_indented_fence_lines_inside_an_indented_fence_are_read_once(monkeypatch):
     # every line after an unclosed indented fence is inside it: none opens a fence again
     # (each would read the rest of the response: quadratic)
-    from git_aiapply.formats import base
+    from git_aiapply.formats import scan as base
     calls = []
     real = base.scan_blocks
     monkeypatch.setattr(base, "scan_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
