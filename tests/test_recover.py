@@ -61,18 +61,23 @@ def test_recover_never_removes_the_lock_of_a_running_git_commit(repo: GitRepo, t
     # the user removes the stale lock by hand (as git's message suggests) and commits
     os.unlink(repo.root / LOCK)
     flag = tmp_path / "go"
+    editing = tmp_path / "editing"
     editor = tmp_path / "editor.sh"
-    editor.write_text(f"#!/bin/sh\nwhile [ ! -e '{flag}' ]; do sleep 0.05; done\n"
+    # git runs the editor once index.lock is written in full (it holds it until the end):
+    # waiting for the lock file to exist could read it while git was still writing it
+    editor.write_text(f"#!/bin/sh\ntouch '{editing}'\n"
+                      f"while [ ! -e '{flag}' ]; do sleep 0.05; done\n"
                       "echo 'my commit' > \"$1\"\n")
     editor.chmod(0o755)
     commit = subprocess.Popen(["git", "commit", "-q", "-a"], cwd=repo.root,
                               env=dict(repo.env, GIT_EDITOR=str(editor)),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        for _ in range(400):  # until git holds the lock (no timing is asserted)
-            if (repo.root / LOCK).exists():
+        for _ in range(2400):  # until git is in the editor: a hang guard, no timing asserted
+            if editing.exists() or commit.poll() is not None:
                 break
             time.sleep(0.05)
+        assert editing.exists(), commit.communicate()
         assert (repo.root / LOCK).exists()
         held = (repo.root / LOCK).read_bytes()
         before = repo.snapshot()
