@@ -263,7 +263,7 @@ def test_parallel_processes_onto_one_branch_one_wins(base: GitRepo, tmp_path):
         assert len(winners) == 1, results
         for i, (code, _out, err) in enumerate(results):
             if i != winners[0]:
-                assert code == 1
+                assert code == 1, err
                 assert "Traceback" not in err and "internal error" not in err
                 assert ("moved while" in err or "reference lock" in err
                         or "could not find" in err), err
