@@ -425,7 +425,7 @@ class Session:
             cache.note_head(repo.head())
             max_bytes = opts.get("max_bytes")
             if max_bytes is None:
-                max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES)
+                max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
             include_dirty = opts.get("include_dirty")
             if include_dirty is None:
                 include_dirty = repo.config_bool("aiapply.includeDirty", False)

@@ -133,7 +133,7 @@ class FatalError(AiApplyError):
 
 # Whose fault each ``error_kind`` is, for --json's ``fault`` (docs/JSON.md): an agent sends
 # "response" problems back to the model, and fixes the environment for "repository" ones.
-_RESPONSE_KINDS = {"parse", "empty", "refused", "hook"}
+_RESPONSE_KINDS = {"parse", "empty", "refused", "hook", "truncated"}
 _REPOSITORY_KINDS = {"dirty", "conflict", "state", "lock", "repository", "signing", "io",
                      "environment"}
 
