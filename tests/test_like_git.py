@@ -218,3 +218,24 @@ def test_a_cut_off_answer_is_the_responses_fault(repo: GitRepo, tmp_path):
     r = repo.run("--json", str(f))
     out = json.loads(r.out)
     assert (r.returncode, out["error_kind"], out["fault"]) == (1, "truncated", "response")
+
+
+def test_include_dirty_through_a_folder_replaced_by_a_link_names_the_link(repo: GitRepo, tmp_path):
+    """Regression: with --include-dirty, a patch of lib/a.txt where the tracked folder lib
+    was replaced by a link to a copy outside said "it is not tracked by git"."""
+    import shutil
+
+    repo.write("lib/a.txt", "one\ntwo\n")
+    repo.commit_all()
+    outside = tmp_path / "outside"
+    shutil.copytree(repo.root / "lib", outside)
+    shutil.rmtree(repo.root / "lib")
+    (repo.root / "lib").symlink_to(outside)
+    before = repo.snapshot()
+    response = ("<FILE_CHANGES>\n<FILE_PATCH file_path=\"lib/a.txt\">\n@@\n-one\n+ONE\n two\n"
+                "</FILE_PATCH>\n</FILE_CHANGES>\n")
+    r = repo.run("--include-dirty", response=response)
+    assert r.returncode == 1
+    assert "lib is a symbolic link" in r.err and "not tracked" not in r.err, r.err
+    assert (outside / "a.txt").read_text() == "one\ntwo\n"
+    assert repo.snapshot() == before
