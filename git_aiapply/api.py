@@ -366,6 +366,10 @@ class Session:
         from .git.repo import Repo
 
         start = os.fspath(repo)
+        if not os.path.isdir(start):  # git -C FOLDER's words
+            raise FatalError(f"cannot change to '{start}': "
+                             f"{'Not a directory' if os.path.exists(start) else 'No such file or directory'}",
+                             kind="repository")
         try:
             self.repo = Repo(start)
         except UsageError as e:  # not a repository: the environment, as git's exit 128

@@ -239,3 +239,17 @@ def test_include_dirty_through_a_folder_replaced_by_a_link_names_the_link(repo: 
     assert "lib is a symbolic link" in r.err and "not tracked" not in r.err, r.err
     assert (outside / "a.txt").read_text() == "one\ntwo\n"
     assert repo.snapshot() == before
+
+
+def test_library_repo_that_is_no_folder_is_fatal_in_git_c_words(tmp_path):
+    """`git -C /no/such ai-apply` says "cannot change to"; the library said "not a git
+    repository" for a folder that does not exist."""
+    import git_aiapply
+
+    missing = tmp_path / "no" / "such"
+    with pytest.raises(git_aiapply.FatalError) as e:
+        git_aiapply.apply("x", repo=missing)
+    git = subprocess.run(["git", "-C", str(missing), "status"], capture_output=True, text=True)
+    assert git.returncode == 128 and f"cannot change to '{missing}'" in git.stderr
+    assert f"cannot change to '{missing}': No such file or directory" in str(e.value)
+    assert e.value.exit_code == 128
