@@ -113,8 +113,8 @@ def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     return change_words(stats)
 
 
-# the shortest aiapply.subjectLength taken: a subject cut shorter says nothing
-SUBJECT_MIN = 20
+# aiapply.subjectLength must be a length: 0 or below is out of range
+SUBJECT_MIN = 1
 
 
 def message_settings(repo, opts: Options) -> tuple[bool, int]:
