@@ -108,10 +108,10 @@ def main(argv=None) -> int:
             add(name, fn())
         add("python -c pass (interpreter start)", timed([python, "-c", "pass"], repo, env))
         add("python -c 'import pygit2'", timed([python, "-c", "import pygit2"], repo, env))
-        add("python -c 'import git_aiapply.main, git_aiapply.apply, git_aiapply.git, "
+        add("python -c 'import git_aiapply.main, git_aiapply.pipeline, git_aiapply.git, "
             "git_aiapply.formats, git_aiapply.plan, git_aiapply.message' (start + every import "
             "of the apply path)",
-            timed([python, "-c", "import git_aiapply.main, git_aiapply.apply, git_aiapply.git, "
+            timed([python, "-c", "import git_aiapply.main, git_aiapply.pipeline, git_aiapply.git, "
                    "git_aiapply.formats, git_aiapply.plan, git_aiapply.message"], repo, env))
         add("git update-index --really-refresh (git: read + write the index)",
             timed(["git", "update-index", "-q", "--really-refresh"], repo, env))

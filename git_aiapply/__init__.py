@@ -11,8 +11,6 @@ Every name below is loaded on first use: ``import git_aiapply`` stays as cheap a
 command's start-up needs (no pygit2, no click).
 """
 
-import sys
-
 __version__ = "0.1.0"
 
 # name -> module that defines it
@@ -33,33 +31,9 @@ def __getattr__(name):
     import importlib
 
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    if name not in ("apply", "undo"):
-        globals()[name] = value
+    globals()[name] = value
     return value
 
 
 def __dir__():
     return sorted(set(globals()) | set(_EXPORTS))
-
-
-def _library_function(name):
-    """``git_aiapply.NAME`` is the library's function even though a submodule has that
-    name too (apply.py, undo.py): importing the submodule binds it on the package, and
-    this data descriptor keeps the function in place (the module stays reachable as
-    ``sys.modules["git_aiapply.NAME"]`` and through ``from .NAME import ...``)."""
-
-    def get(_package):
-        return __getattr__(name)
-
-    def set_(_package, _value):
-        pass
-
-    return property(get, set_)
-
-
-class _Package(type(sys)):
-    apply = _library_function("apply")
-    undo = _library_function("undo")
-
-
-sys.modules[__name__].__class__ = _Package

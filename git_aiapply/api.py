@@ -342,9 +342,9 @@ def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
 
 
 def _refused(response_obj, problems, kind):
-    from .apply import Outcome
+    from .pipeline import Outcome, Status
 
-    return Outcome(response_obj, "refused", 1, problems=problems, error_kind=kind)
+    return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
 
 
 def _blank_response(name: str):
@@ -406,7 +406,7 @@ class Session:
 
     def undo(self, force: bool = False) -> dict:
         """``git ai-apply undo --json``'s object: take back the last commit this tool made."""
-        from .undo import undo as undo_head
+        from .undo_last import undo as undo_head
 
         with self._lock:
             try:
@@ -420,7 +420,7 @@ class Session:
 
     # -- the work ------------------------------------------------------------------------
     def _apply(self, raw: bytes, name: str, opts: dict):
-        from .apply import Options, apply_one
+        from .pipeline import Options, apply_one
         from .response import DEFAULT_MAX_BYTES, read_response
 
         repo = self.repo
@@ -454,7 +454,7 @@ class Session:
             except ApplyError as e:
                 return _refused(_blank_response(name), e.problems, e.kind)
             if branch is None:
-                from .recover import interrupted_problem
+                from .git.journal import interrupted_problem
 
                 problem = interrupted_problem(repo.gitdir)
                 if problem is not None:

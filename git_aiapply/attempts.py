@@ -26,6 +26,8 @@ import click
 
 from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
+from .pipeline import Status
+from .trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 # More responses than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN = 4
@@ -80,15 +82,15 @@ def expand_template(template: str, n: int, stem: str) -> str:
 # --------------------------------------------------------------------------- the run
 
 
-_STATUS_WORDS = {"applied": "applied", "already-applied": "already applied",
-                 "no-change": "no change", "would-apply": "would apply", "empty": "empty",
-                 "refused": "refused"}
+_STATUS_WORDS = {Status.APPLIED: "applied", Status.ALREADY_APPLIED: "already applied",
+                 Status.NO_CHANGE: "no change", Status.WOULD_APPLY: "would apply",
+                 Status.EMPTY: "empty", Status.REFUSED: "refused"}
 
 
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
                  quiet: bool = False, max_bytes: int | None = None) -> int:
     """Try every response onto its own branch; print the summary; 0 if all applied."""
-    from .apply import Outcome, apply_one
+    from .pipeline import Outcome, apply_one
     from .git.refs import branch_refname
     from .response import DEFAULT_MAX_BYTES, Response, read_response
 
@@ -132,17 +134,17 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                 resp.model = item.model
             o = apply_one(repo, resp, replace(opts, branch=branch))
         except ApplyError as e:
-            o = Outcome(empty, "refused", 1, problems=e.problems, error_kind=e.kind, branch=branch)
+            o = Outcome(empty, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind, branch=branch)
         except FatalError as e:  # the repository or the environment: not this response's fault
-            o = Outcome(empty, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind,
+            o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
                         branch=branch)
         except UsageError as e:
-            o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], error_kind="usage",
+            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], error_kind="usage",
                         branch=branch)
         except AiApplyError as e:
-            o = Outcome(empty, "refused", 1, problems=[Problem(str(e))], branch=branch)
+            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
         except Exception as e:  # a bug in one attempt must not cost the others
-            o = Outcome(empty, "refused", 1, branch=branch, error_kind="internal",
+            o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind="internal",
                         problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
         if o.branch is None:
             o.branch = branch
@@ -216,7 +218,7 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
         files = str(len(o.changes)) if o.changes else ("-" if o.exit_code else "0")
         size = f"+{o.added} -{o.removed}" if o.changes else "-"
         status = _STATUS_WORDS.get(o.status, o.status)
-        if o.status == "applied" and o.commit:
+        if o.status == Status.APPLIED and o.commit:
             status += f" {o.commit[:7]}"
         err = _first_error(o)
         if len(err) > 100:
@@ -282,23 +284,12 @@ class Attempt:
                 "kept_because": self.kept_because}
 
 
-def trailers(message: str) -> dict[str, str]:
-    """The Key: value lines of a message's last paragraph."""
-    last = message.rstrip("\n").rsplit("\n\n", 1)[-1]
-    out = {}
-    for line in last.splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key and " " not in key.strip() and not line.startswith((" ", "\t")):
-            out.setdefault(key.strip(), value.strip())
-    return out
-
-
 def _subject(commit) -> str:
     return commit.message.split("\n", 1)[0]
 
 
 def _is_ai_commit(commit) -> bool:
-    return "AI-Response" in trailers(commit.message)
+    return AI_RESPONSE in parse_trailers(commit.message)
 
 
 def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attempt | None:
@@ -334,10 +325,10 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     else:
         diff = tip.tree.diff_to_tree(swap=True)
     stats = diff.stats
-    t = trailers(tip.message)
+    t = parse_trailers(tip.message)
     short = refname[len("refs/heads/"):]
-    return Attempt(short, refname, tip, commits, base, head_id, t.get("AI-Format"),
-                   t.get("AI-Model"), t.get("AI-Response"), stats.files_changed,
+    return Attempt(short, refname, tip, commits, base, head_id, t.get(AI_FORMAT),
+                   t.get(AI_MODEL), t.get(AI_RESPONSE), stats.files_changed,
                    stats.insertions, stats.deletions, (checked or {}).get(refname),
                    prune_verdict(repo, refname, tip.id))
 
@@ -571,7 +562,7 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
         raise UsageError("pick needs a worktree; this is a bare repository")
     if os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         try:
-            from .recover import interrupted_problem
+            from .git.journal import interrupted_problem
         except ImportError:
             interrupted_problem = None
         problem = interrupted_problem(repo.gitdir) if interrupted_problem else None
@@ -651,9 +642,9 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
 
 
 def _short_head(head_branch: str | None) -> str:
-    if head_branch is None:
-        return "HEAD (detached)"
-    return head_branch[len("refs/heads/"):] if head_branch.startswith("refs/heads/") else head_branch
+    from .git.refs import short_branch
+
+    return "HEAD (detached)" if head_branch is None else short_branch(head_branch)
 
 
 def _merged_plan(repo, attempt: Attempt, head_tree):

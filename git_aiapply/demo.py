@@ -57,7 +57,7 @@ def _git(cwd: str, *args: str) -> str:
 
 
 def run_demo(keep: bool = True) -> int:
-    from .apply import Options, apply_one
+    from .pipeline import Options, apply_one
     from .git.repo import Repo
     from .response import read_response
 

@@ -11,6 +11,7 @@ least), so the percentages are git's.  Pure: no repository.
 from __future__ import annotations
 
 from .record import record
+from .paths import quote_git_path
 from .text import is_binary
 
 MAX_SCORE = 60000  # git's diffcore MAX_SCORE
@@ -185,25 +186,6 @@ def change_words(stats: list[FileStat]) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- printing
 
 
-def quote_path(path: str) -> str:
-    """A path as git prints it (quote_c_style, core.quotePath on): in double quotes with
-    C escapes, and bytes above 0x7f as octal, when it holds any of them."""
-    raw = path.encode("utf-8", "surrogateescape")
-    if not any(b < 0x20 or b in (0x22, 0x5C, 0x7F) or b >= 0x80 for b in raw):
-        return path
-    esc = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f",
-           0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"}
-    out = []
-    for b in raw:
-        if b in esc:
-            out.append(esc[b])
-        elif b < 0x20 or b >= 0x7F:
-            out.append(f"\\{b:03o}")
-        else:
-            out.append(chr(b))
-    return '"' + "".join(out) + '"'
-
-
 def shortstat(stats: list[FileStat]) -> str:
     """`` 2 files changed, 3 insertions(+), 1 deletion(-)`` (git's print_stat_summary)."""
     files = len(stats)
@@ -222,7 +204,7 @@ def shortstat(stats: list[FileStat]) -> str:
 def _pprint_rename(a: str, b: str) -> str:
     """git diff's ``a => b`` with the common leading and trailing folders outside braces
     (``src/{old.py => new.py}``)."""
-    qa, qb = quote_path(a), quote_path(b)
+    qa, qb = quote_git_path(a), quote_git_path(b)
     if qa != a or qb != b:
         return f"{qa} => {qb}"
     pfx = 0
@@ -248,7 +230,7 @@ def _pprint_rename(a: str, b: str) -> str:
 
 def _mode_change(st: FileStat, show_name: bool, quote: bool = True) -> list[str]:
     if st.old_mode and st.new_mode and st.old_mode != st.new_mode:
-        name = f" {quote_path(st.path) if quote else st.path}" if show_name else ""
+        name = f" {quote_git_path(st.path) if quote else st.path}" if show_name else ""
         return [f" mode change {st.old_mode:06o} => {st.new_mode:06o}{name}"]
     return []
 
@@ -258,9 +240,9 @@ def diff_summary_lines(stats: list[FileStat]) -> list[str]:
     out = []
     for st in stats:
         if st.status == "A":
-            out.append(f" create mode {st.new_mode:06o} {quote_path(st.path)}")
+            out.append(f" create mode {st.new_mode:06o} {quote_git_path(st.path)}")
         elif st.status == "D":
-            out.append(f" delete mode {st.old_mode:06o} {quote_path(st.path)}")
+            out.append(f" delete mode {st.old_mode:06o} {quote_git_path(st.path)}")
         elif st.status == "R":
             out.append(f" rename {_pprint_rename(st.old_path, st.path)} ({percent(st.score)}%)")
             out += _mode_change(st, False)
@@ -295,11 +277,11 @@ def apply_stat_lines(stats: list[FileStat]) -> list[str]:
     """`git apply --stat`: one scaled bar per file, then the short stat."""
     if not stats:
         return [" 0 files changed"]
-    names = [quote_path(s.path) for s in stats]
+    names = [quote_git_path(s.path) for s in stats]
     max_len = 0
     for s in stats:
         for p in {s.old_path, s.path}:
-            max_len = max(max_len, len(quote_path(p)))
+            max_len = max(max_len, len(quote_git_path(p)))
     max_change = max((s.added + s.deleted for s in stats), default=0)
     width = min(max_len, 50)
     out = []
@@ -324,7 +306,7 @@ def apply_stat_lines(stats: list[FileStat]) -> list[str]:
 
 def apply_numstat_lines(stats: list[FileStat]) -> list[str]:
     """`git apply --numstat`: added, deleted, path (``-`` for binary files)."""
-    return [("-\t-\t" if s.binary else f"{s.added}\t{s.deleted}\t") + quote_path(s.path)
+    return [("-\t-\t" if s.binary else f"{s.added}\t{s.deleted}\t") + quote_git_path(s.path)
             for s in stats]
 
 

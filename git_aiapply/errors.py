@@ -5,6 +5,8 @@ error) is a ``FatalError`` (exit 128, ``fatal:`` as git).  Nothing else may reac
 the CLI turns any other exception into a one-line internal error, never a traceback."""
 from __future__ import annotations
 
+from enum import StrEnum
+
 from .record import field, record
 
 
@@ -131,11 +133,38 @@ class FatalError(AiApplyError):
         super().__init__(message)
 
 
-# Whose fault each ``error_kind`` is, for --json's ``fault`` (docs/JSON.md): an agent sends
-# "response" problems back to the model, and fixes the environment for "repository" ones.
-_RESPONSE_KINDS = {"parse", "empty", "refused", "hook", "truncated"}
-_REPOSITORY_KINDS = {"dirty", "conflict", "state", "lock", "repository", "signing", "io",
-                     "environment"}
+class ErrorKind(StrEnum):
+    """Every ``error_kind`` (``ApplyError.kind``, ``FatalError.kind``, --json's
+    ``error_kind``, docs/JSON.md), grouped by whose fault it is (``fault_of``)."""
+
+    # the response's: send error_text back to the model
+    PARSE = "parse"
+    EMPTY = "empty"
+    REFUSED = "refused"
+    HOOK = "hook"  # the hooks judged the result of its edits
+    TRUNCATED = "truncated"  # the chat API says the answer was cut off
+    # the repository's or the environment's (ApplyError: exit 1; FatalError: 128)
+    DIRTY = "dirty"
+    CONFLICT = "conflict"
+    LOCK = "lock"
+    STATE = "state"
+    REPOSITORY = "repository"
+    SIGNING = "signing"
+    IO = "io"
+    CONFIG = "config"
+    FILTER = "filter"
+    INDEX = "index"
+    ENVIRONMENT = "environment"
+    # the command line's
+    USAGE = "usage"
+    MESSAGE = "message"
+    # a bug
+    INTERNAL = "internal"
+
+
+_RESPONSE_KINDS = {ErrorKind.PARSE, ErrorKind.EMPTY, ErrorKind.REFUSED, ErrorKind.HOOK,
+                   ErrorKind.TRUNCATED}
+_USAGE_KINDS = {ErrorKind.USAGE, ErrorKind.MESSAGE}
 
 
 def fault_of(kind: str | None) -> str | None:
@@ -144,8 +173,8 @@ def fault_of(kind: str | None) -> str | None:
         return None
     if kind in _RESPONSE_KINDS:
         return "response"
-    if kind in ("usage", "message"):
+    if kind in _USAGE_KINDS:
         return "usage"
-    if kind == "internal":
+    if kind == ErrorKind.INTERNAL:
         return "internal"
     return "repository"  # every FatalError kind, and any new one: not the response's fault

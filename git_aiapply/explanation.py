@@ -7,7 +7,7 @@ Linear in the explanation: lines are scanned once, and no regex here can backtra
 """
 from __future__ import annotations
 
-from .formats.base import fence_open, is_fence_close
+from .text import fence_open, is_fence_close
 from .record import field, record
 
 MAX_CODE_SPAN = 200  # longer "code spans" are stray backticks

@@ -10,12 +10,19 @@ from __future__ import annotations
 from .record import record
 
 from .errors import ApplyError, ParseError, Problem
-from .formats.base import strip_fence
 from .ops import HashlineEdit, HashlineOp, Source
-from .text import FileText, TextBuilder
+from .text import FileText, TextBuilder, strip_fence
 
 # The oh-my-pi letters for nibbles 0..15: 'ZZ' is 0x00, 'PZ' is 0x10, 'ZH' is 0x0f.
 NIBBLE_LETTERS = "ZPMQVRWSNKTXJBYH"
+
+# hashline edits left in a file (the commit guard of the hook kit): a view line or set
+# `12#ab:text`, a range `12#ab-14#cd:`, an insert `>+12#ab text`
+_ID = f"(?:[0-9a-f]{{2}}|[{NIBBLE_LETTERS}]{{2}})"
+LEFTOVER_MARKUP = (
+    (rf"^\d+#{_ID}[:-]", "a hashline LINE#ID prefix"),
+    (rf"^\s*[<>]\+\d+#{_ID}\b", "a hashline insert"),
+)
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 

@@ -1,4 +1,4 @@
-"""A planning base with the changes of earlier responses laid over it: ``--check`` and
+"""A planning snapshot with the changes of earlier responses laid over it: ``--check`` and
 ``--diff`` over a series judge each response on top of the ones before it, as the real
 run (one commit after the other) would apply it.  Pure."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from .plan import MODE_LINK
 
 
 class Overlay:
-    """``base`` (a plan.Base) as the states in ``changed`` (path -> FileState or None for
+    """``base`` (a plan.Snapshot) as the states in ``changed`` (path -> FileState or None for
     removed) leave it."""
 
     def __init__(self, base, changed: dict):

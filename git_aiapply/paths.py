@@ -64,6 +64,7 @@ BIDI_CONTROLS = frozenset([0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x206
 
 _QUOTES = ('"', "'", "`")
 _GIT_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_ESCAPE_OF = {byte: "\\" + letter for letter, byte in _GIT_ESCAPES.items()}
 
 KindOf = Callable[[str], "str | None"]  # prefix -> 'file' | 'dir' | 'symlink' | 'submodule' | None
 
@@ -89,44 +90,72 @@ def _is_control(code: int) -> bool:
     return code < 0x20 or 0x7F <= code <= 0x9F
 
 
-def unquote_git_path(text: str) -> str | None:
-    """Decode git's C-style quoting of a path (``"tab\\there"``, ``"caf\\303\\251"``).
-
-    Returns None when ``text`` is not a well-formed quoted path (not surrounded by double
-    quotes, an unknown escape, or bytes that are not UTF-8), so the caller can fall back
-    to taking it literally."""
-    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
-        return None
-    inner = text[1:-1]
-    if "\\" not in inner:
-        return inner
-    out = bytearray()
-    i = 0
-    n = len(inner)
-    while i < n:
-        ch = inner[i]
-        if ch != "\\":
-            try:
-                out += ch.encode("utf-8")
-            except UnicodeEncodeError:
-                return None
-            i += 1
-            continue
-        if i + 1 >= n:
-            return None
-        esc = inner[i + 1]
-        if esc in _GIT_ESCAPES:
-            out.append(_GIT_ESCAPES[esc])
-            i += 2
-        elif _is_octal_escape(inner[i + 1:i + 4]):
-            out.append(int(inner[i + 1:i + 4], 8))  # one byte of a UTF-8 sequence
-            i += 4
+def quote_git_path(path: str) -> str:
+    """A path as git prints it (quote_c_style, core.quotePath on): in double quotes with
+    C escapes, and bytes above 0x7f as octal, when it holds any of them; the inverse of
+    ``unquote_git_path``."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if not any(b < 0x20 or b in (0x22, 0x5C, 0x7F) or b >= 0x80 for b in raw):
+        return path
+    out = []
+    for b in raw:
+        if b in _ESCAPE_OF:
+            out.append(_ESCAPE_OF[b])
+        elif b < 0x20 or b >= 0x7F:
+            out.append(f"\\{b:03o}")
         else:
-            return None
-    try:
-        return out.decode("utf-8")
-    except UnicodeDecodeError:
+            out.append(chr(b))
+    return '"' + "".join(out) + '"'
+
+
+def read_quoted_path(s: str, i: int = 0, *, strict: bool = False) -> tuple[str | None, int]:
+    """Decode git's C-style quoting of a path (``"tab\\there"``, ``"caf\\303\\251"``) that
+    starts at ``s[i] == '"'``: (the path, the offset after its closing quote).
+
+    The path is None when the quotes do not close.  ``strict`` (git's own unquote_c_style):
+    None also for an unknown escape or bytes that are not UTF-8.  Otherwise, as a model's
+    diff header is read: an unknown escape stands for its character, and bytes that are
+    not UTF-8 are kept as surrogate escapes (the name round-trips to the same bytes)."""
+    out = bytearray()
+    j = i + 1
+    n = len(s)
+    errors = "strict" if strict else "surrogateescape"
+    while j < n:
+        ch = s[j]
+        if ch == '"':
+            try:
+                return out.decode("utf-8", errors), j + 1
+            except UnicodeDecodeError:
+                return None, j + 1
+        if ch == "\\" and j + 1 < n:
+            esc = s[j + 1]
+            if esc in _GIT_ESCAPES:
+                out.append(_GIT_ESCAPES[esc])
+                j += 2
+                continue
+            if _is_octal_escape(s[j + 1:j + 4]):
+                out.append(int(s[j + 1:j + 4], 8))  # one byte of a UTF-8 sequence
+                j += 4
+                continue
+            if strict:
+                return None, j
+            ch, j = esc, j + 1
+        try:
+            out += ch.encode("utf-8", errors)
+        except UnicodeEncodeError:
+            return None, j
+        j += 1
+    return None, n
+
+
+def unquote_git_path(text: str) -> str | None:
+    """The path that ``text``, a whole C-quoted path as git prints it, stands for; None
+    when ``text`` is not one (not in double quotes, an unknown escape, bytes that are not
+    UTF-8), so the caller can fall back to taking it literally."""
+    if not text.startswith('"'):
         return None
+    path, end = read_quoted_path(text, 0, strict=True)
+    return path if end == len(text) else None
 
 
 def _is_octal_escape(digits: str) -> bool:

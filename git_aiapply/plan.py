@@ -1,6 +1,6 @@
 """Turning operations into the final content of every touched path, in memory.
 
-``make_plan`` needs no repository: it reads the base state through a ``Base`` object
+``make_plan`` needs no repository: it reads the files it starts from through a ``Snapshot``
 (``git_aiapply.git`` provides one backed by a commit and the worktree; tests pass a
 dict-backed one).  Operations apply in response order, so a patch after a rename names
 the new path; every problem of every operation is collected before refusing.
@@ -21,7 +21,10 @@ MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
 
 
-class Base(Protocol):
+class Snapshot(Protocol):
+    """The files a response is planned against: tracked entries and what is on disk at
+    untracked paths (git/state.py: TreeSnapshot, WorktreeSnapshot; overlay.Overlay)."""
+
     def entry(self, path: str) -> tuple[int, bytes] | None:
         """(mode, content) of a tracked file (a blob: regular file or symlink), or None."""
 
@@ -73,7 +76,7 @@ _MISSING = object()
 
 
 class _Planner:
-    def __init__(self, base: Base, normalize):
+    def __init__(self, base: Snapshot, normalize):
         self.base = base
         self.normalize = normalize
         self.overlay: dict[str, FileState | None] = {}
@@ -431,7 +434,7 @@ def _git_dotfile(name: str) -> str | None:
     return None
 
 
-def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
+def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
     planner = _Planner(base, normalize)
     for op in ops:
@@ -459,24 +462,23 @@ def make_plan(ops: list[Operation], base: Base, normalize) -> Plan:
     return Plan(final, base_states, planner.renames, changes)
 
 
-# How each format creates a file, for the refusal of an edit to a missing one.
-_NEW_FILE = {
-    "file-changes": "a <FILE_NEW file_path=\"PATH\"> directive",
-    "hashline": "a <FILE_NEW file_path=\"PATH\"> directive",
-    "apply-patch": "`*** Add File: PATH`",
-    "codechange": "a <CodeChange> block with an empty SEARCH",
-    "search-replace": "a SEARCH/REPLACE block with an empty SEARCH",
-    "whole": "the file's path and its whole content in a fenced block",
-    "unified-diff": "a diff from `--- /dev/null`",
-    "tool-call": "the text editor's create command or an apply_patch create_file operation",
-}
+def _new_file_hint(format_name: str) -> str:
+    """How the format ``format_name`` creates a file (its own words, formats/)."""
+    from . import toolcalls
+    from .formats import format_named
+
+    if format_name == toolcalls.NAME:
+        return toolcalls.NEW_FILE_HINT
+
+    fmt = format_named(format_name)
+    return fmt.new_file_hint if fmt is not None and fmt.new_file_hint else "a new-file directive"
 
 
 def _missing_file_hint(base, path: str, source: Source) -> str:
     """What to do about an edit of a missing file: the tracked files it probably meant
     (same name elsewhere, or a close spelling), else how this format creates a file."""
     similar = _similar_paths(getattr(base, "tree", None), path)
-    create = _NEW_FILE.get(source.format, "a new-file directive").replace("PATH", path)
+    create = _new_file_hint(source.format).replace("PATH", path)
     if similar:
         names = ", ".join(similar)
         return f"did you mean {names}? Use the path as git tracks it; to create {path}, use {create}"

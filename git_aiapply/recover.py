@@ -1,7 +1,7 @@
 """`git ai-apply recover`: repair what an interrupted run (a crash, SIGKILL, power cut of
 the process) of apply, `pick` or `undo` left behind.
 
-The transaction (git.py) writes ``AI_APPLY_JOURNAL`` in the git dir before it touches the
+The transaction (git/transaction.py) writes ``AI_APPLY_JOURNAL`` in the git dir before it touches the
 worktree and removes it at the very end.  The journal (JSON) holds:
 
 - ``pid``: the process; ``kind``: "apply" (also `pick`) or "undo";
@@ -42,7 +42,6 @@ files; they are removed when their process is gone.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 
@@ -50,8 +49,8 @@ import click
 
 from .errors import AiApplyError, FatalError, Problem
 
-# the journal and the checks on it are the git layer's (git/journal.py); re-exported here
-from .git.journal import JOURNAL, interrupted_problem, journal_path  # noqa: F401
+# the journal and the checks on it are the git layer's (git/journal.py)
+from .git.journal import JournalNote, file_fingerprint, journal_path, read_journal
 
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
@@ -213,7 +212,7 @@ def _remove_file(path: str) -> None:
         pass
 
 
-def _lock_is_ours(lock_path: str, journal: dict | None, pid: int | None) -> bool:
+def _lock_is_ours(lock_path: str, journal: "JournalNote | None", pid: int | None) -> bool:
     """Whether ``index.lock`` is the interrupted run's own: it still carries the owner line
     of that (dead) process, or it is the staged index the journal describes."""
     from .git.index import lock_owner
@@ -221,18 +220,12 @@ def _lock_is_ours(lock_path: str, journal: dict | None, pid: int | None) -> bool
     owner = lock_owner(lock_path)
     if owner is not None:
         return owner == pid
-    staged = (journal or {}).get("staged_index")
-    if not (isinstance(staged, list) and len(staged) == 2):
+    if journal is None or journal.staged_index is None:
         return False
     try:
-        with open(lock_path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - 32))
-            tail = f.read()
+        return file_fingerprint(lock_path) == journal.staged_index
     except OSError:
         return False
-    return [size, tail.hex()] == staged
 
 
 def lock_holder(lock_path: str) -> str:
@@ -300,22 +293,14 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         return rec
 
     try:
-        with open(jpath) as f:
-            j = json.load(f)
-        pid = int(j["pid"])
-        head = j.get("head")
-        originals: dict = j["paths"]
-        final: dict = j.get("final") or {}
-        refname = j.get("branch") or "HEAD"
-        made_dirs: list = j.get("made_dirs") or []
-        moves_to = j.get("moves_to")
-        kind = j.get("kind") or "apply"
-        # the bytes written to disk, when the writer noted them (CRLF, filters)
-        written: dict = j.get("written") or {}
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        j = read_journal(jpath)
+    except (OSError, ValueError) as e:
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
                                     hint="check `git status`; then remove the journal by hand"))
         return rec
+    pid, head, originals, final, refname = j.pid, j.head, j.paths, j.final, j.branch
+    made_dirs, moves_to, kind = j.made_dirs, j.moves_to, j.kind
+    written = j.written  # the bytes written to disk, when the writer noted them (CRLF, filters)
     if pid_alive(pid):
         rec.problems.append(Problem(f"git ai-apply (pid {pid}) is still running in this "
                                     "repository", hint="wait for it to finish"))
@@ -419,17 +404,9 @@ def _write_orig_head(repo, head: str) -> None:
 def _stage_final(repo, final: dict) -> None:
     """Set the index entries of the journal's paths to what was committed (the index lock
     was removed by hand after the crash)."""
-    from .git.index import IndexLock, set_entries
+    from .git.index import stage_entries
 
-    lock = IndexLock(os.path.join(repo.gitdir, "index"))
-    lock.acquire()
-    try:
-        index = lock.read()
-        set_entries(index, final)
-        lock.stage(index)
-        lock.install()
-    finally:
-        lock.release()
+    stage_entries(os.path.join(repo.gitdir, "index"), final)
 
 
 # --------------------------------------------------------------------------- command

@@ -17,6 +17,7 @@ import re
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import chain
+from typing import NamedTuple
 
 BOM = "\ufeff"
 BOM_BYTES = BOM.encode("utf-8")
@@ -40,6 +41,35 @@ def encode(text: str) -> bytes:
 def line_number(text: str, offset: int) -> int:
     """1-based number of the line holding character ``offset`` of ``text``."""
     return text.count("\n", 0, offset) + 1
+
+
+class HunkHeader(NamedTuple):
+    """A unified diff's ``@@ -a,b +c,d @@ section`` line.  A count left out is None (the
+    reader of the hunk takes 1, as diff does); ``section`` is what follows the closing
+    ``@@`` (a function or class line), None when the line has no closing ``@@``."""
+
+    old_start: int
+    old_count: int | None
+    new_start: int
+    new_count: int | None
+    section: str | None
+
+
+# blanks as models write them; the closing '@@' and a section are optional
+_HUNK_HEADER = re.compile(
+    r"@@[ \t]*-([0-9]+)(?:,([0-9]+))?[ \t]+\+([0-9]+)(?:,([0-9]+))?[ \t]*(?:(@@)(.*))?")
+
+
+def read_hunk_header(line: str) -> HunkHeader | None:
+    """The numbers of an ``@@`` line, or None when it carries none (a bare ``@@``, an
+    ``@@ anchor`` of the apply-patch formats, ``@@@`` of a combined diff)."""
+    m = _HUNK_HEADER.match(line)
+    if m is None:
+        return None
+    old_count, new_count = m.group(2), m.group(4)
+    return HunkHeader(int(m.group(1)), None if old_count is None else int(old_count),
+                      int(m.group(3)), None if new_count is None else int(new_count),
+                      m.group(6).strip() if m.group(5) else None)
 
 
 def is_binary(data: bytes) -> bool:
@@ -291,3 +321,45 @@ class TextBuilder:
         data = b"".join(self._parts)
         self._parts = []
         return FileText(data)
+
+
+# --------------------------------------------------------------------------- markdown fences
+
+# A markdown fence line: 3+ backticks or tildes, optional info string.
+FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)")
+
+
+def fence_open(line: str) -> tuple[str, int] | None:
+    """(fence char, length) when ``line`` opens or closes a markdown fence."""
+    m = FENCE_RE.fullmatch(line.rstrip())
+    if not m:
+        return None
+    return m.group(1)[0], len(m.group(1))
+
+
+def fence_info(line: str) -> str:
+    """The info string of a fence opening line (``diff`` in ```` ```diff ````), or ''."""
+    m = FENCE_RE.fullmatch(line.rstrip())
+    return m.group(2).strip() if m else ""
+
+
+def is_fence_close(line: str, char: str, length: int) -> bool:
+    s = line.strip()
+    return len(s) >= length and set(s) == {char}
+
+
+def strip_fence(lines: list[str]) -> list[str]:
+    """Drop a markdown fence that wraps ``lines`` entirely (blank lines around it ignored).
+
+    Used for directive content that a model wrapped in ```` ```lang ... ``` ````.
+    """
+    lo, hi = 0, len(lines)
+    while lo < hi and not lines[lo].strip():
+        lo += 1
+    while hi > lo and not lines[hi - 1].strip():
+        hi -= 1
+    if hi - lo >= 2:
+        f = fence_open(lines[lo])
+        if f and is_fence_close(lines[hi - 1], *f):
+            return lines[lo + 1:hi - 1]
+    return lines

@@ -35,6 +35,8 @@ from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFil
 from .text import line_number
 
 NAME = "tool-call"  # the input kind, as AI-Format and --json name it
+# how a tool call creates a file, for the refusal of an edit to a missing one
+NEW_FILE_HINT = "the text editor's create command or an apply_patch create_file operation"
 
 APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})

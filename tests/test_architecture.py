@@ -1,27 +1,21 @@
-"""The package's shape: no import circles between its modules, no module over 700 lines
-outside git/ and formats/ (issue 11).
+"""The package's shape (issue 11), read from the source with ast, nothing imported:
 
-Imports are read from the source (ast), not by importing: an import inside a function
-counts as much as one at the top, since moving an import into a function to dodge a
-circle leaves the circle there (only hidden until that function runs)."""
+- no import circles, not even through an import inside a function (moving an import into
+  a function to dodge a circle leaves the circle there, only hidden until it runs);
+- no module over 700 lines, anywhere in the package;
+- pygit2 imported only by the git layer (git_aiapply/git/) and the start-up shim;
+- no module reaching into another module's private ``_names``;
+- no module named like a library function (``git_aiapply.apply`` is the function)."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "git_aiapply"
-
-# Circles that exist only through imports inside functions, in the git layer that
-# work/git is rebuilding (issue 11); this list only ever shrinks.
-KNOWN_CIRCLES = [
-    {"git_aiapply.apply", "git_aiapply.attempts"},
-    {"git_aiapply.git", "git_aiapply.hooks", "git_aiapply.recover"},
-]
-
 MAX_LINES = 700
-LINE_LIMIT_EXEMPT = ("git", "formats")  # folders holding one concept in several modules
-# work/git is taking these apart (git.py into git/, attempts.py)
-SPLIT_PENDING = ("git_aiapply.git", "git_aiapply.attempts")
+# modules outside git/ allowed to import pygit2: the start-up shim imports it early on
+# purpose (startup.py's docstring)
+PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 
 
 def module_files(package: Path = PACKAGE) -> dict[str, Path]:
@@ -35,34 +29,73 @@ def module_files(package: Path = PACKAGE) -> dict[str, Path]:
     return out
 
 
-def imported_modules(name: str, path: Path, modules: dict[str, Path]) -> dict[str, bool]:
-    """The package's modules that ``name`` imports -> whether some import of it is at the
-    top level of the module (False: only inside functions or classes)."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    top_level = {id(n) for n in tree.body}
-    found: dict[str, bool] = {}
-    for node in ast.walk(tree):
-        targets = []
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package
-                for _ in range(node.level - 1):
-                    base = base.rpartition(".")[0]
-                module = f"{base}.{node.module}" if node.module else base
-            else:
-                module = node.module or ""
-            # `from . import x` and `from .pkg import mod` import the submodule itself
-            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in modules else module
-                       for a in node.names]
-        for target in targets:
-            while target and target not in modules:
-                target = target.rpartition(".")[0]  # `import git_aiapply.x.y` -> known parent
-            if target and target != name:
-                found[target] = found.get(target, False) or id(node) in top_level
-    return found
+class Imports:
+    """What one module imports: the package's modules (-> whether some import of it is at
+    the top level), whether it imports pygit2, and the private names it takes from
+    other modules of the package (``from .x import _y``, ``x._y``)."""
+
+    def __init__(self, name: str, path: Path, modules: dict[str, Path]):
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        top_level = {id(n) for n in tree.body}
+        self.modules: dict[str, bool] = {}
+        self.pygit2 = False
+        self.private: list[str] = []
+        aliases: dict[str, str] = {}  # local name -> module of the package
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    self.pygit2 |= a.name.split(".")[0] == "pygit2"
+                    targets.append(a.name)
+                    if a.asname and a.name in modules:
+                        aliases[a.asname] = a.name
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package
+                    for _ in range(node.level - 1):
+                        base = base.rpartition(".")[0]
+                    module = f"{base}.{node.module}" if node.module else base
+                else:
+                    module = node.module or ""
+                    self.pygit2 |= module.split(".")[0] == "pygit2"
+                for a in node.names:
+                    sub = f"{module}.{a.name}"
+                    if sub in modules:  # `from . import x`: the submodule itself
+                        targets.append(sub)
+                        aliases[a.asname or a.name] = sub
+                    else:
+                        targets.append(module)
+                        if module in modules and module != name and _is_private(a.name):
+                            self.private.append(f"from {module} import {a.name}")
+            for target in targets:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]  # `import pkg.x.y` -> known parent
+                # importing pkg.sub runs pkg/__init__.py first, unless this module is
+                # inside pkg (then pkg is already being imported)
+                parent = target.rpartition(".")[0]
+                while parent in modules and not f"{name}.".startswith(f"{parent}."):
+                    self._add(parent, name, id(node) in top_level)
+                    parent = parent.rpartition(".")[0]
+                self._add(target, name, id(node) in top_level)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and aliases.get(node.value.id, name) != name and _is_private(node.attr):
+                self.private.append(f"{aliases[node.value.id]}.{node.attr}")
+
+
+    def _add(self, target: str, name: str, at_top: bool) -> None:
+        if target and target != name:
+            self.modules[target] = self.modules.get(target, False) or at_top
+
+
+def _is_private(attr: str) -> bool:
+    return attr.startswith("_") and not attr.startswith("__")
+
+
+def read_imports(package: Path = PACKAGE) -> dict[str, Imports]:
+    modules = module_files(package)
+    return {name: Imports(name, path, modules) for name, path in modules.items()}
 
 
 def import_circles(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -107,47 +140,112 @@ def import_circles(graph: dict[str, set[str]]) -> list[set[str]]:
     return circles
 
 
-def import_graph(top_level_only: bool) -> dict[str, set[str]]:
-    modules = module_files()
-    graph = {}
-    for name, path in modules.items():
-        imports = imported_modules(name, path, modules)
-        graph[name] = {m for m, at_top in imports.items() if at_top or not top_level_only}
-    return graph
-
-
-def test_circle_finder_finds_a_circle_through_a_function_level_import(tmp_path):
-    pkg = tmp_path / "pkg"
+def _write_package(root: Path, files: dict[str, str]) -> Path:
+    pkg = root / "pkg"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "a.py").write_text("from .b import f\n")
-    (pkg / "b.py").write_text("import os\n\ndef f():\n    from . import c\n")
-    (pkg / "c.py").write_text("from pkg.a import f\n")
-    (pkg / "d.py").write_text("from . import a\n")
-    modules = module_files(pkg)
-    graph = {n: set(imported_modules(n, p, modules)) for n, p in modules.items()}
-    assert import_circles(graph) == [{"pkg.a", "pkg.b", "pkg.c"}]
-    top = {n: {m for m, t in imported_modules(n, p, modules).items() if t}
-           for n, p in modules.items()}
+    for name, text in {"__init__.py": "", **files}.items():
+        (pkg / name).parent.mkdir(exist_ok=True)
+        (pkg / name).write_text(text)
+    return pkg
+
+
+def test_the_checker_finds_a_circle_through_a_function_level_import(tmp_path):
+    pkg = _write_package(tmp_path, {
+        "a.py": "from .b import f\n",
+        "b.py": "import os\n\ndef f():\n    from . import c\n",
+        "c.py": "from pkg.a import f\n",
+        "d.py": "from . import a\n",
+        "sub/__init__.py": "from . import x\n",
+        "sub/x.py": "def f():\n    pass\n",
+        "e.py": "from .sub.x import f\n",  # runs sub/__init__.py too
+    })
+    found = read_imports(pkg)
+    assert import_circles({n: set(i.modules) for n, i in found.items()}) == [
+        {"pkg.a", "pkg.b", "pkg.c"}]
+    top = {n: {m for m, at_top in i.modules.items() if at_top} for n, i in found.items()}
     assert import_circles(top) == []
+    assert set(found["pkg.e"].modules) == {"pkg.sub", "pkg.sub.x"}
+    assert set(found["pkg.sub.x"].modules) == set()  # inside sub: no edge to its own package
 
 
-def test_no_import_circles_at_the_top_level():
-    assert import_circles(import_graph(top_level_only=True)) == []
+def test_the_checker_sees_pygit2_and_private_reach_ins(tmp_path):
+    pkg = _write_package(tmp_path, {
+        "a.py": "def _own():\n    pass\n\ndef public():\n    _own()\n",
+        "b.py": "from .a import _own, public\n",
+        "c.py": "from . import a as m\n\ndef f():\n    return m._own, m.public\n",
+        "d.py": "def f():\n    from pygit2 import Oid\n",
+        "e.py": "import pygit2.enums\nfrom .a import public\n",
+    })
+    found = read_imports(pkg)
+    assert {n: i.private for n, i in found.items() if i.private} == {
+        "pkg.b": ["from pkg.a import _own"], "pkg.c": ["pkg.a._own"]}
+    assert sorted(n for n, i in found.items() if i.pygit2) == ["pkg.d", "pkg.e"]
 
 
-def test_no_new_import_circles_through_imports_inside_functions():
-    circles = import_circles(import_graph(top_level_only=False))
-    new = [c for c in circles if not any(c <= known for known in KNOWN_CIRCLES)]
-    assert new == [], f"import circles (some import sits inside a function): {new}"
+def test_no_import_circles():
+    graph = {n: set(i.modules) for n, i in read_imports().items()}
+    assert import_circles(graph) == [], "import circles (an import inside a function counts)"
+
+
+def test_the_real_graph_holds_imports_inside_functions():
+    # the checker is not blind to the package's own lazy imports (undo's transaction)
+    assert read_imports()["git_aiapply.undo_last"].modules["git_aiapply.git.transaction"] is False
 
 
 def test_no_module_over_700_lines():
-    too_long = {}
+    too_long = {name: n for name, path in module_files().items()
+                if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert too_long == {}, f"modules over {MAX_LINES} lines (split them by concept)"
+
+
+def test_pygit2_only_in_the_git_layer():
+    outside = sorted(n for n, i in read_imports().items() if i.pygit2
+                     and not n.startswith("git_aiapply.git.") and n not in PYGIT2_OUTSIDE_GIT)
+    assert outside == []
+
+
+def test_no_reach_into_another_modules_private_names():
+    reach_ins = {n: i.private for n, i in read_imports().items() if i.private}
+    assert reach_ins == {}
+
+
+def test_no_module_is_named_like_a_library_function():
+    import git_aiapply
+
+    # only the package's own submodules bind a name on it when imported
+    children = {n.split(".")[1] for n in module_files() if n.count(".") >= 1}
+    shadowed = sorted(set(git_aiapply.__all__) & children)
+    assert shadowed == []
+
+
+def test_every_error_kind_written_is_declared():
+    """``kind=`` / ``error_kind=`` literals (ApplyError, FatalError, Outcome) name members
+    of errors.ErrorKind, the one list docs/JSON.md documents."""
+    from git_aiapply.errors import ErrorKind
+
+    declared = {k.value for k in ErrorKind}
+    used = {}
     for name, path in module_files().items():
-        if path.relative_to(PACKAGE).parts[0] in LINE_LIMIT_EXEMPT or name in SPLIT_PENDING:
-            continue
-        lines = path.read_text(encoding="utf-8").count("\n")
-        if lines > MAX_LINES:
-            too_long[path.name] = lines
-    assert too_long == {}, f"modules over {MAX_LINES} lines (split them by concept): {too_long}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            values = [k.value for k in node.keywords
+                      if (k.arg == "error_kind" or (k.arg == "kind" and func in (
+                          "ApplyError", "FatalError"))) and isinstance(k.value, ast.Constant)]
+            if func in ("ApplyError", "FatalError") and len(node.args) > 1 \
+                    and isinstance(node.args[1], ast.Constant):
+                values.append(node.args[1])
+            for v in values:
+                used.setdefault(v.value, name)
+    assert set(used) - declared == set()
+    json_doc = (PACKAGE.parent / "docs" / "JSON.md").read_text(encoding="utf-8")
+    assert [k for k in declared if f"`{k}`" not in json_doc] == []
+
+
+def test_a_cut_off_answer_is_the_responses_fault():
+    from git_aiapply.errors import ErrorKind, fault_of
+
+    assert fault_of(ErrorKind.TRUNCATED) == fault_of("parse") == "response"
+    assert fault_of("config") == fault_of("lock") == "repository"
+    assert fault_of("message") == "usage" and fault_of(None) is None

@@ -13,7 +13,7 @@ from git_aiapply.git.config import command_line_settings, parse_bool, parse_para
 from git_aiapply.git.filters import filters_of
 from git_aiapply.git.refs import branches_in_use, reflog, update_ref
 from git_aiapply.git.repo import Repo, identity
-from git_aiapply.git.state import TreeBase
+from git_aiapply.git.state import TreeSnapshot
 from git_aiapply.git.transaction import Transaction, build_tree, write_blobs
 from git_aiapply.plan import MODE_FILE, FileState
 
@@ -107,7 +107,7 @@ def _commit_change(repo: Repo, path: str, data: bytes, *, fail_after_ref: bool =
         final = {path: FileState(MODE_FILE, data)}
         from git_aiapply.plan import Plan
 
-        plan = Plan(final, {path: TreeBase(r, r[head_id].tree, repo.workdir).entry(path)}, [], [])
+        plan = Plan(final, {path: TreeSnapshot(r, r[head_id].tree, repo.workdir).entry(path)}, [], [])
         entries = write_blobs(r, plan)
         tree = build_tree(r, r[head_id].tree, entries)
         txn.write_worktree(final, entries, head_id, branch)

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.paths import check_leading_folders, dotgit_disguise, normalize_path, unquote_git_path
+from git_aiapply.paths import (check_leading_folders, dotgit_disguise, normalize_path, quote_git_path,
+                                read_quoted_path, unquote_git_path)
 
 WORKTREE = "/home/dev/repo"
 
@@ -390,3 +391,38 @@ def test_pathological_input_is_handled_quickly(raw):
 def test_cwd_does_not_hide_start_refusals(raw, phrase):
     with pytest.raises(ApplyError, match=phrase):
         normalize_path(raw, worktree=WORKTREE, cwd="/home/dev/repo/src")
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "expected"),
+    [
+        ('"a b" "c d"', 0, ("a b", 5)),
+        ('"a b" "c d"', 6, ("c d", 11)),
+        ('x"\\q"', 1, ("q", 5)),  # lenient: an unknown escape is its character
+        ('"\\377"', 0, ("\udcff", 6)),  # bytes that are not UTF-8 kept as escapes
+        ('"open', 0, (None, 5)),
+    ],
+)
+def test_read_quoted_path_in_a_line(text, start, expected):
+    assert read_quoted_path(text, start) == expected
+
+
+def test_read_quoted_path_reads_what_git_quotes(tmp_path):
+    """The decoder against git itself: names git must quote, listed by git ls-files."""
+    import subprocess
+
+    names = ["tab\there", "quote\"d", "back\\slash", "caf\u00e9", "new\nline", "\u65e5\u672c",
+             "bell\x07", "sp ace", "emoji\U0001f600"]
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for name in names:
+        (tmp_path / name).write_bytes(b"")
+    subprocess.run(["git", "-C", str(tmp_path), "add", "."], check=True)
+    out = subprocess.run(["git", "-C", str(tmp_path), "-c", "core.quotePath=true", "ls-files"],
+                         capture_output=True, check=True).stdout.decode("ascii")
+    listed = out.splitlines()
+    assert sum(line.startswith('"') for line in listed) == len(names) - 1  # all but "sp ace"
+    decoded = {unquote_git_path(line) if line.startswith('"') else line for line in listed}
+    assert decoded == set(names)
+    assert {read_quoted_path(line)[0] for line in listed if line.startswith('"')} == \
+        set(names) - {"sp ace"}
+    assert sorted(quote_git_path(name) for name in names) == sorted(listed)  # and back

@@ -1,4 +1,4 @@
-"""The one-pass block scanner (formats/base.py ``scan_blocks``), BEHAVIOR.md §2.
+"""The one-pass block scanner (formats/scan.py ``scan_blocks``), BEHAVIOR.md §2.
 
 - a block's content (a REPLACE section, a context line, a new file's content, a fenced
   example) is never read as another block or as a marker: the reproductions of issue 10,
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response, selected_formats
-from git_aiapply.formats.base import new_file_text, scan_blocks
+from git_aiapply.formats.scan import new_file_text, scan_blocks
 from git_aiapply.formats.search_blocks import looks_like_marker
 from git_aiapply.ops import EditFile, NewFile
 from git_aiapply.response import normalize_newlines, read_response

@@ -148,3 +148,47 @@ def test_big_file_edits_do_not_hold_a_str_per_line():
     assert added == removed == len(hunks)
     assert out.count(b"'other text'") == len(hunks) and len(out) == len(data) - 4 * len(hunks)
     assert peak < 3 * len(data), (peak, len(data))
+
+
+# --------------------------------------------------------------------------- @@ headers
+
+import pytest  # noqa: E402
+
+from git_aiapply.text import HunkHeader, read_hunk_header  # noqa: E402
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("@@ -12,7 +12,8 @@ def main():", HunkHeader(12, 7, 12, 8, "def main():")),
+    ("@@ -1 +1 @@", HunkHeader(1, None, 1, None, "")),
+    ("@@ -0,0 +1,3 @@", HunkHeader(0, 0, 1, 3, "")),
+    ("@@\t-3,4\t+3,5\t@@", HunkHeader(3, 4, 3, 5, "")),  # tabs, as models write them
+    ("@@ -3,4 +3,5", HunkHeader(3, 4, 3, 5, None)),  # no closing @@: numbers still read
+    ("@@", None),
+    ("@@ def main():", None),  # an apply-patch anchor
+    ("@@ -3 @@", None),  # no new side
+    ("@@ -\u0663 +1 @@", None),  # digits are ASCII digits
+])
+def test_read_hunk_header(line, expected):
+    assert read_hunk_header(line) == expected
+
+
+def test_read_hunk_header_reads_what_git_writes(tmp_path):
+    import subprocess
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("".join(f"line {i}\n" for i in range(40)))
+    b.write_text("".join(f"line {i}\n" for i in range(40) if i not in (3, 30)) + "end\n")
+    out = subprocess.run(["git", "diff", "--no-index", "-U2", str(a), str(b)],
+                         capture_output=True, text=True).stdout
+    hunks = []  # [header, old lines, new lines] as the hunk bodies count them
+    for line in out.splitlines():
+        if line.startswith("@@"):
+            hunks.append([read_hunk_header(line), 0, 0])
+        elif hunks and line[:1] in (" ", "-", "+"):
+            hunks[-1][1] += line[0] != "+"
+            hunks[-1][2] += line[0] != "-"
+    assert len(hunks) == 3
+    for header, old, new in hunks:
+        assert (header.old_count, header.new_count) == (old, new)
+    # the first hunk starts two lines of context before the removed line 4 (1-based)
+    assert (hunks[0][0].old_start, hunks[0][0].new_start) == (2, 2)

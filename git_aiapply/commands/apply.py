@@ -7,6 +7,7 @@ import os
 import sys
 
 from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..pipeline import Status
 from ..term import echo, echo_err
 
 DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
@@ -24,7 +25,7 @@ def run(params: dict) -> None:
 
 
 def _run(p: dict) -> None:
-    from ..apply import Options
+    from ..pipeline import Options
     from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
     from ..response import DEFAULT_MAX_BYTES
@@ -33,7 +34,7 @@ def _run(p: dict) -> None:
     repo = Repo(".")
     if p["branch"] is None and os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         # an interrupted (or still running) run: the worktree may be half written
-        from ..recover import interrupted_problem
+        from ..git.journal import interrupted_problem
 
         problem = interrupted_problem(repo.gitdir)
         if problem is not None:
@@ -185,7 +186,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     """Apply the responses in order, each its own commit; stop at the first refusal.  With
     --check or --diff each response is judged on top of the ones before it, as the real
     run would apply it."""
-    from ..apply import Outcome, apply_one
+    from ..pipeline import Outcome, apply_one
     from ..response import Response, read_response
 
     outcomes = []
@@ -199,7 +200,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
             except ApplyError as e:
                 resp = Response(text="", given_text="", response_id="", model=None,
                                 name=name, is_json=False)
-                o = Outcome(resp, "refused", 1, problems=e.problems, error_kind=e.kind)
+                o = Outcome(resp, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind)
             else:
                 o = apply_one(repo, resp, opts, editor=edit_message, color=color,
                               after=earlier if (opts.check or opts.diff) else None)
@@ -208,7 +209,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         except KeyboardInterrupt:
             _interrupted(repo, opts, before)
             raise
-        if o.status == "would-apply" and o.plan is not None:
+        if o.status == Status.WOULD_APPLY and o.plan is not None:
             earlier.update(o.plan.final)
         outcomes.append(o)
         if show.as_json and len(inputs) > 1:
@@ -224,12 +225,12 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
 
 
 def _fatal_outcome(name, e: FatalError):
-    from ..apply import Outcome
+    from ..pipeline import Outcome
     from ..response import Response, response_name
 
     resp = Response(text="", given_text="", response_id="", model=None,
                     name=response_name(name), is_json=False)
-    return Outcome(resp, "fatal", 128, problems=[Problem(e.message)], error_kind=e.kind)
+    return Outcome(resp, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind)
 
 
 def _ref_state(repo, opts):
@@ -267,9 +268,9 @@ def _interrupted(repo, opts, before) -> None:
 
 
 def _branch_label(ref: str | None) -> str:
-    if ref is None:
-        return "detached HEAD"
-    return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
+    from ..git.refs import short_branch
+
+    return "detached HEAD" if ref is None else short_branch(ref)
 
 
 _KIND_WORDS = {"hook": "a hook refused the commit",
@@ -279,11 +280,11 @@ _KIND_WORDS = {"hook": "a hook refused the commit",
 
 def print_outcome(repo, o, show) -> None:
     """One response's outcome, as git would print it (stderr for refusals)."""
-    if o.status == "fatal":
+    if o.status == Status.FATAL:
         for p in o.problems:
             echo_err(f"fatal: {p.reason}")
         return
-    if o.status == "refused":
+    if o.status == Status.REFUSED:
         if o.error_kind == "message":  # git's own words
             for p in o.problems:
                 echo_err(p.reason)
@@ -305,10 +306,10 @@ def print_outcome(repo, o, show) -> None:
         echo_err(o.hook_output.rstrip("\n"))
     if show.quiet:
         return
-    if o.status == "applied":
+    if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
-    elif o.status == "would-apply" and o.diff is None and not reports:
+    elif o.status == Status.WOULD_APPLY and o.diff is None and not reports:
         n = len(o.changes)
         echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
              f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")

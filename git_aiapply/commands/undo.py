@@ -1,3 +1,3 @@
-"""`git ai-apply undo`: take back the last commit this tool made (undo.py decides what
+"""`git ai-apply undo`: take back the last commit this tool made (undo_last.py decides what
 may be taken back)."""
-from ..undo import undo_cmd as command  # noqa: F401
+from ..undo_last import undo_cmd as command  # noqa: F401

@@ -2,8 +2,8 @@
 
 One module per format (``file_changes``, ``apply_patch``, ``codechange``,
 ``unified_diff``; hashline directives live inside FILE_CHANGES and are parsed by
-``hashline``), each exposing a ``FORMAT`` object of the protocol in ``base``.  The
-blocks are found in one pass, top to bottom, by ``base.scan_blocks``: a block's content
+``hashline``), each exposing a ``FORMAT`` object of the protocol in ``scan``.  The
+blocks are found in one pass, top to bottom, by ``scan.scan_blocks``: a block's content
 is opaque to every format, so a diff inside a FILE_PATCH or an example inside a REPLACE
 is never read as a block of its own.
 """
@@ -13,7 +13,7 @@ from ..errors import ApplyError, Problem
 from ..ops import Operation
 from ..record import field, record, replace
 from . import apply_patch, codechange, file_changes, search_replace, unified_diff, whole
-from .base import Block, Format, scan_blocks
+from .scan import Block, Format, scan_blocks
 
 # The registry: every format, in the order they are asked at each line.  Their opening
 # markers differ, so the order only matters for a line two formats could both claim.
@@ -25,13 +25,6 @@ FORMATS: list[Format] = [
     unified_diff.FORMAT,
     whole.FORMAT,
 ]
-
-
-def register(fmt: Format) -> None:
-    """Add a format to the registry (after those already there)."""
-    if any(f.name == fmt.name for f in FORMATS):
-        raise ValueError(f"format {fmt.name!r} is registered twice")
-    FORMATS.append(fmt)
 
 
 def format_names() -> list[str]:
@@ -46,6 +39,11 @@ def format_names() -> list[str]:
 
 # Names accepted by --format (hashline is found by the file-changes format).
 FORMAT_NAMES = format_names()
+
+
+def format_named(name: str) -> Format | None:
+    """The registered format that ``--format NAME`` selects (None: no such format)."""
+    return next((f for f in FORMATS if name in f.selected_by()), None)
 
 
 @record

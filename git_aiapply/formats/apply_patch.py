@@ -27,7 +27,8 @@ from ..record import field, record
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from ..text import read_hunk_header
 
 NAME = "apply-patch"
 
@@ -50,8 +51,6 @@ _HEADER_HINT = ("valid headers are '*** Add File: PATH', '*** Delete File: PATH'
 _HEREDOC_RE = re.compile(
     r"(?:\$[ \t]*)?(?:(?:apply_patch|applypatch)[ \t]*)?<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1"
 )
-# A unified-diff hunk header written as an '@@' line: '@@ -12,7 +12,8 @@ section'.
-_UNIFIED_HEADER_RE = re.compile(r"-(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 
 @record
@@ -99,10 +98,41 @@ def _heredoc_delimiter(line: str) -> str | None:
     return m.group(2) if m else None
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one patch:
+
+*** Begin Patch
+*** Add File: tests/test_app.py
++from app import greet
+*** Update File: src/app.py
+*** Move to: src/main.py
+@@ def main():
+-    greet("world")
++    greet(sys.argv[1])
+*** Delete File: old_config.ini
+*** End Patch
+
+- Add File: every content line starts with `+`.
+- Update File: chunks start with `@@`, optionally followed by a line of the file (a class
+  or function header) that comes before the chunk; several `@@` lines in a row narrow
+  down step by step. Lines start with a space (unchanged), `-` or `+`. `*** End of File`
+  after a chunk pins it to the end of the file.
+- `*** Move to:` right after `*** Update File:` renames the file.
+"""
+
+
 class ApplyPatch(Format):
     """``*** Begin Patch`` ... ``*** End Patch``; a heredoc line just above belongs to it."""
 
     name = NAME
+    prompts = {"apply-patch": PROMPT}
+    new_file_hint = '`*** Add File: PATH`'
+    leftover_markup = (
+        (r"^\s*\*\*\* (Begin Patch|End Patch|Update File:|Add File:|Delete File:|Move to:)",
+         "an apply-patch envelope line"),
+    )
     triggers = "*"
     markers = ("*** Begin Patch", "apply_patch <<")
 
@@ -430,9 +460,9 @@ def _anchor(line: str) -> tuple[str, int | None]:
     if rest.startswith(" "):
         rest = rest[1:]
     rest = rest.rstrip()
-    m = _UNIFIED_HEADER_RE.match(rest.strip())
-    if m:
-        # a unified-diff header: its old start only breaks ties; what follows the
-        # closing '@@' is the enclosing section, a real anchor
-        return rest.strip()[m.end():].strip(), int(m.group(1))
+    m = read_hunk_header(line.strip())
+    if m is not None and m.section is not None:
+        # a unified-diff header ('@@ -12,7 +12,8 @@ section'): its old start only breaks
+        # ties; what follows the closing '@@' is the enclosing section, a real anchor
+        return m.section, m.old_start
     return rest, None

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..errors import ParseError
 from ..ops import Operation, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes, scan_blocks
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
                             is_search, looks_like_marker, read_block)
 
@@ -32,44 +32,6 @@ _CLOSE = "</codechange>"
 _DESC_OPEN = "<description>"
 _DESC_CLOSE = "</description>"
 _PATH_ATTRIBUTES = ("filepath", "file", "path")
-
-
-def _parse_attributes(text: str) -> dict[str, str]:
-    """``name="value"`` / ``name='value'`` / ``name=value`` pairs, names lower-cased."""
-    attrs: dict[str, str] = {}
-    i, n = 0, len(text)
-    while i < n:
-        while i < n and (text[i].isspace() or text[i] == "/"):
-            i += 1
-        start = i
-        while i < n and not text[i].isspace() and text[i] not in "=/":
-            i += 1
-        name = text[start:i].lower()
-        if not name:
-            i += 1
-            continue
-        while i < n and text[i].isspace():
-            i += 1
-        if i >= n or text[i] != "=":
-            attrs.setdefault(name, "")
-            continue
-        i += 1
-        while i < n and text[i].isspace():
-            i += 1
-        if i < n and text[i] in "\"'":
-            quote = text[i]
-            end = text.find(quote, i + 1)
-            if end < 0:
-                end = n
-            value = text[i + 1:end]
-            i = end + 1
-        else:
-            start = i
-            while i < n and not text[i].isspace():
-                i += 1
-            value = text[start:i]
-        attrs.setdefault(name, value)
-    return attrs
 
 
 def _tag_end(text: str, start: int) -> int:
@@ -168,10 +130,38 @@ def _opens(line: str) -> bool:
     return lowered.startswith(_OPEN) and (len(lowered) == len(_OPEN) or lowered[len(_OPEN)] in " \t>/")
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one tag per file:
+
+<CodeChange filePath="src/util.py">
+<Description>Collapse repeated separators in slugify</Description>
+<<<<<<< SEARCH
+def slugify(text):
+    return text.strip().lower().replace(" ", "-")
+=======
+def slugify(text):
+    return "-".join(text.strip().lower().split())
+>>>>>>> REPLACE
+</CodeChange>
+
+- SEARCH holds lines copied exactly from the file; REPLACE holds what replaces them.
+  A tag may hold several SEARCH/REPLACE blocks.
+- An empty SEARCH creates a new file whose content is the REPLACE part.
+- The Description becomes part of the commit message.
+"""
+
+
 class CodeChange(Format):
     """``<CodeChange ...>`` tags; a tag must begin its line."""
 
     name = NAME
+    prompts = {"codechange": PROMPT}
+    new_file_hint = 'a <CodeChange> block with an empty SEARCH'
+    leftover_markup = (
+        (r"^\s*</?CodeChange\b", "a <CodeChange> tag"),
+    )
     triggers = "<"
     markers = ("<CodeChange",)
 
@@ -179,7 +169,7 @@ class CodeChange(Format):
         return _opens(scan.lines[i])
 
     def parse(self, scan: Scan, i: int) -> Block:
-        return _read_tag(scan.text, scan.lines, scan.starts, i)[0]
+        return _read_tag(scan, i)[0]
 
 
 FORMAT = CodeChange()
@@ -189,12 +179,13 @@ def find_blocks(text: str) -> list[Block]:
     return scan_blocks(text, [FORMAT]).blocks
 
 
-def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[Block, int]:
+def _read_tag(scan: Scan, i: int) -> tuple[Block, int]:
     """Read the tag opening on line ``i``; return its block and the line after it."""
+    text, lines, starts = scan.text, scan.lines, scan.starts
     open_line = i + 1
     tag_start = starts[i] + (len(lines[i]) - len(lines[i].lstrip()))
     gt = _tag_end(text, tag_start + len(_OPEN))
-    attrs = _parse_attributes(text[tag_start + len(_OPEN):gt if gt >= 0 else starts[i] + len(lines[i])])
+    attrs = read_attributes(text[tag_start + len(_OPEN):gt if gt >= 0 else starts[i] + len(lines[i])])
     path = next((attrs[a].strip() for a in _PATH_ATTRIBUTES if attrs.get(a, "").strip()), "")
     if not path and gt < 0:
         raise ParseError("<CodeChange is never closed: its opening tag has no '>'", line=open_line,
@@ -209,7 +200,7 @@ def _read_tag(text: str, lines: list[str], starts: list[int], i: int) -> tuple[B
                         hint=f'write <CodeChange filePath="{path}">')
     self_closing = text[gt - 1] == "/"
     # the line holding the '>' and what follows it on that line
-    i = text.count("\n", starts[i], gt) + i
+    i = scan.index_of(gt)
     rest = text[gt + 1:starts[i] + len(lines[i])]
     if self_closing:
         raise tag.error("the tag is empty (self-closing) and holds no SEARCH/REPLACE block", open_line)

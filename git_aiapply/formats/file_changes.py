@@ -23,8 +23,9 @@ from .apply_patch import BEGIN, END, UPDATE_FILE, marker as patch_marker
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, new_file_text, \
-    scan_blocks, strip_fence
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, Tag, new_file_text, parse_tag, \
+    scan_blocks, skip_space
+from ..text import fence_open, read_hunk_header, strip_fence
 
 NAME = "file-changes"
 HASHLINE = "hashline"
@@ -41,98 +42,12 @@ FROM_KEYS = ("frompath", "from", "oldpath")
 TO_KEYS = ("topath", "to", "newpath")
 
 _CONTAINER_OPEN = re.compile(r"<[ \t]*FILE_CHANGES[ \t]*>", re.I)
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_ATTR_CHARS = _NAME_CHARS | frozenset("-:.")
-_SPACE = " \t\r\n"
 
 _FORMAT_HINT = ("inside <FILE_CHANGES> use FILE_NEW, FILE_PATCH, FILE_HASHLINE_PATCH, "
                 "FILE_APPEND, FILE_RENAME and FILE_DELETE directives, each closed")
 
 
-class _Tag:
-    """A parsed opening or closing tag."""
-
-    def __init__(self, name: str, closing: bool, attrs: dict[str, str], self_closing: bool,
-                 end: int):
-        self.name = name  # upper-cased
-        self.closing = closing
-        self.attrs = attrs  # normalised key -> value
-        self.self_closing = self_closing
-        self.end = end  # offset just after '>'
-
-
-def _skip_space(text: str, pos: int, chars: str = _SPACE) -> int:
-    while pos < len(text) and text[pos] in chars:
-        pos += 1
-    return pos
-
-
-def _norm_key(key: str) -> str:
-    return key.lower().replace("_", "").replace("-", "")
-
-
-def _parse_tag(text: str, pos: int, line: int) -> _Tag | None:
-    """The tag starting at ``text[pos] == '<'``; None when no tag name follows the '<'.
-
-    Raises ParseError for a tag that starts but is malformed (unterminated quote, no '>').
-    """
-    p = _skip_space(text, pos + 1, " \t")
-    closing = p < len(text) and text[p] == "/"
-    if closing:
-        p = _skip_space(text, p + 1, " \t")
-    q = p
-    while q < len(text) and text[q] in _NAME_CHARS:
-        q += 1
-    if q == p:
-        return None
-    name = text[p:q].upper()
-    attrs: dict[str, str] = {}
-    p = q
-    while True:
-        p = _skip_space(text, p)
-        if p >= len(text):
-            raise ParseError(f"the <{name}> tag is not finished ('>' missing)", line=line,
-                             directive=name)
-        c = text[p]
-        if c == ">":
-            return _Tag(name, closing, attrs, False, p + 1)
-        if c == "/":
-            r = _skip_space(text, p + 1, " \t")
-            if r < len(text) and text[r] == ">":
-                return _Tag(name, closing, attrs, True, r + 1)
-            raise ParseError(f"stray '/' in the <{name}> tag", line=line, directive=name)
-        q = p
-        while q < len(text) and text[q] in _ATTR_CHARS:
-            q += 1
-        if q == p:
-            raise ParseError(f"unexpected {c!r} in the <{name}> tag", line=line, directive=name)
-        key = text[p:q]
-        p = _skip_space(text, q, " \t")
-        if p >= len(text) or text[p] != "=":
-            raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
-                             directive=name)
-        p = _skip_space(text, p + 1, " \t")
-        if p < len(text) and text[p] in "\"'":
-            quote = text[p]
-            close = text.find(quote, p + 1)
-            if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
-                raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
-                                 line=line, directive=name)
-            value, p = text[p + 1:close], close + 1
-        else:  # unquoted value: up to whitespace, '>' or '/>'
-            q = p
-            while q < len(text) and text[q] not in _SPACE + ">" \
-                    and not text.startswith("/>", q):
-                q += 1
-            value, p = text[p:q], q
-        norm = _norm_key(key)
-        if norm in attrs and attrs[norm] != value:
-            raise ParseError(f"attribute {key!r} of <{name}> is given twice", line=line,
-                             directive=name)
-        attrs[norm] = value
-
-
-def _attr(tag: _Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
+def _attr(tag: Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
     values = {tag.attrs[k].strip() for k in keys if k in tag.attrs}
     if len(values) > 1:
         raise ParseError(f"<{tag.name}> gives two different {what}s: "
@@ -144,14 +59,6 @@ def _attr(tag: _Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
     if not value:
         raise ParseError(f"<{tag.name}> has an empty {what}", line=line, directive=tag.name)
     return value
-
-
-class _LineCounter:
-    """Response line numbers of offsets (a bisection over the scan's line starts, so a
-    response with many directives is not counted from the top for each)."""
-
-    def __init__(self, scan: Scan):
-        self.at = scan.line_of
 
 
 def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
@@ -175,7 +82,7 @@ def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
         at_line_start = line_start >= 0 and not text[line_start:m.start()].strip()
         line_start = -1  # nothing after this tag on the same line starts the line
         if m.group(1):  # closing
-            gt = _skip_space(text, m.end(), " \t")
+            gt = skip_space(text, m.end(), " \t")
             if gt >= len(text) or text[gt] != ">":
                 continue
             at_line_end = _REST_BLANK.match(text, gt + 1) is not None
@@ -186,7 +93,7 @@ def _find_close(text: str, pos: int, name: str) -> tuple[int, int] | None:
             depth -= 1
         elif at_line_start:
             try:
-                tag = _parse_tag(text, m.start(), 0)
+                tag = parse_tag(text, m.start(), 0)
             except ParseError:
                 continue
             if tag is not None and not tag.self_closing:
@@ -231,15 +138,10 @@ def _header_path(line: str) -> str:
     return p
 
 
-def _hunk_hint(header: str) -> int | None:
-    """The old start line of ``@@ -3,4 +3,5 @@``; None for a bare ``@@`` or ``@@ text``."""
-    rest = header[2:].lstrip()
-    if not rest.startswith("-"):
-        return None
-    i = 1
-    while i < len(rest) and rest[i].isascii() and rest[i].isdigit():
-        i += 1
-    return int(rest[1:i]) if i > 1 else None
+def _old_start(header: str) -> int | None:
+    """The old start line of an ``@@ -3,4 +3,5 @@`` header; None for a bare ``@@``."""
+    m = read_hunk_header(header)
+    return m.old_start if m else None
 
 
 def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> list[Hunk]:
@@ -278,7 +180,7 @@ def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> lis
         if line.startswith("@@"):
             finish()
             cur, bare, flags = [], [], [False, False]
-            cur_line, cur_hint, explicit = first + k, _hunk_hint(line), True
+            cur_line, cur_hint, explicit = first + k, _old_start(line), True
         elif line.startswith(("\\", )) and cur:
             # '\ No newline at end of file' after the last line of a side
             tag = cur[-1][0]
@@ -369,19 +271,19 @@ def _directive_words(name: str, *paths: str) -> str:
 
 
 def _parse_container(text: str, open_start: int, open_end: int,
-                     lines: _LineCounter) -> tuple[Block, int]:
+                     line_of) -> tuple[Block, int]:
     """Parse the container whose opening tag spans ``text[open_start:open_end]``."""
-    container_line = lines.at(open_start)
+    container_line = line_of(open_start)
     ops: list[Operation] = []
     kinds: list[str] = []  # directive names in order
     pos = open_end
     while True:
-        skipped_from, pos = pos, _skip_space(text, pos)
+        skipped_from, pos = pos, skip_space(text, pos)
         if pos >= len(text):
             raise ParseError(f"{CUT_OFF}: <FILE_CHANGES> opened at response line "
                              f"{container_line} is never closed", line=container_line,
                              directive=CONTAINER, hint=CUT_OFF_HINT)
-        line = lines.at(pos)
+        line = line_of(pos)
         at_line_start = text.rfind("\n", skipped_from, pos) >= 0
         if at_line_start and text[pos] in "`~":
             nl = text.find("\n", pos)
@@ -396,7 +298,7 @@ def _parse_container(text: str, open_start: int, open_end: int,
                                  line=line, directive=CONTAINER)
             pos = close + 3
             continue
-        tag = _parse_tag(text, pos, line) if text[pos] == "<" else None
+        tag = parse_tag(text, pos, line) if text[pos] == "<" else None
         if tag is None:
             nl = text.find("\n", pos, pos + 200)
             snippet = text[pos:pos + 200 if nl < 0 else nl].strip()
@@ -417,7 +319,7 @@ def _parse_container(text: str, open_start: int, open_end: int,
         if tag.name not in DIRECTIVES:
             raise ParseError(f"unknown directive <{tag.name}> inside <FILE_CHANGES>", line=line,
                              directive=tag.name, hint=_FORMAT_HINT)
-        op, pos = _parse_directive(text, tag, line, lines)
+        op, pos = _parse_directive(text, tag, line, line_of)
         ops.append(op)
         kinds.append(tag.name)
 
@@ -431,8 +333,8 @@ def _block_formats(kinds: list[str]) -> list[str]:
     return [NAME, HASHLINE] if kinds.index(PATCH) < kinds.index(HASHLINE_PATCH) else [HASHLINE, NAME]
 
 
-def _parse_directive(text: str, tag: _Tag, line: int,
-                     lines_at: _LineCounter) -> tuple[Operation, int]:
+def _parse_directive(text: str, tag: Tag, line: int,
+                     line_of) -> tuple[Operation, int]:
     """The operation of the directive whose opening tag is ``tag``, and where parsing goes on."""
     name = tag.name
     if name == RENAME:
@@ -462,7 +364,7 @@ def _parse_directive(text: str, tag: _Tag, line: int,
             raise ParseError(f"{CUT_OFF}: <{name}> is opened and never closed", line=line,
                              directive=words, file=path,
                              hint=f"end the directive with </{name}>; {CUT_OFF_HINT}")
-        lines, first = _content_lines(text, tag.end, close[0], lines_at.at(tag.end))
+        lines, first = _content_lines(text, tag.end, close[0], line_of(tag.end))
         end = close[1]
 
     if name == NEW:
@@ -479,17 +381,74 @@ def _parse_directive(text: str, tag: _Tag, line: int,
     return HashlineEdit(path, hashline.parse_ops(lines, source, first_line=first), source), end
 
 
-def _after_empty_directive(text: str, tag: _Tag, line: int) -> int:
+def _after_empty_directive(text: str, tag: Tag, line: int) -> int:
     """Where parsing goes on after a RENAME/DELETE tag: past ``</NAME>`` when the tag was
     not self-closing and the closing tag follows (only whitespace between)."""
     if tag.self_closing:
         return tag.end
-    p = _skip_space(text, tag.end)
+    p = skip_space(text, tag.end)
     if p < len(text) and text[p] == "<":
-        close = _parse_tag(text, p, line)
+        close = parse_tag(text, p, line)
         if close is not None and close.closing and close.name == tag.name:
             return close.end
     return tag.end
+
+
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one <FILE_CHANGES> block holding directives:
+
+<FILE_CHANGES>
+<FILE_NEW file_path="src/config.py">
+GREETING = "Hello"
+</FILE_NEW>
+
+<FILE_PATCH file_path="src/app.py">
+@@
+ def greet(name):
+-    print("Hi " + name)
++    print(GREETING + ", " + name)
+</FILE_PATCH>
+
+<FILE_RENAME from_path="docs/NOTES.txt" to_path="docs/notes.md" />
+
+<FILE_DELETE file_path="old_config.ini" />
+</FILE_CHANGES>
+
+- FILE_NEW gives a file's whole content (it creates the file or replaces it).
+- FILE_PATCH holds unified-diff hunks without line numbers: each hunk starts with `@@`;
+  lines start with a space (unchanged), `-` (removed) or `+` (added). Copy unchanged and
+  removed lines exactly from the file.
+- FILE_APPEND adds its content at the end of a file (creating the file when missing).
+- FILE_RENAME moves a file; FILE_DELETE removes one. Directives apply in order, so a
+  patch after a rename names the new path.
+"""
+
+HASHLINE_PROMPT = """\
+Files are shown to you with an id on every line, as `LINE#ID:text` (for example
+`12#3f:    return x`), inside <FILE_CONTENT path="..."> blocks. Edit them by those ids.
+Answer with your explanation, then:
+
+<FILE_CHANGES>
+<FILE_HASHLINE_PATCH file_path="src/app.py">
+2#33:    print(GREETING + ", " + name)
+<+1#6c:from config import GREETING
+5#a1-7#0e:
+</FILE_HASHLINE_PATCH>
+</FILE_CHANGES>
+
+Operations, one per line (line numbers and ids are those of the file as shown):
+- `L#ID:text` replaces line L with text; `L1#ID-L2#ID:text` replaces lines L1 to L2.
+  An empty text deletes them. Lines that follow an operation and start no operation of
+  their own continue its text (several new lines).
+- `>+L#ID:text` inserts text after line L; `<+L#ID:text` inserts it before line L.
+  Empty text inserts a blank line.
+- Copy every `L#ID` exactly as shown: an id that does not match the current line makes
+  the whole answer be refused, and you get the current lines back to retry.
+FILE_NEW, FILE_RENAME and FILE_DELETE directives (see the file-changes format) may be
+used in the same block.
+"""
 
 
 class FileChanges(Format):
@@ -497,6 +456,12 @@ class FileChanges(Format):
 
     name = NAME
     selects = (NAME, HASHLINE)
+    prompts = {"file-changes": PROMPT, "hashline": HASHLINE_PROMPT}
+    new_file_hint = 'a <FILE_NEW file_path="PATH"> directive'
+    leftover_markup = (
+        (r"^\s*</?(?:" + "|".join((CONTAINER, *DIRECTIVES)) + r")\b", "a <FILE_CHANGES> directive"),
+        *hashline.LEFTOVER_MARKUP,
+    )
     triggers = "<"
     markers = ("<FILE_CHANGES",)
 
@@ -511,7 +476,7 @@ class FileChanges(Format):
         m = _CONTAINER_OPEN.match(line, p)
         start = scan.starts[i] + p
         block, _end = _parse_container(scan.text, start, scan.starts[i] + m.end(),
-                                       _LineCounter(scan))
+                                       scan.line_of)
         return block
 
 

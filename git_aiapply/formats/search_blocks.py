@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 
 from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
 from ..record import record
-from .base import fence_open, new_file_text, strip_fence
+from .scan import new_file_text
+from ..text import fence_open, strip_fence
 
 # Files whose content legitimately is fenced markdown: a fence around their SEARCH and
 # REPLACE may be the file's own, so it is never stripped.

@@ -29,13 +29,13 @@ import re
 
 from ..errors import ParseError
 from ..ops import Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_replace, is_search,
                             looks_like_marker, read_block)
 
 NAME = "search-replace"
 
-# A fence line, indented or not (the stricter base.fence_open limits indentation to three
+# A fence line, indented or not (the stricter text.fence_open limits indentation to three
 # spaces; blocks inside list items are indented further).
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
 # Fence info strings that name a shell: a path-looking line inside such a fence is a
@@ -148,11 +148,43 @@ class _Run:
         self.found: list[tuple[str, int, int, NumberedBlock, Block]] = []
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then one SEARCH/REPLACE block per edit. Each block is the
+file's path alone on a line, then a fenced block holding the markers:
+
+src/util.py
+```python
+<<<<<<< SEARCH
+def slugify(text):
+    return text.strip().lower().replace(" ", "-")
+=======
+def slugify(text):
+    return "-".join(text.strip().lower().split())
+>>>>>>> REPLACE
+```
+
+- SEARCH holds lines copied exactly from the file, whole lines, enough of them to match
+  only one place; REPLACE holds what replaces them.
+- Give the path before every block (a block without one edits the previous block's file).
+  Several blocks may edit one file; each SEARCH must match the file as it is now.
+- An empty SEARCH creates a new file whose content is the REPLACE part.
+- When the content holds lines of ``` fences, fence the block with ```` instead.
+"""
+
+
 class SearchReplace(Format):
     """aider's SEARCH/REPLACE blocks, opened by the ``<<<<<<< SEARCH`` line; the path line
     and the fence before it belong to the block (found by looking back over prose)."""
 
     name = NAME
+    prompts = {"search-replace": PROMPT}
+    new_file_hint = 'a SEARCH/REPLACE block with an empty SEARCH'
+    leftover_markup = (
+        (r"^\s*<{5,9} ?SEARCH\s*$", "a SEARCH/REPLACE marker"),
+        (r"^\s*>{5,9} ?REPLACE\s*$", "a SEARCH/REPLACE marker"),
+    )
     triggers = "<"
     markers = ("<<<<<<< SEARCH",)
 

@@ -16,13 +16,14 @@ import re
 from ..errors import ParseError
 from ..ops import (ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation,
                    RenameFile, SetMode, Source)
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, fence_open, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from ..paths import read_quoted_path
+from ..text import HunkHeader, fence_open, read_hunk_header
 
 NAME = "unified-diff"
 
 DEV_NULL = "/dev/null"
 # '@@ -l[,c] +l[,c] @@ section'; the closing '@@' is optional (models drop it).
-_HUNK_RE = re.compile(r"@@[ \t]*-(\d+)(?:,(\d+))?[ \t]+\+(\d+)(?:,(\d+))?[ \t]*(?:@@.*)?")
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 _TIME_RE = re.compile(r"\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
 _ZONE_RE = re.compile(r"[+-]\d{4}")
@@ -30,37 +31,8 @@ _ZONE_RE = re.compile(r"[+-]\d{4}")
 _GIT_PREFIX_LETTERS = "abciwo"
 _BACKUP_SUFFIXES = (".orig", ".old", ".bak", ".rej", "~")
 _MODES = {"100644": 0o100644, "100755": 0o100755, "100664": 0o100644}
-_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 # git extended header lines that carry nothing we need
 _IGNORED_HEADERS = ("index ", "similarity index ", "dissimilarity index ")
-
-
-def _unquote(s: str, i: int) -> tuple[str | None, int]:
-    """Read a C-style quoted name starting at ``s[i] == '"'``; (name, offset after it)."""
-    out = bytearray()
-    j = i + 1
-    n = len(s)
-    while j < n:
-        c = s[j]
-        if c == '"':
-            return out.decode("utf-8", "surrogateescape"), j + 1
-        if c == "\\" and j + 1 < n:
-            e = s[j + 1]
-            if e in _C_ESCAPES:
-                out.append(_C_ESCAPES[e])
-                j += 2
-                continue
-            digits = s[j + 1:j + 4]
-            if len(digits) == 3 and all(d in "01234567" for d in digits):
-                out.append(int(digits, 8) & 0xFF)
-                j += 4
-                continue
-            out.extend(e.encode("utf-8", "surrogateescape"))
-            j += 2
-            continue
-        out.extend(c.encode("utf-8", "surrogateescape"))
-        j += 1
-    return None, n
 
 
 def _header_name(rest: str) -> str | None:
@@ -70,7 +42,7 @@ def _header_name(rest: str) -> str | None:
     'YYYY-MM-DD HH:MM:SS[.frac] [+zone]' timestamp."""
     rest = rest.lstrip(" ")
     if rest.startswith('"'):
-        name, _ = _unquote(rest, 0)
+        name, _ = read_quoted_path(rest, 0)
         return name
     name = rest.split("\t", 1)[0].rstrip()
     words = name.split(" ")
@@ -95,16 +67,16 @@ def _git_names(rest: str) -> tuple[str, str] | None:
     """The two names of a ``diff --git`` line (text after ``diff --git ``)."""
     rest = rest.rstrip()
     if rest.startswith('"'):
-        a, j = _unquote(rest, 0)
+        a, j = read_quoted_path(rest, 0)
         tail = rest[j:].lstrip(" ")
         if a is None or not tail:
             return None
-        b = _unquote(tail, 0)[0] if tail.startswith('"') else tail
+        b = read_quoted_path(tail, 0)[0] if tail.startswith('"') else tail
         return (a, b) if b else None
     if rest.endswith('"'):
         k = rest.rfind(' "')
         if k > 0:
-            b, _ = _unquote(rest, k + 1)
+            b, _ = read_quoted_path(rest, k + 1)
             return (rest[:k], b) if b else None
     # same name on both sides (the usual case): split in the middle, names may hold spaces
     if len(rest) % 2 == 1:
@@ -172,10 +144,35 @@ class _Section:
                           hint=hint)
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then the change as a unified diff (as `git diff` prints it)
+in a ```diff fence:
+
+```diff
+--- a/README.md
++++ b/README.md
+@@ -1,3 +1,5 @@
+ # Demo app
+ 
+ A tiny program that greets people.
++
++Run it with: python src/app.py NAME
+```
+
+- `--- /dev/null` creates a file, `+++ /dev/null` deletes one; `rename from` /
+  `rename to` lines (after `diff --git a/OLD b/NEW`) rename one.
+- Line numbers only help to choose between equal places; the lines must match the file.
+"""
+
+
 class UnifiedDiff(Format):
     """``git diff`` / GNU unified diffs; consecutive file sections form one block."""
 
     name = NAME
+    prompts = {"unified-diff": PROMPT}
+    new_file_hint = 'a diff from `--- /dev/null`'
     triggers = "dI-"
     markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -")
 
@@ -283,7 +280,7 @@ def _read_git_headers(lines: list[str], i: int, sec: _Section) -> int:
 def _quoted_or_plain(name: str) -> str:
     name = name.rstrip()
     if name.startswith('"'):
-        unquoted, _ = _unquote(name, 0)
+        unquoted, _ = read_quoted_path(name, 0)
         if unquoted is not None:
             return unquoted
     return name
@@ -321,13 +318,13 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
     if header.startswith("@@@"):
         raise sec.error("combined diffs ('@@@' hunks of a merge) are not supported", i + 1,
                         hint="write an ordinary two-sided diff")
-    m = _HUNK_RE.match(header)
+    m = read_hunk_header(header)
     old_left = new_left = None  # lines the counts still announce (None: no counts)
     line_hint = None
     if m:
-        line_hint = int(m.group(1))
-        old_left = int(m.group(2)) if m.group(2) is not None else 1
-        new_left = int(m.group(4)) if m.group(4) is not None else 1
+        line_hint = m.old_start
+        old_left = m.old_count if m.old_count is not None else 1
+        new_left = m.new_count if m.new_count is not None else 1
     body: list[tuple[str, str]] = []
     blank_run = 0  # trailing blank lines in ``body`` (tentative context)
     old_before_blanks = new_before_blanks = None  # counts left before that run
@@ -405,7 +402,7 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
                 old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
 
 
-def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m,
+def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m: HunkHeader | None,
                    body: list[tuple[str, str]], scan: Scan) -> None:
     """Refuse the last hunk of the response when it looks cut off (BEHAVIOR.md §2): it
     holds fewer lines than its '@@' header announces, or its last line has no newline
@@ -418,8 +415,8 @@ def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section,
                         last + 1, hint=CUT_OFF_HINT)
     if not m:
         return
-    old_count = int(m.group(2)) if m.group(2) is not None else 1
-    new_count = int(m.group(4)) if m.group(4) is not None else 1
+    old_count = m.old_count if m.old_count is not None else 1
+    new_count = m.new_count if m.new_count is not None else 1
     old_seen = sum(1 for tag, _ in body if tag != ADD)
     new_seen = sum(1 for tag, _ in body if tag != REMOVE)
     if old_seen < old_count or new_seen < new_count:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import NewFile, Source
-from .base import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
 from .search_replace import fence_of, path_in_info, strip_path
 
 NAME = "whole"
@@ -58,10 +58,32 @@ def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | N
     return None
 
 
+# `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
+# adds the common part).
+PROMPT = """\
+Answer with your explanation, then every file you change or create in full: the file's
+path alone on a line, then a fenced block holding the file's whole new content:
+
+src/config.py
+```python
+import os
+
+GREETING = os.environ.get("GREETING", "Hello")
+```
+
+- Give every line of the file, unchanged ones included: the block replaces the file.
+- When the content holds lines of ``` fences, fence the file with ```` instead.
+- This format is used with `git ai-apply --format whole`: fenced code without a path
+  line before it is taken as part of the explanation.
+"""
+
+
 class Whole(Format):
     """A fence with a path before it (or in its info string), read only with --format."""
 
     name = NAME
+    prompts = {"whole": PROMPT}
+    new_file_hint = "the file's path and its whole content in a fenced block"
     explicit_only = True
     triggers = "`~"
 

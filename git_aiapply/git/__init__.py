@@ -20,7 +20,7 @@ _WHERE = {
     "Repo": "repo", "identity": "repo", "find_response_commit": "repo",
     "branch_refname": "refs", "short_branch": "refs", "update_ref": "refs",
     "delete_ref": "refs", "checked_out_branches": "refs", "branches_in_use": "refs",
-    "TreeBase": "state", "WorktreeBase": "state", "read_disk": "state",
+    "TreeSnapshot": "state", "WorktreeSnapshot": "state", "read_disk": "state",
     "read_disk_as_git": "state", "dirty_paths": "state", "worktree_matches": "state",
     "plan_between": "state", "IndexLock": "index", "lock_owner": "index",
     "pid_alive": "index", "read_index": "index", "entry_with_stat": "index",

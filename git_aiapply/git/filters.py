@@ -10,8 +10,6 @@ filters are not supported: a path with a ``process``-only driver is a fatal erro
 nothing is ever written unconverted."""
 from __future__ import annotations
 
-import os
-
 from ..errors import FatalError
 
 # crlf actions (git's convert.c names)

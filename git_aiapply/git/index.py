@@ -262,6 +262,20 @@ class IndexLock:
             self.held = False
 
 
+def stage_entries(index_path: str, entries: dict) -> None:
+    """Set ``entries`` (path -> (mode, blob id) or None) in the index at ``index_path``
+    under ``index.lock``, as git writes an index: all of them or, on any error, none."""
+    lock = IndexLock(index_path)
+    lock.acquire()
+    try:
+        index = lock.read()
+        set_entries(index, entries)
+        lock.stage(index)
+        lock.install()
+    finally:
+        lock.release()
+
+
 def lock_owner(lock_path: str) -> int | None:
     """The pid written into a lock file by IndexLock.acquire, or None (not ours)."""
     try:

@@ -8,6 +8,7 @@ import os
 import time
 
 from ..errors import Problem
+from ..record import record
 from .faults import remove_file
 
 JOURNAL = "AI_APPLY_JOURNAL"
@@ -29,8 +30,8 @@ class Journal:
     ``moves_to``: the commit the ref will point at when known beforehand (a fast-forward
     pick, undo; "unborn": undo of a root commit deletes the branch), None for a commit yet
     to be made; ``staged_index``: once the new index is in ``index.lock``, that file's size
-    and trailing checksum, so that recover knows the lock as the run's own.  recover.py
-    reads it (its docstring)."""
+    and trailing checksum, so that recover knows the lock as the run's own.
+    ``read_journal`` reads it back for recover.py."""
 
     def __init__(self, gitdir: str):
         self.path = journal_path(gitdir)
@@ -63,12 +64,7 @@ class Journal:
         """Record which file the staged ``index.lock`` is (its size and trailing checksum):
         staging replaced the lock's owner line, and recover must tell our lock from one a
         git process took after the crash."""
-        with open(lock_path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - 32))
-            tail = f.read()
-        self._data["staged_index"] = [size, tail.hex()]
+        self._data["staged_index"] = file_fingerprint(lock_path)
         self._write(self._data)
 
     def _write(self, data: dict) -> None:
@@ -86,6 +82,50 @@ class Journal:
             except OSError:
                 pass  # left behind: the next run notices it and `recover` explains it
             self.active = False
+
+
+def file_fingerprint(path: str) -> list:
+    """[size, hex of the last 32 bytes] of a written index file (its trailing checksum):
+    how the journal names the staged ``index.lock``."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(max(0, size - 32))
+        tail = f.read()
+    return [size, tail.hex()]
+
+
+@record
+class JournalNote:
+    """What an interrupted run's journal says (the fields of ``Journal``'s format)."""
+
+    pid: int
+    head: str | None
+    paths: dict  # path -> [mode, blob id] of what was on disk, or None
+    final: dict
+    written: dict
+    branch: str  # the ref that moves ("HEAD": detached)
+    made_dirs: list
+    moves_to: str | None
+    kind: str
+    staged_index: list | None
+
+
+def read_journal(path: str) -> JournalNote:
+    """The journal at ``path``; raises OSError, or ValueError for one that is not the
+    journal's format (a person has to look)."""
+    with open(path) as f:
+        j = json.load(f)
+    try:
+        staged = j.get("staged_index")
+        return JournalNote(
+            pid=int(j["pid"]), head=j.get("head"), paths=dict(j["paths"]),
+            final=j.get("final") or {}, written=j.get("written") or {},
+            branch=j.get("branch") or "HEAD", made_dirs=j.get("made_dirs") or [],
+            moves_to=j.get("moves_to"), kind=j.get("kind") or "apply",
+            staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None)
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{type(e).__name__}: {e}") from None
 
 
 def interrupted_problem(gitdir: str) -> Problem | None:

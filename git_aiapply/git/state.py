@@ -92,8 +92,8 @@ def _index_has_crlf(repo, index, path: str):
     return check
 
 
-class TreeBase:
-    """The base a response is planned against: a commit's tree, plus the worktree for
+class TreeSnapshot:
+    """The snapshot a response is planned against: a commit's tree, plus the worktree for
     untracked paths (``workdir`` None in branch mode).  A tracked folder that is a link
     on disk counts as a link, so nothing is planned through it."""
 
@@ -153,7 +153,7 @@ class TreeBase:
         return "file"
 
 
-class WorktreeBase(TreeBase):
+class WorktreeSnapshot(TreeSnapshot):
     """include-dirty: tracked files are taken as they are in the worktree (as git add
     would store them)."""
 
@@ -221,7 +221,7 @@ def worktree_matches(repo, path: str, mode: int, oid, index=None) -> bool:
     return pygit2.hash(f.to_git(path, st.data, _index_has_crlf(repo, index, path))) == oid
 
 
-def dirty_paths(repo, index: pygit2.Index, base: TreeBase, paths: list[str]) -> list[tuple[str, str]]:
+def dirty_paths(repo, index: pygit2.Index, base: TreeSnapshot, paths: list[str]) -> list[tuple[str, str]]:
     """(path, why) for every touched path whose worktree, index and HEAD disagree."""
     out = []
     conflicts = index.conflicts

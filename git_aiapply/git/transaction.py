@@ -33,7 +33,7 @@ from .index import set_entries
 from .journal import Journal
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .repo import Repo, identity
-from .state import TreeBase, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
+from .state import TreeSnapshot, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
 
 
 # --------------------------------------------------------------------------- worktree
@@ -321,7 +321,7 @@ class Transaction:
             raise
         return self
 
-    def check_clean(self, base: TreeBase, paths, *, refusal: str, hint: str) -> None:
+    def check_clean(self, base: TreeSnapshot, paths, *, refusal: str, hint: str) -> None:
         dirty = dirty_paths(self.repo, self.index, base, paths)
         if dirty:
             raise ApplyError([Problem(f"{p} {why}; {refusal}", file=p, hint=hint)
@@ -461,7 +461,7 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         branch, head_id = planned_head
         head_tree = r[head_id].tree if head_id else None
         touched = plan.touched
-        base = TreeBase(r, head_tree, repo.workdir)
+        base = TreeSnapshot(r, head_tree, repo.workdir)
         if not req.include_dirty:
             txn.check_clean(base, touched, refusal="ai-apply only changes clean files",
                             hint="commit or stash your changes first, or pass "

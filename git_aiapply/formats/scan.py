@@ -45,20 +45,27 @@ a block belongs to that block (fence lines and any text inside it are not explan
 a prose fence that holds no change stays prose.  A response that ends inside a fence
 holding a change looks cut off and is refused.
 
-Formats may also carry what else they know (a prompt, a new-file hint, the markup a
-leftover-markup guard looks for) as further attributes; the scanner needs only the above.
+What else a format knows lives on its object too (the scanner needs none of it):
+
+``prompts``
+    ``--format`` name -> the instructions `git ai-apply prompt NAME` prints (prompts.py
+    adds the part common to every format).
+``new_file_hint``
+    How this format creates a file (``PATH`` stands for the path), for the refusal of an
+    edit to a file that does not exist.
+``leftover_markup``
+    (regular expression, what it is) for lines of this format's markup that must not be
+    committed (the hook kit's guard); empty for a format whose lines are ordinary text.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record
+from ..text import fence_info, fence_open, is_fence_close
 
-# A markdown fence line: 3+ backticks or tildes, optional info string.
-FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)")
 
 
 @record
@@ -75,42 +82,6 @@ class Block:
     def __post_init__(self):
         if not self.formats:
             self.formats = [self.format]
-
-
-def fence_open(line: str) -> tuple[str, int] | None:
-    """(fence char, length) when ``line`` opens or closes a markdown fence."""
-    m = FENCE_RE.fullmatch(line.rstrip())
-    if not m:
-        return None
-    return m.group(1)[0], len(m.group(1))
-
-
-def fence_info(line: str) -> str:
-    """The info string of a fence opening line (``diff`` in ```` ```diff ````), or ''."""
-    m = FENCE_RE.fullmatch(line.rstrip())
-    return m.group(2).strip() if m else ""
-
-
-def is_fence_close(line: str, char: str, length: int) -> bool:
-    s = line.strip()
-    return len(s) >= length and set(s) == {char}
-
-
-def strip_fence(lines: list[str]) -> list[str]:
-    """Drop a markdown fence that wraps ``lines`` entirely (blank lines around it ignored).
-
-    Used for directive content that a model wrapped in ```` ```lang ... ``` ````.
-    """
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
-    if hi - lo >= 2:
-        f = fence_open(lines[lo])
-        if f and is_fence_close(lines[hi - 1], *f):
-            return lines[lo + 1:hi - 1]
-    return lines
 
 
 def new_file_text(lines: list[str]) -> str:
@@ -228,6 +199,9 @@ class Format:
     # literal starts of the lines that begin a block of the format (case-insensitive): a
     # response whose last line is one (or, cut mid-line, the start of one) was cut off
     markers: tuple[str, ...] = ()
+    prompts: dict[str, str] = {}
+    new_file_hint: str = ""
+    leftover_markup: tuple[tuple[str, str], ...] = ()
 
     def opens(self, scan: Scan, i: int) -> bool:  # pragma: no cover - protocol
         raise NotImplementedError
@@ -344,3 +318,133 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
         raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
                          f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
                          line=k + 1, hint=CUT_OFF_HINT)
+
+
+# --------------------------------------------------------------------------- tags
+# The tag and attribute syntax of the XML-ish formats (<FILE_CHANGES> directives,
+# <CodeChange>): attribute names compare lower-cased with '_' and '-' dropped, so
+# file_path, filePath and file-path are one name.
+
+TAG_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ATTR_CHARS = TAG_NAME_CHARS | frozenset("-:.")
+_SPACE = " \t\r\n"
+
+
+class Tag:
+    """A parsed opening or closing tag."""
+
+    def __init__(self, name: str, closing: bool, attrs: dict[str, str], self_closing: bool,
+                 end: int):
+        self.name = name  # upper-cased
+        self.closing = closing
+        self.attrs = attrs  # normalised key -> value
+        self.self_closing = self_closing
+        self.end = end  # offset just after '>'
+
+
+def skip_space(text: str, pos: int, chars: str = _SPACE) -> int:
+    while pos < len(text) and text[pos] in chars:
+        pos += 1
+    return pos
+
+
+def attribute_key(key: str) -> str:
+    """An attribute's name as compared: lower-cased, '_' and '-' dropped."""
+    return key.lower().replace("_", "").replace("-", "")
+
+
+def _unquoted_value_end(text: str, p: int, end: int) -> int:
+    """Where an unquoted value starting at ``p`` ends: whitespace, '>' or '/>'."""
+    while p < end and text[p] not in _SPACE + ">" and not text.startswith("/>", p):
+        p += 1
+    return p
+
+
+def parse_tag(text: str, pos: int, line: int) -> Tag | None:
+    """The tag starting at ``text[pos] == '<'``, strictly; None when no tag name follows
+    the '<'.  Raises ParseError for a tag that starts but is malformed (no '>', an
+    attribute without a value or closing quote, one given twice with two values)."""
+    p = skip_space(text, pos + 1, " \t")
+    closing = p < len(text) and text[p] == "/"
+    if closing:
+        p = skip_space(text, p + 1, " \t")
+    q = p
+    while q < len(text) and text[q] in TAG_NAME_CHARS:
+        q += 1
+    if q == p:
+        return None
+    name = text[p:q].upper()
+    attrs: dict[str, str] = {}
+    p = q
+    while True:
+        p = skip_space(text, p)
+        if p >= len(text):
+            raise ParseError(f"the <{name}> tag is not finished ('>' missing)", line=line,
+                             directive=name)
+        c = text[p]
+        if c == ">":
+            return Tag(name, closing, attrs, False, p + 1)
+        if c == "/":
+            r = skip_space(text, p + 1, " \t")
+            if r < len(text) and text[r] == ">":
+                return Tag(name, closing, attrs, True, r + 1)
+            raise ParseError(f"stray '/' in the <{name}> tag", line=line, directive=name)
+        q = p
+        while q < len(text) and text[q] in _ATTR_CHARS:
+            q += 1
+        if q == p:
+            raise ParseError(f"unexpected {c!r} in the <{name}> tag", line=line, directive=name)
+        key = text[p:q]
+        p = skip_space(text, q, " \t")
+        if p >= len(text) or text[p] != "=":
+            raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
+                             directive=name)
+        p = skip_space(text, p + 1, " \t")
+        if p < len(text) and text[p] in "\"'":
+            quote = text[p]
+            close = text.find(quote, p + 1)
+            if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
+                raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
+                                 line=line, directive=name)
+            value, p = text[p + 1:close], close + 1
+        else:
+            q = _unquoted_value_end(text, p, len(text))
+            value, p = text[p:q], q
+        norm = attribute_key(key)
+        if norm in attrs and attrs[norm] != value:
+            raise ParseError(f"attribute {key!r} of <{name}> is given twice", line=line,
+                             directive=name)
+        attrs[norm] = value
+
+
+def read_attributes(text: str) -> dict[str, str]:
+    """The attributes in ``text`` (a tag's inside, after its name), leniently: a name
+    without a value is "", a quote that never closes runs to the end, junk is skipped,
+    and when a name repeats its first value is kept."""
+    attrs: dict[str, str] = {}
+    i, n = 0, len(text)
+    while i < n:
+        i = skip_space(text, i, _SPACE + "/")
+        start = i
+        while i < n and text[i] not in _SPACE and text[i] not in "=/":
+            i += 1
+        name = attribute_key(text[start:i])
+        if i == start:
+            i += 1
+            continue
+        i = skip_space(text, i)
+        if i >= n or text[i] != "=":
+            attrs.setdefault(name, "")
+            continue
+        i = skip_space(text, i + 1)
+        if i < n and text[i] in "\"'":
+            close = text.find(text[i], i + 1)
+            close = n if close < 0 else close
+            value, i = text[i + 1:close], close + 1
+        else:
+            start = i
+            while i < n and text[i] not in _SPACE:
+                i += 1
+            value = text[start:i]
+        attrs.setdefault(name, value)
+    return attrs

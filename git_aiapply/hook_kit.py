@@ -23,6 +23,8 @@ import sys
 import click
 
 from .errors import UsageError
+from .paths import read_quoted_path
+from .text import read_hunk_header
 
 KIT_HOOKS = ("pre-commit", "commit-msg")
 MARKER = "git-ai-apply hook kit"
@@ -179,26 +181,28 @@ def install_hooks_cmd(remove, names, quiet):
 
 # --------------------------------------------------------------------------- the guard
 
-# Each: (compiled pattern, what it is).  Matched against added lines only (or whole files
-# given on the command line), so text already in the repository never blocks a commit.
-_GUARD = [
-    (re.compile(r"^\s*<{5,9} ?SEARCH\s*$"), "a SEARCH/REPLACE marker"),
-    (re.compile(r"^\s*>{5,9} ?REPLACE\s*$"), "a SEARCH/REPLACE marker"),
-    (re.compile(r"^\s*\*\*\* (Begin Patch|End Patch|Update File:|Add File:|Delete File:|Move to:)"),
-     "an apply-patch envelope line"),
-    (re.compile(r"^\s*</?FILE_(CHANGES|NEW|PATCH|HASHLINE_PATCH|RENAME|DELETE)\b"),
-     "a <FILE_CHANGES> directive"),
-    (re.compile(r"^\s*</?CodeChange\b"), "a <CodeChange> tag"),
-    # a view line / set `12#ab:text`, a range `12#ab-14#cd:`, an insert `>+12#ab text`
-    (re.compile(r"^\d+#(?:[0-9a-f]{2}|[ZPMQVRWSNKTXJBYH]{2})[:-]"), "a hashline LINE#ID prefix"),
-    (re.compile(r"^\s*[<>]\+\d+#(?:[0-9a-f]{2}|[ZPMQVRWSNKTXJBYH]{2})\b"), "a hashline insert"),
-]
+# Each: (compiled pattern, what it is), from every format's ``leftover_markup``; matched
+# against added lines only (or whole files given on the command line), so text already
+# in the repository never blocks a commit.
+_guard: list | None = None
+
+
+def _guard_patterns() -> list:
+    global _guard
+    if _guard is None:
+        from .formats import FORMATS
+
+        _guard = [(re.compile(pattern), what) for f in FORMATS
+                  for pattern, what in f.leftover_markup]
+    return _guard
+
+
 _MAX_SHOWN = 30
 ATTRIBUTE = "ai-apply-guard"
 
 
 def scan_line(text: str) -> str | None:
-    for pattern, what in _GUARD:
+    for pattern, what in _guard_patterns():
         if pattern.search(text):
             return what
     return None
@@ -209,31 +213,6 @@ def _git(args: list[str], input: bytes | None = None) -> bytes:
     if r.returncode != 0:
         raise UsageError(f"git {' '.join(args[:3])} failed: {r.stderr.decode('utf-8', 'replace').strip()}")
     return r.stdout
-
-
-def _unquote(path: str) -> str:
-    """A path as git prints it in a diff header, C-quoted when it has odd characters."""
-    if not (path.startswith('"') and path.endswith('"')):
-        return path
-    body = path[1:-1].encode("latin-1", "backslashreplace")
-    out = bytearray()
-    i = 0
-    esc = {ord("n"): 10, ord("t"): 9, ord('"'): 34, ord("\\"): 92, ord("a"): 7, ord("b"): 8,
-           ord("f"): 12, ord("r"): 13, ord("v"): 11}
-    while i < len(body):
-        c = body[i]
-        if c == 92 and i + 1 < len(body):
-            n = body[i + 1]
-            if 48 <= n <= 55 and i + 4 <= len(body):
-                out.append(int(body[i + 1:i + 4], 8))
-                i += 4
-                continue
-            out.append(esc.get(n, n))
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return out.decode("utf-8", "surrogateescape")
 
 
 def staged_findings() -> list[tuple[str, int, str, str]]:
@@ -258,7 +237,8 @@ def staged_findings() -> list[tuple[str, int, str, str]]:
             if line.startswith("+++ "):
                 # git ends the name with a tab when it holds a space (for GNU patch)
                 target = line[4:].rstrip("\t")
-                path = None if target == "/dev/null" else _unquote(target)
+                path = None if target == "/dev/null" else (
+                    read_quoted_path(target)[0] if target.startswith('"') else target)
                 if path and path.startswith("b/"):
                     path = path[2:]
             elif line.startswith("@@ "):
@@ -266,8 +246,8 @@ def staged_findings() -> list[tuple[str, int, str, str]]:
             else:
                 continue
         if line.startswith("@@ "):
-            m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@", line)
-            line_no = int(m.group(1)) if m else 0
+            m = read_hunk_header(line)
+            line_no = m.new_start if m else 0
             continue
         if path is None:
             continue
@@ -358,19 +338,15 @@ def guard_cmd(files):
 _RESPONSE_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
-def trailer_problems(message: str, made_by_ai_apply: bool) -> list[str]:
-    """What is wrong with the AI-* trailers of ``message`` (empty: nothing)."""
+def trailer_problems(message: str, made_by_ai_apply: bool, comment_char: str | None = None) -> list[str]:
+    """What is wrong with the AI-* trailers of ``message`` (empty: nothing);
+    ``comment_char``: the message still holds git's comment lines."""
     from .formats import FORMAT_NAMES
+    from .trailers import read_trailers
 
-    r = subprocess.run(["git", "interpret-trailers", "--parse"], input=message.encode("utf-8", "surrogateescape"),
-                       capture_output=True)
-    if r.returncode != 0:
-        raise UsageError(f"git interpret-trailers failed: {r.stderr.decode('utf-8', 'replace').strip()}")
     trailers: dict[str, list[str]] = {}
-    for line in r.stdout.decode("utf-8", "replace").splitlines():
-        key, sep, value = line.partition(":")
-        if sep:
-            trailers.setdefault(key.strip().lower(), []).append(value.strip())
+    for key, value in read_trailers(message, comment_char):
+        trailers.setdefault(key.lower(), []).append(value)
     problems = []
     responses = trailers.get("ai-response", [])
     formats = trailers.get("ai-format", [])
@@ -406,9 +382,8 @@ def commit_msg_cmd(message_file):
     r = subprocess.run(["git", "config", "--get", "core.commentChar"], capture_output=True)
     if r.returncode == 0 and r.stdout.strip() and r.stdout.strip() != b"auto":
         char = r.stdout.decode().strip()[:1]
-    text = "\n".join(l for l in text.split("\n") if not l.startswith(char))
     made = os.environ.get("GIT_AI_APPLY") == "1"
-    problems = trailer_problems(text, made)
+    problems = trailer_problems(text, made, comment_char=char)
     if problems:
         who = "This commit is made by git ai-apply, so its message" if made else "The commit message"
         click.echo("ai-apply commit-msg check: " + "; ".join(problems) + ".", err=True)
@@ -419,5 +394,5 @@ def commit_msg_cmd(message_file):
         sys.exit(1)
 
 
-if __name__ == "__main__":  # python -m git_aiapply.hookkit guard
+if __name__ == "__main__":  # python -m git_aiapply.hook_kit guard
     hook_cmd()

@@ -2,11 +2,15 @@
 transaction.  Pure steps are in their own modules; this one only sequences them."""
 from __future__ import annotations
 
+from enum import StrEnum
+
 from .record import field, record
 
 from .errors import ApplyError, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
+from .git.refs import short_branch
 from .response import Response
+from .trailers import add_trailers, trailer_lines
 
 
 @record
@@ -34,12 +38,25 @@ class Options:
     limits: tuple = ()
 
 
+class Status(StrEnum):
+    """What happened to one response: ``Outcome.status``, the ``status`` of --json and of
+    the library's ``Result`` (docs/JSON.md).  A str, so it prints and compares as its value."""
+
+    APPLIED = "applied"  # committed
+    ALREADY_APPLIED = "already-applied"  # a commit in the history carries its AI-Response
+    NO_CHANGE = "no-change"  # every edit is already in place
+    WOULD_APPLY = "would-apply"  # --check / --diff: it applies
+    EMPTY = "empty"  # no change blocks
+    REFUSED = "refused"  # the response is wrong (exit 1)
+    FATAL = "fatal"  # the repository or the environment stopped the run (exit 128)
+
+
 @record
 class Outcome:
     """What happened to one response."""
 
     response: Response
-    status: str  # applied, already-applied, no-change, would-apply, empty, refused
+    status: Status
     exit_code: int = 0
     commit: str | None = None
     branch: str | None = None
@@ -92,12 +109,6 @@ class Outcome:
         }
 
 
-def _short_branch(ref: str | None) -> str | None:
-    if ref and ref.startswith("refs/heads/"):
-        return ref[len("refs/heads/"):]
-    return ref
-
-
 def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     """What the plan changes in the end (a file deleted and created again is updated, a
     rename and back is no rename), in the response's order."""
@@ -137,12 +148,8 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
             raise ApplyError("Aborting commit due to empty commit message.", kind="message")
         msg = opts.message.strip("\n")
         if trailers:
-            tail = build_message("", formats=parsed.formats, response_id=response.response_id,
-                                 model=response.model, descriptions=[], changed=[("update", "x")],
-                                 subject_max=subject_max, trailers=True)
-            # keep only the trailer paragraph of the generated message
-            tail = tail.rstrip("\n").rsplit("\n\n", 1)[-1]
-            msg = f"{msg}\n\n{tail}"
+            msg = add_trailers(msg, trailer_lines(parsed.formats, response.response_id,
+                                                  response.model))
     else:
         msg = build_message(parsed.explanation, formats=parsed.formats,
                             response_id=response.response_id, model=response.model,
@@ -154,13 +161,8 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
         c = identity(repo, "committer")
         line = f"Signed-off-by: {c.name} <{c.email}>"
         if line not in msg:
-            msg = msg.rstrip("\n") + ("\n" if _ends_with_trailers(msg) else "\n\n") + line
+            msg = add_trailers(msg, [line])
     return msg.rstrip("\n") + "\n"
-
-
-def _ends_with_trailers(msg: str) -> bool:
-    last = msg.rstrip("\n").rsplit("\n\n", 1)[-1]
-    return all(":" in l and not l.startswith(" ") for l in last.splitlines()) and "\n\n" in msg.rstrip("\n")
 
 
 def render_diff(plan: Plan, color: bool = False) -> str:
@@ -234,12 +236,12 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 
     ``after`` (--check / --diff of a series): path -> state the earlier responses of the
     series leave, so that this one is judged on top of them."""
-    out = Outcome(response, "refused", 1, branch=opts.branch)
+    out = Outcome(response, Status.REFUSED, 1, branch=opts.branch)
     try:
         return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)
-        out.status, out.exit_code, out.commit = "refused", 1, None
+        out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
         return out
 
@@ -248,7 +250,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
                after=None) -> Outcome:
     from .git.refs import branch_refname, branches_in_use, resolve_symbolic
     from .git.repo import find_response_commit
-    from .git.state import TreeBase, WorktreeBase
+    from .git.state import TreeSnapshot, WorktreeSnapshot
     from .formats import no_changes_problem
     from .paths import normalize_path
     from .plan import make_plan
@@ -262,12 +264,12 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
         parsed.ops = limit_ops(parsed.ops, opts.strip, opts.directory, opts.limits)
         if not parsed.ops:
-            out.status, out.exit_code = "empty", 0
+            out.status, out.exit_code = Status.EMPTY, 0
             out.note = "every change of the response was left out by --include/--exclude"
             return out
     if not parsed.ops:
         if opts.allow_empty:
-            out.status, out.exit_code, out.note = "empty", 0, "no file changes found; nothing done"
+            out.status, out.exit_code, out.note = Status.EMPTY, 0, "no file changes found; nothing done"
             return out
         raise ApplyError(no_changes_problem(opts.format), kind="empty")
 
@@ -282,7 +284,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         # rebase in progress would drop the commit when it finishes or aborts
         why = branches_in_use(repo).get(refname)
         if why is not None:
-            raise FatalError(f"branch {_short_branch(refname)} is {why}; --branch only writes "
+            raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
                              "branches that no worktree is using (leave out --branch to commit "
                              "onto the current branch, or name another branch)", kind="state")
         if tip is not None:
@@ -293,7 +295,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
                 want = repo.resolve_commit(opts.base)
                 if want.id != tip and not r.descendant_of(tip, want.id):
                     raise ApplyError(Problem(
-                        f"branch {_short_branch(refname)} already exists and does not contain "
+                        f"branch {short_branch(refname)} already exists and does not contain "
                         f"--base {opts.base} ({str(want.id)[:12]})",
                         hint="name a new branch, delete this one, or leave out --base to "
                              "commit on its tip"))
@@ -306,7 +308,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         planned_head = None
         workdir = None
         search_tip = tip
-        out.branch = _short_branch(refname)
+        out.branch = short_branch(refname)
     else:
         if repo.workdir is not None:
             what = repo.in_progress()
@@ -319,21 +321,21 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         base_commit = r[head_id] if head_id else None
         workdir = repo.workdir
         search_tip = head_id
-        out.branch = _short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
+        out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
     out.base = str(base_commit.id) if base_commit is not None else None
 
     # the same response again: nothing to do
     done = find_response_commit(repo, search_tip, response.response_id)
     if done is not None:
-        out.status, out.exit_code, out.commit = "already-applied", 0, str(done.id)
+        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
         out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
         return out
 
     tree = base_commit.tree if base_commit is not None else None
     if opts.include_dirty and not branch_mode:
-        base = WorktreeBase(repo, tree, workdir, repo.read_index())
+        base = WorktreeSnapshot(repo, tree, workdir, repo.read_index())
     else:
-        base = TreeBase(r, tree, workdir)
+        base = TreeSnapshot(r, tree, workdir)
     if after:
         from .overlay import Overlay
 
@@ -344,7 +346,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     out.renames = plan.renames
     out.plan = plan
     if plan.is_noop():
-        out.status, out.exit_code = "no-change", 0
+        out.status, out.exit_code = Status.NO_CHANGE, 0
         out.note = "the response's changes are already in place; nothing to commit"
         return out
     # Touched files must be clean.  When committing, the transaction makes this very check
@@ -404,7 +406,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     if opts.diff:
         out.diff = render_diff(plan, color=color)
     if opts.check or opts.diff:
-        out.status, out.exit_code = "would-apply", 0
+        out.status, out.exit_code = Status.WOULD_APPLY, 0
         return out
 
     sign = signer(repo, opts.sign)
@@ -438,7 +440,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
                               sign=sign)
         res = commit_to_worktree(repo, req, planned_head)
         out.hook_output = res.hook_output
-    out.status, out.exit_code = "applied", 0
+    out.status, out.exit_code = Status.APPLIED, 0
     out.commit = str(res.commit)
     out.message = res.message
     return out

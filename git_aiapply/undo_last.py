@@ -25,8 +25,9 @@ import click
 
 from .errors import ApplyError, FatalError, Problem, UsageError
 from .record import record
+from .git.refs import short_branch
+from .trailers import AI_RESPONSE, trailer_values
 
-_TRAILER = re.compile(r"^AI-Response: [0-9a-f]{16}$", re.M)
 # the reflog entries the apply and pick transactions write when they move a branch (never
 # "ai-apply undo: ...", whose new value is an older commit, nor a roll-back)
 _OUR_REFLOG = re.compile(r"^ai-apply(?: pick [^:]*)?(?: \(initial\))?: ")
@@ -58,7 +59,7 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
             and entries[i + 1].oid_new == entries[i].oid_old \
             and entries[i + 1].oid_old == entries[i].oid_new:
         i += 2
-    short = refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
+    short = short_branch(refname)
     if i >= len(entries):
         return (f"{short} has no reflog (core.logAllRefUpdates is off?), so nothing shows that "
                 "it is still the commit git ai-apply made")
@@ -110,7 +111,7 @@ def undo(repo, force: bool = False) -> dict:
     """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
     when it is refused (nothing changed)."""
     from .git.repo import identity
-    from .git.state import TreeBase, dirty_paths
+    from .git.state import TreeSnapshot, dirty_paths
     from .git.transaction import Transaction
     from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
 
@@ -129,8 +130,9 @@ def undo(repo, force: bool = False) -> dict:
         own = ("no reflog is kept (core.logAllRefUpdates=false), so nothing shows that it is "
                "still the commit git ai-apply made")
     if isinstance(own, str):
-        made = "is not the commit git ai-apply made, as it made it" if _TRAILER.search(
-            commit.raw_message.decode("utf-8", "replace")) else "was not made by git ai-apply"
+        made = "is not the commit git ai-apply made, as it made it" if trailer_values(
+            commit.raw_message.decode("utf-8", "replace"), AI_RESPONSE) \
+            else "was not made by git ai-apply"
         raise ApplyError(Problem(
             f"HEAD {label} {made}: {own}",
             hint="undo only takes back this tool's own last commit, unchanged and still at "
@@ -164,7 +166,7 @@ def undo(repo, force: bool = False) -> dict:
 
     paths = sorted(changes)
     with Transaction(repo, (branch, head_id), kind="undo") as txn:
-        base = TreeBase(r, commit.tree, repo.workdir)
+        base = TreeSnapshot(r, commit.tree, repo.workdir)
         dirty = dirty_paths(repo, txn.index, base, paths)
         for path, (old, new) in changes.items():
             if new is None and not any(p == path for p, _ in dirty) \
@@ -193,7 +195,7 @@ def undo(repo, force: bool = False) -> dict:
         action = "restore" if new is None else ("remove" if old is None else "revert")
         files.append({"path": path, "action": action})
     return {"status": "undone", "undone": str(head_id), "subject": subject,
-            "branch": branch[len("refs/heads/"):] if branch and branch.startswith("refs/heads/") else branch,
+            "branch": short_branch(branch),
             "head": str(parent.id) if parent is not None else None, "files": files,
             "pushed_to": remotes}
 
