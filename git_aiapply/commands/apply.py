@@ -60,7 +60,7 @@ def _run(p: dict) -> None:
         raise UsageError("--verify goes with --branch, and not with --no-verify")
     if p["strip"] is not None and p["strip"] < 0:
         raise UsageError("-p takes a number of leading path components, 0 or more")
-    from ..apply import message_settings
+    from ..pipeline import message_settings
 
     message_settings(repo, Options())  # a bad aiapply.trailers or .subjectLength is fatal now
     message = _message(p["messages"], p["message_file"])
