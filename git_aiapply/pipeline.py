@@ -109,6 +109,24 @@ class Outcome:
         }
 
 
+def _counted_as_git(plan: Plan) -> list[FileChange]:
+    """The plan's changes with an updated file's lines counted as git counts them (the diff
+    of what it was and what it becomes: a file written whole counts only the lines that
+    differ, not all of them); a file written back as it was is left out."""
+    from .git.state import line_counts
+
+    out = []
+    for c in plan.changes:
+        old, new = plan.base.get(c.path), plan.final.get(c.path)
+        if c.action == "update" and old is not None and new is not None:
+            if old == new:
+                continue
+            if old.data != new.data:
+                c = FileChange(c.path, c.action, c.old_path, *line_counts(old.data, new.data))
+        out.append(c)
+    return out
+
+
 def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     """What the plan changes in the end (a file deleted and created again is updated, a
     rename and back is no rename), in the response's order."""
@@ -342,7 +360,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         base = Overlay(base, after)
     root = repo.workdir or ""
     plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root))
-    out.changes = plan.changes
+    out.changes = _counted_as_git(plan)
     out.renames = plan.renames
     out.plan = plan
     if plan.is_noop():

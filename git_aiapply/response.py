@@ -271,8 +271,9 @@ def refuse_unusable(answer: Answer) -> None:
         raise ApplyError(Problem(
             f"the {answer.shape} JSON holds {answer.choices} choices (n={answer.choices}); "
             "ai-apply applies one answer at a time",
-            hint="pass --branch 'NAME-{n}' to try each choice on its own branch, or keep "
-                 "only the choice to apply"))
+            hint="pass --branch 'NAME-{n}' to try each choice on its own branch (in the "
+                 "library: one call per choice, see docs/API.md), or keep only the choice "
+                 "to apply"))
     if answer.cut_off:
         signals = "; ".join(dict.fromkeys(answer.cut_off))
         raise ApplyError(Problem(

@@ -274,6 +274,35 @@ def test_harness_example_from_the_docs(base: GitRepo, tmp_path):
     assert snap2["files"] == snap["files"] and snap2["head"] == snap["head"]
 
 
+def _two_choices() -> dict:
+    def choice(k: int, word: str) -> dict:
+        return {"index": k, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": diff("src/b.txt", "beta", word)}}
+    return {"object": "chat.completion", "model": "gpt-4o", "choices": [choice(0, "ONE"), choice(1, "TWO")]}
+
+
+def test_several_choices_are_refused_and_the_docs_show_one_branch_each(base: GitRepo, tmp_path):
+    # BEHAVIOR §1: several choices (n > 1) are several responses; the library applies one
+    # response per call (a template is the command's), so it refuses and says what to do
+    snap = base.snapshot()
+    for options in ({}, {"branch": "try"}):
+        r = git_aiapply.apply(_two_choices(), repo=base.root, **options)
+        assert r.status == "refused" and r.fault == "response"
+        assert "2 choices" in r.error_text and "one call per choice" in r.error_text
+    with pytest.raises(git_aiapply.ApplyError, match="2 choices"):
+        git_aiapply.parse(_two_choices())
+    assert base.snapshot() == snap
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(_two_choices()))
+    out = subprocess.run([sys.executable, "-c", _doc_example("choices"), str(base.root), str(answer)],
+                         capture_output=True, text=True, env=base.env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(l)["status"] for l in out.stdout.splitlines()] == ["applied", "applied"]
+    assert base.git("show", "try/1:src/b.txt") == "alpha\nONE\n"
+    assert base.git("show", "try/2:src/b.txt") == "alpha\nTWO\n"
+    assert base.snapshot()["files"] == snap["files"] and base.head() == snap["head"]
+
+
 # --------------------------------------------------------------------------- the command's parsing and options
 
 RESPONSES_TOOL_ANSWER = {

@@ -308,3 +308,36 @@ def test_crlf_response_with_crlf_file(based: GitRepo):
     r = based.run(response=resp)
     assert r.returncode == 0, r.err
     assert based.read("w.txt") == b"one\r\nTWO\r\n"
+
+
+WHOLE_ANSWERS = {
+    "whole format": (["--format", "whole"],
+                     "Rewrite.\n\nsrc/app.py\n```python\na\nB\nc\nd\n```\n\nx.txt\n```\none\ntwo\n```\n"),
+    "FILE_NEW over a tracked file": ([], "Rewrite.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"src/app.py\">\n"
+                                         "a\nB\nc\nd\n</FILE_NEW>\n<FILE_NEW file_path=\"x.txt\">\none\ntwo\n"
+                                         "</FILE_NEW>\n</FILE_CHANGES>\n"),
+    "text editor create over a tracked file": ([], json.dumps({
+        "type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "t1", "name": "str_replace_based_edit_tool",
+             "input": {"command": "create", "path": "src/app.py", "file_text": "a\nB\nc\nd\n"}},
+            {"type": "tool_use", "id": "t2", "name": "str_replace_based_edit_tool",
+             "input": {"command": "create", "path": "x.txt", "file_text": "one\ntwo\n"}}]})),
+}
+
+
+@pytest.mark.parametrize("args,response", WHOLE_ANSWERS.values(), ids=WHOLE_ANSWERS.keys())
+def test_json_counts_of_a_whole_file_replacement_are_gits(repo: GitRepo, args, response):
+    # a file written whole counts the lines that differ, as `git diff --numstat`; a file
+    # written back unchanged is not among the files
+    repo.write("src/app.py", "a\nb\nc\n")
+    repo.write("x.txt", "one\ntwo\n")
+    repo.commit_all("base")
+    for check in (["--check"], []):
+        r = repo.run(*args, *check, "--json", response=response)
+        assert r.returncode == 0, r.out + r.err
+        out = json.loads(r.out)
+        assert [(f["path"], f["action"], f["added"], f["removed"]) for f in out["files"]] == [
+            ("src/app.py", "update", 2, 1)]
+        assert (out["added"], out["removed"]) == (2, 1)
+    numstat = repo.git("diff", "--numstat", "HEAD^", "HEAD")
+    assert [l.split("\t") for l in numstat.splitlines()] == [["2", "1", "src/app.py"]]

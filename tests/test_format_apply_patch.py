@@ -398,11 +398,11 @@ def test_sources_name_directive_and_response_line():
 
 REFUSED = [
     # (name, text, words the message holds, response line, file)
-    ("no End Patch", "*** Begin Patch\n*** Delete File: a\n", ["never closed", "cut off"], 1, None),
-    ("truncated mid chunk", "x\n*** Begin Patch\n*** Update File: a\n@@\n-a\n", ["never closed"], 2, None),
+    ("no End Patch", "*** Begin Patch\n*** Delete File: a\n", ["never closed", "cut off"], 1, "a"),
+    ("truncated mid chunk", "x\n*** Begin Patch\n*** Update File: a\n@@\n-a\n", ["never closed"], 2, "a"),
     ("second Begin before End", "*** Begin Patch\n*** Delete File: a\n*** Begin Patch\n*** Delete File: b\n"
      "*** End Patch\n", ["never closed", "line 3"], 1, None),
-    ("second block unclosed", BODY + "*** Begin Patch\n*** Delete File: b\n", ["never closed"], 4, None),
+    ("second block unclosed", BODY + "*** Begin Patch\n*** Delete File: b\n", ["never closed"], 4, "b"),
     ("empty patch", patch(), ["empty patch"], 1, None),
     ("only blank lines", patch("", "   ", ""), ["empty patch"], 1, None),
     ("empty update", patch("*** Update File: a.txt"), ["empty update", "a.txt"], 2, "a.txt"),

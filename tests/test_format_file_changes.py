@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from git_aiapply.errors import ParseError
-from git_aiapply.formats import file_changes
+from git_aiapply.formats import file_changes, parse_response
 from git_aiapply.formats.file_changes import find_blocks
 from git_aiapply.hashline import line_id
 from git_aiapply.ops import DeleteFile, EditFile, HashlineEdit, NewFile, RenameFile
@@ -517,3 +517,12 @@ def test_pathological_inputs_are_fast(text, n_ops):
 
 def test_module_name():
     assert file_changes.NAME == "file-changes"
+
+
+def test_a_hashline_refusal_names_its_file():
+    """Every problem that concerns a file names it (--json's "file")."""
+    text = ('<FILE_CHANGES>\n<FILE_HASHLINE_PATCH file_path="src/app.py">\n9#zz:x\n'
+            '</FILE_HASHLINE_PATCH>\n</FILE_CHANGES>\n')
+    with pytest.raises(ParseError, match="malformed hashline operation") as e:
+        parse_response(text)
+    assert [p.file for p in e.value.problems] == ["src/app.py"]

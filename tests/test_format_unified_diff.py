@@ -84,7 +84,7 @@ CASES = {
     "counts too small: the body decides": (
         "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n a\n-b\n+B\n c\n", [("edit", "x", [SIMPLE])]),
     "counts too large: the body decides": (
-        "```diff\n--- a/x\n+++ b/x\n@@ -1,30 +1,31 @@\n a\n-b\n+B\n c\n```\n", [("edit", "x", [SIMPLE])]),
+        "--- a/x\n+++ b/x\n@@ -1,30 +1,31 @@\n a\n-b\n+B\n c\n\nDone.\n", [("edit", "x", [SIMPLE])]),
     "counts missing (single line)": (
         "--- a/x\n+++ b/x\n@@ -7 +7 @@\n-b\n+B\n", [("edit", "x", [hunk(1, 7, "-b", "+B")])]),
     "closing @@ missing": (
@@ -265,6 +265,19 @@ REFUSALS = {
     "both sides /dev/null": ("--- /dev/null\n+++ /dev/null\n@@ -0,0 +1 @@\n+x\n", "both sides", 1),
 }
 
+# The file each refusal concerns (None: no file can be read from the section), so that
+# --json's "file" names it (every problem that concerns a file names it).
+REFUSAL_FILES = {
+    "binary files differ": "i.png", "GIT binary patch": "i.png", "copy": "b",
+    "combined diff": "x", "empty hunk": "x",
+    "hunk lines after a line that lost its leading space": "x",
+    "new file with context lines": "n", "new file with removed lines": "n",
+    "deleted file with added lines": "d", "different names without a rename header": "two.py",
+    "git header with nothing else": "x", "symlink": "l", "submodule": "m",
+    "unreadable diff --git names": None, "--- not followed by +++ in a git section": "x",
+    "rename from without rename to": "y", "both sides /dev/null": None,
+}
+
 
 @pytest.mark.parametrize("text,message,line", list(REFUSALS.values()), ids=list(REFUSALS))
 def test_refusals(text, message, line):
@@ -274,6 +287,20 @@ def test_refusals(text, message, line):
     assert message in problem.reason
     assert problem.response_line == line
     assert problem.directive and problem.directive.startswith("diff")
+    assert problem.file == REFUSAL_FILES[next(k for k, v in REFUSALS.items() if v[0] == text)]
+
+
+@pytest.mark.parametrize("text,file", [
+    ("```diff\n--- a/app.py\n+++ b/app.py\n@@ -1,3 +1,3 @@\n a\n-b\n", "app.py"),
+    ("--- a/app.py\n+++ b/app.py\n@@ -1,3 +1,3 @@\n a\n-b\n+B", "app.py"),
+    ("diff --git a/old.py b/new.py\nrename from old.py\nrename to new.py\n--- a/old.py\n"
+     "+++ b/new.py\n@@ -1,3 +1,3 @@\n a\n-b\n", "new.py"),
+    ("--- a/gone.py\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n", "gone.py"),
+], ids=["short hunk", "cut mid-line", "rename", "deletion"])
+def test_cut_off_refusals_name_the_file(text, file):
+    with pytest.raises(ParseError, match="cut off") as e:
+        parse_response(text)
+    assert [p.file for p in e.value.problems] == [file]
 
 
 # --- real git diffs: parse them and replay the operations on the old tree -------------
@@ -486,3 +513,23 @@ def test_linear_time_on_large_input():
     (block,) = unified_diff.find_blocks(big)
     assert len(block.ops) == 20000
     assert time.perf_counter() - t < 5
+
+
+@pytest.mark.parametrize("text", [
+    "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to ne",
+    "diff --git a/data.txt b/data.txt\ndeleted file mode 1",
+    "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 1007",
+    "diff --git a/n.py b/n.py\nnew file mode 100644\nind",
+], ids=["rename to", "deleted file mode", "new mode", "the line after the headers"])
+def test_a_git_header_cut_mid_line_is_cut_off(text):
+    # the response stops inside a header line of a section without hunks: a rename to
+    # 'ne' (for 'new.py') must never land
+    with pytest.raises(ParseError, match="cut off") as e:
+        parse_response(text)
+    assert e.value.problems[0].response_line == text.count("\n") + 1
+
+
+def test_a_whole_git_header_at_the_end_is_complete():
+    text = "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to new.py\n"
+    (op,) = parse_response(text).ops
+    assert (op.old_path, op.new_path) == ("old.py", "new.py")

@@ -169,10 +169,31 @@ def test_cut_off_answers_are_refused_and_say_so(text):
     assert "cut off" in message and "response line" in message
 
 
-def test_a_complete_fenced_diff_with_loose_counts_is_not_cut_off():
-    # counts are hints (§3): a hunk the model closed its fence after was finished
-    text = F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n" + F + "\nDone.\n"
-    assert summary(text) == [("EditFile", "a.py")]
+@pytest.mark.parametrize("fence", [F, "````", "~~~"])
+@pytest.mark.parametrize("after", ["\nDone.\n", "", "\n", "\n\nMore prose.\n"])
+def test_a_hunk_ending_its_fence_short_of_its_counts_looks_cut_off(fence, after):
+    # BEHAVIOR §2: "a unified-diff hunk ends the response (or its fence) with fewer lines
+    # than its @@ header announces": the fence being closed does not make the hunk whole
+    text = fence + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n\n" + fence + after
+    message = refused(text)
+    assert "cut off" in message and "ends its code fence" in message and "response line 4" in message
+
+
+def test_loose_counts_are_hints_where_the_hunk_does_not_end_the_response_or_its_fence():
+    # a short hunk followed by another hunk, another file, or (unfenced) prose was finished
+    # by the model: its counts are only hints (§3)
+    for text in (
+            F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n@@ -9,2 +9,2 @@\n-x\n+X\n y\n" + F + "\n",
+            F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n--- a/c.py\n+++ b/c.py\n"
+                "@@ -1 +1 @@\n-c\n+C\n" + F + "\n",
+            "--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n\nDone.\n"):
+        assert {op.path for op in parse_response(text).ops} <= {"a.py", "c.py"}, text
+
+
+def test_a_blank_context_line_written_empty_before_the_fence_completes_the_hunk():
+    text = F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n\n" + F + "\nDone.\n"
+    (op,) = parse_response(text).ops
+    assert op.hunks[0].lines[-1] == (" ", "")
 
 
 RAW_DIFF_NO_NEWLINE = "--- a/cfg.py\n+++ b/cfg.py\n@@ -1 +1 @@\n-TIMEOUT = 300\n+TIMEOUT = 3"
@@ -223,9 +244,101 @@ def test_aider_answers_cut_in_the_next_blocks_path_or_fence_are_refused(tail):
     assert "cut off" in refused(SR_BLOCK + tail)
 
 
+OTHER_BLOCKS = {
+    "fenced diff": F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n" + F + "\n",
+    "apply-patch": "*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+    "FILE_CHANGES": '<FILE_CHANGES>\n<FILE_DELETE file_path="a"/>\n</FILE_CHANGES>\n',
+}
+
+
+@pytest.mark.parametrize("block", OTHER_BLOCKS.values(), ids=OTHER_BLOCKS.keys())
+@pytest.mark.parametrize("tail", ["Makef", "util", "`util", "**util", "src/ut", "### ut"])
+def test_an_answer_cut_in_a_first_aider_blocks_path_after_other_blocks_is_refused(block, tail):
+    # the response stops mid-line in one word after a complete block: the start of the next
+    # block's path line (aider's first block may follow blocks of another format)
+    message = refused("Fix.\n\n" + block + "\n" + tail)
+    assert "cut off" in message and "where a change block begins" in message
+
+
+@pytest.mark.parametrize("block", OTHER_BLOCKS.values(), ids=OTHER_BLOCKS.keys())
+@pytest.mark.parametrize("tail", ["Done.", "That is all", "Thanks!", "util.py\n", "Makefile\n"])
+def test_prose_or_a_whole_line_after_other_blocks_is_not_cut_off(block, tail):
+    # a sentence, several words, or a whole last line cannot be told from prose
+    assert len(parse_response("Fix.\n\n" + block + "\n" + tail).ops) == 1
+
+
 @pytest.mark.parametrize("tail", ["\nThat is all.", "\nDone.", "\nRun it with:\n```sh\npytest\n```"])
 def test_aider_answers_ending_in_prose_apply(tail):
     assert summary(SR_BLOCK + tail) == [("EditFile", "src/app.py")]
+
+
+def test_a_raw_diff_cut_between_hunks_or_files_applies_its_whole_hunks():
+    # BEHAVIOR §2 names the signals of a cut-off answer; a raw diff that stops right after a
+    # whole hunk (counts met, final newline) shows none of them: it is a smaller diff
+    two_files = ("--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -9,2 +9,2 @@\n-i\n+I\n j\n"
+                 "--- a/c.py\n+++ b/c.py\n@@ -1 +1 @@\n-c\n+C\n")
+    first_hunk = two_files[:two_files.index("@@ -9")]
+    (op,) = parse_response(first_hunk).ops
+    assert [h.lines for h in op.hunks] == [[("-", "a"), ("+", "A"), (" ", "b")]]
+    first_file = two_files[:two_files.index("--- a/c.py")]
+    assert [(op.path, len(op.hunks)) for op in parse_response(first_file).ops] == [("a.py", 2)]
+    # fenced, the same cuts leave the fence open: refused
+    for text in (first_hunk, first_file):
+        assert "cut off" in refused("Here:\n" + F + "diff\n" + text)
+
+
+def _in_list(block: str, k: int) -> str:
+    pad = " " * k
+    return "Steps:\n\n1. Apply this:\n\n" + "".join(
+        (pad + l if l else "") + "\n" for l in block.split("\n")[:-1]) + "\n2. Done.\n"
+
+
+INDENTED = {
+    "diff": (F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n" + F + "\n",
+             [("EditFile", "a.py")]),
+    "apply-patch": (F + "\n*** Begin Patch\n*** Update File: a.py\n@@\n a\n-b\n+B\n*** End Patch\n" + F + "\n",
+                    [("EditFile", "a.py")]),
+    "file-changes": ("~~~xml\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"a.py\"/>\n</FILE_CHANGES>\n~~~\n",
+                     [("DeleteFile", "a.py")]),
+}
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("name", INDENTED)
+def test_a_fence_indented_in_a_list_item_holds_its_block(name, k):
+    # CommonMark: a fence indented N spaces has up to N spaces removed from its lines
+    block, ops = INDENTED[name]
+    r = parse_response(_in_list(block, k))
+    assert [(type(op).__name__, op.path) for op in r.ops] == ops
+    assert r.explanation == "Steps:\n\n1. Apply this:\n\n2. Done."
+    if name != "file-changes":
+        assert r.ops[0].hunks[0].lines == [(" ", "a"), ("-", "b"), ("+", "B")]
+
+
+@pytest.mark.parametrize("name", INDENTED)
+def test_an_indented_fence_cut_off_is_refused(name):
+    text = _in_list(INDENTED[name][0], 3)
+    cut = text[:text.index("+B" if name != "file-changes" else "</FILE") ] + "\n"  # inside the block
+    assert "cut off" in refused(cut)
+    whole = text[:text.rindex(F if name != "file-changes" else "~~~")]  # block whole, fence open
+    assert "cut off" in refused(whole)
+
+
+def test_indented_fence_lines_inside_an_indented_fence_are_read_once(monkeypatch):
+    # every line after an unclosed indented fence is inside it: none opens a fence again
+    # (each would read the rest of the response: quadratic)
+    from git_aiapply.formats import scan as base
+    calls = []
+    real = base.scan_blocks
+    monkeypatch.setattr(base, "scan_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    r = base.scan_blocks("x\n" + "    ```a\n" * 2000 + "    ```b\n   ```c\n", selected_formats(None))
+    assert r.blocks == [] and len(calls) == 2  # the outer scan and the first fence's content
+
+
+def test_an_indented_prose_fence_stays_prose():
+    text = _in_list(F + "sh\npytest -q\n--- a/x is not a header here\n" + F + "\n", 3)
+    r = parse_response(text)
+    assert r.ops == [] and "   pytest -q" in r.explanation
 
 
 def test_an_unclosed_prose_fence_holding_no_change_is_prose():
@@ -282,6 +395,11 @@ def test_truncation_sweep_never_yields_a_wrong_or_partial_edit(text):
     found = scan_blocks(text, selected_formats(None))
     # each block with its wrappers (fences, heredoc lines)
     spans = [(b.start, b.end) for b in found.blocks] + found.wrappers
+    # an unfenced unified diff has no closing line: cut right after a whole hunk, it is a
+    # whole diff of fewer hunks and carries no cut-off signal (BEHAVIOR §2), so it may
+    # apply those hunks (checked below: they must be the answer's first ones, whole)
+    raw_diffs = [(b.start, b.end) for b in found.blocks if b.format == "unified-diff"
+                 and not any(a <= b.start and b.end <= z for a, z in found.wrappers)]
     rng = random.Random(len(text))
     for cut in _cut_points(text, rng):
         where = f"cut at {cut}: {text[max(0, cut - 40):cut]!r}"
@@ -291,7 +409,8 @@ def test_truncation_sweep_never_yields_a_wrong_or_partial_edit(text):
             continue  # refused: nothing would change
         # a cut inside a block (or its fence) refuses the whole answer: no operations
         # (the command then says no file changes were found) ...
-        if any(a < cut < b and text[cut:b].strip() for a, b in spans):
+        if (any(a < cut < b and text[cut:b].strip() for a, b in spans)
+                and not any(a < cut < b and text[cut - 1] == "\n" for a, b in raw_diffs)):
             assert got == [], where
         # ... and between blocks only complete blocks count, exactly as in the whole answer
         units = _units(got)
@@ -473,9 +592,10 @@ def test_a_generated_answer_cut_anywhere_refuses_or_keeps_whole_blocks(blocks, w
         return
     for m in re.finditer(r"^f\d+\.txt\n(?=" + F + ")", text, re.M):
         partial = text[m.start():cut]
-        if m.start() < cut <= m.end() and not re.fullmatch(r"f\d+\.t\w*", partial):
-            # cut in or right after an aider block's path line ('f1', 'f1.', 'f1.txt\n'):
-            # a one-word line of prose, as far as anything can tell ('f1.t' is refused)
+        if m.start() < cut <= m.end() and (partial.endswith(".") or partial.endswith("\n")):
+            # cut right after a dot or after an aider block's whole path line ('f1.',
+            # 'f1.txt\n'): a sentence's end or a whole line, as far as anything can tell
+            # ('f1', 'f1.t' are refused)
             return
     if any(a < cut < b and text[cut:b].strip() for a, b in spans):
         assert got == []

@@ -80,6 +80,7 @@ def test_cut_off_answer_lands_nothing_even_when_its_calls_are_complete(repo: Git
     assert r.returncode == 1
     out = json.loads(r.out)
     assert out["status"] == "refused" and out["error_kind"] == "truncated"
+    assert out["fault"] == "response"  # ask the model again: nothing is wrong with the repository
     assert "cut off" in out["error_text"]
     assert repo.snapshot() == before
 

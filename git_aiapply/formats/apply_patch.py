@@ -216,11 +216,17 @@ class _BlockParser:
         self.ops: list[Operation] = []
 
     def _never_closed(self) -> ParseError:
+        # the file whose section was being read when the patch stopped
+        last = self.ops[-1] if self.ops else None
+        file = getattr(last, "new_path", None) or getattr(last, "path", None)
+        directive = last.source.directive if last is not None else None
         if self.k >= self.n:
             return ParseError(f"{CUT_OFF}: '*** Begin Patch' is never closed (the response ends "
-                              "before '*** End Patch')", line=self.begin + 1, hint=CUT_OFF_HINT)
+                              "before '*** End Patch')", line=self.begin + 1, file=file,
+                              directive=directive, hint=CUT_OFF_HINT)
         return ParseError("'*** Begin Patch' is never closed: its code fence ends at response "
                           f"line {self.k + 1} before any '*** End Patch'", line=self.begin + 1,
+                          file=file, directive=directive,
                           hint="end every patch with '*** End Patch'")
 
     def parse(self) -> list[Operation]:

@@ -378,7 +378,13 @@ def _parse_directive(text: str, tag: Tag, line: int,
         return EditFile(path, _parse_patch(lines, first, path, source), source), end
     # FILE_HASHLINE_PATCH
     source = Source(HASHLINE, words, line=line)
-    return HashlineEdit(path, hashline.parse_ops(lines, source, first_line=first), source), end
+    try:
+        ops = hashline.parse_ops(lines, source, first_line=first)
+    except ParseError as e:
+        for problem in e.problems:  # every problem that concerns a file names it
+            problem.file = problem.file or path
+        raise
+    return HashlineEdit(path, ops, source), end
 
 
 def _after_empty_directive(text: str, tag: Tag, line: int) -> int:

@@ -63,7 +63,7 @@ from bisect import bisect_right
 
 from ..errors import ParseError
 from ..ops import Operation
-from ..record import field, record
+from ..record import field, record, replace
 from ..text import fence_info, fence_open, is_fence_close
 
 
@@ -195,6 +195,9 @@ class Format:
     name: str = ""
     selects: tuple[str, ...] = ()
     explicit_only: bool = False
+    # reads a block indented as a whole (a list item's) itself, path line included; others'
+    # blocks in an indented fence are read with the fence's indentation removed
+    reads_indented: bool = False
     triggers: str | None = None
     # literal starts of the lines that begin a block of the format (case-insensitive): a
     # response whose last line is one (or, cut mid-line, the start of one) was cut off
@@ -235,8 +238,11 @@ class ScanResult:
     wrappers: list[tuple[int, int]]
 
 
-def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False) -> ScanResult:
-    """Every change block of ``text`` (LF line endings), found in one pass (see above)."""
+def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
+                inside_fence: bool = False) -> ScanResult:
+    """Every change block of ``text`` (LF line endings), found in one pass (see above).
+    ``inside_fence``: the text is a closed fence's content, so where it ends no block was
+    cut off."""
     scan = Scan(text, ends_whole)
     lines = scan.lines
     n = len(lines)
@@ -278,6 +284,18 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False) ->
             i = scan.floor = stop
             continue
         fence = scan.fence
+        if fence is None and first in ("`", "~") and line[:1] == " ":
+            found = _indented_fence(scan, formats, i)
+            if isinstance(found, OpenFence):
+                scan.fence = found  # a prose fence, even indented 4 or more: its lines
+                i += 1  # are never looked at again as fence openings
+                continue
+            if found is not None:
+                inner, stop = found
+                blocks.extend(inner)
+                wrappers.append((scan.starts[i], scan.offset(stop)))
+                i = scan.floor = stop
+                continue
         if fence is None:
             opened = fence_open(line) if first in ("`", "~") else None
             if opened:
@@ -292,10 +310,59 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False) ->
         raise ParseError(f"{CUT_OFF}: the code fence opened at response line {fence.line + 1} "
                          "holds a change and is never closed", line=fence.line + 1,
                          hint=CUT_OFF_HINT)
-    _refuse_cut_at_a_block_start(scan, formats)
+    if not inside_fence:
+        _refuse_cut_at_a_block_start(scan, formats)
     for fmt in formats:
         fmt.finish(scan)
     return ScanResult(blocks, wrappers)
+
+
+def _indented_fence(scan: Scan, formats: "list[Format]",
+                    i: int) -> tuple[list[Block], int] | OpenFence | None:
+    """A fence indented N spaces (a list item's) whose content, read as CommonMark reads it
+    (up to N spaces removed from each line), holds change blocks: (those blocks, the line
+    after the fence); a fence holding none (or blocks a format reads at the lines' own
+    indentation): the prose fence it opens; None when line ``i`` opens no fence.  A
+    response ending inside such a fence with a block looks cut off."""
+    lines = scan.lines
+    line = lines[i]
+    k = len(line) - len(line.lstrip(" "))
+    opened = fence_open(line[k:])
+    if opened is None:
+        return None
+    n = len(lines)
+    j = i + 1
+    while j < n and not is_fence_close(lines[j], *opened):
+        j += 1
+    prose = OpenFence(opened[0], opened[1], i)
+    for m in range(i + 1, j):  # aider's blocks (their path is outside the fence) read
+        first = lines[m].lstrip()[:1]  # indented lines themselves
+        if first and any(f.reads_indented and (f.triggers is None or first in f.triggers)
+                         and f.opens(scan, m) for f in formats):
+            return prose
+    pad = " " * k
+    body = "\n".join(l[k:] if l.startswith(pad) else l.lstrip(" ") for l in lines[i + 1:j])
+    closed = j < n
+    try:
+        inner = scan_blocks(body + "\n" if closed else body, formats,
+                            ends_whole=scan.ends_whole and not closed, inside_fence=closed)
+    except ParseError as e:
+        for problem in e.problems:
+            if problem.response_line:
+                problem.response_line += i + 1
+        raise
+    if not inner.blocks:
+        return prose
+    if not closed:
+        raise ParseError(f"{CUT_OFF}: the code fence opened at response line {i + 1} holds a "
+                         "change and is never closed", line=i + 1, hint=CUT_OFF_HINT)
+    start, end = scan.starts[i], scan.end_of(j)
+    for block in inner.blocks:
+        block.start, block.end = start, end
+        for op in block.ops:
+            if op.source.line:
+                op.source = replace(op.source, line=op.source.line + i + 1)
+    return inner.blocks, j + 1
 
 
 def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:

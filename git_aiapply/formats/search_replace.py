@@ -179,6 +179,7 @@ class SearchReplace(Format):
     and the fence before it belong to the block (found by looking back over prose)."""
 
     name = NAME
+    reads_indented = True
     prompts = {"search-replace": PROMPT}
     new_file_hint = 'a SEARCH/REPLACE block with an empty SEARCH'
     leftover_markup = (
@@ -250,6 +251,12 @@ class SearchReplace(Format):
         path = strip_path(lines[k])
         if mid_line and path is not None and not sentence and ("/" in path or "." in path):
             return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
+        if (mid_line and scan.floor > 0 and fence_of(lines[k]) is None
+                and ((path is not None and not sentence) or set(stripped) <= set("#*`"))):
+            # after a complete block (of any format: aider's first block may follow others),
+            # cut inside what may be the next block's path line (``Makef``, ``src/cl``,
+            # ``### run``); a sentence's end (``Done.``) or several words are prose
+            return True
         run = scan.memo.get(NAME)
         if run is None or not run.found:
             return False
@@ -261,9 +268,7 @@ class SearchReplace(Format):
                 j -= 1
             return j >= scan.floor and _names_file(lines[j])
         if mid_line:
-            # cut inside what may be the next block's path line (``src/cl``, ``### run``)
-            # (a sentence's end, ``Done.``, is prose)
-            return (path is not None and not sentence) or set(stripped) <= set("#*`")
+            return False  # not a path (above)
         return _names_file(lines[k])
 
     def finish(self, scan: Scan) -> None:

@@ -140,8 +140,17 @@ class _Section:
 
     def error(self, reason: str, line: int | None = None, hint: str | None = None,
               file: str | None = None) -> ParseError:
-        return ParseError(reason, line=line or self.line, directive=self.display, file=file,
-                          hint=hint)
+        return ParseError(reason, line=line or self.line, directive=self.display,
+                          file=file or self.named_file(), hint=hint)
+
+    def named_file(self) -> str | None:
+        """The file the section concerns as far as it has been read (its new side first),
+        so that every refusal names it; None when no name could be read."""
+        for name in (self.rename_to, self.new_name, self.git_names and self.git_names[1],
+                     self.rename_from, self.old_name):
+            if name and name != DEV_NULL:
+                return _strip_git(self, name) if self.git_names and name == self.git_names[1] else name
+        return None
 
 
 # `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
@@ -239,6 +248,11 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_
         number += 1
         hunk, i = _read_hunk(lines, i, number, sec, scan)
         sec.hunks.append(hunk)
+    if not sec.hunks and scan is not None and i >= n - 1 and scan.ends_mid_line(n - 1):
+        # the response stops inside a header line ('rename to ne' for 'new.py') or in
+        # the one after them ('ind' for 'index ...' after 'new file mode 100644')
+        raise sec.error(f"{CUT_OFF}: its last line {lines[n - 1][:60]!r} ends the response "
+                        "in the middle of the line", n, hint=CUT_OFF_HINT)
     return sec, i
 
 
@@ -388,7 +402,7 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
     if not body:
         raise sec.error(f"hunk {number} has no lines", i + 1,
                         hint="a hunk needs context (' '), removed ('-') or added ('+') lines")
-    if scan is not None and j > scan.last_content:
+    if scan is not None and (j > scan.last_content or _ends_its_fence(lines, j, scan)):
         _check_not_cut(lines, i, j, number, sec, m, body, scan)
     if (j + 1 < n and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
             and lines[j + 1].strip() and lines[j + 1][0] in " -+"):
@@ -402,12 +416,23 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
                 old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
 
 
+def _ends_its_fence(lines: list[str], j: int, scan: Scan) -> bool:
+    """Nothing but blank lines lies between the hunk (ending before line ``j``) and the
+    line that closes the markdown fence around its diff."""
+    if scan.fence is None:
+        return False
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    return j < len(lines) and scan.ends_fence(j)
+
+
 def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m: HunkHeader | None,
                    body: list[tuple[str, str]], scan: Scan) -> None:
-    """Refuse the last hunk of the response when it looks cut off (BEHAVIOR.md §2): it
-    holds fewer lines than its '@@' header announces, or its last line has no newline
-    (the response stopped in the middle of it).  A hunk followed by anything (prose, a
-    closing fence) is complete as written: its counts are only hints."""
+    """Refuse a hunk that ends the response or its fence and looks cut off (BEHAVIOR.md
+    §2): it holds fewer lines than its '@@' header announces, or its last line has no
+    newline (the response stopped in the middle of it).  A hunk followed by anything
+    else (another hunk or file, prose after an unfenced diff) is complete as written:
+    its counts are only hints."""
     last = j - 1
     if scan.ends_mid_line(last) and lines[last][:1] in (CONTEXT, REMOVE, ADD):
         raise sec.error(f"{CUT_OFF}: the last line of hunk {number} ({lines[last][:40]!r}) "
@@ -420,9 +445,15 @@ def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section,
     old_seen = sum(1 for tag, _ in body if tag != ADD)
     new_seen = sum(1 for tag, _ in body if tag != REMOVE)
     if old_seen < old_count or new_seen < new_count:
-        raise sec.error(f"{CUT_OFF}: hunk {number} ends the response with {old_seen} of the "
+        if j > scan.last_content:
+            where, hint = "the response", CUT_OFF_HINT
+        else:
+            where = "its code fence"
+            hint = (CUT_OFF_HINT + " (if this hunk is whole, its header's counts are wrong: "
+                    "give the hunk's real line counts)")
+        raise sec.error(f"{CUT_OFF}: hunk {number} ends {where} with {old_seen} of the "
                         f"{old_count} old and {new_seen} of the {new_count} new lines its "
-                        f"header {lines[i].strip()!r} announces", i + 1, hint=CUT_OFF_HINT)
+                        f"header {lines[i].strip()!r} announces", i + 1, hint=hint)
 
 
 def _ends_hunk_cleanly(lines: list[str], j: int) -> bool:

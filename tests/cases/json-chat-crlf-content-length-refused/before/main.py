@@ -1,0 +1,2 @@
+from lib import old_name
+print(old_name())

@@ -1,0 +1,5 @@
+def f():
+    return 10
+
+def g():
+    return 20

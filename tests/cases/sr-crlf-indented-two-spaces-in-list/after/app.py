@@ -1,0 +1,5 @@
+def f():
+    return 2
+
+def g():
+    return 2

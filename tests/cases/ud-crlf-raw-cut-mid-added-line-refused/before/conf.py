@@ -1,0 +1,2 @@
+TIMEOUT = 300
+RETRIES = 3
