@@ -366,6 +366,10 @@ class Session:
         from .git.repo import Repo
 
         start = os.fspath(repo)
+        if not os.path.isdir(start):  # git -C FOLDER's words
+            raise FatalError(f"cannot change to '{start}': "
+                             f"{'Not a directory' if os.path.exists(start) else 'No such file or directory'}",
+                             kind="repository")
         try:
             self.repo = Repo(start)
         except UsageError as e:  # not a repository: the environment, as git's exit 128
@@ -425,7 +429,7 @@ class Session:
             cache.note_head(repo.head())
             max_bytes = opts.get("max_bytes")
             if max_bytes is None:
-                max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES)
+                max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
             include_dirty = opts.get("include_dirty")
             if include_dirty is None:
                 include_dirty = repo.config_bool("aiapply.includeDirty", False)

@@ -228,9 +228,9 @@ def _pprint_rename(a: str, b: str) -> str:
     return f"{a} => {b}"
 
 
-def _mode_change(st: FileStat, show_name: bool) -> list[str]:
+def _mode_change(st: FileStat, show_name: bool, quote: bool = True) -> list[str]:
     if st.old_mode and st.new_mode and st.old_mode != st.new_mode:
-        name = f" {quote_git_path(st.path)}" if show_name else ""
+        name = f" {quote_git_path(st.path) if quote else st.path}" if show_name else ""
         return [f" mode change {st.old_mode:06o} => {st.new_mode:06o}{name}"]
     return []
 
@@ -312,13 +312,14 @@ def apply_numstat_lines(stats: list[FileStat]) -> list[str]:
 
 def apply_summary_lines(stats: list[FileStat]) -> list[str]:
     """`git apply --summary`: creations, deletions, renames (common leading folders in
-    braces) and mode changes."""
+    braces) and mode changes.  Unlike its --stat and --numstat (and `git commit`'s
+    summary), git apply prints these names unquoted."""
     out = []
     for st in stats:
         if st.status == "A":
-            out.append(f" create mode {st.new_mode:06o} {quote_git_path(st.path)}")
+            out.append(f" create mode {st.new_mode:06o} {st.path}")
         elif st.status == "D":
-            out.append(f" delete mode {st.old_mode:06o} {quote_git_path(st.old_path)}")
+            out.append(f" delete mode {st.old_mode:06o} {st.old_path}")
         elif st.status == "R":
             old, new = st.old_path, st.path
             o_parts, n_parts = old.split("/"), new.split("/")
@@ -333,5 +334,5 @@ def apply_summary_lines(stats: list[FileStat]) -> list[str]:
                 out.append(f" rename {old} => {new} ({percent(st.score)}%)")
             out += _mode_change(st, False)
         else:
-            out += _mode_change(st, True)
+            out += _mode_change(st, True, quote=False)
     return out

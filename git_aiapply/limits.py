@@ -13,13 +13,18 @@ from .record import replace
 
 
 def reroot(path: str, strip: int | None, directory: str | None, source) -> str:
-    """``path`` with ``strip`` leading components removed and ``directory`` prepended."""
+    """``path`` with ``strip`` leading components removed and ``directory`` prepended.
+    As in git apply, a git diff's a/ b/ prefix (already taken off) is the first of them."""
+    given = strip
+    if strip and source.git_prefix:
+        strip -= 1
     if strip:
         parts = path.split("/")
         if len(parts) <= strip:
             raise ApplyError(Problem(
-                f"cannot remove {strip} leading path component{'s' if strip != 1 else ''} "
-                f"from {path!r} (-p {strip}): it has only {len(parts)}",
+                f"cannot remove {given} leading path component{'s' if given != 1 else ''} "
+                f"from {('a/' if source.git_prefix else '') + path!r} (-p {given}): it has only "
+                f"{len(parts) + (1 if source.git_prefix else 0)}",
                 file=path, directive=source.directive, response_line=source.line or None))
         path = "/".join(parts[strip:])
     if directory:

@@ -20,6 +20,9 @@ class Source:
     directive: str  # human words for the directive, e.g. 'FILE_PATCH src/app.py'
     block: int = 1  # 1-based number of the change block in the response
     line: int = 0  # 1-based line in the response where the directive starts (0 = unknown)
+    # a git diff's a/ b/ prefix was taken off the paths: `-p N` counts it, as git apply's
+    # -p1 (limits.reroot)
+    git_prefix: bool = False
 
 
 # Tags of hunk lines.

@@ -53,8 +53,8 @@ APPLY_OPTIONS: list[Opt] = [
         "the touched files (they go into the commit).", default=None),
     Opt(("--allow-empty",), "allow_empty", FLAG, "A response with no change block is not an "
         "error."),
-    Opt(("-p",), "strip", INT, "Remove N leading path components from the response's paths "
-        "(default 0), as git apply -p.", metavar="N"),
+    Opt(("-p",), "strip", INT, "Remove N leading path components from the response's paths, "
+        "as git apply -p (a git diff's a/ b/ prefix counts as the first).", metavar="N"),
     Opt(("--directory",), "directory", VALUE, "Prepend DIR to the response's paths, as "
         "git apply --directory.", metavar="DIR"),
     Opt(("--include",), "include", VALUES, "Only apply the changes to paths matching PATTERN "

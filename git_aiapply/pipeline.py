@@ -142,11 +142,22 @@ def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     return change_words(stats)
 
 
+# aiapply.subjectLength must be a length: 0 or below is out of range
+SUBJECT_MIN = 1
+
+
+def message_settings(repo, opts: Options) -> tuple[bool, int]:
+    """(trailers, subject length) from the options and aiapply.trailers and
+    aiapply.subjectLength; a bad value of either is fatal.  The command reads them before
+    any response, so a bad value stops it whatever the response holds."""
+    trailers = repo.config_bool("aiapply.trailers", True) and opts.trailers
+    return trailers, repo.config_int("aiapply.subjectLength", opts.subject_max, SUBJECT_MIN)
+
+
 def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Options) -> str:
     from .message import build_message
 
-    trailers = opts.trailers and repo.config_bool("aiapply.trailers", True)
-    subject_max = repo.config_int("aiapply.subjectLength", opts.subject_max)
+    trailers, subject_max = message_settings(repo, opts)
     if opts.message is not None:
         from .git.githooks import cleanup_whitespace
 

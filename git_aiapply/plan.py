@@ -158,6 +158,15 @@ class _Planner:
             return False
         return True
 
+    def _linked_folder(self, path: str) -> str | None:
+        """The leading folder of ``path`` that is a link on disk (the tracked folder
+        replaced by one), or None."""
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            if self.base.disk_kind("/".join(parts[:i])) == "symlink":
+                return "/".join(parts[:i])
+        return None
+
     def editable(self, path: str, source: Source, verb: str) -> FileState | None:
         """The current content of a file that may be patched, or None (problem recorded)."""
         k = self.kind(path)
@@ -167,6 +176,9 @@ class _Planner:
                 self.fail(source, path, f"cannot {verb} {path}: it is a folder")
             elif k == "submodule":
                 self.fail(source, path, f"cannot {verb} {path}: it is a submodule")
+            elif self.base.disk_kind(path) == "symlink" and self._linked_folder(path):
+                self.fail(source, path, f"cannot {verb} {path}: {self._linked_folder(path)} is "
+                          "a symbolic link on disk; ai-apply never reads or writes through a link")
             elif self.base.disk_kind(path):
                 self.fail(source, path, f"cannot {verb} {path}: it is not tracked by git",
                           hint="ai-apply only edits tracked files; `git add` it first")

@@ -344,11 +344,12 @@ def test_parse_reads_tool_calls_as_the_command_does(base: GitRepo, tmp_path):
 
 
 def test_parse_takes_the_path_options(tmp_path, monkeypatch):
+    # -p counts a git diff's a/ prefix, as git apply: -p2 takes off a/proj/
     monkeypatch.chdir(tmp_path)
     text = diff("proj/src/a.py", "x = 1", "x = 2") + diff("proj/README.md", "a", "b", "")
-    p = git_aiapply.parse(text, strip=1, directory="lib", exclude="*.md")
+    p = git_aiapply.parse(text, strip=2, directory="lib", exclude="*.md")
     assert [op.path for op in p.operations] == ["lib/src/a.py"]
-    p = git_aiapply.parse(text, strip=1, include=["*.md"])
+    p = git_aiapply.parse(text, strip=2, include=["*.md"])
     assert [op.path for op in p.operations] == ["README.md"]
     with pytest.raises(git_aiapply.InvalidOptions):
         git_aiapply.parse(text, strip=-1)
@@ -359,15 +360,15 @@ def test_path_options_as_the_command(base: GitRepo, tmp_path):
             + diff("proj/README.md", "hello", "HELLO", ""))
     resp = tmp_path / "paths.md"
     resp.write_text(text)
-    cmd = json.loads(base.run("--json", "--check", "-p", "1", "--directory", "src",
+    cmd = json.loads(base.run("--json", "--check", "-p", "2", "--directory", "src",
                               "--exclude", "*.md", str(resp)).out)
-    r = git_aiapply.check(text, repo=base.root, strip=1, directory="src", exclude="*.md")
+    r = git_aiapply.check(text, repo=base.root, strip=2, directory="src", exclude="*.md")
     assert [f.path for f in r.files] == [f["path"] for f in cmd["files"]] == ["src/b.txt"]
-    r = git_aiapply.apply(text, repo=base.root, strip=1, include=("README.md",))
+    r = git_aiapply.apply(text, repo=base.root, strip=2, include=("README.md",))
     assert r.status == "applied" and [f.path for f in r.files] == ["README.md"]
     assert base.read("README.md") == b"HELLO\n" and base.read("src/b.txt") == b"alpha\nbeta\n"
     # every change left out: nothing to do, as the command says
-    r = git_aiapply.apply(text, repo=base.root, strip=1, include="nothing/*")
+    r = git_aiapply.apply(text, repo=base.root, strip=2, include="nothing/*")
     assert (r.status, r.exit_code) == ("empty", 0) and "left out" in r.note
     for bad in ({"strip": -1}, {"strip": "1"}, {"include": 3}, {"exclude": ["ok", 4]},
                 {"directory": 1}):

@@ -87,3 +87,30 @@ def test_man_and_git_help_find_the_page(installed: Path, tmp_path: Path):
         r = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True)
         assert r.returncode == 0, (argv, r.stderr)
         assert "turn a language model's response into one git commit" in r.stdout, argv
+
+
+def test_installed_package_holds_every_module_and_applies(installed: Path, repo):
+    """Regression: the wheel left out git_aiapply/git/ (a package missing from
+    pyproject's list), so a non-editable install failed on every run but --help."""
+    site = Path(next((installed / "lib").glob("python3*/site-packages")))
+    source = ROOT / "git_aiapply"
+    wanted = {p.parent.relative_to(source).as_posix() for p in source.rglob("__init__.py")}
+    have = {p.parent.relative_to(site / "git_aiapply").as_posix()
+            for p in (site / "git_aiapply").rglob("__init__.py")}
+    assert wanted <= have, sorted(wanted - have)
+    repo.write("a.txt", "alpha\n")
+    repo.commit_all()
+    # the installed code, with the running venv's dependencies (its site-packages holds
+    # this project only as an editable finder, which PYTHONPATH does not load)
+    deps = next(p for p in sys.path if p.endswith("site-packages"))
+    env = dict(repo.env, PYTHONPATH=deps)
+    cmd = installed / "bin" / "git-ai-apply"
+    response = "Shout.\n\n```diff\n--- a/a.txt\n+++ b/a.txt\n@@\n-alpha\n+ALPHA\n```\n"
+    r = subprocess.run([str(cmd), "-"], input=response, cwd=repo.root, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert repo.git("show", "HEAD:a.txt") == "ALPHA\n"
+    where = subprocess.run([str(installed / "bin" / "python"), "-c",
+                            "import git_aiapply.git.repo as m; print(m.__file__)"],
+                           cwd=repo.root, env=env, capture_output=True, text=True)
+    assert where.returncode == 0 and where.stdout.startswith(str(site)), where.stdout + where.stderr

@@ -365,3 +365,96 @@ def test_sigkill_during_undo_in_a_crlf_checkout_goes_back_to_the_crlf_bytes(repo
     recovered(repo)
     assert state(repo) == snap
     assert repo.read("moved/ren.txt") == on_disk
+
+
+# --------------------------------------------------------------------------- pick and undo in
+# converted checkouts: every step of each command, the set-ups taking turns (a CRLF checkout
+# by core.autocrlf, one by `* text eol=crlf`, and a clean/smudge filter)
+
+
+def setup_converted(repo: GitRepo, how: str) -> None:
+    """setup_crlf's repository, or with how == "filter" one whose .txt files pass through
+    a smudge filter that quotes each line ("> ") and a clean filter that unquotes it."""
+    if how != "filter":
+        setup_crlf(repo, how)
+        return
+    repo.env.update(FIXED_DATES)
+    repo.git("config", "filter.quote.smudge", "sed 's/^/> /'")
+    repo.git("config", "filter.quote.clean", "sed 's/^> //'")
+    repo.write(".gitattributes", "*.txt filter=quote\n")
+    for path, text in [("src/a.txt", "one\ntwo\nthree\n"), ("old/del.txt", "to be deleted\n"),
+                       ("ren.txt", "to be moved\n")]:
+        repo.write(path, "".join(f"> {line}\n" for line in text.splitlines()))
+    repo.write("staged.txt", "staged base\n")
+    repo.write("unstaged.txt", "unstaged base\n")
+    repo.commit_all()
+    assert repo.git("cat-file", "-p", "HEAD:src/a.txt") == "one\ntwo\nthree\n"
+    repo.write("staged.txt", "staged change\n")
+    repo.git("add", "staged.txt")
+    repo.write("unstaged.txt", "unstaged change\n")
+    repo.write("untracked.txt", "untracked\n")
+    repo.settle()
+    assert repo.git("status", "--porcelain") == "M  staged.txt\n M unstaged.txt\n?? untracked.txt\n"
+
+
+A_BEFORE = {"autocrlf": b"one\r\ntwo\r\nthree\r\n", "eol-attribute": b"one\r\ntwo\r\nthree\r\n",
+            "filter": b"> one\n> two\n> three\n"}
+CONVERSIONS = list(A_BEFORE)
+
+
+def setup_converted_attempt(repo: GitRepo, how: str) -> None:
+    setup_converted(repo, how)
+    for response in (RESPONSE, SECOND):
+        r = repo.run("--branch", "try/1", response=response)
+        assert r.returncode == 0, r.err
+
+
+def setup_converted_applied(repo: GitRepo, how: str) -> None:
+    setup_converted(repo, how)
+    r = repo.run(response=RESPONSE)
+    assert r.returncode == 0, r.err
+    repo.settle()
+
+
+@pytest.fixture(scope="module")
+def converted_expected(tmp_path_factory):
+    """(command, how) -> the states before and after a clean pick or undo, made once."""
+    made: dict = {}
+
+    def expected(command: str, how: str):
+        if (command, how) not in made:
+            prepare = setup_converted_attempt if command == "pick" else setup_converted_applied
+            t = twin(tmp_path_factory, lambda r: prepare(r, how))
+            before = state(t)
+            r = t.run(*(["pick", "try/1"] if command == "pick" else ["undo"]))
+            assert r.returncode == 0, r.err
+            made[command, how] = (before, state(t))
+        return made[command, how]
+
+    return expected
+
+
+CONVERTED_CASES = ([("pick", fault, CONVERSIONS[i % 3]) for i, fault in enumerate(PICK_FAULTS)]
+                   + [("undo", fault, CONVERSIONS[i % 3]) for i, fault in enumerate(UNDO_FAULTS)])
+
+
+@pytest.mark.parametrize("command, fault, how", CONVERTED_CASES)
+def test_sigkill_during_pick_or_undo_in_a_converted_checkout_is_recoverable(
+        repo: GitRepo, command, fault, how, converted_expected, copy_of):
+    prepare = setup_converted_attempt if command == "pick" else setup_converted_applied
+    copy_of(repo, f"converted-{command}-{how}", lambda r: prepare(r, how))
+    before, after = converted_expected(command, how)
+    assert state(repo) == before
+    killed(repo, fault, *(["pick", "try/1"] if command == "pick" else ["undo"]))
+    recovered(repo)
+    now = state(repo)
+    assert now in (before, after), fault
+    # src/a.txt holds its first content where pick had not happened or undo finished:
+    # then the checkout's own bytes (CRLF, or smudged) must be back exactly
+    unchanged = (now == before) if command == "pick" else (now == after)
+    if unchanged:
+        assert repo.read("src/a.txt") == A_BEFORE[how]
+    else:
+        assert repo.read("src/a.txt") != A_BEFORE[how]
+    assert repo.git("status", "--porcelain", "--", "src", "new", "moved", "old") == ""
+    user_work_intact(repo)

@@ -40,8 +40,10 @@ def _run(p: dict) -> None:
         if problem is not None:
             raise ApplyError(problem)
     max_bytes = p["max_bytes"]
+    if max_bytes is not None and max_bytes < 0:
+        raise UsageError("--max-bytes takes a number of bytes, 0 (no limit) or more")
     if max_bytes is None:
-        max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES)
+        max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
     include_dirty = p["include_dirty"]
     if include_dirty is None:
         include_dirty = repo.config_bool("aiapply.includeDirty", False)
@@ -58,6 +60,9 @@ def _run(p: dict) -> None:
         raise UsageError("--verify goes with --branch, and not with --no-verify")
     if p["strip"] is not None and p["strip"] < 0:
         raise UsageError("-p takes a number of leading path components, 0 or more")
+    from ..pipeline import message_settings
+
+    message_settings(repo, Options())  # a bad aiapply.trailers or .subjectLength is fatal now
     message = _message(p["messages"], p["message_file"])
     if p["author"] is not None or p["date"] is not None:
         _set_author(repo, p["author"], p["date"])
@@ -141,7 +146,9 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
     env: dict[str, str] = {}
     if author is not None:
         m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", author)
-        if m is None or not m.group(1):
+        if m is not None and not m.group(1):
+            raise FatalError(f"empty ident name (for <{m.group(2)}>) not allowed", kind="usage")
+        if m is None:
             found = _find_author(repo, author)
             if found is None:
                 raise FatalError(f"--author '{author}' is not 'Name <email>' and matches no "
@@ -150,12 +157,15 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
         env["GIT_AUTHOR_NAME"] = m.group(1)
         env["GIT_AUTHOR_EMAIL"] = m.group(2)
     if date is not None:
-        from ..git.repo import parse_git_date
+        from ..git.repo import parse_commit_date
 
-        # the parser GIT_AUTHOR_DATE goes through
-        if parse_git_date(date) is None:
+        parsed = parse_commit_date(date)
+        if parsed is None:
             raise FatalError(f"invalid date format: {date}", kind="usage")
-        env["GIT_AUTHOR_DATE"] = date
+        # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
+        secs, off = parsed
+        sign = "-" if off < 0 else "+"
+        env["GIT_AUTHOR_DATE"] = f"@{secs} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
     return env
 
 

@@ -126,6 +126,7 @@ class _Section:
         self.line = line  # 1-based response line of its first header line
         self.git_names: tuple[str, str] | None = None
         self.git_prefixed = False
+        self.prefix_taken = False  # the paths lost an a/ b/ prefix (see Source.git_prefix)
         self.git_unreadable = False  # a 'diff --git' line whose two names cannot be split
         self.old_name: str | None = None  # from '---' (DEV_NULL for /dev/null)
         self.new_name: str | None = None  # from '+++'
@@ -228,6 +229,7 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_
         if names is not None:
             sec.git_names = names
             sec.git_prefixed = _has_git_prefix(names[0]) and _has_git_prefix(names[1])
+            sec.prefix_taken = sec.git_prefixed
             sec.display = "diff " + _strip_git(sec, names[1])
         else:
             # names with spaces and no a/ b/ prefixes cannot be split; the '---'/'+++' or
@@ -309,10 +311,13 @@ def _read_names(lines: list[str], i: int, sec: _Section) -> None:
             old = old[2:] if old != DEV_NULL and _has_git_prefix(old) else old
             new = new[2:] if new != DEV_NULL and _has_git_prefix(new) else new
     elif old == DEV_NULL:
+        sec.prefix_taken = new.startswith("b/")
         new = new[2:] if new.startswith("b/") else new
     elif new == DEV_NULL:
+        sec.prefix_taken = old.startswith("a/")
         old = old[2:] if old.startswith("a/") else old
     elif old.startswith("a/") and new.startswith("b/"):
+        sec.prefix_taken = True
         old, new = old[2:], new[2:]
     sec.old_name, sec.new_name = old, new
     shown = new if new != DEV_NULL else old
@@ -521,12 +526,12 @@ def _operations(sec: _Section) -> list[Operation]:
     ops: list[Operation] = []
     if renaming:
         sec.display = f"diff {old} => {new}"
-        ops.append(RenameFile(old, new, Source(NAME, sec.display, line=sec.line)))
+        ops.append(RenameFile(old, new, _source(sec)))
         path = new
     else:
         path = _one_path(sec, old, new)
         sec.display = f"diff {path}"
-    source = Source(NAME, sec.display, line=sec.line)
+    source = _source(sec)
     if sec.hunks:
         ops.append(EditFile(path, sec.hunks, source))
     if mode is not None:
@@ -535,6 +540,10 @@ def _operations(sec: _Section) -> list[Operation]:
         raise sec.error("this file's diff has no hunks and changes nothing", file=path,
                         hint="give '@@' hunks with the changed lines")
     return ops
+
+
+def _source(sec: _Section) -> Source:
+    return Source(NAME, sec.display, line=sec.line, git_prefix=sec.prefix_taken)
 
 
 def _new_file(sec: _Section, path: str, mode: int | None) -> NewFile:
@@ -553,7 +562,7 @@ def _new_file(sec: _Section, path: str, mode: int | None) -> NewFile:
     text = "\n".join(added)
     if added and not no_newline:
         text += "\n"
-    return NewFile(path, text, Source(NAME, sec.display, line=sec.line), replace=False,
+    return NewFile(path, text, _source(sec), replace=False,
                    mode=mode if mode == 0o100755 else None)
 
 
@@ -567,4 +576,4 @@ def _deleted_file(sec: _Section, path: str) -> DeleteFile:
                                 f"{'an added' if tag == ADD else 'a context'} line {content!r}",
                                 file=path, hint="every line of a deleted file starts with '-'")
             removed.append(content)  # a blank line written without its '-': still content
-    return DeleteFile(path, Source(NAME, sec.display, line=sec.line), old_lines=removed)
+    return DeleteFile(path, _source(sec), old_lines=removed)

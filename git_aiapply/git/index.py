@@ -12,10 +12,12 @@ from .faults import remove_file
 LOCK_MARKER = "git-ai-apply lock held by pid"
 
 
-def read_index(path: str, maybe_sparse: bool = False) -> pygit2.Index:
+def read_index(path: str, maybe_sparse: bool = False, shown: str | None = None) -> pygit2.Index:
     """The index file at ``path`` (an empty index when there is none yet); an index
     libgit2 cannot read (split or sparse index, a newer format) is a fatal error.
-    ``maybe_sparse``: index.sparse is set, so look for folder entries."""
+    ``maybe_sparse``: index.sparse is set, so look for folder entries.  ``shown``: the
+    index named in errors (``path`` may be our private copy of it)."""
+    shown = shown or path
     if not os.path.exists(path):
         return pygit2.Index()
     import gc
@@ -27,7 +29,7 @@ def read_index(path: str, maybe_sparse: bool = False) -> pygit2.Index:
         try:
             index = pygit2.Index(path)
         except (pygit2.GitError, ValueError, OSError) as e:
-            error = _unreadable(path, e)
+            error = _unreadable(path, e, shown)
         else:
             error = None
         if error is not None:
@@ -37,9 +39,7 @@ def read_index(path: str, maybe_sparse: bool = False) -> pygit2.Index:
     if error is not None:
         raise FatalError(error, kind="index")
     if maybe_sparse and _is_sparse(index):
-        raise FatalError(f"{path} is a sparse index, which git ai-apply cannot read; "
-                         "run `git sparse-checkout disable` or `git config index.sparse "
-                         "false && git checkout` first", kind="index")
+        raise FatalError(_SPARSE.format(shown), kind="index")
     return index
 
 
@@ -51,16 +51,23 @@ def _is_sparse(index: pygit2.Index) -> bool:
         return False
 
 
-def _unreadable(path: str, e: Exception) -> str:
+_SPARSE = ("cannot read the index {}: it is a sparse index (index.sparse), which git "
+           "ai-apply cannot read; run `git sparse-checkout set --no-sparse-index` (or "
+           "`git sparse-checkout disable`) first")
+
+
+def _unreadable(path: str, e: Exception, shown: str) -> str:
     gitdir = os.path.dirname(path)
     try:
         shared = any(n.startswith("sharedindex.") for n in os.listdir(gitdir))
     except OSError:
         shared = False
     if shared:
-        return (f"cannot read the index {path}: it is a split index (core.splitIndex), which "
+        return (f"cannot read the index {shown}: it is a split index (core.splitIndex), which "
                 "git ai-apply cannot read; run `git update-index --no-split-index` first")
-    return f"cannot read the index {path}: {e}"
+    if "'sdir'" in str(e):  # the mandatory extension of a sparse index
+        return _SPARSE.format(shown)
+    return f"cannot read the index {shown}: {e}"
 
 
 def entry_with_stat(index: pygit2.Index, path: str, oid: pygit2.Oid, mode: int,
@@ -223,7 +230,7 @@ class IndexLock:
                 index = self.cache.take(self.path)
                 if index is not None:
                     return index  # bound to work_path already (same process, same name)
-            return read_index(self.work_path, self.maybe_sparse)
+            return read_index(self.work_path, self.maybe_sparse, shown=self.path)
         return pygit2.Index(self.work_path)
 
     def stage(self, index: pygit2.Index) -> None:
