@@ -101,6 +101,9 @@ def _child(req) -> None:
     os.chdir(req["cwd"])
     os.environ.clear()
     os.environ.update(req["env"])
+    import time
+
+    time.tzset()  # the C library read TZ when the server started: read the run's
     for fd, (path, flags) in enumerate([(req["stdin"], os.O_RDONLY),
                                         (req["stdout"], os.O_WRONLY | os.O_TRUNC),
                                         (req["stderr"], os.O_WRONLY | os.O_TRUNC)]):
