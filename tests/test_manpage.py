@@ -61,6 +61,12 @@ def installed(tmp_path_factory) -> Path:
                             "--no-index", "--prefix", str(venv), str(wheel)],
                            capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+    # the running venv's dependencies, placed AFTER the installed package on sys.path (a
+    # .pth line is appended to it), so that the wheel's own git_aiapply is the one loaded
+    # even when the running venv holds a regular install of the project too (CI's)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    deps = next(p for p in sys.path if p.endswith("site-packages"))
+    (site / "running-venv-dependencies.pth").write_text(deps + "\n")
     return venv
 
 
@@ -100,10 +106,7 @@ def test_installed_package_holds_every_module_and_applies(installed: Path, repo)
     assert wanted <= have, sorted(wanted - have)
     repo.write("a.txt", "alpha\n")
     repo.commit_all()
-    # the installed code, with the running venv's dependencies (its site-packages holds
-    # this project only as an editable finder, which PYTHONPATH does not load)
-    deps = next(p for p in sys.path if p.endswith("site-packages"))
-    env = dict(repo.env, PYTHONPATH=deps)
+    env = {k: v for k, v in repo.env.items() if k != "PYTHONPATH"}
     cmd = installed / "bin" / "git-ai-apply"
     response = "Shout.\n\n```diff\n--- a/a.txt\n+++ b/a.txt\n@@\n-alpha\n+ALPHA\n```\n"
     r = subprocess.run([str(cmd), "-"], input=response, cwd=repo.root, env=env,
