@@ -162,8 +162,8 @@ class Bench:
         return resp, diff
 
     # -- sides ------------------------------------------------------------------------
-    def ai_apply(self, response: str) -> Side:
-        return Side("git ai-apply", [["git", "ai-apply", "-q", response]])
+    def ai_apply(self, response: str, *options: str) -> Side:
+        return Side("git ai-apply", [["git", "ai-apply", "-q", *options, response]])
 
     def git_pipeline(self, diff: str, message: str) -> Side:
         return Side("git apply --index && git commit",
@@ -310,7 +310,9 @@ def scenarios(bench: Bench, only: set[str]) -> None:
         for n in args.new_files or (NEW_QUICK if args.quick else NEW_FULL):
             edit = synth.new_files_edit(n)
             resp, diff = bench.write_inputs(f"new-files-{n}", edit)
-            pair = Pair(f"{n:,} new files in one response", repo, bench.ai_apply(resp),
+            # a 100,000-file response is ~13 MB, over the default aiapply.maxResponseBytes
+            pair = Pair(f"{n:,} new files in one response", repo,
+                        bench.ai_apply(resp, "--max-bytes", "0"),
                         bench.git_pipeline(diff, f"Add {n} generated modules"))
             bench.measure(pair)
             new_pairs.append((n, pair))
