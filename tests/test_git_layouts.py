@@ -330,3 +330,54 @@ def test_unknown_aiapply_format_setting_is_fatal(tmp_path, git_env):
     r = run_git_ai_apply(git_env, a.root, "-c", "aiapply.format=file-changes", "ai-apply", resp)
     assert r.returncode == 0, r.stderr
     assert a.git("show", "HEAD:a.txt") == "ALPHA\n"
+
+
+# Attribute files anywhere git reads them: the lookup is skipped only when none can speak
+# of the path (libgit2's first lookup reads the whole index), so each place must count.
+NEW_TXT = "<FILE_CHANGES>\n<FILE_NEW file_path=\"{path}\">\none\ntwo\n</FILE_NEW>\n</FILE_CHANGES>\n"
+
+
+def _new_file_is_written_crlf(repo: GitRepo, path: str) -> bool:
+    r = repo.run(response=NEW_TXT.format(path=path))
+    assert r.returncode == 0, r.err
+    assert repo.git("show", f"HEAD:{path}") == "one\ntwo\n"
+    assert repo.git("status", "--porcelain") == ""
+    return repo.read(path) == b"one\r\ntwo\r\n"
+
+
+def test_attributes_of_a_subfolder_apply_below_it_only(repo: GitRepo):
+    repo.write("sub/.gitattributes", "*.txt text eol=crlf\n")
+    repo.write("sub/keep.txt", "x\n")
+    repo.commit_all()
+    assert _new_file_is_written_crlf(repo, "sub/deeper/n.txt")
+    assert not _new_file_is_written_crlf(repo, "top.txt")
+
+
+def test_attributes_in_info_attributes(repo: GitRepo):
+    repo.write("a.txt", "x\n")
+    repo.commit_all()
+    info = repo.root / ".git" / "info"
+    info.mkdir(exist_ok=True)
+    (info / "attributes").write_text("*.txt text eol=crlf\n")
+    assert _new_file_is_written_crlf(repo, "n.txt")
+
+
+def test_attributes_in_core_attributes_file(repo: GitRepo, tmp_path):
+    repo.write("a.txt", "x\n")
+    repo.commit_all()
+    attributes = tmp_path / "global-attributes"
+    attributes.write_text("*.txt text eol=crlf\n")
+    repo.git("config", "core.attributesFile", str(attributes))
+    assert _new_file_is_written_crlf(repo, "n.txt")
+
+
+def test_attributes_committed_but_deleted_from_the_worktree(repo: GitRepo):
+    # the index still holds .gitattributes: git (and libgit2) read it from there
+    repo.write(".gitattributes", "*.txt text eol=crlf\n")
+    repo.write("a.txt", "x\r\n")
+    repo.commit_all()
+    (repo.root / ".gitattributes").unlink()
+    r = repo.run(response=NEW_TXT.format(path="n.txt"))
+    assert r.returncode == 0, r.err
+    assert repo.read("n.txt") == b"one\r\ntwo\r\n"
+    assert repo.git("show", "HEAD:n.txt") == "one\ntwo\n"

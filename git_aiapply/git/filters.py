@@ -10,6 +10,8 @@ filters are not supported: a path with a ``process``-only driver is a fatal erro
 nothing is ever written unconverted."""
 from __future__ import annotations
 
+import os
+
 from ..errors import FatalError
 
 # crlf actions (git's convert.c names)
@@ -34,6 +36,64 @@ class Filters:
             self.autocrlf = "true" if repo.config_bool("core.autocrlf", False) else "false"
         self.core_eol = (repo.config_get("core.eol") or "native").lower()
         self._attrs: dict[str, tuple] = {}
+        self._shared_sources: bool | None = None  # info/attributes, global, system
+        self._folder_has: dict[str, bool] = {}  # folder -> it has a .gitattributes
+
+    # libgit2's first attribute lookup reads the whole index (about 80 ms at 100,000
+    # files, as long again as the rest of a one-edit run), so a path no attributes file
+    # can speak of is answered without asking it.
+    def _may_have_attributes(self, path: str) -> bool:
+        if self._shared_sources is None:
+            self._shared_sources = self._any_shared_source()
+        if self._shared_sources:
+            return True
+        folder = path.rpartition("/")[0]
+        while True:
+            has = self._folder_has.get(folder)
+            if has is None:
+                has = self._folder_has[folder] = self._has_attributes_file(folder)
+            if has:
+                return True
+            if not folder:
+                return False
+            folder = folder.rpartition("/")[0]
+
+    def _has_attributes_file(self, folder: str) -> bool:
+        """A .gitattributes in ``folder`` on disk or in HEAD's tree (either may be what the
+        index holds; a file staged and then removed from both is the one case missed)."""
+        rel = f"{folder}/.gitattributes" if folder else ".gitattributes"
+        workdir = self.repo.workdir
+        if workdir and os.path.lexists(os.path.join(workdir, rel)):
+            return True
+        try:
+            head = self.repo.repo.head.peel().tree
+        except Exception:  # unborn HEAD: nothing committed to look in
+            return False
+        try:
+            head[rel]
+        except (KeyError, ValueError):
+            return False
+        return True
+
+    def _any_shared_source(self) -> bool:
+        """Whether an attributes file outside the worktree exists: $GIT_DIR/info/attributes,
+        core.attributesFile (or its XDG default), the system gitattributes."""
+        candidates = [os.path.join(self.repo.gitdir, "info", "attributes"),
+                      os.path.join(self.repo.commondir, "info", "attributes")]
+        if self.repo.config_get("core.attributesFile") is not None:
+            return True
+        try:
+            import pygit2
+            from pygit2.enums import ConfigLevel
+
+            for level in (ConfigLevel.XDG, ConfigLevel.SYSTEM):
+                name = "attributes" if level == ConfigLevel.XDG else "gitattributes"
+                for folder in (pygit2.settings.search_path[level] or "").split(os.pathsep):
+                    if folder:
+                        candidates.append(os.path.join(folder, name))
+        except Exception:  # cannot tell where libgit2 looks: ask it for every path
+            return True
+        return any(os.path.exists(c) for c in candidates)
 
     def _attr(self, path: str, name: str):
         try:
@@ -45,6 +105,10 @@ class Filters:
         """(crlf action, filter driver name or None) for ``path``."""
         got = self._attrs.get(path)
         if got is not None:
+            return got
+        if not self._may_have_attributes(path):
+            action = {"true": AUTO_CRLF, "input": AUTO_INPUT}.get(self.autocrlf, BINARY)
+            got = self._attrs[path] = (action, None)
             return got
         text = self._attr(path, "text")
         if text is None:
