@@ -127,27 +127,6 @@ def _tip(repo, refname: str):
         return None
 
 
-def _tree_holds(repo, commit, final: dict) -> bool:
-    tree = commit.tree
-    for path, want in final.items():
-        try:
-            ent = tree[path]
-        except KeyError:
-            ent = None
-        if want is None:
-            if ent is not None:
-                return False
-        elif ent is None or str(ent.id) != want[1] or int(ent.filemode) != want[0]:
-            return False
-    return True
-
-
-def _index_holds(index_path: str, final: dict) -> bool:
-    from .git.index import index_holds
-
-    return index_holds(index_path, final)
-
-
 def _restore(repo, path: str, want) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
@@ -277,7 +256,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
-    from .git.index import lock_owner, pid_alive
+    from .git.index import entries_hold, index_holds, lock_owner, pid_alive
 
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
@@ -347,7 +326,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
             commit = repo.repo.get(tip) if tip else None
             parents = [str(p) for p in commit.parent_ids] if commit is not None else []
             ours = commit is not None and parents == ([head] if head else []) \
-                and _tree_holds(repo, commit, final)
+                and entries_hold(commit.tree, final)
         if not ours:
             rec.problems.append(Problem(
                 f"{refname} moved since the interrupted {_what(kind)} (it was at "
@@ -366,13 +345,13 @@ def recover(repo, dry_run: bool = False) -> Recovery:
                     "changed since", file=p,
                     hint="nothing was changed; check `git status`, then run recover again"))
             return rec
-        if has_lock and _index_holds(lock_path, final):
+        if has_lock and index_holds(lock_path, final):
             rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
                     index_path)
         else:
             if has_lock:
                 rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
-            if not _index_holds(index_path, final):
+            if not index_holds(index_path, final):
                 rec.act("update the index to the interrupted run's result", _stage_final,
                         repo, final)
         if kind == "undo" and head:

@@ -114,23 +114,30 @@ def set_entries(index: pygit2.Index, entries: dict, stats: dict | None = None) -
             entry_with_stat(index, path, oid, int(ent[0]), (stats or {}).get(path))
 
 
-def index_holds(index_path: str, final: dict) -> bool:
-    """Whether the index file holds ``final`` (path -> [mode, hex id] or None)."""
-    try:
-        idx = pygit2.Index(index_path)
-    except (pygit2.GitError, OSError, ValueError):
-        return False
+def entries_hold(entries, final: dict) -> bool:
+    """Whether ``entries`` (an Index or a Tree: ``entries[path]`` or KeyError) hold
+    ``final`` (path -> [mode, hex id], or None: absent)."""
     for path, want in final.items():
         try:
-            e = idx[path]
+            e = entries[path]
         except KeyError:
             e = None
         if want is None:
             if e is not None:
                 return False
-        elif e is None or str(e.id) != str(want[1]) or int(e.mode) != int(want[0]):
+        elif e is None or str(e.id) != str(want[1]) \
+                or int(e.mode if isinstance(e, pygit2.IndexEntry) else e.filemode) != int(want[0]):
             return False
     return True
+
+
+def index_holds(index_path: str, final: dict) -> bool:
+    """Whether the index file at ``index_path`` holds ``final`` (see entries_hold)."""
+    try:
+        idx = pygit2.Index(index_path)
+    except (pygit2.GitError, OSError, ValueError):
+        return False
+    return entries_hold(idx, final)
 
 
 def tree_of_index(repo: pygit2.Repository, index_path: str) -> pygit2.Oid:
