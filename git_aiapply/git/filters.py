@@ -38,6 +38,7 @@ class Filters:
         self._attrs: dict[str, tuple] = {}
         self._shared_sources: bool | None = None  # info/attributes, global, system
         self._folder_has: dict[str, bool] = {}  # folder -> it has a .gitattributes
+        self._head_tree = False  # HEAD's tree, read once (None: unborn)
 
     # libgit2's first attribute lookup reads the whole index (about 80 ms at 100,000
     # files, as long again as the rest of a one-edit run), so a path no attributes file
@@ -65,15 +66,12 @@ class Filters:
         workdir = self.repo.workdir
         if workdir and os.path.lexists(os.path.join(workdir, rel)):
             return True
-        try:
-            head = self.repo.repo.head.peel().tree
-        except Exception:  # unborn HEAD: nothing committed to look in
-            return False
-        try:
-            head[rel]
-        except (KeyError, ValueError):
-            return False
-        return True
+        if self._head_tree is False:
+            try:
+                self._head_tree = self.repo.repo.head.peel().tree
+            except Exception:  # unborn HEAD: nothing committed to look in
+                self._head_tree = None
+        return self._head_tree is not None and rel in self._head_tree
 
     def _any_shared_source(self) -> bool:
         """Whether an attributes file outside the worktree exists: $GIT_DIR/info/attributes,
