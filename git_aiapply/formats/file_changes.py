@@ -48,7 +48,8 @@ _FORMAT_HINT = ("inside <FILE_CHANGES> use FILE_NEW, FILE_PATCH, FILE_HASHLINE_P
 
 
 def _attr(tag: Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
-    values = {tag.attrs[k].strip() for k in keys if k in tag.attrs}
+    attrs = tag.attrs
+    values = {attrs[k].strip() for k in keys if k in attrs}
     if len(values) > 1:
         raise ParseError(f"<{tag.name}> gives two different {what}s: "
                          + ", ".join(sorted(repr(v) for v in values)), line=line,

@@ -59,6 +59,7 @@ What else a format knows lives on its object too (the scanner needs none of it):
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from ..errors import ParseError
@@ -427,10 +428,35 @@ def _unquoted_value_end(text: str, p: int, end: int) -> int:
     return p
 
 
+# A well-formed tag whose attributes are all quoted and apart, read by one match (a
+# response may hold 100,000 tags); possessive, so a failed match costs one pass.  Any
+# other text goes to the character-by-character reading below, which gives the errors.
+_PLAIN_TAG = re.compile(
+    r"<[ \t]*+(/[ \t]*+)?+([A-Za-z0-9_]++)"
+    r"((?:[ \t\r\n]++[A-Za-z0-9_\-:.]++[ \t]*+=[ \t]*+(?:\"[^\"\n]*+\"|'[^'\n]*+'))*+)"
+    r"[ \t\r\n]*+(/[ \t]*+)?+>")
+_PLAIN_ATTR = re.compile(r"[ \t\r\n]++([A-Za-z0-9_\-:.]++)[ \t]*+=[ \t]*+(?:\"([^\"\n]*+)\"|'([^'\n]*+)')")
+
+
 def parse_tag(text: str, pos: int, line: int) -> Tag | None:
     """The tag starting at ``text[pos] == '<'``, strictly; None when no tag name follows
     the '<'.  Raises ParseError for a tag that starts but is malformed (no '>', an
     attribute without a value or closing quote, one given twice with two values)."""
+    m = _PLAIN_TAG.match(text, pos)
+    if m is not None:
+        attrs: dict[str, str] = {}
+        for a in _PLAIN_ATTR.finditer(m.group(3)):
+            value = a.group(2) if a.group(2) is not None else a.group(3)
+            norm = attribute_key(a.group(1))
+            if attrs.setdefault(norm, value) != value:
+                break  # given twice with two values: the reading below says so
+        else:
+            return Tag(m.group(2).upper(), m.group(1) is not None, attrs,
+                       m.group(4) is not None, m.end())
+    return _read_tag(text, pos, line)
+
+
+def _read_tag(text: str, pos: int, line: int) -> Tag | None:
     p = skip_space(text, pos + 1, " \t")
     closing = p < len(text) and text[p] == "/"
     if closing:

@@ -102,17 +102,35 @@ class TreeSnapshot:
         self.tree = tree
         self.workdir = workdir
         self._entries: dict[str, object] = {}
+        # what lstat said of each path looked at (a leading folder is looked at once for
+        # all the files under it): a snapshot is the disk as the run found it, so it is
+        # made per run and never consulted after the run has written anything
+        self._disk: dict[str, str | None] = {}
 
     def _lookup(self, path: str):
-        if path not in self._entries:
+        entries = self._entries
+        ent = entries.get(path, _UNSEEN)
+        if ent is not _UNSEEN:
+            return ent
+        if self.tree is None:
+            entries[path] = None
+            return None
+        # nothing is below a path that is absent or not a folder: answered from the
+        # nearest folder looked up before, without libgit2 (a miss costs an exception)
+        above_is_tree, pending = True, _unseen_prefixes(path, entries)
+        if len(pending) <= path.count("/"):  # stopped at a folder looked up before
+            above = entries[pending[-1].rpartition("/")[0]]
+            above_is_tree = above is not None and above.filemode == FileMode.TREE
+        for p in reversed(pending):
             ent = None
-            if self.tree is not None:
+            if above_is_tree:
                 try:
-                    ent = self.tree[path]
+                    ent = self.tree[p]
                 except (KeyError, ValueError):
                     ent = None
-            self._entries[path] = ent
-        return self._entries[path]
+            entries[p] = ent
+            above_is_tree = ent is not None and ent.filemode == FileMode.TREE
+        return ent
 
     def kind(self, path: str) -> str | None:
         ent = self._lookup(path)
@@ -134,23 +152,49 @@ class TreeSnapshot:
         return None if ent is None else (int(ent.filemode), ent.id)
 
     def disk_kind(self, path: str) -> str | None:
+        """What is on disk at ``path`` ('file', 'dir', 'symlink'; below a link 'symlink',
+        below a file 'file'), or None: missing or unreadable.  Each leading folder is
+        looked at once for all the paths under it."""
         if self.workdir is None:
             return None
-        parts = path.split("/")
-        cur = self.workdir
-        for i, part in enumerate(parts):
-            cur = os.path.join(cur, part)
-            try:
-                st = os.lstat(cur)
-            except OSError:
-                return None
-            if stat.S_ISLNK(st.st_mode):
-                return "symlink"
-            if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
-                return "file"
-        if stat.S_ISDIR(st.st_mode):
-            return "dir"
-        return "file"
+        seen = self._disk
+        kind = seen.get(path, _UNSEEN)
+        if kind is not _UNSEEN:
+            return kind
+        pending = _unseen_prefixes(path, seen)
+        above = "dir"  # the worktree root
+        if len(pending) <= path.count("/"):  # stopped at a folder looked at before
+            above = seen[pending[-1].rpartition("/")[0]]
+        for p in reversed(pending):
+            if above == "dir":
+                try:
+                    st = os.lstat(os.path.join(self.workdir, p))
+                except OSError:
+                    kind = None
+                else:
+                    kind = ("symlink" if stat.S_ISLNK(st.st_mode)
+                            else "dir" if stat.S_ISDIR(st.st_mode) else "file")
+            else:
+                kind = None if above is None else above  # 'symlink' or 'file' on the way
+            seen[p] = kind
+            above = kind
+        return kind
+
+
+_UNSEEN = object()
+
+
+def _unseen_prefixes(path: str, seen: dict) -> list[str]:
+    """``path`` and its leading folders, deepest first, down to (not including) the
+    nearest one ``seen`` holds."""
+    pending = [path]
+    cut = len(path)
+    while (cut := path.rfind("/", 0, cut)) >= 0:
+        folder = path[:cut]
+        if folder in seen:
+            break
+        pending.append(folder)
+    return pending
 
 
 class WorktreeSnapshot(TreeSnapshot):
