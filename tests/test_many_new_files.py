@@ -262,3 +262,41 @@ def test_similar_files_beyond_the_rename_limit_are_not_compared():
         assert sum(s.status == "R" for s in net_stats(before, after, None)) == 0
     finally:
         diffstat.RENAME_LIMIT = limit
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def test_a_file_that_appears_after_planning_is_never_overwritten(base_repo, monkeypatch):
+    """A new file is created in place with O_EXCL: one that someone made between planning
+    and writing stops the run, which puts back what it wrote; theirs stays."""
+    import git_aiapply
+    import git_aiapply.plan as plan_module
+
+    planned = plan_module.make_plan
+
+    def plan_then_someone_writes(*args, **kwargs):
+        plan = planned(*args, **kwargs)
+        base_repo.write("later/b.txt", "mine\n")
+        return plan
+
+    head = base_repo.head()
+    monkeypatch.setattr(plan_module, "make_plan", plan_then_someone_writes)
+    result = git_aiapply.apply(_new_files("later/a.txt", "later/b.txt", "later/c.txt"),
+                               repo=str(base_repo.root))
+    assert result.status == "refused"
+    assert "appeared on disk" in result.errors[0].reason
+    assert base_repo.read("later/b.txt") == b"mine\n"
+    assert sorted(os.listdir(base_repo.root / "later")) == ["b.txt"]
+    assert base_repo.head() == head
+    assert base_repo.git("status", "--porcelain").splitlines() == ["?? later/"]
+
+
+def test_new_files_are_written_with_the_modes_and_stats_git_expects(base_repo):
+    response = _new_files("made/one.txt", "made/deeper/two.txt")
+    r = base_repo.run(response=response)
+    assert r.returncode == 0, r.err
+    assert base_repo.read("made/deeper/two.txt") == b"content of made/deeper/two.txt\n"
+    assert base_repo.git("status", "--porcelain") == ""  # index stat data match the files
+    assert base_repo.git("diff", "HEAD~1", "--name-status").split() == [
+        "A", "made/deeper/two.txt", "A", "made/one.txt"]
