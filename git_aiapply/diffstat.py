@@ -135,8 +135,18 @@ def _stat(status, path, old_path, old, new, line_counts) -> FileStat:
     if is_binary(old_data) or is_binary(new_data):
         st.binary = True
     elif old_data != new_data and line_counts is not None:
-        st.added, st.deleted = line_counts(old_data, new_data)
+        if not old_data and b"\r" not in new_data:
+            st.added = _lines(new_data)  # every line is added: no diff needed
+        elif not new_data and b"\r" not in old_data:
+            st.deleted = _lines(old_data)
+        else:
+            st.added, st.deleted = line_counts(old_data, new_data)
     return st
+
+
+def _lines(data: bytes) -> int:
+    """The lines git counts in ``data`` (a last line without a newline counts)."""
+    return data.count(b"\n") + (1 if data and data[-1] != 0x0A else 0)
 
 
 # git's diff.renameLimit default: the similarity of every deleted file with every added one

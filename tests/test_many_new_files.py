@@ -300,3 +300,18 @@ def test_new_files_are_written_with_the_modes_and_stats_git_expects(base_repo):
     assert base_repo.git("status", "--porcelain") == ""  # index stat data match the files
     assert base_repo.git("diff", "HEAD~1", "--name-status").split() == [
         "A", "made/deeper/two.txt", "A", "made/one.txt"]
+
+
+@pytest.mark.parametrize("data", [b"a", b"a\n", b"a\nb", b"\n\n\n", b"a\n\nb\n\n", b"a\rb\r",
+                                  b"a\r\nb\r\n", b"x\x00y\n", b""])
+def test_added_and_deleted_files_count_their_lines_as_git(data):
+    """A whole file added or deleted is counted without a diff; the count is the diff's."""
+    from git_aiapply.git.state import line_counts
+
+    added = net_stats({}, {"f": (0o100644, data)}, line_counts)
+    deleted = net_stats({"f": (0o100644, data)}, {}, line_counts)
+    if b"\0" in data:
+        assert added[0].binary and deleted[0].binary
+        return
+    assert (added[0].added, added[0].deleted) == line_counts(b"", data)
+    assert (deleted[0].added, deleted[0].deleted) == line_counts(data, b"")
