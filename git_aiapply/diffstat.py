@@ -101,7 +101,7 @@ def _is_regular(mode: int) -> bool:
 def net_stats(before: dict, after: dict, line_counts) -> list[FileStat]:
     """The net change from ``before`` to ``after`` (path -> (mode, bytes) or None), sorted
     by path as git sorts a diff.  ``line_counts(old, new)`` -> (added, deleted) counts the
-    lines of a text diff (None: lines are not counted)."""
+    lines of a text diff (None: lines are not counted, nor binary files told apart)."""
     deleted, added, stats = {}, {}, []
     for path in sorted(set(before) | set(after)):
         old, new = before.get(path), after.get(path)
@@ -132,9 +132,11 @@ def _stat(status, path, old_path, old, new, line_counts) -> FileStat:
     new_data = new[1] if new else b""
     st = FileStat(status, path, old_path, old[0] if old else 0, new[0] if new else 0)
     st.same_content = old_data == new_data
+    if line_counts is None:
+        return st  # what changed, not by how much (binary only matters to the counts)
     if is_binary(old_data) or is_binary(new_data):
         st.binary = True
-    elif old_data != new_data and line_counts is not None:
+    elif old_data != new_data:
         if not old_data and b"\r" not in new_data:
             st.added = _lines(new_data)  # every line is added: no diff needed
         elif not new_data and b"\r" not in old_data:
