@@ -16,6 +16,7 @@ import stat
 
 import pygit2
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
 from git_aiapply.diffstat import net_stats
 from git_aiapply.errors import ApplyError
@@ -315,3 +316,32 @@ def test_added_and_deleted_files_count_their_lines_as_git(data):
         return
     assert (added[0].added, added[0].deleted) == line_counts(b"", data)
     assert (deleted[0].added, deleted[0].deleted) == line_counts(data, b"")
+
+
+# --------------------------------------------------------------------------- tags
+
+
+def _tag_or_error(read, text: str):
+    try:
+        tag = read(text, 0, 1)
+    except ApplyError as e:
+        return ("refused", str(e))
+    return None if tag is None else (tag.name, tag.closing, tag.attrs, tag.self_closing, tag.end)
+
+
+@settings(max_examples=3000, deadline=None)
+@example('a x="1" x="2">')
+@example('a x="" x=\'\'>')
+@example('a x=\'1\' X="1" />')
+@example('FILE_NEW file_path="a"file_path="b">')
+@example('a\n x="1\n">')
+@example('a x="1" y=2>')
+@given(st.text(alphabet="<>/ \t\n\r=\"'-_:.aAbB1é", min_size=0, max_size=40))
+def test_a_tag_read_in_one_match_is_the_tag_read_character_by_character(rest):
+    """parse_tag reads a plain tag with one regular expression and leaves everything else
+    to the character reader: both readings agree on every text, errors included."""
+    from git_aiapply.formats import scan as scan_module
+
+    text = "<" + rest
+    assert _tag_or_error(scan_module.parse_tag, text) == \
+        _tag_or_error(scan_module._read_tag, text)

@@ -445,15 +445,16 @@ def parse_tag(text: str, pos: int, line: int) -> Tag | None:
     attribute without a value or closing quote, one given twice with two values)."""
     m = _PLAIN_TAG.match(text, pos)
     if m is not None:
+        closing, name, inside, self_closing = m.groups()
         attrs: dict[str, str] = {}
-        for a in _PLAIN_ATTR.finditer(m.group(3)):
-            value = a.group(2) if a.group(2) is not None else a.group(3)
-            norm = attribute_key(a.group(1))
-            if attrs.setdefault(norm, value) != value:
+        # (name, "value", 'value'): an empty value is "" whichever quotes held it
+        for key, double, single in _PLAIN_ATTR.findall(inside) if inside else ():
+            value = double or single
+            if attrs.setdefault(attribute_key(key), value) != value:
                 break  # given twice with two values: the reading below says so
         else:
-            return Tag(m.group(2).upper(), m.group(1) is not None, attrs,
-                       m.group(4) is not None, m.end())
+            return Tag(name.upper(), closing is not None, attrs, self_closing is not None,
+                       m.end())
     return _read_tag(text, pos, line)
 
 
