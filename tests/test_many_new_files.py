@@ -345,3 +345,15 @@ def test_a_tag_read_in_one_match_is_the_tag_read_character_by_character(rest):
     text = "<" + rest
     assert _tag_or_error(scan_module.parse_tag, text) == \
         _tag_or_error(scan_module._read_tag, text)
+
+
+def test_include_dirty_edits_a_file_staged_for_deletion_that_is_still_on_disk(base_repo):
+    """Not a new path (HEAD has it): the untracked-file guard of new paths stays out of
+    the way of --include-dirty."""
+    base_repo.git("rm", "-q", "--cached", "a.txt")
+    r = base_repo.run("--include-dirty", response=(
+        "Edit a.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"a.txt\">\n@@\n-a\n+b\n"
+        "</FILE_PATCH>\n</FILE_CHANGES>\n"))
+    assert r.returncode == 0, r.err
+    assert base_repo.read("a.txt") == b"b\n"
+    assert base_repo.git("show", "HEAD:a.txt") == "b\n"

@@ -34,7 +34,7 @@ from .journal import Journal
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .repo import Repo, identity
 from .state import (LeadingFolders, TreeSnapshot, dirty_paths, read_disk, read_disk_here,
-                    refuse_symlinked_parent, unmerged_paths)
+                    refuse_symlinked_parent, tree_entry, unmerged_paths)
 
 
 # --------------------------------------------------------------------------- worktree
@@ -375,9 +375,12 @@ class Transaction:
         for p in paths:
             folders.refuse_symlinked_parent(p)
         originals = disk_originals(r, self.repo.workdir, paths, folders)
+        head_tree = r[head_id].tree if head_id else None
         for p in paths:
-            if final[p] is not None and originals[p] is not None and p not in self.index:
-                # planned as a new path, but an untracked file is there now
+            if final[p] is not None and originals[p] is not None and p not in self.index \
+                    and tree_entry(head_tree, p) is None:
+                # a new path (in neither HEAD nor the index), but an untracked file is
+                # there now: someone wrote it after planning
                 raise _appeared(p)
         written, disk = {}, {}
         for p in paths:
