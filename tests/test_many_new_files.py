@@ -357,3 +357,27 @@ def test_include_dirty_edits_a_file_staged_for_deletion_that_is_still_on_disk(ba
     assert r.returncode == 0, r.err
     assert base_repo.read("a.txt") == b"b\n"
     assert base_repo.git("show", "HEAD:a.txt") == "b\n"
+
+
+def test_edits_of_two_files_behind_a_folder_replaced_by_a_link_are_both_refused(base_repo):
+    """The cleanliness check looks at each leading folder once for all the touched paths:
+    both files behind the link are named, with and without --check."""
+    import shutil
+
+    base_repo.write("tracked/other.txt", "other\n")
+    base_repo.commit_all("two files")
+    copy = base_repo.outside / "copy"
+    shutil.copytree(base_repo.root / "tracked", copy)
+    shutil.rmtree(base_repo.root / "tracked")
+    os.symlink(copy, base_repo.root / "tracked")
+    response = ("Edit both.\n\n<FILE_CHANGES>\n"
+                "<FILE_PATCH file_path=\"tracked/keep.txt\">\n@@\n-kept\n+changed\n</FILE_PATCH>\n"
+                "<FILE_PATCH file_path=\"tracked/other.txt\">\n@@\n-other\n+changed\n</FILE_PATCH>\n"
+                "</FILE_CHANGES>\n")
+    for args in (("--check",), ()):
+        r = base_repo.run(*args, response=response)
+        assert r.returncode == 1, r.out + r.err
+        for path in ("tracked/keep.txt", "tracked/other.txt"):
+            assert f"{path} is behind tracked, which is a symbolic link" in r.err, r.err
+    assert (copy / "keep.txt").read_text() == "kept\n"
+    assert (copy / "other.txt").read_text() == "other\n"
