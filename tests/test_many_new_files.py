@@ -381,3 +381,32 @@ def test_edits_of_two_files_behind_a_folder_replaced_by_a_link_are_both_refused(
             assert f"{path} is behind tracked, which is a symbolic link" in r.err, r.err
     assert (copy / "keep.txt").read_text() == "kept\n"
     assert (copy / "other.txt").read_text() == "other\n"
+
+
+# --------------------------------------------------------------------------- the message
+
+
+def test_the_change_words_are_worked_out_only_for_a_response_without_a_subject():
+    """Naming what changed means a net diffstat of every file (100,000 new files take a
+    while): it is asked for only when the explanation gives no subject."""
+    from git_aiapply.message import build_message
+
+    asked = []
+
+    def changed():
+        asked.append(True)
+        return [("add", "new/a.py"), ("add", "new/b.py")]
+
+    args = dict(formats=["file-changes"], response_id="0" * 16, model=None, descriptions=[],
+                changed=changed)
+    assert build_message("Add two modules.", **args).startswith("Add two modules\n")
+    assert asked == []
+    assert build_message("", **args).startswith("Add new/a.py and new/b.py\n")
+    assert asked == [True]
+
+
+def test_a_response_of_new_files_without_prose_is_named_by_its_files(base_repo):
+    body = "".join(f'<FILE_NEW file_path="{p}">\nx\n</FILE_NEW>\n' for p in ("n/a.py", "n/b.py"))
+    r = base_repo.run(response=f"<FILE_CHANGES>\n{body}</FILE_CHANGES>\n")
+    assert r.returncode == 0, r.err
+    assert base_repo.message().splitlines()[0] == "Add n/a.py and n/b.py"
