@@ -443,6 +443,7 @@ class CommitRequest:
     reflog_prefix: str = "ai-apply"
     edit_message: object = None  # callable(path): --edit, the user edits COMMIT_EDITMSG in place
     sign: object = None  # callable(commit_content: str) -> signature str, or None
+    hook_hints: dict | None = None  # what to do when a hook fails (None: githooks.APPLY_HOOK_HINTS)
     # `pick` fast-forward: move the branch to this existing commit (its tree must be the
     # plan's result) instead of writing one; no commit hooks, as `git merge --ff-only`
     fast_forward_to: object = None
@@ -486,7 +487,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         message = req.message
         if req.fast_forward_to is None:
             hooked = githooks.run_commit_hooks(repo, txn.lock, tree_id, message, hook_env,
-                                               no_verify=req.no_verify, editor=req.edit_message)
+                                               no_verify=req.no_verify, editor=req.edit_message,
+                                               hints=req.hook_hints)
             tree_id, message = hooked.tree_id, hooked.message
             if hooked.hook_index:
                 txn.temp_files.append(hooked.hook_index)
