@@ -460,7 +460,7 @@ class Session:
                     return _refused(response, [problem], "refused")
             if branch is None and not (options.check or options.diff) and repo.workdir:
                 repo.lock_index_ahead()  # read the index while the response is parsed
-            from .git.repo import IDENTITY_OVERRIDES
+            from .git.ident import IDENTITY_OVERRIDES
 
             token = IDENTITY_OVERRIDES.set(identity or None)
             try:

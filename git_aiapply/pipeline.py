@@ -174,7 +174,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
                             descriptions=parsed.descriptions, changed=_changed_words(plan),
                             subject_max=subject_max, trailers=trailers)
     if opts.signoff:
-        from .git.repo import identity
+        from .git.ident import identity
 
         c = identity(repo, "committer")
         line = f"Signed-off-by: {c.name} <{c.email}>"
@@ -448,7 +448,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     else:
         env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
         try:
-            from .git.repo import identity
+            from .git.ident import identity
 
             author = identity(repo, "author")
         except ApplyError as e:

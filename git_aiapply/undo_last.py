@@ -110,7 +110,7 @@ def _changed_paths(r, parent, commit) -> dict[str, tuple]:
 def undo(repo, force: bool = False) -> dict:
     """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
     when it is refused (nothing changed)."""
-    from .git.repo import identity
+    from .git.ident import identity
     from .git.state import TreeSnapshot, dirty_paths
     from .git.transaction import Transaction
     from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState

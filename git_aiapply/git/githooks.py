@@ -74,7 +74,7 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
         return HookResult(name, 0, hint) if hint else None
     import subprocess  # only when a hook exists: start-up time
 
-    from .repo import IDENTITY_OVERRIDES
+    from .ident import IDENTITY_OVERRIDES
 
     full_env = dict(os.environ)
     # a library call's author/date: what the command's --author/--date put in os.environ

@@ -32,7 +32,8 @@ from .faults import fault, remove_file
 from .index import set_entries
 from .journal import Journal
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
-from .repo import Repo, identity
+from .ident import identity
+from .repo import Repo
 from .state import TreeSnapshot, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
 
 
@@ -453,7 +454,7 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     """Write ``req.plan`` to the worktree, the index and a new commit on the current branch,
     all or nothing (see the module docstring for the order)."""
     from . import githooks
-    from .signing import signed_commit
+    from .signing import write_commit
 
     r = repo.repo
     plan = req.plan
@@ -503,10 +504,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
             if r[commit_id].tree_id != tree_id:
                 raise ApplyError(Problem(f"cannot fast-forward to {str(commit_id)[:12]}: its "
                                          "tree is not the planned result"))
-        elif req.sign is not None:
-            commit_id = signed_commit(r, author, committer, message, tree_id, parents, req.sign)
         else:
-            commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+            commit_id = write_commit(r, author, committer, message, tree_id, parents, req.sign)
         fault("commit")
         subject = message.split("\n", 1)[0]
         label = req.reflog_prefix + (" (initial)" if not head_id else "")
@@ -533,7 +532,7 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     ``verify(tree_id, message) -> (tree_id, message, hook_output)`` runs the commit hooks
     (--verify, see attempts.verify_in_worktree).  The ref moves last, by compare-and-swap:
     any failure before leaves only unreachable objects."""
-    from .signing import signed_commit
+    from .signing import write_commit
 
     r = repo.repo
     entries = write_blobs(r, plan)
@@ -548,10 +547,7 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     author = identity(repo, "author")
     committer = identity(repo, "committer")
     parents = [base_commit.id] if base_commit is not None else []
-    if sign is not None:
-        commit_id = signed_commit(r, author, committer, message, tree_id, parents, sign)
-    else:
-        commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+    commit_id = write_commit(r, author, committer, message, tree_id, parents, sign)
     subject = message.split("\n", 1)[0]
     if expected_tip is None:
         # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
