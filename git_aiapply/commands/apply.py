@@ -165,6 +165,7 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
 
         parsed = parse_commit_date(date)
         if parsed is None:
+            # git's words exactly (a program may match them); what is read: docs/DECISIONS.md
             raise FatalError(f"invalid date format: {date}", kind="usage")
         # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
         secs, off = parsed
