@@ -80,7 +80,10 @@ def parse_commit_date(value: str) -> tuple[int, int] | None:
 # below, a count before a unit or a weekday, an hour before am/pm, and HH:MM[:SS].  Where
 # git would quietly ignore a word or take a stray number for a day of the month, a month
 # or a year ("2 fortnights ago" is the 2nd, "1 sec ago" the 1st, "12345" is now), we
-# refuse: a wrong date committed silently is worse than a refusal.
+# refuse: a wrong date committed silently is worse than a refusal.  So we do for noon,
+# midnight and tea with anything else: git takes "the last noon before" a time already
+# moved, so in the morning "yesterday noon" is the noon of two days ago ("yesterday 12:00"
+# says it plainly and is read as meant).
 
 _NUMBER_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
                  "nine", "ten")
@@ -89,6 +92,9 @@ _UNITS = (("seconds", 1), ("minutes", 60), ("hours", 3600), ("days", 86400),
 _WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
+
+
+_IGNORED = ("ago", "at")  # words git passes over that say nothing more ("yesterday at 5pm")
 
 
 class _Unread(Exception):
@@ -153,6 +159,7 @@ def approximate(text: str, now_secs: int) -> int | None:
     tm.year = tm.mon = tm.mday = -1
     num = 0  # git's pending number
     touched = False
+    hour_word = False  # noon, midnight or tea was read
     try:
         # ASCII digits and letters only, as git's ctype; anything else separates words
         for m in re.finditer(r"([0-9]+)(:[0-9]+(?::[0-9]+)?)?|([a-zA-Z]+)|(.)", text, re.S):
@@ -163,6 +170,8 @@ def approximate(text: str, now_secs: int) -> int | None:
                 if other in "-/." and m.end() < len(text) and text[m.end()].isdigit():
                     raise _Unread  # a date written with separators: git's own rules
                 continue
+            if hour_word and (digits is not None or word.lower() not in _IGNORED):
+                raise _Unread  # noon, midnight, tea with anything else: see above
             if digits is not None:
                 if num:
                     raise _Unread  # git would take the earlier number for a day or month
@@ -190,8 +199,9 @@ def approximate(text: str, now_secs: int) -> int | None:
                     raise _Unread
                 _update(tm, now, 86400 if w == "yesterday" else 0)
             elif w in ("noon", "midnight", "tea"):
-                if num:
-                    raise _Unread
+                if touched:
+                    raise _Unread  # see above: git moves back a day more than meant
+                hour_word = True
                 _at_hour(tm, now, {"noon": 12, "midnight": 0, "tea": 17}[w])
             elif w in ("am", "pm"):
                 if not num:
@@ -204,8 +214,10 @@ def approximate(text: str, now_secs: int) -> int | None:
                     num = _NUMBER_NAMES.index(w)
                 elif w == "last":
                     num = 1
-                elif w != "ago":
-                    raise _Unread  # git ignores words it does not know: so do not we
+                elif w in _IGNORED:
+                    continue  # read nothing, as in git
+                else:
+                    raise _Unread  # git ignores words it does not know: we refuse them
             else:
                 unit = next((length for name, length in _UNITS
                              if _match(w, name) >= len(name) - 1), None)

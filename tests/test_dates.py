@@ -26,7 +26,7 @@ CLOCKS = [
 READ = [
     # git's approximate dates
     "now", "yesterday", "noon", "midnight", "tea", "Yesterday", "NOW",
-    "yesterday noon", "noon yesterday", "midnight yesterday",
+    "yesterday at 5pm", "last friday at 10:30", "3 days ago at 17:00", "at noon",
     "1 second ago", "5 seconds ago", "1 minute ago", "30 minutes ago", "1 hour ago",
     "3 hours ago", "1 day ago", "2 days ago", "1 week ago", "3 weeks ago", "1 month ago",
     "2 months ago", "13 months ago", "1 year ago", "2 years ago", "10 minutes",
@@ -34,7 +34,7 @@ READ = [
     "two days ago", "ten minutes ago", "one week ago",
     "last week", "last month", "last year", "last day",
     "last friday", "last monday", "last sunday", "last wednesday", "last sat",
-    "yesterday 5pm", "yesterday 17:30", "yesterday 9am", "noon 3 days ago",
+    "yesterday 5pm", "yesterday 17:30", "yesterday 9am", "yesterday 12:00",
     "3 days ago 17:00", "3 days ago 17:00:05", "last friday 10:30", "5pm", "12am", "12pm",
     "17:00", "2 hours ago 12:15", "2 Days Ago", "50 years ago", "last fri 10:30",
     # exact forms
@@ -52,6 +52,9 @@ REFUSED = [
     "2 days agoo", "", "friday5pm", "last friday5pm", "100000 days ago", "60 years ago",
     "99999999999999999999 days ago", "1.5 hours ago", "-5 days", "\u0661 day ago",
     "0 days ago", "25:00", "yesterday 3", "3 ago",
+    # git reads these a day earlier than meant when it runs before noon (or 17:00)
+    "yesterday noon", "noon yesterday", "midnight yesterday", "noon 3 days ago",
+    "last friday noon", "tea 2 days ago", "noon 5pm", "noon at 3pm",
 ]
 
 
