@@ -202,6 +202,10 @@ def test_identity_as_git_commit_writes_it(tmp_path, git_env, case):
                 if line.startswith(("author ", "committer "))]
 
     assert idents(ours) == idents(theirs)
+    # and the reflog entries of the branch and of HEAD name the committer as git does
+    for ref in ("main", "HEAD"):
+        fmt = ("reflog", "-1", "--format=%gn <%ge>", ref)
+        assert ours.git(*fmt) == theirs.git(*fmt), ref
 
 
 # --------------------------------------------------------------------------- settings
