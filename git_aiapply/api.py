@@ -402,6 +402,7 @@ class Session:
         """The hashline view of files (paths relative to the worktree root), as
         ``git ai-apply show`` prints it."""
         with self._lock:
+            self.repo.forget_config()
             return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
 
     def undo(self, force: bool = False) -> dict:
@@ -409,6 +410,7 @@ class Session:
         from .undo_last import refusal_object, undo as undo_head
 
         with self._lock:
+            self.repo.forget_config()
             try:
                 done = undo_head(self.repo, force=force)
             except ApplyError as e:
@@ -423,6 +425,7 @@ class Session:
         from .response import DEFAULT_MAX_BYTES, read_response
 
         repo = self.repo
+        repo.forget_config()  # `git config` may have run since the last request
         cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
         try:
             cache.note_head(repo.head())

@@ -45,6 +45,7 @@ class Repo:
 
     def __init__(self, start: str = "."):
         self.overrides = command_line_settings()
+        self._config_snapshot = None
         env = os.environ
         start = os.path.abspath(start)
         git_dir = env.get("GIT_DIR")
@@ -157,9 +158,24 @@ class Repo:
         if canon in self.overrides:
             return self.overrides[canon]
         try:
-            return self.repo.config[key]
+            return self._config()[key]
         except (KeyError, pygit2.GitError, ValueError):
             return _ABSENT
+
+    def _config(self) -> pygit2.Config:
+        """The config files as they were at the first read of this run: git reads them
+        once when it starts, and a snapshot spares libgit2's check of every config file
+        on disk at each read (a run reads some thirty settings).  A long-lived caller
+        (serve, the library) calls forget_config() before each request."""
+        snapshot = self._config_snapshot
+        if snapshot is None:
+            snapshot = self._config_snapshot = self.repo.config.snapshot()
+        return snapshot
+
+    def forget_config(self) -> None:
+        """Read the config files again at the next read (another process may have run
+        `git config` since)."""
+        self._config_snapshot = None
 
     def config_get(self, key: str, default=None):
         value = self._raw(key)
