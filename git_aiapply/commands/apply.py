@@ -138,26 +138,31 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
     commit reads them (the library gives the same options); FatalError (usage) when the
     author is neither "Name <email>" nor a pattern matching an earlier author, or the date
     is not one git reads."""
-    import re
+    from ..git.ident import check_name, split_ident
 
     env: dict[str, str] = {}
     if author is not None:
-        m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", author)
-        if m is not None and not m.group(1):
-            raise FatalError(f"empty ident name (for <{m.group(2)}>) not allowed", kind="usage")
-        if m is None:
+        # as git: a value without '>' is a pattern matched against earlier authors
+        if ">" not in author:
             found = _find_author(repo, author)
             if found is None:
                 raise FatalError(f"--author '{author}' is not 'Name <email>' and matches no "
                                  "existing author", kind="usage")
-            m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", found)
-        env["GIT_AUTHOR_NAME"] = m.group(1)
-        env["GIT_AUTHOR_EMAIL"] = m.group(2)
+            author = found
+        split = split_ident(author)
+        if split is None:
+            raise FatalError("malformed --author parameter", kind="usage")
+        try:
+            check_name(*split)  # git dies on these before it does anything
+        except FatalError as e:
+            raise FatalError(e.message, kind="usage") from None
+        env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = split
     if date is not None:
-        from ..git.repo import parse_commit_date
+        from ..dates import parse_commit_date
 
         parsed = parse_commit_date(date)
         if parsed is None:
+            # git's words exactly (a program may match them); what is read: docs/DECISIONS.md
             raise FatalError(f"invalid date format: {date}", kind="usage")
         # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
         secs, off = parsed
