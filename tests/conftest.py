@@ -23,6 +23,25 @@ import pytest
 
 from ai_apply_warm import WarmCommand
 
+
+def _rewrite_only_our_asserts() -> None:
+    """pytest rewrites the asserts of every module of an installed distribution that
+    ships a pytest plugin, compiling each from source in every test process: hypothesis
+    (73 modules) and anyio (33; its plugin is off, see addopts) cost about a second and a
+    half of each worker's start.  No test here relies on their asserts' messages, so they
+    load as plain modules; conftest and the test files are rewritten as before.  (The
+    marks live in a private set: if pytest renames it, this does nothing.)"""
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(finder, AssertionRewritingHook) and isinstance(marked, set):
+            marked -= {n for n in marked if n.lstrip("_").startswith(("hypothesis", "anyio"))}
+            getattr(finder, "_marked_for_rewrite_cache", {}).clear()
+
+
+_rewrite_only_our_asserts()
+
 BIN_DIR = os.path.dirname(sys.executable)
 
 
