@@ -248,13 +248,15 @@ class GitRepo:
             for d in dirnames:
                 files.setdefault(os.path.relpath(os.path.join(dirpath, d), self.root) + "/", ("dir",))
         refs = self.git("for-each-ref", "--format=%(refname) %(objectname)")
-        head_ref = self.git("symbolic-ref", "-q", "HEAD", check=False).strip()
-        head = self.git("rev-parse", "-q", "--verify", "HEAD", check=False).strip()
         index = (self.root / ".git" / "index").read_bytes() if (self.root / ".git" / "index").exists() else b""
+        # one git call for the commit HEAD names and the status (its "# branch.oid" line)
+        status = self.git("status", "--porcelain=v2", "--branch", "-uall")
+        oid = status.split("\n", 1)[0].removeprefix("# branch.oid ")
+        head = "" if oid == "(initial)" else oid
+        head_ref = (self.root / ".git" / "HEAD").read_bytes()  # where HEAD points, as written
         stray = sorted(n for n in os.listdir(self.root / ".git") if "lock" in n or "ai-apply" in n.lower())
         return {"files": files, "refs": refs, "head_ref": head_ref, "head": head,
-                "index": index, "status": self.git("status", "--porcelain=v1", "-uall"),
-                "stray": stray}
+                "index": index, "status": status, "stray": stray}
 
     def tree(self, rev: str = "HEAD") -> dict[str, tuple[str, bytes]]:
         """path -> (mode, content) of every file in ``rev``, read with two git calls."""
