@@ -200,6 +200,16 @@ class GitRepo:
     def commit_all(self, message: str = "base") -> str:
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "--no-verify", "-m", message)
+        # the commit just made, read from the ref file git wrote (a set-up step: one git
+        # call fewer; head() asks git)
+        git_dir = self.root / ".git"
+        if git_dir.is_dir():
+            head = (git_dir / "HEAD").read_text()
+            ref = git_dir / head[5:].strip() if head.startswith("ref: ") else None
+            if ref is None:
+                return head.strip()
+            if ref.is_file():
+                return ref.read_text().strip()
         return self.head()
 
     def settle(self) -> None:
