@@ -402,18 +402,19 @@ class Session:
         """The hashline view of files (paths relative to the worktree root), as
         ``git ai-apply show`` prints it."""
         with self._lock:
+            self.repo.forget_config()
             return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
 
     def undo(self, force: bool = False) -> dict:
         """``git ai-apply undo --json``'s object: take back the last commit this tool made."""
-        from .undo_last import undo as undo_head
+        from .undo_last import refusal_object, undo as undo_head
 
         with self._lock:
+            self.repo.forget_config()
             try:
                 done = undo_head(self.repo, force=force)
             except ApplyError as e:
-                return {"status": "refused", "exit_code": 1, "error_kind": e.kind,
-                        "errors": [p.to_json() for p in e.problems], "error_text": e.render()}
+                return refusal_object(e)
             except (OSError, _git_error()) as e:
                 raise FatalError(f"cannot undo: {e}", kind="io") from None
             return dict(done, exit_code=0)
@@ -424,6 +425,7 @@ class Session:
         from .response import DEFAULT_MAX_BYTES, read_response
 
         repo = self.repo
+        repo.forget_config()  # `git config` may have run since the last request
         cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
         try:
             cache.note_head(repo.head())
@@ -461,7 +463,7 @@ class Session:
                     return _refused(response, [problem], "refused")
             if branch is None and not (options.check or options.diff) and repo.workdir:
                 repo.lock_index_ahead()  # read the index while the response is parsed
-            from .git.repo import IDENTITY_OVERRIDES
+            from .git.ident import IDENTITY_OVERRIDES
 
             token = IDENTITY_OVERRIDES.set(identity or None)
             try:

@@ -552,6 +552,15 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
     """Bring attempt BRANCH onto the current branch: a fast-forward when the attempt was
     made on HEAD, otherwise its change merged onto HEAD and committed (clean files only,
     with the usual hooks)."""
+    from .term import refused
+
+    try:
+        _pick(branch, no_verify, no_ff, delete_branch, quiet)
+    except ApplyError as e:
+        refused("pick refused", e)
+
+
+def _pick(branch, no_verify, no_ff, delete_branch, quiet):
     from .git.refs import branch_refname, checked_out_branches, delete_ref
     from .git.repo import Repo
     from .git.state import plan_between
@@ -607,7 +616,7 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
         req = CommitRequest(plan, message, no_verify=no_verify,
                             hook_env={"GIT_AI_APPLY_FORMAT": attempt.format or ""},
                             reflog_prefix=f"ai-apply pick {branch}",
-                            sign=signer(repo, None))
+                            sign=signer(repo, None), hook_hints=_PICK_HOOK_HINTS)
         fast = False
     problems = _untracked_in_the_way(repo, plan, head_tree)
     if problems:
@@ -639,6 +648,16 @@ def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
         click.echo(res.hook_output.rstrip("\n"), err=True)
     if delete_branch:
         click.echo(f"Deleted branch {branch} (was {str(tip.id)[:7]}).")
+
+
+_PICK_HOOK_HINTS = {
+    "pre-commit": "the hook checks the files being committed, here the attempt's change "
+                  "merged onto HEAD: fix what it complains about on the attempt branch and "
+                  "pick again (or pass --no-verify to skip pre-commit and commit-msg)",
+    "commit-msg": "the hook checks the commit message, here the attempt's: pass --no-verify "
+                  "to skip it, then change the message with `git commit --amend`",
+    "prepare-commit-msg": "fix the hook; --no-verify does not skip prepare-commit-msg",
+}
 
 
 def _short_head(head_branch: str | None) -> str:

@@ -174,7 +174,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
                             descriptions=parsed.descriptions, changed=_changed_words(plan),
                             subject_max=subject_max, trailers=trailers)
     if opts.signoff:
-        from .git.repo import identity
+        from .git.ident import identity
 
         c = identity(repo, "committer")
         line = f"Signed-off-by: {c.name} <{c.email}>"
@@ -325,7 +325,9 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
                 base_commit = r[head_id] if head_id else None
         planned_head = None
         workdir = None
-        search_tip = tip
+        # a new branch starts at its base: a response that base's history holds is
+        # already applied there, as on a HEAD that holds it (docs/DECISIONS.md)
+        search_tip = tip if tip is not None else (base_commit.id if base_commit else None)
         out.branch = short_branch(refname)
     else:
         if repo.workdir is not None:
@@ -347,6 +349,9 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     if done is not None:
         out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
         out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
+        if branch_mode and tip is None:
+            out.note = (f"already applied as {str(done.id)[:12]}, in the base's history; "
+                        f"nothing to do, no branch {out.branch} made")
         return out
 
     tree = base_commit.tree if base_commit is not None else None
@@ -443,7 +448,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     else:
         env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
         try:
-            from .git.repo import identity
+            from .git.ident import identity
 
             author = identity(repo, "author")
         except ApplyError as e:

@@ -18,8 +18,6 @@ import json
 import os
 import sys
 
-import click
-
 from .errors import AiApplyError, FatalError, UsageError
 
 REQUEST_KEYS = {"response", "path", "options", "id", "name"}
@@ -90,21 +88,13 @@ def serve(session, requests, write) -> None:
         write(json.dumps(answer(session, line)).encode("ascii") + b"\n")
 
 
-@click.command("serve")
-def serve_cmd():
-    """Apply responses read as JSON lines on standard input, warm.
-
-    Each line is {"response": TEXT, "options": {...}} or {"path": FILE, "options": {...}}
-    (options: those of the library, docs/API.md); each gets one --json object per line
-    on standard output, in order.  End of input stops the server.
-    """
+def run_server() -> None:
+    """The server on this process's standard input and output, in the current folder's
+    repository (`git ai-apply serve`; commands/serve.py is its click command, and main.py
+    runs the bare `git ai-apply serve` without loading click: start-up time)."""
     from .api import Session
 
-    try:
-        session = Session(".")  # not a repository: fatal, before any request is read
-    except FatalError as e:
-        click.echo(f"fatal: {e.message}", err=True)
-        sys.exit(128)
+    session = Session(".")  # not a repository: fatal, before any request is read
     # The protocol owns standard output: anything else a child process prints there (a
     # hook, a signing program) goes to standard error instead.
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")

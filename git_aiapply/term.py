@@ -28,6 +28,15 @@ def echo_err(text: str) -> None:
     _write(sys.stderr, text)
 
 
+def refused(what: str, e: ApplyError) -> None:
+    """Report a refusal and exit 1: ``error: WHAT; nothing was changed.``, then its
+    problems.  WHAT names what was refused in the command's own terms ("the response was
+    refused", "undo refused", "pick refused")."""
+    echo_err(f"error: {what}; nothing was changed.")
+    echo_err(e.render())
+    sys.exit(1)
+
+
 def guarded(fn, *args, **kwargs) -> None:
     """Run ``fn``: every error becomes a message and git's exit code, never a traceback.
     1: the response was refused; 2: a bad call; 128: ``fatal:``, the repository or the
@@ -41,9 +50,7 @@ def guarded(fn, *args, **kwargs) -> None:
         echo_err(printable(f"fatal: {e.message}"))
         sys.exit(128)
     except ApplyError as e:
-        echo_err("error: the response was refused; nothing was changed.")
-        echo_err(e.render())
-        sys.exit(1)
+        refused("the response was refused", e)
     except AiApplyError as e:
         echo_err(f"error: {e}")
         sys.exit(1)

@@ -50,7 +50,6 @@ _CONTENT_KEYS = ("content", "contents", "file_text", "new_content", "old_str", "
                  "old_string", "new_string", "oldString", "newString", "insert_text", "diff",
                  "patch", "code", "text", "edits", "replacement", "replace", "code_edit",
                  "new_text", "old_text")
-_PATCH_MARKERS = ("*** Begin Patch", "<<<<<<< SEARCH", "<FILE_CHANGES", "\n+++ ", "\n@@ ")
 
 
 @record
@@ -109,10 +108,10 @@ def is_edit_call(call: ToolCall) -> bool:
 def looks_like_edit(args: object) -> str | None:
     """Why an unknown tool's arguments look like an edit ('path' and 'content'), or None."""
     if isinstance(args, str):
-        for marker in _PATCH_MARKERS:
-            if marker in args:
-                return f"its input holds {marker.strip()!r}"
-        return None
+        from .formats import edit_tell  # the formats know what their blocks look like
+
+        tell = edit_tell(args)
+        return f"its input holds {tell.strip()!r}" if tell is not None else None
     if not isinstance(args, dict):
         return None
     path = next((k for k in _PATH_KEYS if isinstance(args.get(k), str) and args[k].strip()), None)

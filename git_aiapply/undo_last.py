@@ -110,7 +110,7 @@ def _changed_paths(r, parent, commit) -> dict[str, tuple]:
 def undo(repo, force: bool = False) -> dict:
     """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
     when it is refused (nothing changed)."""
-    from .git.repo import identity
+    from .git.ident import identity
     from .git.state import TreeSnapshot, dirty_paths
     from .git.transaction import Transaction
     from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
@@ -200,6 +200,22 @@ def undo(repo, force: bool = False) -> dict:
             "pushed_to": remotes}
 
 
+def refusal_object(e: ApplyError) -> dict:
+    """``undo --json``'s object for a refused undo (docs/JSON.md)."""
+    return {"status": "refused", "exit_code": 1, "error_kind": e.kind,
+            "errors": [p.to_json() for p in e.problems], "error_text": e.render()}
+
+
+def fatal_object(e: FatalError) -> dict:
+    """``undo --json``'s object when the repository or the environment stopped it: the
+    fields and the status ``fatal`` of a fatal apply (docs/JSON.md)."""
+    from .errors import fault_of
+
+    return {"status": "fatal", "exit_code": 128, "error_kind": e.kind,
+            "fault": fault_of(e.kind), "errors": [Problem(e.message).to_json()],
+            "error_text": e.message}
+
+
 @click.command("undo")
 @click.option("--force", is_flag=True, help="Undo even when the commit is already in a "
               "remote-tracking branch (you will have to force-push).")
@@ -216,25 +232,21 @@ def undo_cmd(force, as_json, quiet):
     import json
 
     from .git.repo import Repo
+    from .term import refused
 
     repo = Repo(".")
     try:
         done = undo(repo, force=force)
     except FatalError as e:
         if as_json:
-            click.echo(json.dumps({"status": "failed", "exit_code": 128, "error_kind": e.kind,
-                                   "error_text": e.message}, indent=2))
+            click.echo(json.dumps(fatal_object(e), indent=2))
         click.echo(f"fatal: {e.message}", err=True)
         sys.exit(128)
     except ApplyError as e:
         if as_json:
-            click.echo(json.dumps({"status": "refused", "exit_code": 1, "error_kind": e.kind,
-                                   "errors": [p.to_json() for p in e.problems],
-                                   "error_text": e.render()}, indent=2))
+            click.echo(json.dumps(refusal_object(e), indent=2))
             sys.exit(1)
-        click.echo("error: undo refused; nothing was changed.", err=True)
-        click.echo(e.render(), err=True)
-        sys.exit(1)
+        refused("undo refused", e)
     if as_json:
         click.echo(json.dumps(dict(done, exit_code=0), indent=2))
         return

@@ -235,6 +235,20 @@ def test_warm_index_dropped_when_a_hook_restages(base: GitRepo):
     assert base.git("status", "--porcelain").strip() == ""
 
 
+def test_session_reads_config_changed_between_requests(base: GitRepo):
+    """A run reads the config files once (as git); a session reads them again for each
+    request, so `git config` run between two requests is obeyed by the second."""
+    s = Session(base.root)
+    assert s.apply(LOUDER_BETA).status == "applied"
+    assert "AI-Response:" in base.git("log", "-1", "--format=%B")
+    base.git("config", "aiapply.trailers", "false")
+    assert s.apply(diff("README.md", "hello", "HELLO")).status == "applied"
+    assert "AI-Response:" not in base.git("log", "-1", "--format=%B")
+    base.git("config", "aiapply.format", "no-such-format")
+    with pytest.raises(ValueError, match="no-such-format"):
+        s.apply(diff("README.md", "HELLO", "hello"))
+
+
 def test_import_is_cheap_and_names_stay_functions():
     code = ("import sys, git_aiapply; heavy = [m for m in ('pygit2', 'click', 'xxhash') "
             "if m in sys.modules]; print(heavy)\n"

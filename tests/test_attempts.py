@@ -628,3 +628,47 @@ def test_pick_delete_keeps_a_branch_with_someone_elses_commits(clean: GitRepo, t
     assert r.returncode == 0, r.err
     assert clean.git("rev-parse", "try/1").strip() == tip
     assert "kept try/1" in r.err
+
+
+# ------------------------------------------------ pick's refusals speak of pick, not of a response
+
+
+def _refused_by_pick(r, snapshot_before, repo: GitRepo, why: str) -> None:
+    assert r.returncode == 1, r.err
+    first, *rest = r.err.splitlines()
+    assert first == "error: pick refused; nothing was changed."
+    assert why in "\n".join(rest)
+    assert "response" not in r.err  # pick applies no response: nothing here is one
+    assert repo.snapshot() == snapshot_before
+
+
+def test_pick_refusals_say_pick_was_refused(clean: GitRepo, tmp_path):
+    clean.git("branch", "plain")
+    before = clean.snapshot()
+    _refused_by_pick(clean.run("pick", "plain"), before, clean,
+                     "plain is not an attempt branch")
+    f = write(tmp_path, "r.md", patch("a.txt", "alpha", "ALPHA"))
+    assert clean.run("--branch", "try/1", f).returncode == 0
+    clean.write("a.txt", "alpha\nbeta\ngamma\nmine\n")  # dirty
+    before = clean.snapshot()
+    _refused_by_pick(clean.run("pick", "try/1"), before, clean, "a.txt has unstaged changes")
+    clean.git("checkout", "-q", "a.txt")
+    clean.write("a.txt", "omega\nbeta\ngamma\n")  # conflict
+    clean.git("commit", "-q", "-am", "conflicting")
+    before = clean.snapshot()
+    _refused_by_pick(clean.run("pick", "try/1"), before, clean, "conflicts")
+
+
+def test_pick_refused_by_a_hook_names_the_hook(clean: GitRepo, tmp_path):
+    f = write(tmp_path, "r.md", patch("a.txt", "alpha", "ALPHA"))
+    assert clean.run("--branch", "try/1", f).returncode == 0
+    clean.write("src/b.py", "B = 2\n")
+    clean.git("commit", "-q", "-am", "meanwhile")  # not a fast-forward: the hooks run
+    hook = clean.root / ".git" / "hooks" / "pre-commit"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text("#!/bin/sh\necho 'lint says no' >&2\nexit 3\n")
+    hook.chmod(0o755)
+    before = clean.snapshot()
+    r = clean.run("pick", "try/1")
+    _refused_by_pick(r, before, clean, "pre-commit")
+    assert "lint says no" in r.err

@@ -313,3 +313,81 @@ def test_verify_in_a_bare_repository(repo: GitRepo, tmp_path):
     assert r.returncode == 1, r.err
     assert b.git("branch", "--list", "no") == ""
     assert len(b.git("worktree", "list").splitlines()) == 1
+
+
+# ------------------------------------------- a base that already holds the response (issue 12 gap)
+
+
+def test_new_branch_on_a_base_that_holds_the_response_is_already_applied(busy: GitRepo):
+    """As a plain apply on a HEAD that holds the response: `already-applied`, exit 0, the
+    commit that holds it named, nothing written: no commit and no branch (a branch at the
+    base would hold nothing of the attempt's own)."""
+    resp = patch("run.sh", "echo hi", "echo hello", "Say hello.")
+    assert busy.run(response=resp).returncode == 0
+    holder = busy.head()
+    plain = json.loads(busy.run("--json", response=resp).out)
+    before = busy.snapshot()
+    r = busy.run("--branch", "try/again", response=resp)
+    assert r.returncode == 0, r.err
+    assert r.err == ""
+    assert f"already applied as {holder[:12]}" in r.out and "no branch try/again made" in r.out
+    assert busy.snapshot() == before  # refs included: no branch was made
+    assert busy.git("branch", "--list", "try/again") == ""
+    r = busy.run("--branch", "try/again", "--json", response=resp)
+    assert r.returncode == 0
+    out = json.loads(r.out)
+    assert out["status"] == plain["status"] == "already-applied"
+    assert out["exit_code"] == plain["exit_code"] == 0
+    assert out["commit"] == plain["commit"] == holder
+    assert out["branch"] == "try/again" and out["base"] == holder
+    assert out["errors"] == [] and out["fault"] is None
+    # --check says the same
+    r = busy.run("--branch", "try/again", "--check", response=resp)
+    assert r.returncode == 0 and "already applied" in r.out
+    assert busy.snapshot() == before
+
+
+def test_base_rev_is_searched_not_head(repo: GitRepo):
+    """--base REV: REV's history decides, not HEAD's.  A response HEAD holds is applied
+    afresh on an older base that does not hold it; one an older base holds is already
+    applied there even after HEAD moved on."""
+    repo.write("a.txt", "alpha\nbeta\n")
+    first = repo.commit_all("base")
+    resp = patch("a.txt", "alpha", "ALPHA")
+    assert repo.run(response=resp).returncode == 0
+    holder = repo.head()
+    repo.write("c.txt", "later\n")
+    repo.commit_all("later")
+    # the older base does not hold it: a real attempt on a new branch
+    r = repo.run("--branch", "old", "--base", first, response=resp)
+    assert r.returncode == 0, r.err
+    assert repo.git("rev-parse", "old^").strip() == first
+    assert repo.tree("old")["a.txt"] == ("100644", b"ALPHA\nbeta\n")
+    # a base whose history holds it: already applied, no branch
+    r = repo.run("--branch", "new", "--base", "HEAD~1", "--json", response=resp)
+    assert r.returncode == 0, r.err
+    out = json.loads(r.out)
+    assert out["status"] == "already-applied" and out["commit"] == holder
+    assert out["base"] == holder
+    assert repo.git("branch", "--list", "new") == ""
+
+
+def test_attempts_on_a_base_that_holds_one_of_them(repo: GitRepo, tmp_path):
+    repo.write("a.txt", "alpha\nbeta\n")
+    repo.commit_all("base")
+    held = patch("a.txt", "alpha", "ALPHA")
+    fresh = patch("a.txt", "beta", "BETA")
+    assert repo.run(response=held).returncode == 0
+    holder = repo.head()
+    (tmp_path / "held.md").write_text(held)
+    (tmp_path / "fresh.md").write_text(fresh)
+    r = repo.run("--branch", "t/{n}", "--json", str(tmp_path / "held.md"),
+                 str(tmp_path / "fresh.md"))
+    assert r.returncode == 0, r.err
+    one, two = [json.loads(line) for line in r.out.splitlines()]
+    assert one["status"] == "already-applied" and one["commit"] == holder
+    assert two["status"] == "applied"
+    assert repo.git("for-each-ref", "--format=%(refname:short)", "refs/heads/t/").split() == ["t/2"]
+    r = repo.run("--branch", "u/{n}", str(tmp_path / "held.md"), str(tmp_path / "fresh.md"))
+    assert r.returncode == 0, r.err
+    assert "already applied" in r.out

@@ -67,3 +67,39 @@ def test_an_edit_of_a_missing_file_says_how_this_format_creates_one(name):
         make_plan(edits[:1], NothingTracked(), lambda p: normalize_path(p, worktree="/w"))
     how = format_named(name).new_file_hint.replace("PATH", edits[0].path)
     assert how in str(caught.value)
+
+
+# ----------------------------------------------- tool calls ask the registry what an edit looks like
+
+
+def test_tool_input_tells_come_from_the_registry(monkeypatch):
+    """An unknown tool's input "looks like an edit" when it holds a tell some registered
+    format declares: the formats are the one source (a format added to the registry is
+    recognised in tool calls without touching toolcalls.py)."""
+    import git_aiapply.formats as formats
+    from git_aiapply.formats.scan import Format
+    from git_aiapply.toolcalls import looks_like_edit
+
+    told = [(f.name, tell) for f in FORMATS for tell in f.tells]
+    assert {name for name, _ in told} >= {"file-changes", "apply-patch", "search-replace",
+                                          "unified-diff"}
+    for name, tell in told:
+        why = looks_like_edit(f"run this:{tell} and more")
+        assert why is not None and tell.strip() in why, (name, tell)
+        assert looks_like_edit({"command": f"x{tell}y"}) is not None
+
+    class Invented(Format):
+        name = "invented"
+        tells = ("<<EDIT-THIS>>",)
+
+    assert looks_like_edit("<<EDIT-THIS>> a.txt") is None
+    monkeypatch.setattr(formats, "FORMATS", [*FORMATS, Invented()])
+    assert looks_like_edit("<<EDIT-THIS>> a.txt") == "its input holds '<<EDIT-THIS>>'"
+    monkeypatch.setattr(formats, "FORMATS", [f for f in FORMATS if f.name != "apply-patch"])
+    assert looks_like_edit("*** Begin Patch\n*** Add File: a\n+x\n*** End Patch") is None
+
+
+def test_toolcalls_lists_no_markers_of_its_own():
+    import git_aiapply.toolcalls as toolcalls
+
+    assert not [n for n in vars(toolcalls) if "MARKER" in n.upper()]

@@ -12,7 +12,9 @@ from git_aiapply.errors import ApplyError, FatalError
 from git_aiapply.git.config import command_line_settings, parse_bool, parse_parameters
 from git_aiapply.git.filters import filters_of
 from git_aiapply.git.refs import branches_in_use, reflog, update_ref
-from git_aiapply.git.repo import Repo, identity
+from git_aiapply.git.ident import identity
+from git_aiapply.git.repo import Repo
+from git_aiapply.git.signing import write_commit
 from git_aiapply.git.state import TreeSnapshot
 from git_aiapply.git.transaction import Transaction, build_tree, write_blobs
 from git_aiapply.plan import MODE_FILE, FileState
@@ -112,7 +114,7 @@ def _commit_change(repo: Repo, path: str, data: bytes, *, fail_after_ref: bool =
         tree = build_tree(r, r[head_id].tree, entries)
         txn.write_worktree(final, entries, head_id, branch)
         committer = identity(repo, "committer")
-        commit = r.create_commit(None, committer, committer, "change\n", tree, [head_id])
+        commit = write_commit(r, committer, committer, "change\n", tree, [head_id])
         txn.move_ref(branch, commit, head_id, "ai-apply: change", committer)
         if fail_after_ref:
             raise OSError(5, "disk gone")

@@ -134,17 +134,78 @@ def test_date_git_cannot_read_is_fatal(repo: GitRepo, date):
     assert repo.snapshot() == before
 
 
-@pytest.mark.parametrize("author, words", [("Nobody <>", "empty ident email"),
-                                           ("<a@b.example>", "empty ident name")])
-def test_author_without_a_name_or_email_is_fatal(repo: GitRepo, author, words):
-    """git commits "Nobody <>" (libgit2 cannot write it) and refuses "<a@b>": both are
-    fatal here, never a commit with the configured email put in silently."""
-    repo.write("a.txt", "alpha\n")
-    repo.commit_all()
-    before = repo.snapshot()
-    r = repo.run("--author", author, response="```diff\n--- a/a.txt\n+++ b/a.txt\n@@\n-alpha\n+A\n```\n")
-    assert r.returncode == 128 and r.err.startswith("fatal: ") and words in r.err, r.err
-    assert repo.snapshot() == before
+IDENTITY_CASES = {
+    # name: (command-line args, environment changes (None: unset), config changes (None: unset))
+    "author with an empty email": (["--author", "Name <>"], {}, {}),
+    "author with spaces inside the brackets": (["--author", "Name < >"], {}, {}),
+    "author padded": (["--author", "  Na me   <  e@x  > "], {}, {}),
+    "author with crud around the name": (["--author", '"Name," <e@x>'], {}, {}),
+    "author with text after the email": (["--author", "Name <a@b> trailing"], {}, {}),
+    "author with a bracket in the name": (["--author", "Na<me <a@b>"], {}, {}),
+    "author without a name": (["--author", "<e@x>"], {}, {}),
+    "author with nothing": (["--author", " <>"], {}, {}),
+    "GIT_AUTHOR_EMAIL empty": ([], {"GIT_AUTHOR_EMAIL": ""}, {}),
+    "GIT_COMMITTER_EMAIL empty": ([], {"GIT_COMMITTER_EMAIL": ""}, {}),
+    "user.email empty": ([], {"GIT_AUTHOR_EMAIL": None, "GIT_COMMITTER_EMAIL": None},
+                         {"user.email": ""}),
+    "author.email empty": ([], {"GIT_AUTHOR_EMAIL": None, "GIT_COMMITTER_EMAIL": None},
+                           {"author.email": ""}),
+    "GIT_AUTHOR_NAME empty": ([], {"GIT_AUTHOR_NAME": ""}, {}),
+    "user.name empty": ([], {"GIT_AUTHOR_NAME": None, "GIT_COMMITTER_NAME": None},
+                        {"user.name": ""}),
+    "brackets and newlines in the variables": (
+        [], {"GIT_AUTHOR_NAME": "A<b>c\nd", "GIT_AUTHOR_EMAIL": "x<y>z"}, {}),
+    "EMAIL when nothing else names one": (
+        [], {"GIT_AUTHOR_EMAIL": None, "GIT_COMMITTER_EMAIL": None, "EMAIL": "e@mail.example"},
+        {"user.email": None}),
+    "no email anywhere": (
+        [], {"GIT_AUTHOR_EMAIL": None, "GIT_COMMITTER_EMAIL": None, "EMAIL": None},
+        {"user.email": None}),
+}
+
+
+@pytest.mark.parametrize("case", list(IDENTITY_CASES))
+def test_identity_as_git_commit_writes_it(tmp_path, git_env, case):
+    """The author and committer lines of the commit object are git's, byte for byte, for
+    the identities git accepts ("Name <>" included: libgit2 refuses an empty email, git
+    does not); where git dies (an empty name, no email to be found) we die too, exit
+    128 with `fatal:`, nothing changed."""
+    args, env_changes, config = IDENTITY_CASES[case]
+    env = dict(git_env, GIT_AUTHOR_DATE="@1700000000 +0100", GIT_COMMITTER_DATE="@1700000100 -0230")
+    ours, theirs = twins(tmp_path, env, {"a.txt": "alpha\n"})
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    for repo in (ours, theirs):
+        for key, value in config.items():
+            if value is None:
+                repo.git("config", "--unset", key, check=False)
+            else:
+                repo.git("config", key, value)
+    ours.env = theirs.env = env
+    before = ours.snapshot()
+    r = ours.run(*args, response="Shout.\n\n```diff\n--- a/a.txt\n+++ b/a.txt\n@@\n-alpha\n+ALPHA\n```\n")
+    theirs.write("a.txt", "ALPHA\n")
+    theirs.git("add", "a.txt")
+    g = git_out(theirs, "commit", "-q", "-m", "Shout", *args)
+    assert r.returncode == g.returncode, (r.err, g.stderr)
+    if g.returncode:
+        fatal = [line for line in g.stderr.splitlines() if line.startswith("fatal: ")]
+        assert r.returncode == 128 and r.err.startswith(fatal[0]), (r.err, g.stderr)
+        assert ours.snapshot() == before
+        return
+
+    def idents(repo):
+        return [line for line in repo.git("cat-file", "-p", "HEAD").splitlines()
+                if line.startswith(("author ", "committer "))]
+
+    assert idents(ours) == idents(theirs)
+    # and the reflog entries of the branch and of HEAD name the committer as git does
+    for ref in ("main", "HEAD"):
+        fmt = ("reflog", "-1", "--format=%gn <%ge>", ref)
+        assert ours.git(*fmt) == theirs.git(*fmt), ref
 
 
 # --------------------------------------------------------------------------- settings

@@ -4,6 +4,7 @@ import circles; click stays off the plain-apply path."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -85,12 +86,45 @@ def test_fast_parse_defers_to_click(argv):
 
 
 def test_apply_path_does_not_import_click(tmp_path):
-    code = ("import sys; sys.argv = ['git-ai-apply', '--check', 'missing.md'];"
-            "from git_aiapply import main;"
-            "import atexit; atexit.register(lambda: print('CLICK' if 'click' in sys.modules else 'NOCLICK'));"
-            "main.run()")
-    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert "NOCLICK" in r.stdout
+    # -X importtime names every module imported, up to the run's very end (the run ends
+    # with os._exit: no atexit hook would be called)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "r.md").write_text("```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n```\n")
+    code = ("import sys; sys.argv = ['git-ai-apply', '--check', 'r.md'];"
+            "from git_aiapply import main; main.run()")
+    r = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=tmp_path,
+                       capture_output=True, text=True)
+    imported = [line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines()
+                if line.startswith("import time:")]
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "git_aiapply.commands.apply" in imported and "git_aiapply.plan" in imported
+    assert "click" not in imported
+
+
+def test_bare_serve_does_not_import_click_and_serve_help_does(tmp_path):
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    request = json.dumps({"response": "```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n"
+                                      "+new\n```\n", "options": {"check": True}}) + "\n"
+    code = ("import sys; sys.argv = ['git-ai-apply'] + sys.argv[1:];"
+            "from git_aiapply import main; main.run()")
+    r = subprocess.run([sys.executable, "-X", "importtime", "-c", code, "serve"], cwd=tmp_path,
+                       input=request, capture_output=True, text=True)
+    imported = [line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines()
+                if line.startswith("import time:")]
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout)["status"] == "would-apply"
+    assert "git_aiapply.serve" in imported and "click" not in imported
+    r = subprocess.run([sys.executable, "-c", code, "serve", "--help"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "JSON lines" in r.stdout
+    # outside a repository: git's fatal and exit 128, before any request is read
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    r = subprocess.run([sys.executable, "-c", code, "serve"], cwd=outside, input=request,
+                       capture_output=True, text=True,
+                       env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert r.returncode == 128 and r.stderr.startswith("fatal: not a git repository")
+    assert r.stdout == ""
 
 
 def _imports(path: str, package: str) -> set[str]:

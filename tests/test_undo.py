@@ -262,3 +262,42 @@ def test_undo_of_a_fast_forward_pick_goes_back_to_where_head_was(based: GitRepo,
     assert based.git("status", "--porcelain", "-uall") == ""
     assert based.read("src/b.txt") == b"alpha\nbeta\n"
     assert not (based.root / "two.txt").exists()
+
+
+# --------------------------------------------------------------------------- undo's own words
+
+
+def test_undo_refusals_speak_of_undo_in_text_and_json(based: GitRepo):
+    """An undo refusal says undo was refused (there is no response to refuse), in the text
+    and in --json, whose object has docs/JSON.md's refusal fields."""
+    based.settle()
+    before = based.snapshot()
+    r = based.run("undo")
+    assert r.returncode == 1
+    assert r.err.splitlines()[0] == "error: undo refused; nothing was changed."
+    assert "response" not in r.err
+    r = based.run("undo", "--json")
+    assert r.returncode == 1 and r.err == ""
+    out = json.loads(r.out)
+    assert out["status"] == "refused" and out["exit_code"] == 1
+    assert out["error_kind"] == "refused"
+    assert [e["reason"] for e in out["errors"]] == [out["error_text"].split("\n")[0]]
+    assert out["errors"][0]["hint"] and out["errors"][0]["hint"] in out["error_text"]
+    assert based.snapshot() == before
+
+
+def test_undo_json_when_the_repository_stops_it(applied: GitRepo):
+    """A held index.lock: exit 128, `fatal:` on standard error, and the object has the
+    status `fatal` that docs/JSON.md gives a fatal run, with its reason in errors[0]."""
+    repo = applied
+    (repo.root / ".git" / "index.lock").write_text("")
+    before = repo.snapshot()
+    r = repo.run("undo", "--json")
+    assert r.returncode == 128
+    assert r.err.startswith("fatal: ") and "index.lock" in r.err
+    out = json.loads(r.out)
+    assert out["status"] == "fatal" and out["exit_code"] == 128
+    assert out["error_kind"] == "lock" and out["fault"] == "repository"
+    assert "index.lock" in out["errors"][0]["reason"]
+    assert out["error_text"] == r.err[len("fatal: "):].rstrip("\n")
+    assert repo.snapshot() == before

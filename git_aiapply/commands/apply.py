@@ -7,7 +7,6 @@ import os
 import sys
 
 from ..errors import ApplyError, FatalError, Problem, UsageError
-from ..pipeline import Status
 from ..term import echo, echo_err
 
 DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
@@ -25,7 +24,6 @@ def run(params: dict) -> None:
 
 
 def _run(p: dict) -> None:
-    from ..pipeline import Options
     from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
     from ..response import DEFAULT_MAX_BYTES
@@ -47,12 +45,6 @@ def _run(p: dict) -> None:
     include_dirty = p["include_dirty"]
     if include_dirty is None:
         include_dirty = repo.config_bool("aiapply.includeDirty", False)
-    from ..formats import FORMAT_NAMES
-
-    fmt = p["fmt"] or repo.config_choice("aiapply.format", FORMAT_NAMES)
-
-    if fmt and fmt not in FORMAT_NAMES:
-        raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
     branch = p["branch"]
     if p["base"] and not branch:
         raise UsageError("--base goes with --branch")
@@ -60,37 +52,42 @@ def _run(p: dict) -> None:
         raise UsageError("--verify goes with --branch, and not with --no-verify")
     if p["strip"] is not None and p["strip"] < 0:
         raise UsageError("-p takes a number of leading path components, 0 or more")
-    from ..pipeline import message_settings
-
-    message_settings(repo, Options())  # a bad aiapply.trailers or .subjectLength is fatal now
     message = _message(p["messages"], p["message_file"])
     if p["author"] is not None or p["date"] is not None:
         _set_author(repo, p["author"], p["date"])
     # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
     report_only = p["stat"] or p["numstat"] or p["summary"]
-    opts = Options(check=p["check"] or report_only, diff=p["show_diff"],
-                   include_dirty=include_dirty, allow_empty=p["allow_empty"], format=fmt,
-                   message=message, edit=p["edit"], no_verify=p["no_verify"],
-                   verify=p["verify"], branch=branch, base=p["base"], signoff=p["signoff"],
-                   sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
-                   directory=p["directory"], limits=tuple(p["limits"]))
-    inputs = read_inputs(p["responses"], max_bytes)
-    if branch is not None and (len(inputs) > 1 or "{" in branch
-                               or any(n.endswith(".jsonl") for n, _ in inputs)
-                               or several_choices(inputs)):
-        from ..attempts import run_attempts
-
-        sys.exit(run_attempts(repo, inputs, opts, branch, as_json=as_json, quiet=p["quiet"],
-                              max_bytes=max_bytes))
-    from ..term import diff_color
-
-    color = opts.diff and not as_json and diff_color(repo)
-    if branch is None and not opts.check and not opts.diff and repo.workdir:
-        # the commit will need the index: read it while the response is parsed
+    inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
+    if branch is None and not (p["check"] or report_only or p["show_diff"]) and repo.workdir:
+        # the commit will need the index: take the lock and read the index while the rest
+        # of the command is imported and the response parsed (bench/results.md)
         repo.lock_index_ahead()
-    show = _Show(quiet=p["quiet"], as_json=as_json, stat=p["stat"], numstat=p["numstat"],
-                 summary=p["summary"], date_given=p["date"] is not None)
     try:
+        from ..formats import FORMAT_NAMES
+        from ..pipeline import Options, message_settings
+
+        fmt = p["fmt"] or repo.config_choice("aiapply.format", FORMAT_NAMES)
+        if fmt and fmt not in FORMAT_NAMES:
+            raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
+        message_settings(repo, Options())  # a bad aiapply.trailers or .subjectLength is fatal now
+        opts = Options(check=p["check"] or report_only, diff=p["show_diff"],
+                       include_dirty=include_dirty, allow_empty=p["allow_empty"], format=fmt,
+                       message=message, edit=p["edit"], no_verify=p["no_verify"],
+                       verify=p["verify"], branch=branch, base=p["base"], signoff=p["signoff"],
+                       sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
+                       directory=p["directory"], limits=tuple(p["limits"]))
+        if branch is not None and (len(inputs) > 1 or "{" in branch
+                                   or any(n.endswith(".jsonl") for n, _ in inputs)
+                                   or several_choices(inputs)):
+            from ..attempts import run_attempts
+
+            sys.exit(run_attempts(repo, inputs, opts, branch, as_json=as_json,
+                                  quiet=p["quiet"], max_bytes=max_bytes))
+        from ..term import diff_color
+
+        color = opts.diff and not as_json and diff_color(repo)
+        show = _Show(quiet=p["quiet"], as_json=as_json, stat=p["stat"], numstat=p["numstat"],
+                     summary=p["summary"], date_given=p["date"] is not None)
         outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, show)
     finally:
         repo.release_index_lock()
@@ -141,26 +138,31 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
     commit reads them (the library gives the same options); FatalError (usage) when the
     author is neither "Name <email>" nor a pattern matching an earlier author, or the date
     is not one git reads."""
-    import re
+    from ..git.ident import check_name, split_ident
 
     env: dict[str, str] = {}
     if author is not None:
-        m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", author)
-        if m is not None and not m.group(1):
-            raise FatalError(f"empty ident name (for <{m.group(2)}>) not allowed", kind="usage")
-        if m is None:
+        # as git: a value without '>' is a pattern matched against earlier authors
+        if ">" not in author:
             found = _find_author(repo, author)
             if found is None:
                 raise FatalError(f"--author '{author}' is not 'Name <email>' and matches no "
                                  "existing author", kind="usage")
-            m = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", found)
-        env["GIT_AUTHOR_NAME"] = m.group(1)
-        env["GIT_AUTHOR_EMAIL"] = m.group(2)
+            author = found
+        split = split_ident(author)
+        if split is None:
+            raise FatalError("malformed --author parameter", kind="usage")
+        try:
+            check_name(*split)  # git dies on these before it does anything
+        except FatalError as e:
+            raise FatalError(e.message, kind="usage") from None
+        env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = split
     if date is not None:
-        from ..git.repo import parse_commit_date
+        from ..dates import parse_commit_date
 
         parsed = parse_commit_date(date)
         if parsed is None:
+            # git's words exactly (a program may match them); what is read: docs/DECISIONS.md
             raise FatalError(f"invalid date format: {date}", kind="usage")
         # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
         secs, off = parsed
@@ -186,7 +188,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     """Apply the responses in order, each its own commit; stop at the first refusal.  With
     --check or --diff each response is judged on top of the ones before it, as the real
     run would apply it."""
-    from ..pipeline import Outcome, apply_one
+    from ..pipeline import Outcome, Status, apply_one
     from ..response import Response, read_response
 
     outcomes = []
@@ -225,7 +227,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
 
 
 def _fatal_outcome(name, e: FatalError):
-    from ..pipeline import Outcome
+    from ..pipeline import Outcome, Status
     from ..response import Response, response_name
 
     resp = Response(text="", given_text="", response_id="", model=None,
@@ -280,6 +282,8 @@ _KIND_WORDS = {"hook": "a hook refused the commit",
 
 def print_outcome(repo, o, show) -> None:
     """One response's outcome, as git would print it (stderr for refusals)."""
+    from ..pipeline import Status
+
     if o.status == Status.FATAL:
         for p in o.problems:
             echo_err(f"fatal: {p.reason}")

@@ -41,6 +41,16 @@ def format_names() -> list[str]:
 FORMAT_NAMES = format_names()
 
 
+def edit_tell(text: str) -> str | None:
+    """The first tell of a registered format (registry order, each format's in its
+    order) that ``text`` holds, or None: a text holding one carries a change block."""
+    for f in FORMATS:
+        for tell in f.tells:
+            if tell in text:
+                return tell
+    return None
+
+
 def format_named(name: str) -> Format | None:
     """The registered format that ``--format NAME`` selects (None: no such format)."""
     return next((f for f in FORMATS if name in f.selected_by()), None)

@@ -135,6 +135,7 @@ class ApplyPatch(Format):
     )
     triggers = "*"
     markers = ("*** Begin Patch", "apply_patch <<")
+    tells = ("*** Begin Patch",)
 
     def opens(self, scan: Scan, i: int) -> bool:
         return _is_marker(scan.lines[i], BEGIN)

@@ -470,6 +470,7 @@ class FileChanges(Format):
     )
     triggers = "<"
     markers = ("<FILE_CHANGES",)
+    tells = ("<FILE_CHANGES",)
 
     def opens(self, scan: Scan, i: int) -> bool:
         line = scan.lines[i]

@@ -29,6 +29,11 @@ The ``Format`` protocol (one object per format, registered in ``formats/__init__
     Literal starts of the lines that begin a block of this format (``*** Begin Patch``,
     ``diff --git ``): a response whose last line, after every block, is one of them (or
     the start of one, cut mid-line) is refused as cut off where a block began.
+``tells``
+    Substrings that show a text holds a block of this format wherever they stand in it
+    (``*** Begin Patch``, a diff's ``\n+++ ``): a tool call of no known tool whose input
+    holds one looks like an edit and refuses the response (toolcalls.py asks
+    ``formats.edit_tell``).
 ``parse(scan, i) -> Block``
     The block whose marker line ``opens`` accepted, parsed through its close.
     ``Block.start`` may lie before line ``i`` but never before ``scan.offset(scan.floor)``;
@@ -202,6 +207,9 @@ class Format:
     # literal starts of the lines that begin a block of the format (case-insensitive): a
     # response whose last line is one (or, cut mid-line, the start of one) was cut off
     markers: tuple[str, ...] = ()
+    # substrings that show a text holds a block of the format, wherever they stand: an
+    # unknown tool's call whose input holds one looks like an edit (formats.edit_tell)
+    tells: tuple[str, ...] = ()
     prompts: dict[str, str] = {}
     new_file_hint: str = ""
     leftover_markup: tuple[tuple[str, str], ...] = ()

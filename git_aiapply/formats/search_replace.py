@@ -188,6 +188,7 @@ class SearchReplace(Format):
     )
     triggers = "<"
     markers = ("<<<<<<< SEARCH",)
+    tells = ("<<<<<<< SEARCH",)
 
     def opens(self, scan: Scan, i: int) -> bool:
         return is_search(scan.lines[i])

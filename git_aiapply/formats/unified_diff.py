@@ -184,6 +184,7 @@ class UnifiedDiff(Format):
     new_file_hint = 'a diff from `--- /dev/null`'
     triggers = "dI-"
     markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -")
+    tells = ("\n+++ ", "\n@@ ")
 
     def opens(self, scan: Scan, i: int) -> bool:
         return _svn_header(scan.lines, i) or _section_starts(scan.lines, i)

@@ -74,7 +74,7 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
         return HookResult(name, 0, hint) if hint else None
     import subprocess  # only when a hook exists: start-up time
 
-    from .repo import IDENTITY_OVERRIDES
+    from .ident import IDENTITY_OVERRIDES
 
     full_env = dict(os.environ)
     # a library call's author/date: what the command's --author/--date put in os.environ
@@ -131,7 +131,19 @@ class HookedCommit:
     output: list[str] = field(default_factory=list)
 
 
-def _failed(res: HookResult):
+# What to do when a hook fails, said to whoever sent the change: the apply command's
+# words speak of the response (they go back to the model); `pick` passes its own.
+APPLY_HOOK_HINTS = {
+    "pre-commit": "the hook checks the files being committed: change the response so that "
+                  "the hook's complaints above are fixed (or pass --no-verify to skip "
+                  "pre-commit and commit-msg)",
+    "commit-msg": "the hook checks the commit message: give one it accepts with -m/-F, or "
+                  "pass --no-verify to skip it",
+    "prepare-commit-msg": "fix the hook; --no-verify does not skip prepare-commit-msg",
+}
+
+
+def _failed(res: HookResult, hints: dict[str, str]):
     out = res.output.strip("\n")
     lines = out.splitlines()
     cut = len(lines) > 60
@@ -140,15 +152,9 @@ def _failed(res: HookResult):
     if res.returncode == 126 and res.output.startswith("cannot run"):
         reason = res.output.strip()
         shown = []
-    hint = {"pre-commit": "the hook checks the files being committed: change the response so "
-                          "that the hook's complaints above are fixed (or pass --no-verify to "
-                          "skip pre-commit and commit-msg)",
-            "commit-msg": "the hook checks the commit message: give one it accepts with -m/-F, "
-                          "or pass --no-verify to skip it",
-            "prepare-commit-msg": "fix the hook; --no-verify does not skip prepare-commit-msg"}
     body = (f"; its output{' (last 60 lines)' if cut else ''}:\n"
             + "\n".join("  " + l for l in shown)) if shown else "; it printed nothing"
-    return ApplyError(Problem(reason + body, hint=hint.get(res.name)), kind="hook")
+    return ApplyError(Problem(reason + body, hint=hints.get(res.name)), kind="hook")
 
 
 def cleanup_whitespace(message: str) -> str:
@@ -175,15 +181,18 @@ def strip_comments(message: str, char: str) -> str:
 
 
 def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
-                     no_verify: bool, editor=None) -> HookedCommit:
+                     no_verify: bool, editor=None,
+                     hints: dict[str, str] | None = None) -> HookedCommit:
     """pre-commit, prepare-commit-msg, the editor, commit-msg, as ``git commit`` runs them.
 
     ``lock`` is the held ``index.IndexLock`` whose lock file holds the new index; ``editor``
     is a callable(path) that lets the user edit the message file, or None.  Returns the
     tree to commit (a pre-commit hook may re-stage files) and the final message; raises
-    ApplyError (kind "hook") when a hook fails, after removing its temporary index."""
+    ApplyError (kind "hook") when a hook fails, after removing its temporary index, with
+    ``hints[hook]`` (default ``APPLY_HOOK_HINTS``) saying what to do."""
     from .index import after_pre_commit, hook_index as make_hook_index
 
+    hints = APPLY_HOOK_HINTS if hints is None else hints
     names = [h for h in COMMIT_HOOKS if not (no_verify and h != "prepare-commit-msg")]
     present = [h for h in names if find_hook(repo, h)]
     output = [hint for hint in (ignored_hook_hint(repo, h) for h in names) if hint]
@@ -197,7 +206,7 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
             res = run_hook(repo, "pre-commit", [], env)
             output.append(res.output)
             if res.returncode != 0:
-                raise _failed(res)
+                raise _failed(res, hints)
             tree_id = after_pre_commit(repo, lock, hook_index, tree_id)
         msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
         char = comment_char(repo)
@@ -212,14 +221,14 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
             res = run_hook(repo, "prepare-commit-msg", [msg_file, "message"], env)
             output.append(res.output)
             if res.returncode != 0:
-                raise _failed(res)
+                raise _failed(res, hints)
         if editor is not None:
             editor(msg_file)
         if "commit-msg" in present:
             res = run_hook(repo, "commit-msg", [msg_file], env)
             output.append(res.output)
             if res.returncode != 0:
-                raise _failed(res)
+                raise _failed(res, hints)
         with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
         if editor is not None:  # git's default cleanup: "strip" when edited, else "whitespace"

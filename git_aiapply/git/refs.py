@@ -97,6 +97,47 @@ def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygi
     with _ref_locked_at(repo, refname, old, "moved while the response was being applied",
                         "update") as txn:
         txn.set_target(refname, new, message=message)
+    if not committer.email:
+        _name_committer_in_reflogs(repo, refname, old, new, committer)
+
+
+def _name_committer_in_reflogs(repo: pygit2.Repository, refname: str, old, new,
+                               committer) -> None:
+    """libgit2 writes a reflog entry without an email as ``unknown <unknown>`` (it cannot
+    make a signature with an empty email); git writes ``Name <>``.  Put the committer
+    into the entries just written for ``refname`` and for HEAD when it points there, only
+    when the newest line is that very move."""
+    gitdir = repo.path
+    try:
+        with open(os.path.join(gitdir, "commondir")) as f:
+            common = os.path.normpath(os.path.join(gitdir, f.read().strip()))
+    except OSError:
+        common = gitdir
+    logs = [os.path.join(gitdir if refname == "HEAD" else common, "logs", *refname.split("/"))]
+    try:
+        head = repo.lookup_reference("HEAD")
+        if refname != "HEAD" and head.type == pygit2.enums.ReferenceType.SYMBOLIC \
+                and head.target == refname:
+            logs.append(os.path.join(gitdir, "logs", "HEAD"))
+    except (KeyError, pygit2.GitError):
+        pass
+    prefix = f"{old or '0' * len(str(new))} {new} ".encode()
+    ident = f"{committer.name} <{committer.email}> ".encode("utf-8", "surrogateescape")
+    for path in logs:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+            start = data.rstrip(b"\n").rfind(b"\n") + 1
+            line = data[start:]
+            who_end = line.find(b"> ")
+            if not line.startswith(prefix) or who_end < 0:
+                continue
+            with open(path, "r+b") as f:
+                f.seek(start)
+                f.write(prefix + ident + line[who_end + 2:])
+                f.truncate()
+        except OSError:
+            pass  # the entry keeps libgit2's words; the move itself is done
 
 
 def remove_ref(repo: pygit2.Repository, refname: str, expected: pygit2.Oid) -> None:

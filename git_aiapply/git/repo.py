@@ -1,14 +1,13 @@
-"""The repository as git finds it, its config (``git -c`` settings first), the identity
-``git commit`` would use, and the history search for an already-applied response."""
+"""The repository as git finds it, its config (``git -c`` settings first), and the history
+search for an already-applied response.  (The identity ``git commit`` would use is
+git/ident.py's; dates, dates.py's.)"""
 from __future__ import annotations
 
-import contextvars
 import os
-import time
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..errors import ApplyError, FatalError, UsageError
 from ..trailers import AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 
@@ -46,6 +45,7 @@ class Repo:
 
     def __init__(self, start: str = "."):
         self.overrides = command_line_settings()
+        self._config_snapshot = None
         env = os.environ
         start = os.path.abspath(start)
         git_dir = env.get("GIT_DIR")
@@ -158,9 +158,24 @@ class Repo:
         if canon in self.overrides:
             return self.overrides[canon]
         try:
-            return self.repo.config[key]
+            return self._config()[key]
         except (KeyError, pygit2.GitError, ValueError):
             return _ABSENT
+
+    def _config(self) -> pygit2.Config:
+        """The config files as they were at the first read of this run: git reads them
+        once when it starts, and a snapshot spares libgit2's check of every config file
+        on disk at each read (a run reads some thirty settings).  A long-lived caller
+        (serve, the library) calls forget_config() before each request."""
+        snapshot = self._config_snapshot
+        if snapshot is None:
+            snapshot = self._config_snapshot = self.repo.config.snapshot()
+        return snapshot
+
+    def forget_config(self) -> None:
+        """Read the config files again at the next read (another process may have run
+        `git config` since)."""
+        self._config_snapshot = None
 
     def config_get(self, key: str, default=None):
         value = self._raw(key)
@@ -265,134 +280,6 @@ class Repo:
 
 
 TRUE_WORDS = ("1", "true", "yes", "on")
-
-
-# --------------------------------------------------------------------------- identity
-
-
-def parse_git_date(value: str) -> tuple[int, int] | None:
-    """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them: epoch
-    seconds (``@`` optional; without a zone, the local one), ISO 8601, RFC 2822."""
-    import datetime as _dt
-    import re
-    from email.utils import parsedate_tz
-
-    v = value.strip()
-    m = re.fullmatch(r"@?(\d+)(?:\s+([+-])(\d\d)(\d\d))?", v)
-    if m and (v.startswith("@") or len(m.group(1)) >= 9):  # git: 100000000 and up
-        secs = int(m.group(1))
-        if m.group(2) is None:
-            return secs, _local_offset(secs)
-        sign = -1 if m.group(2) == "-" else 1
-        return secs, sign * (int(m.group(3)) * 60 + int(m.group(4)))
-    if m:
-        return None  # a small number alone is no date (git reads "2 days ago" whole)
-    try:
-        d = _dt.datetime.fromisoformat(v.replace(" +", "+").replace(" -", "-")) if "T" in v or "-" in v[:5] else None
-    except ValueError:
-        d = None
-    if d is not None:
-        if d.tzinfo is None:
-            d = d.astimezone()
-        off = int(d.utcoffset().total_seconds() // 60)
-        return int(d.timestamp()), off
-    t = parsedate_tz(v)
-    if t:
-        import calendar
-
-        off = (t[9] or 0)
-        secs = calendar.timegm(t[:9]) - off
-        return secs, off // 60
-    return None
-
-
-def _local_offset(seconds: int) -> int:
-    return time.localtime(seconds).tm_gmtoff // 60
-
-
-def now_seconds() -> int:
-    """The time now, or git's own test clock (GIT_TEST_DATE_NOW) when set, as git reads
-    it for approximate dates."""
-    fixed = os.environ.get("GIT_TEST_DATE_NOW", "")
-    return int(fixed) if fixed.isdigit() else int(time.time())
-
-
-_SECONDS_IN = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 7 * 86400}
-
-
-def parse_commit_date(value: str) -> tuple[int, int] | None:
-    """``git commit --date``: what GIT_AUTHOR_DATE takes, and of git's approximate dates
-    the common ones: ``now``, ``yesterday``, ``N seconds|minutes|hours|days|weeks|months|
-    years [ago]`` (spaces or dots between), a day alone (``2005-04-07``, at the current
-    time of day, as git). None for anything else (git reads more; we refuse rather than
-    guess)."""
-    import re
-
-    v = value.strip().lower()
-    now = now_seconds()
-    lt = time.localtime(now)
-    day = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", v)
-    if day:
-        y, mo, d = (int(g) for g in day.groups())
-        secs = int(time.mktime((y, mo, d, lt.tm_hour, lt.tm_min, lt.tm_sec, 0, 0, -1)))
-        return secs, _local_offset(secs)
-    exact = parse_git_date(value)
-    if exact is not None:
-        return exact
-    if v == "now":
-        secs = now
-    elif v == "yesterday":
-        secs = now - 86400
-    else:
-        rel = re.fullmatch(r"(\d+)[\s.]+(second|minute|hour|day|week|month|year)s?(?:[\s.]+ago)?", v)
-        if rel is None:
-            return None
-        n, unit = int(rel.group(1)), rel.group(2)
-        if unit in _SECONDS_IN:
-            secs = now - n * _SECONDS_IN[unit]
-        else:  # months and years move the calendar, keeping the day and the time
-            months = lt.tm_year * 12 + lt.tm_mon - 1 - (n if unit == "month" else 12 * n)
-            y, mo = divmod(months, 12)
-            secs = int(time.mktime((y, mo + 1, lt.tm_mday, lt.tm_hour, lt.tm_min, lt.tm_sec,
-                                    0, 0, -1)))
-    return secs, _local_offset(secs)
-
-
-# GIT_AUTHOR_* values a library call gives (its author= and date= options): per thread and
-# per call, so that a call never changes the environment another thread's call reads
-IDENTITY_OVERRIDES: contextvars.ContextVar = contextvars.ContextVar("identity_overrides",
-                                                                    default=None)
-
-
-def identity(repo: Repo, who: str) -> pygit2.Signature:
-    """Author or committer exactly as ``git commit`` picks them: GIT_<WHO>_NAME/EMAIL/DATE,
-    then <who>.name/email, then user.name/email."""
-    env = os.environ
-    overrides = IDENTITY_OVERRIDES.get()
-    if overrides:
-        env = {**env, **overrides}
-    w = who.upper()
-    name = env.get(f"GIT_{w}_NAME") or repo.config_get(f"{who}.name") or repo.config_get("user.name")
-    email = env.get(f"GIT_{w}_EMAIL")  # set but empty is an empty email, as git allows
-    if email is None:
-        email = repo.config_get(f"{who}.email") or repo.config_get("user.email") or env.get("EMAIL")
-    if name and email == "":
-        # git writes "Name <>"; libgit2 refuses a signature without an email
-        raise FatalError(f"empty ident email (for {name}) not supported: git ai-apply cannot "
-                         "write a commit without an email", kind="usage")
-    if not name or email is None:
-        raise ApplyError(Problem(
-            f"{who} identity unknown: set user.name and user.email",
-            hint='git config user.name "Your Name"; git config user.email you@example.com'))
-    date = env.get(f"GIT_{w}_DATE")
-    if date:
-        parsed = parse_git_date(date)
-        if parsed is None:
-            raise ApplyError(Problem(f"invalid date in GIT_{w}_DATE: {date!r}"))
-        return pygit2.Signature(name, email, parsed[0], parsed[1])
-    now = time.time()
-    lt = time.localtime(now)
-    return pygit2.Signature(name, email, int(now), lt.tm_gmtoff // 60)
 
 
 # --------------------------------------------------------------------------- history

@@ -1,4 +1,4 @@
-"""Signing commits as ``git commit -S`` does (gpg, gpgsm, ssh-keygen); a signer that
+"""Writing commits, signed as ``git commit -S`` does (gpg, gpgsm, ssh-keygen); a signer that
 fails stops the run (fatal: the environment, not the response)."""
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def signer(repo, sign: bool | None):
 
         who = key
         if not who:
-            from .repo import identity
+            from .ident import identity
 
             c = identity(repo, "committer")
             who = f"{c.name} <{c.email}>"
@@ -101,9 +101,18 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def signed_commit(r, author, committer, message, tree_id, parents, sign):
-    """Write a commit signed by ``sign(content) -> signature``."""
-    content = r.create_commit_string(author, committer, message, tree_id, parents)
+def write_commit(r, author, committer, message: str, tree_id, parents, sign=None):
+    """Write a commit object as ``git commit`` writes it, signed by ``sign(content) ->
+    signature`` when given.  The header is built here from ``git.ident.Ident`` lines, not
+    by libgit2, whose signatures refuse the empty email git writes (``Name <>``)."""
+    import pygit2
+
+    header = [f"tree {tree_id}", *(f"parent {p}" for p in parents),
+              f"author {author.line()}", f"committer {committer.line()}"]
+    content = "\n".join(header) + "\n\n" + message
+    if sign is None:
+        return r.odb.write(pygit2.enums.ObjectType.COMMIT,
+                           content.encode("utf-8", "surrogateescape"))
     # without its final newline, or libgit2 writes an extra " " line into the header,
     # which git never does
     signature = sign(content).rstrip("\n")

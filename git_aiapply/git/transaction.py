@@ -32,7 +32,8 @@ from .faults import fault, remove_file
 from .index import set_entries
 from .journal import Journal
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
-from .repo import Repo, identity
+from .ident import identity
+from .repo import Repo
 from .state import TreeSnapshot, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
 
 
@@ -443,6 +444,7 @@ class CommitRequest:
     reflog_prefix: str = "ai-apply"
     edit_message: object = None  # callable(path): --edit, the user edits COMMIT_EDITMSG in place
     sign: object = None  # callable(commit_content: str) -> signature str, or None
+    hook_hints: dict | None = None  # what to do when a hook fails (None: githooks.APPLY_HOOK_HINTS)
     # `pick` fast-forward: move the branch to this existing commit (its tree must be the
     # plan's result) instead of writing one; no commit hooks, as `git merge --ff-only`
     fast_forward_to: object = None
@@ -452,7 +454,7 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     """Write ``req.plan`` to the worktree, the index and a new commit on the current branch,
     all or nothing (see the module docstring for the order)."""
     from . import githooks
-    from .signing import signed_commit
+    from .signing import write_commit
 
     r = repo.repo
     plan = req.plan
@@ -486,7 +488,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         message = req.message
         if req.fast_forward_to is None:
             hooked = githooks.run_commit_hooks(repo, txn.lock, tree_id, message, hook_env,
-                                               no_verify=req.no_verify, editor=req.edit_message)
+                                               no_verify=req.no_verify, editor=req.edit_message,
+                                               hints=req.hook_hints)
             tree_id, message = hooked.tree_id, hooked.message
             if hooked.hook_index:
                 txn.temp_files.append(hooked.hook_index)
@@ -501,10 +504,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
             if r[commit_id].tree_id != tree_id:
                 raise ApplyError(Problem(f"cannot fast-forward to {str(commit_id)[:12]}: its "
                                          "tree is not the planned result"))
-        elif req.sign is not None:
-            commit_id = signed_commit(r, author, committer, message, tree_id, parents, req.sign)
         else:
-            commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+            commit_id = write_commit(r, author, committer, message, tree_id, parents, req.sign)
         fault("commit")
         subject = message.split("\n", 1)[0]
         label = req.reflog_prefix + (" (initial)" if not head_id else "")
@@ -531,7 +532,7 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     ``verify(tree_id, message) -> (tree_id, message, hook_output)`` runs the commit hooks
     (--verify, see attempts.verify_in_worktree).  The ref moves last, by compare-and-swap:
     any failure before leaves only unreachable objects."""
-    from .signing import signed_commit
+    from .signing import write_commit
 
     r = repo.repo
     entries = write_blobs(r, plan)
@@ -546,10 +547,7 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     author = identity(repo, "author")
     committer = identity(repo, "committer")
     parents = [base_commit.id] if base_commit is not None else []
-    if sign is not None:
-        commit_id = signed_commit(r, author, committer, message, tree_id, parents, sign)
-    else:
-        commit_id = r.create_commit(None, author, committer, message, tree_id, parents)
+    commit_id = write_commit(r, author, committer, message, tree_id, parents, sign)
     subject = message.split("\n", 1)[0]
     if expected_tip is None:
         # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created

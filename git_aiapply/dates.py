@@ -1,0 +1,253 @@
+"""Dates as git reads them: the exact forms ``GIT_AUTHOR_DATE`` takes, and ``git commit
+--date``'s approximate ones.  Pure (no repository); the clock is git's own test clock
+(``GIT_TEST_DATE_NOW``) when set."""
+from __future__ import annotations
+
+import os
+import time
+
+
+def parse_git_date(value: str) -> tuple[int, int] | None:
+    """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them: epoch
+    seconds (``@`` optional; without a zone, the local one), ISO 8601, RFC 2822."""
+    import datetime as _dt
+    import re
+    from email.utils import parsedate_tz
+
+    v = value.strip()
+    m = re.fullmatch(r"@?(\d+)(?:\s+([+-])(\d\d)(\d\d))?", v)
+    if m and (v.startswith("@") or len(m.group(1)) >= 9):  # git: 100000000 and up
+        secs = int(m.group(1))
+        if m.group(2) is None:
+            return secs, _local_offset(secs)
+        sign = -1 if m.group(2) == "-" else 1
+        return secs, sign * (int(m.group(3)) * 60 + int(m.group(4)))
+    if m:
+        return None  # a small number alone is no date (git reads "2 days ago" whole)
+    try:
+        d = _dt.datetime.fromisoformat(v.replace(" +", "+").replace(" -", "-")) if "T" in v or "-" in v[:5] else None
+    except ValueError:
+        d = None
+    if d is not None:
+        if d.tzinfo is None:
+            d = d.astimezone()
+        off = int(d.utcoffset().total_seconds() // 60)
+        return int(d.timestamp()), off
+    t = parsedate_tz(v)
+    if t:
+        import calendar
+
+        off = (t[9] or 0)
+        secs = calendar.timegm(t[:9]) - off
+        return secs, off // 60
+    return None
+
+
+def _local_offset(seconds: int) -> int:
+    return time.localtime(seconds).tm_gmtoff // 60
+
+
+def now_seconds() -> int:
+    """The time now, or git's own test clock (GIT_TEST_DATE_NOW) when set, as git reads
+    it for approximate dates."""
+    fixed = os.environ.get("GIT_TEST_DATE_NOW", "")
+    return int(fixed) if fixed.isdigit() else int(time.time())
+
+
+def parse_commit_date(value: str) -> tuple[int, int] | None:
+    """``git commit --date``: what GIT_AUTHOR_DATE takes (``parse_git_date``), a day
+    alone (``2005-04-07``, at the current time of day, as git), and git's approximate
+    dates as its approxidate reads them (``approximate``).  None for anything else."""
+    import re
+
+    v = value.strip()
+    day = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", v)
+    if day:
+        lt = time.localtime(now_seconds())
+        y, mo, d = (int(g) for g in day.groups())
+        secs = int(time.mktime((y, mo, d, lt.tm_hour, lt.tm_min, lt.tm_sec, 0, 0, -1)))
+        return secs, _local_offset(secs)
+    exact = parse_git_date(value)
+    if exact is not None:
+        return exact
+    secs = approximate(v, now_seconds())
+    return None if secs is None else (secs, _local_offset(secs))
+
+
+# --------------------------------------------------------------------------- approxidate
+#
+# A port of git's approxidate_str (date.c), restricted to what people mean: the words
+# below, a count before a unit or a weekday, an hour before am/pm, and HH:MM[:SS].  Where
+# git would quietly ignore a word or take a stray number for a day of the month, a month
+# or a year ("2 fortnights ago" is the 2nd, "1 sec ago" the 1st, "12345" is now), we
+# refuse: a wrong date committed silently is worse than a refusal.  So we do for noon,
+# midnight and tea with anything else: git takes "the last noon before" a time already
+# moved, so in the morning "yesterday noon" is the noon of two days ago ("yesterday 12:00"
+# says it plainly and is read as meant).
+
+_NUMBER_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                 "nine", "ten")
+_UNITS = (("seconds", 1), ("minutes", 60), ("hours", 3600), ("days", 86400),
+          ("weeks", 7 * 86400))
+_WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+
+
+_IGNORED = ("ago", "at")  # words git passes over that say nothing more ("yesterday at 5pm")
+
+
+class _Unread(Exception):
+    """A form git would read as something nobody meant, or not at all."""
+
+
+def _match(word: str, name: str) -> int:
+    """git's match_string for a whole word: how many leading characters of ``name`` it
+    spells (any case), 0 when it parts from ``name`` or runs past it."""
+    if len(word) > len(name) or name[:len(word)] != word.lower():
+        return 0
+    return len(word)
+
+
+class _Tm:
+    """C's struct tm as approxidate uses it: year since 1900, month 0-11, -1 = unset."""
+
+    def __init__(self, seconds: int):
+        self.set(seconds)
+
+    def set(self, seconds: int) -> None:
+        t = time.localtime(seconds)
+        self.year, self.mon, self.mday = t.tm_year - 1900, t.tm_mon - 1, t.tm_mday
+        self.hour, self.min, self.sec = t.tm_hour, t.tm_min, t.tm_sec
+        self.wday, self.isdst = (t.tm_wday + 1) % 7, t.tm_isdst
+
+    def mktime(self) -> int:
+        return int(time.mktime((self.year + 1900, self.mon + 1, self.mday, self.hour, self.min,
+                                self.sec, 0, 0, self.isdst)))
+
+
+def _update(tm: _Tm, now: _Tm, seconds: int) -> int:
+    """git's update_tm: fill the unset date fields from now, go back ``seconds``."""
+    if tm.mday < 0:
+        tm.mday = now.mday
+    if tm.mon < 0:
+        tm.mon = now.mon
+    if tm.year < 0:
+        tm.year = now.year
+        if tm.mon > now.mon:
+            tm.year -= 1
+    n = tm.mktime() - seconds
+    if n < 0:
+        raise _Unread  # before 1970: git writes no such date
+    tm.set(n)
+    return n
+
+
+def _at_hour(tm: _Tm, now: _Tm, hour: int) -> None:
+    """git's date_time (noon, midnight, tea): the last such hour, on the hour."""
+    if tm.hour < hour:
+        _update(tm, now, 86400)
+    tm.hour, tm.min, tm.sec = hour, 0, 0
+
+
+def approximate(text: str, now_secs: int) -> int | None:
+    """The seconds git's approxidate gives ``text`` at ``now_secs`` (local time, as git
+    reads it), or None when ``text`` is not one of the forms read here."""
+    import re
+
+    tm, now = _Tm(now_secs), _Tm(now_secs)
+    tm.year = tm.mon = tm.mday = -1
+    num = 0  # git's pending number
+    touched = False
+    hour_word = False  # noon, midnight or tea was read
+    try:
+        # ASCII digits and letters only, as git's ctype; anything else separates words
+        for m in re.finditer(r"([0-9]+)(:[0-9]+(?::[0-9]+)?)?|([a-zA-Z]+)|(.)", text, re.S):
+            digits, clock, word, other = m.groups()
+            if other is not None:
+                if other.isdigit() or other.isalpha():  # a non-ASCII digit or letter
+                    raise _Unread
+                if other in "-/." and m.end() < len(text) and text[m.end()].isdigit():
+                    raise _Unread  # a date written with separators: git's own rules
+                continue
+            if hour_word and (digits is not None or word.lower() not in _IGNORED):
+                raise _Unread  # noon, midnight, tea with anything else: see above
+            if digits is not None:
+                if num:
+                    raise _Unread  # git would take the earlier number for a day or month
+                touched = True
+                if clock is not None:
+                    parts = [int(x) for x in clock[1:].split(":")] + [0]
+                    hour, minute, second = int(digits), parts[0], parts[1]
+                    if not (hour < 25 and minute < 60 and second <= 60):
+                        raise _Unread
+                    tm.hour, tm.min, tm.sec = hour, minute, second
+                    continue
+                if digits[0] == "0" and len(digits) > 2:
+                    raise _Unread  # git ignores a zero-padded long number
+                num = int(digits)
+                if num == 0:
+                    raise _Unread  # "0 days": git drops the count, then the unit
+                continue
+            w = word.lower()
+            if m.end() < len(text) and text[m.end()].isdigit():
+                raise _Unread  # "friday5pm": git's words end at a non-alphanumeric
+            if any(_match(w, month) >= 3 for month in _MONTHS):
+                raise _Unread  # a month name: dates are for the exact forms
+            if w in ("yesterday", "now"):
+                if num:
+                    raise _Unread
+                _update(tm, now, 86400 if w == "yesterday" else 0)
+            elif w in ("noon", "midnight", "tea"):
+                if touched:
+                    raise _Unread  # see above: git moves back a day more than meant
+                hour_word = True
+                _at_hour(tm, now, {"noon": 12, "midnight": 0, "tea": 17}[w])
+            elif w in ("am", "pm"):
+                if not num:
+                    raise _Unread  # git makes the current hour am or pm
+                tm.hour = num % 12 + (12 if w == "pm" else 0)
+                tm.min = tm.sec = 0
+                num = 0
+            elif not num:
+                if w in _NUMBER_NAMES[1:]:
+                    num = _NUMBER_NAMES.index(w)
+                elif w == "last":
+                    num = 1
+                elif w in _IGNORED:
+                    continue  # read nothing, as in git
+                else:
+                    raise _Unread  # git ignores words it does not know: we refuse them
+            else:
+                unit = next((length for name, length in _UNITS
+                             if _match(w, name) >= len(name) - 1), None)
+                day = next((i for i, name in enumerate(_WEEKDAYS) if _match(w, name) >= 3),
+                           None)
+                if unit is not None:
+                    _update(tm, now, unit * num)
+                elif day is not None:
+                    n = num - 1
+                    diff = tm.wday - day
+                    if diff <= 0:
+                        n += 1
+                    _update(tm, now, (diff + 7 * n) * 86400)
+                elif _match(w, "months") >= 5:
+                    _update(tm, now, 0)
+                    months = tm.mon - num
+                    while months < 0:
+                        months += 12
+                        tm.year -= 1
+                    tm.mon = months
+                elif _match(w, "years") >= 4:
+                    _update(tm, now, 0)
+                    tm.year -= num
+                else:
+                    raise _Unread  # git ignores the word and keeps the number
+                num = 0
+            touched = True
+        if num or not touched:
+            return None  # git takes a last stray number for a day; nothing read: an error
+        seconds = _update(tm, now, 0)
+    except (_Unread, OverflowError, OSError, ValueError):  # unread, or out of time's range
+        return None
+    return seconds
