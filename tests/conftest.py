@@ -101,7 +101,7 @@ def run_command(argv: list[str], *, cwd, env: dict[str, str],
 # that no worker is left running one of them alone at the end (pytest-xdist hands tests out
 # in collection order).
 LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/test_manpage.py",
-                 "tests/test_scan.py::test_cut_answers", "tests/test_races.py",
+                 "tests/test_races.py",
                  "tests/test_attempts.py::test_parallel", "tests/test_mcp.py",
                  "tests/test_serve.py")
 
