@@ -10,6 +10,8 @@ least), so the percentages are git's.  Pure: no repository.
 """
 from __future__ import annotations
 
+from collections import deque
+
 from .record import record
 from .paths import quote_git_path
 from .text import is_binary
@@ -69,12 +71,18 @@ def _spans(data: bytes) -> dict[int, int]:
 
 def similarity(src: bytes, dst: bytes) -> int:
     """git's estimate_similarity: 0..MAX_SCORE, 0 when the sizes differ too much."""
+    return _similarity(src, dst, _spans, _spans)
+
+
+def _similarity(src: bytes, dst: bytes, src_spans, dst_spans) -> int:
+    """``similarity``, with the spans of each side from the functions given (remembered
+    by the caller that compares one file with many)."""
     max_size, base_size = max(len(src), len(dst)), min(len(src), len(dst))
     if max_size * (MAX_SCORE - MIN_SCORE) < (max_size - base_size) * MAX_SCORE:
         return 0
     if not max_size:
         return MAX_SCORE
-    s, d = _spans(src), _spans(dst)
+    s, d = src_spans(src), dst_spans(dst)
     copied = sum(min(cnt, d.get(h, 0)) for h, cnt in s.items())
     return int(copied * MAX_SCORE / max_size)
 
@@ -93,7 +101,7 @@ def _is_regular(mode: int) -> bool:
 def net_stats(before: dict, after: dict, line_counts) -> list[FileStat]:
     """The net change from ``before`` to ``after`` (path -> (mode, bytes) or None), sorted
     by path as git sorts a diff.  ``line_counts(old, new)`` -> (added, deleted) counts the
-    lines of a text diff (None: lines are not counted)."""
+    lines of a text diff (None: lines are not counted, nor binary files told apart)."""
     deleted, added, stats = {}, {}, []
     for path in sorted(set(before) | set(after)):
         old, new = before.get(path), after.get(path)
@@ -124,36 +132,80 @@ def _stat(status, path, old_path, old, new, line_counts) -> FileStat:
     new_data = new[1] if new else b""
     st = FileStat(status, path, old_path, old[0] if old else 0, new[0] if new else 0)
     st.same_content = old_data == new_data
+    if line_counts is None:
+        return st  # what changed, not by how much (binary only matters to the counts)
     if is_binary(old_data) or is_binary(new_data):
         st.binary = True
-    elif old_data != new_data and line_counts is not None:
-        st.added, st.deleted = line_counts(old_data, new_data)
+    elif old_data != new_data:
+        if not old_data and b"\r" not in new_data:
+            st.added = _lines(new_data)  # every line is added: no diff needed
+        elif not new_data and b"\r" not in old_data:
+            st.deleted = _lines(old_data)
+        else:
+            st.added, st.deleted = line_counts(old_data, new_data)
     return st
+
+
+def _lines(data: bytes) -> int:
+    """The lines git counts in ``data`` (a last line without a newline counts)."""
+    return data.count(b"\n") + (1 if data and data[-1] != 0x0A else 0)
+
+
+# git's diff.renameLimit default: the similarity of every deleted file with every added one
+# is estimated only when there are at most this many squared pairs (diffcore-rename's
+# too_many_rename_candidates); identical files are paired whatever their number.
+RENAME_LIMIT = 1000
 
 
 def _renames(deleted: dict, added: dict) -> dict[tuple[str, str], int]:
     """git's rename pairing: identical content first (a source with the same file name
     preferred), then the most similar pairs, each source and destination used once."""
     pairs: dict[tuple[str, str], int] = {}
+    if not deleted or not added:
+        return pairs
     used_src: set[str] = set()
     done_dst: set[str] = set()
+    # the sources of each content (and of each content and file name), in order, so that
+    # identical files pair up in time linear in their number
+    by_content: dict[tuple, deque[str]] = {}
+    by_name: dict[tuple, deque[str]] = {}
+    for s, (smode, sdata) in deleted.items():
+        key = (sdata, _is_regular(smode))
+        by_content.setdefault(key, deque()).append(s)
+        by_name.setdefault(key + (s.rsplit("/", 1)[-1],), deque()).append(s)
+
+    def first_unused(queue) -> str | None:
+        while queue and queue[0] in used_src:
+            queue.popleft()
+        return queue[0] if queue else None
+
     for dst, (dmode, ddata) in added.items():
-        same = [s for s, (smode, sdata) in deleted.items()
-                if s not in used_src and sdata == ddata and _is_regular(smode) == _is_regular(dmode)]
-        if same:
-            base = dst.rsplit("/", 1)[-1]
-            src = next((s for s in same if s.rsplit("/", 1)[-1] == base), same[0])
+        key = (ddata, _is_regular(dmode))
+        src = first_unused(by_name.get(key + (dst.rsplit("/", 1)[-1],)))
+        if src is None:
+            src = first_unused(by_content.get(key))
+        if src is not None:
             pairs[(src, dst)] = MAX_SCORE
             used_src.add(src)
             done_dst.add(dst)
+    sources = {s: v for s, v in deleted.items() if s not in used_src}
+    targets = {d: v for d, v in added.items() if d not in done_dst}
+    if len(sources) * len(targets) > RENAME_LIMIT * RENAME_LIMIT:
+        return pairs
+    spans: dict[int, dict[int, int]] = {}
+
+    def spans_of(data: bytes) -> dict[int, int]:  # each file's hashes computed once
+        key = id(data)
+        if key not in spans:
+            spans[key] = _spans(data)
+        return spans[key]
+
     scored = []
-    for dst, (dmode, ddata) in added.items():
-        if dst in done_dst:
-            continue
-        for src, (smode, sdata) in deleted.items():
-            if src in used_src or _is_regular(smode) != _is_regular(dmode):
+    for dst, (dmode, ddata) in targets.items():
+        for src, (smode, sdata) in sources.items():
+            if _is_regular(smode) != _is_regular(dmode):
                 continue
-            score = similarity(sdata, ddata)
+            score = _similarity(sdata, ddata, spans_of, spans_of)
             if score >= MIN_SCORE:
                 scored.append((-score, dst, src))
     for neg, dst, src in sorted(scored):

@@ -508,11 +508,15 @@ def _description_bullets(descriptions: list[tuple[str, str]], width: int) -> lis
 # --------------------------------------------------------------------------- message
 
 def build_message(explanation: str, *, formats: list[str], response_id: str, model: str | None,
-                  descriptions: list[tuple[str, str]], changed: list[tuple[str, str]],
+                  descriptions: list[tuple[str, str]], changed,
                   subject_max: int = SUBJECT_MAX, trailers: bool = True) -> str:
-    """The commit message for one response (BEHAVIOR.md §8), ending with a newline."""
+    """The commit message for one response (BEHAVIOR.md §8), ending with a newline.
+    ``changed``: the (verb, path) pairs of describe_changes, or a function giving them
+    (asked only when the explanation has no subject: 100,000 new files take a while)."""
     chunks = parse_chunks(explanation or "")
     subject, body_chunks = _take_subject(chunks, subject_max)
+    if subject is None and callable(changed):
+        changed = changed()
     subject_text = subject.text if subject else describe_changes(changed, subject_max)
     paragraphs = [subject_text]
     body = render_body(body_chunks)

@@ -45,6 +45,7 @@ Decisions (refusals a careful git user would expect, written down once):
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from .errors import ApplyError, Problem
 
@@ -305,8 +306,10 @@ def normalize_path(raw: str, *, worktree: str, cwd: str | None = None) -> str:
     if text.endswith("/"):
         raise _refuse(shown, "the path ends with '/', so it names a folder, not a file",
                       "name the file itself")
-    for name in text.split("/"):
-        _check_component(shown, name)
+    folder, sep, name = text.rpartition("/")
+    problem = (_folder_problem(folder) if sep else None) or _component_problem(name)
+    if problem is not None:
+        raise _refuse(shown, *problem)
     if len(text.encode("utf-8")) > MAX_PATH_BYTES:
         raise _refuse(shown, f"the path is longer than {MAX_PATH_BYTES} bytes")
     return text
@@ -321,20 +324,35 @@ def _join_cwd(shown: str, text: str, worktree: str, cwd: str) -> str:
     return normalize_path(folder, worktree=worktree) + "/" + text
 
 
-def _check_component(shown: str, name: str) -> None:
+# The component checks are pure functions of the name, remembered (bounded): the files of
+# a response share their folders, so a folder is checked once for all the files in it.
+@lru_cache(maxsize=4096)
+def _folder_problem(folder: str) -> tuple[str, str | None] | None:
+    """Why a path's leading folders ``folder`` ('a/b') are refused, or None."""
+    for name in folder.split("/"):
+        problem = _component_problem(name)
+        if problem is not None:
+            return problem
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _component_problem(name: str) -> tuple[str, str | None] | None:
+    """Why the path component ``name`` is refused (reason, hint), or None."""
     if name == "":
-        raise _refuse(shown, "the path has an empty component ('//')", "use a single '/' between folders")
+        return "the path has an empty component ('//')", "use a single '/' between folders"
     if name == "..":
-        raise _refuse(shown, "the path has a '..' component; paths may not climb out of a folder",
-                      "name the file by its path from the worktree root")
+        return ("the path has a '..' component; paths may not climb out of a folder",
+                "name the file by its path from the worktree root")
     if name == ".":
-        raise _refuse(shown, "the path has a '.' component", "name the file by its path from the worktree root")
+        return "the path has a '.' component", "name the file by its path from the worktree root"
     if len(name.encode("utf-8")) > MAX_COMPONENT_BYTES:
-        raise _refuse(shown, f"the path has a component longer than {MAX_COMPONENT_BYTES} bytes")
+        return f"the path has a component longer than {MAX_COMPONENT_BYTES} bytes", None
     disguise = dotgit_disguise(name)
     if disguise:
-        raise _refuse(shown, f"the path has a '.git' component: {disguise}; "
-                             "ai-apply never writes inside a repository's git folder")
+        return (f"the path has a '.git' component: {disguise}; "
+                "ai-apply never writes inside a repository's git folder", None)
+    return None
 
 
 def check_leading_folders(path: str, kind_of: KindOf) -> None:
@@ -344,9 +362,10 @@ def check_leading_folders(path: str, kind_of: KindOf) -> None:
     one that sees the response's earlier operations, the base tree and the disk.  What
     the path itself may be (a folder cannot be written, a link may be deleted) is the
     caller's decision, since the refusal depends on what is done to it."""
-    parts = path.split("/")
-    for depth in range(1, len(parts)):
-        prefix = "/".join(parts[:depth])
+    cut = path.find("/")
+    while cut >= 0:
+        prefix = path[:cut]
+        cut = path.find("/", cut + 1)
         kind = kind_of(prefix)
         if kind == "symlink":
             raise _refuse(path, f"{prefix} is a symbolic link; ai-apply never writes through a link")

@@ -171,7 +171,8 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
     else:
         msg = build_message(parsed.explanation, formats=parsed.formats,
                             response_id=response.response_id, model=response.model,
-                            descriptions=parsed.descriptions, changed=_changed_words(plan),
+                            descriptions=parsed.descriptions,
+                            changed=lambda: _changed_words(plan),
                             subject_max=subject_max, trailers=trailers)
     if opts.signoff:
         from .git.ident import identity

@@ -14,7 +14,7 @@ from .errors import ApplyError, Problem
 from .paths import check_leading_folders
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
-from .text import FileText, encode, is_binary
+from .text import FileText, encode, is_binary, line_count
 
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
@@ -85,6 +85,9 @@ class _Planner:
         self.changes: dict[str, FileChange] = {}
         self.renames: list[tuple[str, str]] = []
         self.folders: dict[str, int] = {}  # folder -> files the response puts under it
+        # what the base says of each path asked about (it does not change while planning;
+        # the leading folders of many new files are asked about once per file)
+        self.base_kinds: dict[str, str | None] = {}
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -105,13 +108,15 @@ class _Planner:
             # folder now?" costs a lookup, not a scan of every path (100,000 new files)
             step = 1 if st is not None else -1
             folders = self.folders
-            for k in range(path.count("/")):
-                folder = path.rsplit("/", k + 1)[0]
+            cut = path.find("/")
+            while cut >= 0:
+                folder = path[:cut]
                 n = folders.get(folder, 0) + step
                 if n:
                     folders[folder] = n
                 else:
                     del folders[folder]
+                cut = path.find("/", cut + 1)
 
     def kind(self, path: str) -> str | None:
         """What ``path`` is now: overlay first, then the base tree."""
@@ -120,7 +125,9 @@ class _Planner:
             if st is not None:
                 return "symlink" if st.mode == MODE_LINK else "file"
         else:
-            k = self.base.kind(path)
+            k = self.base_kinds.get(path, _MISSING)
+            if k is _MISSING:
+                k = self.base_kinds[path] = self.base.kind(path)
             if k:
                 return k
         if self.folders.get(path):
@@ -250,12 +257,14 @@ class _Planner:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
         data = encode(op.text)
         mode = op.mode or (old.mode if old else MODE_FILE)
+        if k is None and path not in self.overlay:
+            self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.set(path, FileState(mode, data))
-        n = len(FileText.from_bytes(data))
+        n = line_count(data)
         if old is None:
             self.record(path, "add", added=n)
         else:
-            self.record(path, "update", added=n, removed=len(FileText.from_bytes(old.data)))
+            self.record(path, "update", added=n, removed=line_count(old.data))
 
     def append(self, op: AppendFile) -> None:
         """FILE_APPEND: the lines go after the file's last line (its line endings and BOM

@@ -92,7 +92,8 @@ def parse_response(text: str, only: str | None = None, *, ends_whole: bool = Fal
     descriptions: list[tuple[str, str]] = []
     for n, b in enumerate(blocks, 1):
         for op in b.ops:
-            op.source = replace(op.source, block=n)
+            if op.source.block != n:  # a frozen record: an equal one need not be copied
+                op.source = replace(op.source, block=n)
             ops.append(op)
         for f in b.formats:
             if f not in formats:

@@ -48,7 +48,8 @@ _FORMAT_HINT = ("inside <FILE_CHANGES> use FILE_NEW, FILE_PATCH, FILE_HASHLINE_P
 
 
 def _attr(tag: Tag, keys: tuple[str, ...], what: str, line: int) -> str | None:
-    values = {tag.attrs[k].strip() for k in keys if k in tag.attrs}
+    attrs = tag.attrs
+    values = {attrs[k].strip() for k in keys if k in attrs}
     if len(values) > 1:
         raise ParseError(f"<{tag.name}> gives two different {what}s: "
                          + ", ".join(sorted(repr(v) for v in values)), line=line,
@@ -364,7 +365,10 @@ def _parse_directive(text: str, tag: Tag, line: int,
             raise ParseError(f"{CUT_OFF}: <{name}> is opened and never closed", line=line,
                              directive=words, file=path,
                              hint=f"end the directive with </{name}>; {CUT_OFF_HINT}")
-        lines, first = _content_lines(text, tag.end, close[0], line_of(tag.end))
+        # the content's first response line matters only to the formats that report
+        # lines inside it (a bisect per directive saved for 100,000 new files)
+        first_line = line_of(tag.end) if name in (PATCH, HASHLINE_PATCH) else line
+        lines, first = _content_lines(text, tag.end, close[0], first_line)
         end = close[1]
 
     if name == NEW:

@@ -43,10 +43,13 @@ class Journal:
               workdir: str | None = None, kind: str = "apply", moves_to=None) -> None:
         made_dirs: list[str] = []
         if workdir and final:
+            looked: set[str] = set()  # folders already looked at (made or there)
             for p, ent in final.items():
                 d = os.path.dirname(p)
-                while ent is not None and d and d not in made_dirs \
-                        and not os.path.isdir(os.path.join(workdir, d)):
+                while ent is not None and d and d not in looked:
+                    looked.add(d)
+                    if os.path.isdir(os.path.join(workdir, d)):
+                        break
                     made_dirs.append(d)
                     d = os.path.dirname(d)
 
@@ -70,8 +73,9 @@ class Journal:
     def _write(self, data: dict) -> None:
         self._data = data
         tmp = f"{self.path}.ai-apply-{os.getpid()}.tmp"
+        text = json.dumps(data)  # in one piece: json.dump encodes item by item, in Python
         with open(tmp, "w") as f:
-            json.dump(data, f)  # no fsync: like git (core.fsync unset), safe against a
+            f.write(text)  # no fsync: like git (core.fsync unset), safe against a
             # killed process, not against power loss
         os.replace(tmp, self.path)
 

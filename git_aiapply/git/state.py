@@ -24,37 +24,72 @@ _KINDS = {
 def symlinked_parent(workdir: str, path: str) -> str | None:
     """The first leading folder of ``path`` that is a symbolic link (or not a folder) on
     disk, or None: reading or writing through it would leave the worktree."""
-    parts = path.split("/")
-    cur = workdir
-    for i in range(len(parts) - 1):
-        cur = os.path.join(cur, parts[i])
-        try:
-            st = os.lstat(cur)
-        except FileNotFoundError:
-            return None  # missing folders are made by the writer
-        except OSError:
-            return "/".join(parts[:i + 1])
-        if not stat.S_ISDIR(st.st_mode):
-            return "/".join(parts[:i + 1])
-    return None
+    return LeadingFolders(workdir).symlinked_parent(path)
+
+
+class LeadingFolders:
+    """``symlinked_parent`` for the paths of one pass that writes nothing in between (a
+    cleanliness check, the check before the journal): each leading folder is looked at
+    once for all the paths below it.  Made anew for each pass, so that what the run
+    writes (or anyone changes) later is seen by the next pass."""
+
+    def __init__(self, workdir: str):
+        self.workdir = workdir
+        self._seen: dict[str, str] = {}  # folder -> 'dir' | 'missing' | 'bad'
+
+    def symlinked_parent(self, path: str) -> str | None:
+        seen = self._seen
+        cut = path.find("/")
+        while cut >= 0:
+            folder = path[:cut]
+            state = seen.get(folder)
+            if state is None:
+                try:
+                    st = os.lstat(os.path.join(self.workdir, folder))
+                except FileNotFoundError:
+                    state = "missing"
+                except OSError:
+                    state = "bad"
+                else:
+                    state = "dir" if stat.S_ISDIR(st.st_mode) else "bad"
+                seen[folder] = state
+            if state == "missing":
+                return None  # missing folders are made by the writer
+            if state == "bad":
+                return folder
+            cut = path.find("/", cut + 1)
+        return None
+
+    def refuse_symlinked_parent(self, path: str) -> None:
+        """Refuse ``path`` when a leading folder of it is a link (or a file) on disk."""
+        bad = self.symlinked_parent(path)
+        if bad is not None:
+            kind = "a symbolic link" if os.path.islink(os.path.join(self.workdir, bad)) else "not a folder"
+            raise ApplyError(Problem(f"{bad} is {kind} on disk, so {path} is not inside the "
+                                     "worktree; ai-apply never reads or writes through a link",
+                                     file=path, hint="restore the folder with `git checkout -- "
+                                     f"{bad}` or leave this file out of the response"))
+
+    def read_disk(self, path: str) -> FileState | None:
+        """``read_disk`` with the leading folders looked at through this pass."""
+        if self.symlinked_parent(path) is not None:
+            return None
+        return read_disk_here(self.workdir, path)
 
 
 def refuse_symlinked_parent(workdir: str, path: str) -> None:
     """Refuse ``path`` when a leading folder of it is a link (or a file) on disk."""
-    bad = symlinked_parent(workdir, path)
-    if bad is not None:
-        kind = "a symbolic link" if os.path.islink(os.path.join(workdir, bad)) else "not a folder"
-        raise ApplyError(Problem(f"{bad} is {kind} on disk, so {path} is not inside the "
-                                 "worktree; ai-apply never reads or writes through a link",
-                                 file=path, hint="restore the folder with `git checkout -- "
-                                 f"{bad}` or leave this file out of the response"))
+    LeadingFolders(workdir).refuse_symlinked_parent(path)
 
 
 def read_disk(workdir: str, path: str) -> FileState | None:
     """A worktree file's mode and bytes as they are on disk (no conversion), or None;
     never through a symlinked folder (None then)."""
-    if symlinked_parent(workdir, path) is not None:
-        return None
+    return LeadingFolders(workdir).read_disk(path)
+
+
+def read_disk_here(workdir: str, path: str) -> FileState | None:
+    """``read_disk`` for a path whose leading folders were just checked (not links)."""
     full = os.path.join(workdir, path)
     try:
         st = os.lstat(full)
@@ -102,20 +137,40 @@ class TreeSnapshot:
         self.tree = tree
         self.workdir = workdir
         self._entries: dict[str, object] = {}
+        # what lstat said of each path looked at (a leading folder is looked at once for
+        # all the files under it): a snapshot is the disk as the run found it, so it is
+        # made per run and never consulted after the run has written anything
+        self._disk: dict[str, str | None] = {}
 
     def _lookup(self, path: str):
-        if path not in self._entries:
+        entries = self._entries
+        ent = entries.get(path, _UNSEEN)
+        if ent is not _UNSEEN:
+            return ent
+        if self.tree is None:
+            entries[path] = None
+            return None
+        # nothing is below a path that is absent or not a folder: answered from the
+        # nearest folder looked up before, without libgit2 (a miss costs an exception)
+        above_is_tree, pending = True, _unseen_prefixes(path, entries)
+        if len(pending) <= path.count("/"):  # stopped at a folder looked up before
+            above = entries[pending[-1].rpartition("/")[0]]
+            above_is_tree = above is not None and above.filemode == FileMode.TREE
+        for p in reversed(pending):
             ent = None
-            if self.tree is not None:
+            if above_is_tree:
                 try:
-                    ent = self.tree[path]
+                    ent = self.tree[p]
                 except (KeyError, ValueError):
                     ent = None
-            self._entries[path] = ent
-        return self._entries[path]
+            entries[p] = ent
+            above_is_tree = ent is not None and ent.filemode == FileMode.TREE
+        return ent
 
     def kind(self, path: str) -> str | None:
-        ent = self._lookup(path)
+        ent = self._entries.get(path, _UNSEEN)
+        if ent is _UNSEEN:
+            ent = self._lookup(path)
         if ent is None:
             return None
         k = _KINDS.get(ent.filemode, "file")
@@ -134,23 +189,49 @@ class TreeSnapshot:
         return None if ent is None else (int(ent.filemode), ent.id)
 
     def disk_kind(self, path: str) -> str | None:
+        """What is on disk at ``path`` ('file', 'dir', 'symlink'; below a link 'symlink',
+        below a file 'file'), or None: missing or unreadable.  Each leading folder is
+        looked at once for all the paths under it."""
         if self.workdir is None:
             return None
-        parts = path.split("/")
-        cur = self.workdir
-        for i, part in enumerate(parts):
-            cur = os.path.join(cur, part)
-            try:
-                st = os.lstat(cur)
-            except OSError:
-                return None
-            if stat.S_ISLNK(st.st_mode):
-                return "symlink"
-            if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
-                return "file"
-        if stat.S_ISDIR(st.st_mode):
-            return "dir"
-        return "file"
+        seen = self._disk
+        kind = seen.get(path, _UNSEEN)
+        if kind is not _UNSEEN:
+            return kind
+        pending = _unseen_prefixes(path, seen)
+        above = "dir"  # the worktree root
+        if len(pending) <= path.count("/"):  # stopped at a folder looked at before
+            above = seen[pending[-1].rpartition("/")[0]]
+        for p in reversed(pending):
+            if above == "dir":
+                try:
+                    st = os.lstat(os.path.join(self.workdir, p))
+                except OSError:
+                    kind = None
+                else:
+                    kind = ("symlink" if stat.S_ISLNK(st.st_mode)
+                            else "dir" if stat.S_ISDIR(st.st_mode) else "file")
+            else:
+                kind = None if above is None else above  # 'symlink' or 'file' on the way
+            seen[p] = kind
+            above = kind
+        return kind
+
+
+_UNSEEN = object()
+
+
+def _unseen_prefixes(path: str, seen: dict) -> list[str]:
+    """``path`` and its leading folders, deepest first, down to (not including) the
+    nearest one ``seen`` holds."""
+    pending = [path]
+    cut = len(path)
+    while (cut := path.rfind("/", 0, cut)) >= 0:
+        folder = path[:cut]
+        if folder in seen:
+            break
+        pending.append(folder)
+    return pending
 
 
 class WorktreeSnapshot(TreeSnapshot):
@@ -225,6 +306,7 @@ def dirty_paths(repo, index: pygit2.Index, base: TreeSnapshot, paths: list[str])
     """(path, why) for every touched path whose worktree, index and HEAD disagree."""
     out = []
     conflicts = index.conflicts
+    folders = LeadingFolders(repo.workdir) if repo.workdir else None
     for path in paths:
         head = base.entry_id(path)
         if head is not None and head[0] not in (MODE_FILE, MODE_EXEC, MODE_LINK):
@@ -245,8 +327,9 @@ def dirty_paths(repo, index: pygit2.Index, base: TreeSnapshot, paths: list[str])
             out.append((path, "has staged changes" if idx else
                         ("is staged for deletion" if head else "is staged")))
             continue
-        if repo.workdir and symlinked_parent(repo.workdir, path) is not None:
-            out.append((path, f"is behind {symlinked_parent(repo.workdir, path)}, which is a "
+        linked = folders.symlinked_parent(path) if folders is not None else None
+        if linked is not None:
+            out.append((path, f"is behind {linked}, which is a "
                               "symbolic link (or a file) on disk, not the tracked folder"))
             continue
         if idx is None:

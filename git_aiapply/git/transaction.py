@@ -34,7 +34,8 @@ from .journal import Journal
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
-from .state import TreeSnapshot, dirty_paths, read_disk, refuse_symlinked_parent, unmerged_paths
+from .state import (LeadingFolders, TreeSnapshot, dirty_paths, read_disk, read_disk_here,
+                    refuse_symlinked_parent, tree_entry, unmerged_paths)
 
 
 # --------------------------------------------------------------------------- worktree
@@ -88,7 +89,10 @@ class WorktreeWriter:
         if data is None:
             data = self.disk_bytes(path, st)
         full = self._full(path)
-        self.saved.append(_Saved(path, read_disk(self.workdir, path)))
+        before = read_disk_here(self.workdir, path)
+        if before is None and st.mode != MODE_LINK:
+            return self._create(path, st, data, full)
+        self.saved.append(_Saved(path, before))
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
         tmp = os.path.join(os.path.dirname(full), f".{os.path.basename(full)[:200]}.ai-apply-{os.getpid()}.tmp")
@@ -112,6 +116,28 @@ class WorktreeWriter:
         except BaseException:
             remove_file(tmp)
             raise
+        self.stats[path] = os.lstat(full)
+
+    def _create(self, path: str, st: FileState, data: bytes, full: str) -> None:
+        """A new file (nothing at ``path``): created in place, as git creates one, never
+        over a file that appeared since (O_EXCL), never through a link (O_NOFOLLOW)."""
+        self._makedirs(path)
+        refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
+        perm = 0o777 if st.mode == MODE_EXEC else 0o666
+        try:
+            fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
+        except FileExistsError:
+            if os.path.isdir(full) and not os.path.islink(full):
+                raise ApplyError(f"cannot write {path}: a folder is in the way") from None
+            raise _appeared(path) from None
+        self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
+        finally:
+            os.close(fd)
         self.stats[path] = os.lstat(full)
 
     def delete(self, path: str) -> None:
@@ -152,6 +178,12 @@ class WorktreeWriter:
             except OSError:
                 pass
         return failed
+
+
+def _appeared(path: str) -> ApplyError:
+    return ApplyError(Problem(f"{path} appeared on disk while the response was being applied; "
+                              "ai-apply never overwrites an untracked file", file=path,
+                              hint="move it away and run the command again"))
 
 
 def restore_file(workdir: str, path: str, st: FileState) -> None:
@@ -202,12 +234,14 @@ def stored_blob(r: pygit2.Repository, data: bytes) -> pygit2.Oid:
     return oid
 
 
-def disk_originals(r: pygit2.Repository, workdir: str, paths) -> dict:
+def disk_originals(r: pygit2.Repository, workdir: str, paths, folders=None) -> dict:
     """path -> [mode, blob id] of the bytes on disk (None: nothing there), each stored as
-    a blob so that recovery can put exactly those bytes back (the journal's ``paths``)."""
+    a blob so that recovery can put exactly those bytes back (the journal's ``paths``).
+    ``folders``: the LeadingFolders of the pass this is part of."""
+    folders = folders or LeadingFolders(workdir)
     out = {}
     for p in paths:
-        st = read_disk(workdir, p)
+        st = folders.read_disk(p)
         out[p] = None if st is None else [st.mode, str(stored_blob(r, st.data))]
     return out
 
@@ -337,9 +371,18 @@ class Transaction:
         ``moves_to``: the commit the ref will point at, when known now (see Journal)."""
         r = self.r
         paths = sorted(final)
+        # one pass, nothing written yet: each leading folder is looked at once
+        folders = LeadingFolders(self.repo.workdir)
         for p in paths:
-            refuse_symlinked_parent(self.repo.workdir, p)
-        originals = disk_originals(r, self.repo.workdir, paths)
+            folders.refuse_symlinked_parent(p)
+        originals = disk_originals(r, self.repo.workdir, paths, folders)
+        head_tree = r[head_id].tree if head_id else None
+        for p in paths:
+            if final[p] is not None and originals[p] is not None and p not in self.index \
+                    and tree_entry(head_tree, p) is None:
+                # a new path (in neither HEAD nor the index), but an untracked file is
+                # there now: someone wrote it after planning
+                raise _appeared(p)
         written, disk = {}, {}
         for p in paths:
             st = final[p]
