@@ -6,13 +6,15 @@ Each child is a real, separate process: it gets the run's environment, working f
 argument list and standard streams (files, as a pipe gives them: not a terminal), executes
 again the modules whose top level reads the environment (found by reading the package's
 source: the fault injection of the crash-safety tests), and runs the console script's
-entry point, ``git_aiapply.main:run``, to its end: exit code, uncaught exception,
-interpreter shutdown and death by a signal (SIGKILL faults) are those of the process
-itself.  What the child does not share with an `exec` of the script: the interpreter's
-start-up (one hash seed for every run), modules already imported (the command imports
-some lazily, for its start-up time: tests/test_startup.py checks that with exec), and
-libgit2's initialisation, whose configuration search path, read from HOME at
-``import pygit2``, is set again from the run's own HOME.
+entry point, ``git_aiapply.main:run``, to its end: exit code, uncaught exception and
+death by a signal (SIGKILL faults) are those of the process itself.  What the child does
+not share with an `exec` of the script: the interpreter's start-up (one hash seed for
+every run), modules already imported (the command imports some lazily, for its start-up
+time: tests/test_startup.py checks that with exec), libgit2's initialisation, whose
+configuration search path, read from HOME at ``import pygit2``, is set again from the
+run's own HOME, and the last step of the interpreter's shutdown, freeing the modules
+(`_finalize`: threads, atexit handlers, stream flushes and the run's garbage are done as
+Python does them; the runs marked real_command go all the way).
 
 The tests' side is `WarmCommand` (conftest.py's `GitRepo.run` uses it); this file run as
 a script is the server: length-prefixed pickles on standard input and output, one request
@@ -20,6 +22,7 @@ a script is the server: length-prefixed pickles on standard input and output, on
 """
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import struct
@@ -133,7 +136,51 @@ def _child(req) -> None:
         importlib.reload(sys.modules[name])
     from git_aiapply.main import run
 
-    sys.exit(run())
+    try:
+        run()  # the console script: sys.exit(run())
+        status = 0
+    except SystemExit as e:
+        status = _exit_status(e.code)
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        status = 1
+    _finalize(status)
+
+
+def _exit_status(code) -> int:
+    """The exit status Python gives ``SystemExit(code)``: None is 0, a number itself,
+    anything else is printed to standard error and is 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _finalize(status: int) -> None:
+    """End the child as Python's finalisation ends a process, up to the point where it
+    frees the modules: non-daemon threads joined, atexit handlers run, standard streams
+    flushed (a failed flush of standard output is status 120), the run's garbage
+    collected (its finalisers run).  Freeing the preloaded modules would take about three
+    quarters of a small run's time and nothing the command wrote depends on it."""
+    import atexit
+
+    threading._shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            if stream is sys.stdout:
+                status = 120
+    gc.collect()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(status)
 
 
 _STDIO = (None, None)
@@ -151,6 +198,11 @@ def serve() -> None:
     _STDIO = (sys.stdout.encoding, sys.stdout.errors)
     _preload()
     _REREAD[:] = _preload_package()
+    # Every object the server holds now, out of the collector's sight: a child's collections
+    # (and the one at its interpreter's shutdown) would otherwise visit, and so copy, every
+    # page of the preloaded modules (about two thirds of a small run's time).
+    gc.collect()
+    gc.freeze()
     while True:
         req = _receive(requests)
         if req is None:

@@ -23,6 +23,25 @@ import pytest
 
 from ai_apply_warm import WarmCommand
 
+
+def _rewrite_only_our_asserts() -> None:
+    """pytest rewrites the asserts of every module of an installed distribution that
+    ships a pytest plugin, compiling each from source in every test process: hypothesis
+    (73 modules) and anyio (33; its plugin is off, see addopts) cost about a second and a
+    half of each worker's start.  No test here relies on their asserts' messages, so they
+    load as plain modules; conftest and the test files are rewritten as before.  (The
+    marks live in a private set: if pytest renames it, this does nothing.)"""
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(finder, AssertionRewritingHook) and isinstance(marked, set):
+            marked -= {n for n in marked if n.lstrip("_").startswith(("hypothesis", "anyio"))}
+            getattr(finder, "_marked_for_rewrite_cache", {}).clear()
+
+
+_rewrite_only_our_asserts()
+
 BIN_DIR = os.path.dirname(sys.executable)
 
 
@@ -82,7 +101,7 @@ def run_command(argv: list[str], *, cwd, env: dict[str, str],
 # that no worker is left running one of them alone at the end (pytest-xdist hands tests out
 # in collection order).
 LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/test_manpage.py",
-                 "tests/test_scan.py::test_cut_answers", "tests/test_races.py",
+                 "tests/test_races.py",
                  "tests/test_attempts.py::test_parallel", "tests/test_mcp.py",
                  "tests/test_serve.py")
 
@@ -181,6 +200,16 @@ class GitRepo:
     def commit_all(self, message: str = "base") -> str:
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "--no-verify", "-m", message)
+        # the commit just made, read from the ref file git wrote (a set-up step: one git
+        # call fewer; head() asks git)
+        git_dir = self.root / ".git"
+        if git_dir.is_dir():
+            head = (git_dir / "HEAD").read_text()
+            ref = git_dir / head[5:].strip() if head.startswith("ref: ") else None
+            if ref is None:
+                return head.strip()
+            if ref.is_file():
+                return ref.read_text().strip()
         return self.head()
 
     def settle(self) -> None:
@@ -229,13 +258,15 @@ class GitRepo:
             for d in dirnames:
                 files.setdefault(os.path.relpath(os.path.join(dirpath, d), self.root) + "/", ("dir",))
         refs = self.git("for-each-ref", "--format=%(refname) %(objectname)")
-        head_ref = self.git("symbolic-ref", "-q", "HEAD", check=False).strip()
-        head = self.git("rev-parse", "-q", "--verify", "HEAD", check=False).strip()
         index = (self.root / ".git" / "index").read_bytes() if (self.root / ".git" / "index").exists() else b""
+        # one git call for the commit HEAD names and the status (its "# branch.oid" line)
+        status = self.git("status", "--porcelain=v2", "--branch", "-uall")
+        oid = status.split("\n", 1)[0].removeprefix("# branch.oid ")
+        head = "" if oid == "(initial)" else oid
+        head_ref = (self.root / ".git" / "HEAD").read_bytes()  # where HEAD points, as written
         stray = sorted(n for n in os.listdir(self.root / ".git") if "lock" in n or "ai-apply" in n.lower())
         return {"files": files, "refs": refs, "head_ref": head_ref, "head": head,
-                "index": index, "status": self.git("status", "--porcelain=v1", "-uall"),
-                "stray": stray}
+                "index": index, "status": status, "stray": stray}
 
     def tree(self, rev: str = "HEAD") -> dict[str, tuple[str, bytes]]:
         """path -> (mode, content) of every file in ``rev``, read with two git calls."""

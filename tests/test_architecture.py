@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "git_aiapply"
@@ -98,6 +99,12 @@ def read_imports(package: Path = PACKAGE) -> dict[str, Imports]:
     return {name: Imports(name, path, modules) for name, path in modules.items()}
 
 
+@functools.cache
+def package_imports() -> dict[str, Imports]:
+    """read_imports() of the package, read once for the tests below (none changes it)."""
+    return read_imports()
+
+
 def import_circles(graph: dict[str, set[str]]) -> list[set[str]]:
     """The strongly connected groups of more than one module (Tarjan, iteratively)."""
     index: dict[str, int] = {}
@@ -183,13 +190,13 @@ def test_the_checker_sees_pygit2_and_private_reach_ins(tmp_path):
 
 
 def test_no_import_circles():
-    graph = {n: set(i.modules) for n, i in read_imports().items()}
+    graph = {n: set(i.modules) for n, i in package_imports().items()}
     assert import_circles(graph) == [], "import circles (an import inside a function counts)"
 
 
 def test_the_real_graph_holds_imports_inside_functions():
     # the checker is not blind to the package's own lazy imports (undo's transaction)
-    assert read_imports()["git_aiapply.undo_last"].modules["git_aiapply.git.transaction"] is False
+    assert package_imports()["git_aiapply.undo_last"].modules["git_aiapply.git.transaction"] is False
 
 
 def test_no_module_over_700_lines():
@@ -199,13 +206,13 @@ def test_no_module_over_700_lines():
 
 
 def test_pygit2_only_in_the_git_layer():
-    outside = sorted(n for n, i in read_imports().items() if i.pygit2
+    outside = sorted(n for n, i in package_imports().items() if i.pygit2
                      and not n.startswith("git_aiapply.git.") and n not in PYGIT2_OUTSIDE_GIT)
     assert outside == []
 
 
 def test_no_reach_into_another_modules_private_names():
-    reach_ins = {n: i.private for n, i in read_imports().items() if i.private}
+    reach_ins = {n: i.private for n, i in package_imports().items() if i.private}
     assert reach_ins == {}
 
 

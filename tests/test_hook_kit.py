@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import AI_APPLY, GitRepo, LOUDER_BETA
+from git_aiapply.hook_kit import render_findings, scan_line
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -157,14 +158,30 @@ INNOCENT = [
 
 
 @pytest.mark.parametrize("line,what", MARKUP)
-def test_guard_refuses_each_kind_of_markup(based: GitRepo, line: str, what: str):
+def test_guard_names_each_kind_of_markup(line: str, what: str):
+    """The guard's reading of one line (the hook runs it on every added line; the test
+    below commits the whole table through the installed hook)."""
+    found = scan_line(line)
+    assert found and what in found
+    assert render_findings([("src/b.txt", 2, line, found)], staged=True).splitlines()[1] \
+        == f"  src/b.txt:2: {line.strip()}    <- {found}"
+
+
+def test_guard_refuses_each_kind_of_markup(based: GitRepo):
+    """Every line of the table, added in one commit: the installed pre-commit hook
+    refuses it and names each line, where it is, and what it is."""
     assert install(based).returncode == 0
-    based.write("src/b.txt", f"alpha\n{line}\nbeta\n")
+    lines = [line for line, _what in MARKUP]
+    based.write("src/b.txt", "alpha\n" + "\n".join(f"{line}\nplain {n}" for n, line
+                                                   in enumerate(lines)) + "\nbeta\n")
     based.git("add", "src/b.txt")
     r = git_commit(based, "-m", "leftover")
     assert r.returncode == 1
-    assert f"src/b.txt:2: {line.strip()}" in r.stderr
-    assert what in r.stderr
+    shown = r.stderr.splitlines()
+    for n, (line, what) in enumerate(MARKUP):
+        named = [s for s in shown if s.startswith(f"  src/b.txt:{2 + 2 * n}: {line.strip()}    <- ")]
+        assert len(named) == 1 and what in named[0], (line, r.stderr)
+    assert "plain" not in r.stderr
     assert based.git("log", "-1", "--format=%s").strip() == "base"
 
 

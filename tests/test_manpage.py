@@ -3,10 +3,12 @@ bin/ -> its share/man), so `git help ai-apply` and `git ai-apply --help` open it
 describes every apply option of the one option table."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -37,10 +39,32 @@ def test_page_names_every_subcommand():
             assert f"\\fB{name}\\fR" in synopsis, name
 
 
+def _regular_install_of_this_tree() -> Path | None:
+    """The running virtualenv, when it holds a regular (not editable) `pip install` of
+    this source tree, as CI's does: the installation the fixture below would make, and
+    whose man page file pip recorded."""
+    from importlib.metadata import distributions
+
+    purelib = sysconfig.get_paths()["purelib"]
+    for dist in distributions(path=[purelib]):  # not the source tree's egg-info
+        if dist.metadata["Name"] != "git-ai-apply":
+            continue
+        origin = json.loads(dist.read_text("direct_url.json") or "{}")
+        if origin.get("dir_info", {}).get("editable") or origin.get("url") != ROOT.as_uri():
+            return None
+        assert any(str(f).endswith("share/man/man1/git-ai-apply.1") for f in dist.files or ())
+        return Path(sys.prefix)
+    return None
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """The package built as a wheel and installed (without its dependencies, which
-    the running venv has) into a fresh virtualenv, as `pip install .` installs it."""
+    """The package as `pip install .` installs it: the running virtualenv's own install
+    when it is one (CI), else built as a wheel and installed (without its dependencies,
+    which the running venv has) into a fresh virtualenv."""
+    venv = _regular_install_of_this_tree()
+    if venv is not None:
+        return venv
     tmp = tmp_path_factory.mktemp("install")
     wheels = tmp / "wheels"
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import git_aiapply
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response, selected_formats
 from git_aiapply.formats.scan import new_file_text, scan_blocks
@@ -529,13 +531,21 @@ def test_a_blocks_content_never_changes_which_blocks_are_found(blocks):
 # --------------------------------------------------------------- the sweep, end to end
 
 E2E_SWEEP = ["mixed-three-formats", "sr-aider-answer-two-files"]
+E2E_COMMAND_CUTS = 6  # cuts of each answer given to the real command; the rest go to the
+# library, the same pipeline in this process (git_aiapply.apply, the command's semantics)
 
 
 @pytest.mark.parametrize("name", E2E_SWEEP)
-def test_cut_answers_never_commit_a_wrong_edit_end_to_end(name, repo):
-    """The real command on an answer cut at every line and at a few bytes: it refuses
-    with nothing changed, or commits exactly what the answer up to the end of its last
-    complete block commits (the cut-off tail adds nothing, half a block never lands)."""
+def test_cut_answers_never_commit_a_wrong_edit_end_to_end(name, repo, monkeypatch):
+    """An answer cut at every line and at a few bytes, applied to a real repository: it
+    is refused with nothing changed, or commits exactly what the answer up to the end of
+    its last complete block commits (the cut-off tail adds nothing, half a block never
+    lands).  Every result is checked with git; a spread of the cuts runs the command."""
+    for k in list(os.environ):  # the library sees the environment the command gets
+        if k.startswith("GIT_"):
+            monkeypatch.delenv(k)
+    for k, v in repo.env.items():
+        monkeypatch.setenv(k, v)
     case = ROOT / "cases" / name
     for p in (case / "before").rglob("*"):
         if p.is_file():
@@ -548,26 +558,39 @@ def test_cut_answers_never_commit_a_wrong_edit_end_to_end(name, repo):
     ends = sorted(b.end for b in found.blocks)
     rng = random.Random(7)
     cuts = sorted({i + 1 for i, c in enumerate(text) if c == "\n"} |
-                  {rng.randrange(1, len(text)) for _ in range(8)})
+                  {rng.randrange(1, len(text)) for _ in range(8)})[:-1]
+    by_command = {cuts[i * (len(cuts) - 1) // (E2E_COMMAND_CUTS - 1)]
+                  for i in range(E2E_COMMAND_CUTS)}  # the first, the last, evenly between
     clean_trees: dict[int, dict] = {}
 
+    def apply(prefix: str, command: bool) -> tuple[int, str]:
+        if command:
+            r = repo.run(response=prefix)
+            return r.returncode, r.err
+        result = git_aiapply.apply(prefix, repo=str(repo.root))
+        return result.exit_code, result.error_text or ""
+
     def tree_of(prefix: str):
-        r = repo.run(response=prefix)
-        assert r.returncode == 0, r.err
+        code, err = apply(prefix, command=True)
+        assert code == 0, err
         tree = repo.tree()
         repo.git("reset", "-q", "--hard", base)
         return tree
 
-    applied = 0
-    for cut in cuts[:-1]:
+    applied = {True: 0, False: 0}  # by the command, by the library
+    refused = {True: 0, False: 0}
+    for cut in cuts:
+        command = cut in by_command
         snapshot = repo.snapshot()
-        r = repo.run(response=text[:cut])
-        where = f"cut at {cut}: {text[max(0, cut - 40):cut]!r}"
-        if r.returncode != 0:
-            assert r.returncode == 1, where + r.err
+        code, err = apply(text[:cut], command)
+        where = (f"cut at {cut} ({'command' if command else 'library'}): "
+                 f"{text[max(0, cut - 40):cut]!r}")
+        if code != 0:
+            assert code == 1, where + err
             assert repo.snapshot() == snapshot, where
+            refused[command] += 1
             continue
-        applied += 1
+        applied[command] += 1
         assert not any(a < cut < b and text[cut:b].strip() for a, b in spans), where
         tree = repo.tree()
         repo.git("reset", "-q", "--hard", base)
@@ -575,7 +598,8 @@ def test_cut_answers_never_commit_a_wrong_edit_end_to_end(name, repo):
         if last_end not in clean_trees:
             clean_trees[last_end] = tree_of(text[:last_end])
         assert tree == clean_trees[last_end], where
-    assert applied  # the sweep did reach cuts between complete blocks
+    assert applied[True] and refused[True]  # the command met both outcomes
+    assert applied[False]  # the sweep did reach cuts between complete blocks
 
 
 @settings(max_examples=int(__import__('os').environ.get('SCAN_EXAMPLES', '200')), deadline=None, suppress_health_check=[HealthCheck.too_slow])
