@@ -122,7 +122,8 @@ def _counted_as_git(plan: Plan) -> list[FileChange]:
             if old == new:
                 continue
             if old.data != new.data:
-                c = FileChange(c.path, c.action, c.old_path, *line_counts(old.data, new.data))
+                c = FileChange(c.path, c.action, c.old_path,
+                               *line_counts(old.data, new.data, fallback=(c.added, c.removed)))
         out.append(c)
     return out
 

@@ -81,3 +81,56 @@ def test_short_stat_words():
     assert shortstat([st(1, 0)]) == " 1 file changed, 1 insertion(+)"
     assert shortstat([st(0, 2), st(0, 1)]) == " 2 files changed, 3 deletions(-)"
     assert shortstat([st(0, 0)]) == " 1 file changed, 0 insertions(+), 0 deletions(-)"
+
+
+# ---------------------------------------------------------------- large files: bounded diff
+
+def _edited(rnd: random.Random, base: list[bytes]) -> list[bytes]:
+    out = list(base)
+    for _ in range(rnd.randrange(1, 6)):
+        i = rnd.randrange(len(out) + 1)
+        kind = rnd.choice(("insert", "delete", "replace", "dup"))
+        if kind == "insert":
+            out[i:i] = [b"new %d\n" % rnd.randrange(5) for _ in range(rnd.randrange(1, 4))]
+        elif kind == "delete" and out:
+            del out[i:i + rnd.randrange(1, 4)]
+        elif kind == "replace" and out:
+            out[i:i + 1] = [b"changed %d\n" % rnd.randrange(3)]
+        elif out:  # a line repeated next to itself: diffs may slide such a change
+            out.insert(i, out[min(i, len(out) - 1)])
+    return out
+
+
+def test_large_files_are_diffed_between_their_first_and_last_differences(monkeypatch):
+    """Above DIFF_LINES_MAX lines the common ends are cut before libgit2's diff: the counts
+    must stay those of the whole files' diff, on any edit (ends and repeated lines included)."""
+    import pygit2
+
+    from git_aiapply.git import state
+
+    monkeypatch.setattr(state, "DIFF_LINES_MAX", 3)
+    rnd = random.Random(7)
+    for case in range(400):
+        base = [b"%d\n" % rnd.randrange(4) for _ in range(rnd.randrange(0, 40))]
+        old, new = b"".join(base), b"".join(_edited(rnd, base))
+        if rnd.random() < 0.2:  # no newline at the end of one side
+            new = new.rstrip(b"\n")
+        if old == new:
+            continue
+        _ctx, added, deleted = pygit2.Patch.create_from(old, new).line_stats
+        assert state.line_counts(old, new) == (added, deleted), (case, old, new)
+        head, tail = state.shared_ends(old, new)
+        assert old[:head] == new[:head] and old[len(old) - tail:] == new[len(new) - tail:]
+        assert head + tail <= min(len(old), len(new))
+
+
+def test_a_large_window_takes_the_edits_counts(monkeypatch):
+    from git_aiapply.git import state
+
+    monkeypatch.setattr(state, "DIFF_LINES_MAX", 10)
+    old = b"".join(b"line %d\n" % i for i in range(100))
+    new = old.replace(b"line 1\n", b"one\n", 1).replace(b"line 98\n", b"ninety-eight\n")
+    assert state.line_counts(old, new) == (2, 2)  # the window's own diff: small enough
+    assert state.line_counts(old, new, fallback=(9, 9)) == (9, 9)  # 98 lines apart: over 10
+    # binary content (a NUL in git's first 8,000 bytes) is never cut
+    assert state.line_counts(b"\0" + old, b"\0" + new, fallback=(9, 9)) == (0, 0)
