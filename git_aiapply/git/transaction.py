@@ -100,15 +100,7 @@ class WorktreeWriter:
         if st.mode == MODE_LINK:
             os.symlink(os.fsdecode(data), tmp)
         else:
-            perm = 0o777 if st.mode == MODE_EXEC else 0o666
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
-            try:
-                view = memoryview(data)
-                while view:
-                    n = os.write(fd, view)
-                    view = view[n:]
-            finally:
-                os.close(fd)
+            _write_all(_open_new(tmp, st.mode), data)
         try:
             if os.path.isdir(full) and not os.path.islink(full):
                 raise ApplyError(f"cannot write {path}: a folder is in the way")
@@ -123,21 +115,14 @@ class WorktreeWriter:
         over a file that appeared since (O_EXCL), never through a link (O_NOFOLLOW)."""
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
-        perm = 0o777 if st.mode == MODE_EXEC else 0o666
         try:
-            fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
+            fd = _open_new(full, st.mode)
         except FileExistsError:
             if os.path.isdir(full) and not os.path.islink(full):
                 raise ApplyError(f"cannot write {path}: a folder is in the way") from None
             raise _appeared(path) from None
         self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
-        try:
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-        finally:
-            os.close(fd)
+        _write_all(fd, data)
         self.stats[path] = os.lstat(full)
 
     def delete(self, path: str) -> None:
@@ -178,6 +163,24 @@ class WorktreeWriter:
             except OSError:
                 pass
         return failed
+
+
+def _open_new(full: str, mode: int) -> int:
+    """A file descriptor of a new file at ``full``: never over an existing file (O_EXCL),
+    never through a link (O_NOFOLLOW)."""
+    perm = 0o777 if mode == MODE_EXEC else 0o666
+    return os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` to ``fd`` (short writes continued), then close it."""
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+    finally:
+        os.close(fd)
 
 
 def _appeared(path: str) -> ApplyError:
