@@ -101,6 +101,26 @@ def test_apply_path_does_not_import_click(tmp_path):
     assert "click" not in imported
 
 
+@pytest.mark.parametrize("count, enabled", [(1, False), (2, True)])
+def test_collector_off_for_one_response_on_for_a_batch(tmp_path, count, enabled):
+    """One response: the cyclic collector is off (the process ends after it); several:
+    on, so a long batch frees each run's cycles."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    names = []
+    for k in range(count):
+        (tmp_path / f"r{k}.md").write_text(f"```diff\n--- /dev/null\n+++ b/new{k}.txt\n"
+                                           f"@@ -0,0 +1 @@\n+new\n```\n")
+        names.append(f"r{k}.md")
+    code = ("import gc, sys; sys.argv = ['git-ai-apply', '--check'] + sys.argv[1:];"
+            "import git_aiapply.commands.apply as A; real = A._apply_each\n"
+            "def spy(*a, **k):\n    sys.stderr.write(f'GC={gc.isenabled()}\\n'); return real(*a, **k)\n"
+            "A._apply_each = spy\nfrom git_aiapply import main; main.run()")
+    r = subprocess.run([sys.executable, "-c", code, *names], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert f"GC={enabled}" in r.stderr
+
+
 def test_bare_serve_does_not_import_click_and_serve_help_does(tmp_path):
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     request = json.dumps({"response": "```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n"
