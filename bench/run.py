@@ -316,6 +316,19 @@ def scenarios(bench: Bench, only: set[str]) -> None:
                         bench.git_pipeline(diff, f"Add {n} generated modules"))
             bench.measure(pair)
             new_pairs.append((n, pair))
+        # planning alone (issue 10: 100,000 new files in a few seconds): --check of the
+        # largest response against git apply --check of its diff
+        n = new_pairs[-1][0]  # resp and diff: the loop's last, that response's files
+        check = Pair(f"{n:,} new files in one response, planned only (--check)", repo,
+                     Side("git ai-apply --check",
+                          [["git", "ai-apply", "-q", "--check", "--max-bytes", "0", resp]],
+                          commits=False),
+                     Side("git apply --check", [["git", "apply", "--check", diff]],
+                          commits=False))
+        bench.measure(check)
+        planned = check.median("a")
+        bench.extra_rows.append((f"new files: planning {n:,} of them (--check)",
+                                 f"{planned:.1f} s", "a few seconds (<= 5 s)", planned <= 5.0))
         if len(new_pairs) == 2:
             (n1, p1), (n2, p2) = new_pairs
             growth = (p2.median("a") / n2) / (p1.median("a") / n1)

@@ -35,6 +35,8 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
                 "4 hunks, 600-line file", "8 hunks, 1,200-line file",
                 "doubling file and hunks", "peak memory", "5 new files in one response",
                 "10 new files in one response", "new files: git ai-apply time per file",
+                "10 new files in one response, planned only (--check)",
+                "new files: planning 10 of them (--check)",
                 "40 responses in a row, 40 files: serve",
                 "40 responses in a row, 40 files: library (reference)"):
         assert row in table, (row, table)
@@ -44,7 +46,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
         assert "branch per attempt | skipped" in table, table
     samples = json.loads(out_json.read_text())
     pairs = [s for s in samples if "name" in s]
-    assert len(pairs) == 9
+    assert len(pairs) == 10
     for p in pairs:
         assert len(p["a_seconds"]) == 1 and len(p["b_seconds"]) == 1
         assert p["a_seconds"][0] > 0 and p["b_seconds"][0] > 0

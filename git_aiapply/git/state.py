@@ -11,6 +11,7 @@ from pygit2.enums import FileMode
 
 from ..errors import ApplyError, Problem
 from ..plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
+from ..text import is_binary
 
 _KINDS = {
     int(FileMode.TREE): "dir",
@@ -423,7 +424,7 @@ def line_counts(old: bytes, new: bytes, fallback: tuple[int, int] | None = None
     DIFF_LINES_MAX lines, ``fallback`` is returned if given (the counts of the edits that
     made ``new``: bounded memory, git's counts but for edits git would align otherwise)."""
     if max(old.count(b"\n"), new.count(b"\n")) > DIFF_LINES_MAX \
-            and b"\0" not in old[:8000] and b"\0" not in new[:8000]:
+            and not is_binary(old) and not is_binary(new):
         head, tail = shared_ends(old, new)
         if fallback is not None and max(old.count(b"\n", head, len(old) - tail),
                                         new.count(b"\n", head, len(new) - tail)) > DIFF_LINES_MAX:
