@@ -128,15 +128,23 @@ def _counted_as_git(plan: Plan) -> list[FileChange]:
     return out
 
 
-def _changed_words(plan: Plan) -> list[tuple[str, str]]:
-    """What the plan changes in the end (a file deleted and created again is updated, a
-    rename and back is no rename), in the response's order."""
-    from .diffstat import change_words, net_stats
+def plan_stats(plan: Plan, line_counts) -> list:
+    """The net change of a plan as git's diff sees it (diffstat.net_stats; ``line_counts``
+    None: what changed, not by how much)."""
+    from .diffstat import net_stats
 
     def states(d):
         return {p: (s.mode, s.data) if s is not None else None for p, s in d.items()}
 
-    stats = net_stats(states(plan.base), states(plan.final), None)
+    return net_stats(states(plan.base), states(plan.final), line_counts)
+
+
+def _changed_words(plan: Plan) -> list[tuple[str, str]]:
+    """What the plan changes in the end (a file deleted and created again is updated, a
+    rename and back is no rename), in the response's order."""
+    from .diffstat import change_words
+
+    stats = plan_stats(plan, None)
     order = {c.path: i for i, c in enumerate(plan.changes)}
     order.update({c.old_path: i for i, c in enumerate(plan.changes) if c.old_path})
     stats.sort(key=lambda st: order.get(st.path, order.get(st.old_path, len(order))))

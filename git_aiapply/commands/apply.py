@@ -329,7 +329,9 @@ def _print_reports(o, show) -> None:
     """--stat, --numstat, --summary, in git apply's order."""
     from ..diffstat import apply_numstat_lines, apply_stat_lines, apply_summary_lines
 
-    stats = plan_stats(o.plan)
+    from ..pipeline import plan_stats
+
+    stats = plan_stats(o.plan, line_counts)
     lines = []
     if show.stat:
         lines += apply_stat_lines(stats)
@@ -339,16 +341,6 @@ def _print_reports(o, show) -> None:
         lines += apply_summary_lines(stats)
     for line in lines:
         echo(line)
-
-
-def plan_stats(plan):
-    """The net change of a plan, counted as git counts it."""
-    from ..diffstat import net_stats
-
-    def states(d):
-        return {p: (s.mode, s.data) if s is not None else None for p, s in d.items()}
-
-    return net_stats(states(plan.base), states(plan.final), line_counts)
 
 
 def line_counts(old: bytes, new: bytes) -> tuple[int, int]:
