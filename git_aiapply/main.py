@@ -36,14 +36,6 @@ def run() -> None:
         from .commands.apply import run as apply_run
         from .term import guarded
 
-        # One run, then the process ends: the cyclic garbage collector is off (reference
-        # counting still frees everything acyclic).  Its full passes over a heap that
-        # keeps growing took a third of planning 100,000 new files (7.4 s -> 4.7 s,
-        # same peak memory; bench/results.md).  serve, the library and a batch of
-        # several responses (commands/apply.py) keep it on.
-        import gc
-
-        gc.disable()
         try:
             guarded(apply_run, params)
         except SystemExit as e:
