@@ -19,8 +19,10 @@ def run() -> None:
     """Console-script entry point."""
     from .startup import import_pygit2
 
-    import_pygit2()  # without parsing the CA bundle: the command needs no TLS
     params = parse_apply_args(sys.argv[1:], set(SUBCOMMANDS) | {"apply"})
+    # without parsing the CA bundle (the command needs no TLS); a run that commits to the
+    # worktree reads the index meanwhile (git/early_index.py)
+    import_pygit2(read_index_early=params is not None and _commits_to_worktree(params))
     if params is None and sys.argv[1:] == ["serve"]:
         # a harness's warm loop starts here: without click's import (a tenth of a
         # 40-response loop on a small repository, bench/results.md)
@@ -44,11 +46,20 @@ def run() -> None:
     sys.exit(0)
 
 
+def _commits_to_worktree(params: dict) -> bool:
+    """The run will take ``index.lock`` and read the index (commands/apply.py)."""
+    return params["branch"] is None and not any(
+        params[k] for k in ("check", "stat", "numstat", "summary", "show_diff"))
+
+
 def _end_process(code) -> None:
     """End the run without Python's teardown, as git does not free its memory at exit:
     freeing a 100,000-entry index and every module took 15 to 40 ms of a one-edit run
     (bench/results.md).  By now every file the run wrote is closed and renamed into
     place, every child process waited for; only the standard streams need a flush."""
+    from .git import early_index
+
+    early_index.discard()  # an index read early that the run never reached
     if code is None:
         code = 0
     elif not isinstance(code, int):

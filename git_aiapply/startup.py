@@ -15,13 +15,21 @@ import os
 import sys
 
 
-def import_pygit2() -> None:
+def import_pygit2(read_index_early: bool = False) -> None:
+    """``read_index_early``: the run will commit to the worktree, so libgit2 is loaded
+    first and the index read while the rest is imported (git/early_index.py)."""
     if "pygit2" in sys.modules:
         return
     saved = os.environ.get("SSL_CERT_FILE")
     os.environ["SSL_CERT_FILE"] = os.devnull  # not a regular file: ssl reports no CA file
     try:
+        if read_index_early:  # libgit2's start-up reads the CA paths too
+            from .git import early_index
+
+            early_index.start()
         import pygit2  # noqa: F401
+        if read_index_early:
+            early_index.adopt_into_package()
     except ImportError:
         pass  # reported where it is used, as before
     finally:

@@ -7,6 +7,7 @@ import os
 import pygit2
 
 from ..errors import FatalError
+from . import early_index
 from .faults import remove_file
 
 LOCK_MARKER = "git-ai-apply lock held by pid"
@@ -225,6 +226,11 @@ class IndexLock:
         return self._read()
 
     def _read(self) -> pygit2.Index:
+        early = early_index.take(self.path, self.work_path)
+        if early is not None:  # read before the lock, and provably the index now
+            if self.maybe_sparse and _is_sparse(early):
+                raise FatalError(_SPARSE.format(self.path), kind="index")
+            return early
         remove_file(self.work_path)
         if os.path.exists(self.path):
             try:
