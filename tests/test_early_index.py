@@ -105,6 +105,16 @@ def test_no_early_read_when_git_is_steered_by_the_environment(base: GitRepo, nam
     assert _gitdir_leftovers(base.root / ".git") == []
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="needs root to give the index to another user")
+def test_no_early_read_in_another_users_repository(base: GitRepo):
+    index = base.root / ".git" / "index"
+    os.chown(index, 12345, -1)
+    got = _child(base.root, base.env, index)
+    assert not got["started"] and not got["taken"]
+    assert _gitdir_leftovers(base.root / ".git") == []
+
+
 def test_a_linked_worktrees_own_index_is_read_early(base: GitRepo, tmp_path: Path):
     base.git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
     gitdir = base.root / ".git" / "worktrees" / "side"

@@ -42,13 +42,19 @@ def start() -> None:
     if index_path is None:
         return
     try:
-        ffi, C = _load_libgit2()
-    except Exception:  # another pygit2 layout: the plain import reports any real trouble
-        return
+        if os.stat(index_path).st_uid != os.geteuid():
+            return  # another user's repository: git may refuse it; create nothing there
+    except OSError:
+        return  # no index yet
     link = f"{index_path}.ai-apply-{os.getpid()}"
     try:
         os.link(index_path, link)
-    except OSError:  # no index, a read-only folder, a leftover of ours: read it later
+    except OSError:  # a read-only folder, a leftover of ours: read it under the lock
+        return
+    try:
+        ffi, C = _load_libgit2()
+    except Exception:  # another pygit2 layout: the plain import reports any real trouble
+        _remove(link)
         return
     try:
         link_stat = os.stat(link)
