@@ -146,24 +146,26 @@ def _likely_index_path() -> str | None:
 def _load_libgit2():
     """pygit2's cffi module and its C extension (whose start-up initialises libgit2),
     loaded under the names ``import pygit2`` will find them by, without pygit2's
-    Python modules."""
+    Python modules.  Through the loader protocol itself: ``importlib.util`` costs
+    8-10 ms of imports here, before the read could start."""
     from importlib.machinery import PathFinder
-    from importlib.util import find_spec, module_from_spec
 
-    package = find_spec("pygit2")
+    package = PathFinder.find_spec("pygit2")
     if package is None or not package.submodule_search_locations:
         raise ImportError("pygit2")
-    modules = []
+    specs = []
     for name in ("pygit2._libgit2", "pygit2._pygit2"):
         spec = PathFinder.find_spec(name, package.submodule_search_locations)
         if spec is None or spec.loader is None:
             raise ImportError(name)
-        modules.append((name, spec))
+        specs.append(spec)
     loaded = {}
-    for name, spec in modules:
-        module = module_from_spec(spec)
+    for spec in specs:
+        module = spec.loader.create_module(spec)  # an extension module: runs its init
+        module.__spec__, module.__loader__ = spec, spec.loader
+        module.__package__ = "pygit2"
         spec.loader.exec_module(module)
-        loaded[name] = module
+        loaded[spec.name] = module
     sys.modules.update(loaded)  # only once both loaded: a failure leaves the import as it was
     cffi = loaded["pygit2._libgit2"]
     return cffi.ffi, cffi.lib
