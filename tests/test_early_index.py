@@ -123,6 +123,18 @@ def test_a_linked_worktrees_own_index_is_read_early(base: GitRepo, tmp_path: Pat
     assert got["entries"] == _ls_stage(base, cwd=tmp_path / "side")
 
 
+def test_a_relative_gitfile_is_followed(base: GitRepo, tmp_path: Path):
+    """A `.git` file naming its git dir relative to itself, as a submodule's does."""
+    store = base.root.parent / "store"
+    store.mkdir()
+    (base.root / ".git").rename(store / "repo.git")
+    (base.root / ".git").write_text("gitdir: ../store/repo.git\n")
+    assert base.git("rev-parse", "--git-dir").strip().endswith("repo.git")
+    got = _child(base.root / "src", base.env, store / "repo.git" / "index")
+    assert got["started"] and got["taken"]
+    assert got["entries"] == _ls_stage(base)
+
+
 def test_an_unreadable_index_is_left_to_the_lock(base: GitRepo):
     index = base.root / ".git" / "index"
     data = index.read_bytes()
