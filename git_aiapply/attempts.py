@@ -567,8 +567,7 @@ def _pick(branch, no_verify, no_ff, delete_branch, quiet):
     from .git.transaction import CommitRequest, commit_to_worktree
 
     repo = Repo(".")
-    if repo.workdir is None:
-        raise UsageError("pick needs a worktree; this is a bare repository")
+    repo.require_worktree("pick needs a worktree; this is a bare repository")
     if os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         try:
             from .git.journal import interrupted_problem

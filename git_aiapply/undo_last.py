@@ -23,7 +23,7 @@ import sys
 
 import click
 
-from .errors import ApplyError, FatalError, Problem, UsageError
+from .errors import ApplyError, FatalError, Problem
 from .record import record
 from .git.refs import short_branch
 from .trailers import AI_RESPONSE, trailer_values
@@ -116,8 +116,7 @@ def undo(repo, force: bool = False) -> dict:
     from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
 
     r = repo.repo
-    if repo.workdir is None:
-        raise UsageError("undo needs a worktree (this is a bare repository)")
+    repo.require_worktree("undo needs a worktree (this is a bare repository)")
     branch, head_id = repo.head()
     if head_id is None:
         raise ApplyError(Problem("there is no commit to undo (the branch has no commits yet)"))

@@ -132,6 +132,35 @@ def test_linked_worktree_from_a_subfolder_commits_on_its_own_branch(tmp_path, gi
     assert git(git_env, "status", "--porcelain", cwd=linked) == ""
 
 
+def test_inside_the_git_dir_there_is_no_worktree_as_in_git(tmp_path, git_env):
+    """From inside `.git` git finds the repository but no worktree: `git commit` says
+    "this operation must be run in a work tree".  So does the command; it writes nothing
+    into the folder above.  --branch needs no worktree and works there, as in git."""
+    main = make_repo(tmp_path / "main", git_env, {"src/a.txt": "alpha\n"})
+    head = main.head()
+    resp = response_file(tmp_path, patch("src/a.txt", "alpha", "ALPHA"))
+    by_git = subprocess.run(["git", "commit", "--allow-empty", "-m", "x"], cwd=main.root / ".git",
+                            env=git_env, capture_output=True, text=True)
+    assert by_git.returncode == 128 and "must be run in a work tree" in by_git.stderr
+    for cwd in (main.root / ".git", main.root / ".git" / "refs"):
+        for argv in ([resp], ["undo"], ["pick", "feature"], ["recover"]):
+            r = subprocess.run([*AI_APPLY, *argv], cwd=cwd, env=git_env, capture_output=True,
+                               text=True)
+            assert r.returncode == 128, (argv, r.stderr)
+            assert r.stderr.startswith("fatal: this operation must be run in a work tree"), \
+                r.stderr
+            assert "Traceback" not in r.stderr
+        assert main.head() == head and main.read("src/a.txt") == b"alpha\n"
+        assert git(git_env, "status", "--porcelain", cwd=main.root) == ""
+    r = subprocess.run([*AI_APPLY, "--branch", "feature", resp], cwd=main.root / ".git",
+                       env=git_env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert main.git("show", "feature:src/a.txt") == "ALPHA\n"
+    assert main.head() == head and main.read("src/a.txt") == b"alpha\n"
+    leftovers = [p.name for p in (main.root / ".git").iterdir() if ".ai-apply-" in p.name]
+    assert leftovers == []
+
+
 # --------------------------------------------------------------------------- git -c
 
 

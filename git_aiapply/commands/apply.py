@@ -57,6 +57,10 @@ def _run(p: dict) -> None:
         _set_author(repo, p["author"], p["date"])
     # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
     report_only = p["stat"] or p["numstat"] or p["summary"]
+    if branch is None and not (p["check"] or report_only or p["show_diff"]):
+        # nowhere to commit: said before the response is read and planned
+        repo.require_worktree("this is a bare repository: use --branch NAME to commit onto "
+                              "a branch")
     inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
     if len(inputs) == 1:
         # One run, then the process ends (main.py: os._exit): the cyclic garbage collector

@@ -76,14 +76,16 @@ class Repo:
         # library: git_aiapply.api.IndexCache); None re-reads the index every time
         self.index_cache = None
         self.commondir = self._common_dir()
-        self.workdir = self._worktree(git_dir)
+        self.inside_gitdir = False  # found from inside the git dir: no worktree, as git
+        self.workdir = self._worktree(git_dir, start)
         if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
             self.repo.workdir = self.workdir
 
-    def _worktree(self, git_dir: str | None) -> str | None:
+    def _worktree(self, git_dir: str | None, start: str) -> str | None:
         """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
-        none when bare, else the current folder when GIT_DIR is set, else the folder
-        that holds ``.git``."""
+        none when bare, else the current folder when GIT_DIR is set, else none when the
+        command runs inside the git dir (git finds it as a bare repository then, where
+        libgit2 would give the folder above), else the folder that holds ``.git``."""
         env_tree = os.environ.get("GIT_WORK_TREE")
         if env_tree:
             return os.path.normpath(os.path.abspath(env_tree))
@@ -98,8 +100,24 @@ class Repo:
             return os.path.normpath(os.getcwd())
         if self.repo.is_bare:
             return None
+        real_start, real_gitdir = os.path.realpath(start), os.path.realpath(self.gitdir)
+        if real_start == real_gitdir or real_start.startswith(real_gitdir.rstrip("/") + "/"):
+            self.inside_gitdir = True
+            return None
         wd = self.repo.workdir
         return os.path.normpath(wd) if wd else None
+
+    def require_worktree(self, bare: str) -> None:
+        """Refuse a command that writes the worktree when there is none: ``bare`` says
+        so for a bare repository (a usage error: --branch works there); from inside the
+        git dir it is git's own fatal error."""
+        if self.workdir is not None:
+            return
+        if self.inside_gitdir:
+            raise FatalError(f"this operation must be run in a work tree (the current folder "
+                             f"is inside the git directory {self.gitdir}); run it from the "
+                             "worktree", kind="repository")
+        raise UsageError(bare)
 
     def _common_dir(self) -> str:
         p = os.path.join(self.gitdir, "commondir")

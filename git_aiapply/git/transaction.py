@@ -25,7 +25,7 @@ import os
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..errors import ApplyError, FatalError, Problem
 from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
@@ -327,8 +327,7 @@ class Transaction:
     ``planned_head`` is (branch, commit id) as the caller planned against."""
 
     def __init__(self, repo: Repo, planned_head: tuple, *, kind: str = "apply"):
-        if repo.workdir is None:
-            raise UsageError("this is a bare repository: use --branch NAME to commit onto a branch")
+        repo.require_worktree("this is a bare repository: use --branch NAME to commit onto a branch")
         self.repo = repo
         self.r = repo.repo
         self.planned_head = planned_head
