@@ -176,6 +176,9 @@ class Bench:
     def reset(self, repo: str, base: str) -> None:
         synth.git(repo, "reset", "-q", "--hard", base)
         synth.settle(repo)
+        # written out before the next run: resetting 100,000 new files away leaves
+        # hundreds of MB of dirty pages, whose writeback otherwise lands in the next timing
+        os.sync()
 
     def measure(self, pair: Pair) -> None:
         base = synth.git(pair.repo, "rev-parse", "HEAD").strip()
