@@ -88,6 +88,10 @@ class _Planner:
         # what the base says of each path asked about (it does not change while planning;
         # the leading folders of many new files are asked about once per file)
         self.base_kinds: dict[str, str | None] = {}
+        # leading folders check_parents found to be folders or absent, with all their own
+        # leading folders (the files of a response share them); only a file or link put
+        # at one of them later can change that, and set() then forgets them all
+        self.parents_ok: set[str] = set()
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -103,6 +107,8 @@ class _Planner:
             self.get(path)  # remember the original (read once: a big blob costs its size)
         was_file = self.overlay.get(path) is not None
         self.overlay[path] = st
+        if st is not None and path in self.parents_ok:
+            self.parents_ok.clear()
         if was_file != (st is not None):
             # count the files the response puts under each folder, so that "is this a
             # folder now?" costs a lookup, not a scan of every path (100,000 new files)
@@ -156,6 +162,9 @@ class _Planner:
                 k = self.base.disk_kind(prefix)
             return k
 
+        cut = path.rfind("/")
+        if cut < 0 or path[:cut] in self.parents_ok:
+            return True
         try:
             check_leading_folders(path, kind_of)
         except ApplyError as e:
@@ -163,6 +172,10 @@ class _Planner:
                 p.directive = source.directive
             self.problems.extend(e.problems)
             return False
+        cut = path.find("/")
+        while cut >= 0:
+            self.parents_ok.add(path[:cut])
+            cut = path.find("/", cut + 1)
         return True
 
     def _linked_folder(self, path: str) -> str | None:

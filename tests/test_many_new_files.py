@@ -103,6 +103,37 @@ def test_new_files_under_a_missing_folder_are_planned(base_repo):
 # --------------------------------------------------------------------------- tree answers
 
 
+def _ops(*directives: str) -> str:
+    return "Change files.\n\n<FILE_CHANGES>\n" + "".join(directives) + "</FILE_CHANGES>\n"
+
+
+def _new(p: str) -> str:
+    return f'<FILE_NEW file_path="{p}">\ncontent of {p}\n</FILE_NEW>\n'
+
+
+def _delete(p: str) -> str:
+    return f'<FILE_DELETE file_path="{p}" />\n'
+
+
+@pytest.mark.parametrize("depth", ["x", "x/y"])
+def test_a_folder_made_a_file_by_a_later_operation_holds_no_more_files(base_repo, depth):
+    """The planner remembers leading folders found to be folders (or absent); a file put
+    later at such a path must make the files after it under that path refused again."""
+    deep = f"{depth}/in.txt"
+    response = _ops(_new(deep), _delete(deep), _new(depth), _new(f"{depth}/after.txt"))
+    assert _refused_files(base_repo, response) == [f"{depth}/after.txt"]
+    if depth == "x/y":  # a file put at an ancestor of a remembered folder
+        response = _ops(_new("x/y/in.txt"), _delete("x/y/in.txt"), _new("x"),
+                        _new("x/y/after.txt"))
+        assert _refused_files(base_repo, response) == ["x/y/after.txt"]
+
+
+def test_a_folder_emptied_by_deletes_and_filled_again_is_still_a_folder(base_repo):
+    plan = _plan(base_repo, _ops(_new("d/a.txt"), _delete("d/a.txt"), _new("d/b.txt"),
+                                 _new("d/e/c.txt")))
+    assert sorted(p for p, s in plan.final.items() if s is not None) == ["d/b.txt", "d/e/c.txt"]
+
+
 def test_a_tracked_file_cannot_be_a_folder_for_any_new_file(base_repo):
     assert _refused_files(base_repo, _new_files("a.txt/x", "a.txt/y/z")) == ["a.txt/x", "a.txt/y/z"]
 
