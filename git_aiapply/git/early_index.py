@@ -34,8 +34,8 @@ _DISCOVERY_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"
 def start() -> None:
     """Load libgit2 and start reading the likely index in a thread (or do nothing)."""
     global _pending
-    if _pending is not None or "pygit2" in sys.modules:
-        return
+    if _pending is not None or "pygit2" in sys.modules or os.name != "posix":
+        return  # the proof (module docstring) leans on POSIX renames, inodes and owners
     if any(name in os.environ for name in _DISCOVERY_ENV):
         return
     index_path = _likely_index_path()
