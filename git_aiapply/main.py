@@ -12,7 +12,7 @@ import os
 import sys
 
 from .commands import SUBCOMMANDS
-from .options import parse_apply_args
+from .options import commits_to_worktree, parse_apply_args
 
 
 def run() -> None:
@@ -22,7 +22,7 @@ def run() -> None:
     params = parse_apply_args(sys.argv[1:], set(SUBCOMMANDS) | {"apply"})
     # without parsing the CA bundle (the command needs no TLS); a run that commits to the
     # worktree reads the index meanwhile (git/early_index.py)
-    import_pygit2(read_index_early=params is not None and _commits_to_worktree(params))
+    import_pygit2(read_index_early=params is not None and commits_to_worktree(params))
     if params is None and sys.argv[1:] == ["serve"]:
         # a harness's warm loop starts here: without click's import (a tenth of a
         # 40-response loop on a small repository, bench/results.md)
@@ -44,12 +44,6 @@ def run() -> None:
             _end_process(e.code)
         _end_process(0)
     sys.exit(0)
-
-
-def _commits_to_worktree(params: dict) -> bool:
-    """The run will take ``index.lock`` and read the index (commands/apply.py)."""
-    return params["branch"] is None and not any(
-        params[k] for k in ("check", "stat", "numstat", "summary", "show_diff"))
 
 
 def _end_process(code) -> None:

@@ -26,6 +26,7 @@ def run(params: dict) -> None:
 def _run(p: dict) -> None:
     from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
+    from ..options import commits_to_worktree
     from ..response import DEFAULT_MAX_BYTES
 
     as_json = p["as_json"]
@@ -57,7 +58,8 @@ def _run(p: dict) -> None:
         _set_author(repo, p["author"], p["date"])
     # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
     report_only = p["stat"] or p["numstat"] or p["summary"]
-    if branch is None and not (p["check"] or report_only or p["show_diff"]):
+    commits = commits_to_worktree(p)
+    if commits:
         # nowhere to commit: said before the response is read and planned
         repo.require_worktree("this is a bare repository: use --branch NAME to commit onto "
                               "a branch")
@@ -70,7 +72,7 @@ def _run(p: dict) -> None:
         import gc
 
         gc.disable()
-    if branch is None and not (p["check"] or report_only or p["show_diff"]) and repo.workdir:
+    if commits:
         # the commit will need the index: take the lock and read the index while the rest
         # of the command is imported and the response parsed (bench/results.md)
         repo.lock_index_ahead()
