@@ -258,8 +258,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     ``index.lock``."""
     from .git.index import entries_hold, index_holds, lock_owner, pid_alive
 
-    if repo.inside_gitdir:  # the worktree to repair is not known from here (as git)
-        repo.require_worktree("")
+    repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
     lock_path = os.path.join(repo.gitdir, "index.lock")

@@ -1,10 +1,12 @@
 """The git edge of the tool: every pygit2 call lives in this package.
 
 - ``repo``: opening the repository as git finds it, config (with ``git -c`` settings),
-  identity, history search;
+  history search; ``gitfile``: following a ``.git`` file; ``ident``: the identity
+  ``git commit`` would use;
 - ``refs``: branch names, locked ref updates and deletes, checked-out and rebased branches;
 - ``state``: the trees and worktree a response is planned against, disk reads, dirty checks;
 - ``index``: ``index.lock``, lock ownership, index entries with stat data;
+  ``early_index``: the plain command's index read started before pygit2 is imported;
 - ``filters``: converting between blob content and worktree bytes (eol, clean/smudge);
 - ``journal``: the note that makes an interrupted run recoverable;
 - ``transaction``: writing objects, files, the index and the ref as one transaction;

@@ -23,6 +23,8 @@ from __future__ import annotations
 import os
 import sys
 
+from .gitfile import gitfile_target
+
 # set by start(): (link path, link stat, thread, result box, git_index ** cell)
 _pending: tuple | None = None
 
@@ -128,15 +130,8 @@ def _likely_index_path() -> str | None:
         if os.path.isdir(dotgit):
             return os.path.join(dotgit, "index")
         if os.path.isfile(dotgit):
-            try:
-                with open(dotgit, "rb") as f:
-                    line = f.read(4096).split(b"\n", 1)[0].strip()
-            except OSError:
-                return None
-            if not line.startswith(b"gitdir:"):
-                return None
-            gitdir = os.fsdecode(line[len(b"gitdir:"):].strip())
-            return os.path.join(folder, gitdir, "index")
+            gitdir = gitfile_target(dotgit)  # as Repo follows it
+            return None if gitdir == dotgit else os.path.join(gitdir, "index")
         parent = os.path.dirname(folder)
         if parent == folder:
             return None

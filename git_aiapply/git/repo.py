@@ -10,23 +10,10 @@ import pygit2
 from ..errors import ApplyError, FatalError, UsageError
 from ..trailers import AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
+from .gitfile import gitfile_target
 
 _ABSENT = object()
 GitError = pygit2.GitError  # for callers that catch the library's errors by type
-
-
-def _gitfile_target(path: str) -> str:
-    """``path`` itself, or the folder a gitfile (``gitdir: ...``) at ``path`` names."""
-    if os.path.isfile(path):
-        try:
-            with open(path) as f:
-                text = f.read().strip()
-        except OSError:
-            return path
-        if text.startswith("gitdir:"):
-            target = text[len("gitdir:"):].strip()
-            return os.path.normpath(os.path.join(os.path.dirname(path), target))
-    return path
 
 
 def _open(path: str, shown: str) -> pygit2.Repository:
@@ -50,7 +37,7 @@ class Repo:
         start = os.path.abspath(start)
         git_dir = env.get("GIT_DIR")
         if git_dir:
-            gitdir = _gitfile_target(os.path.abspath(git_dir))
+            gitdir = gitfile_target(os.path.abspath(git_dir))
             self.repo = _open(gitdir, git_dir)
         else:
             across = env.get("GIT_DISCOVERY_ACROSS_FILESYSTEM", "").lower() in TRUE_WORDS
@@ -113,11 +100,15 @@ class Repo:
         git dir it is git's own fatal error."""
         if self.workdir is not None:
             return
+        self.refuse_inside_gitdir()
+        raise UsageError(bare)
+
+    def refuse_inside_gitdir(self) -> None:
+        """git's fatal error when the command runs inside the git dir (no worktree)."""
         if self.inside_gitdir:
             raise FatalError(f"this operation must be run in a work tree (the current folder "
                              f"is inside the git directory {self.gitdir}); run it from the "
                              "worktree", kind="repository")
-        raise UsageError(bare)
 
     def _common_dir(self) -> str:
         p = os.path.join(self.gitdir, "commondir")
