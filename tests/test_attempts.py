@@ -70,7 +70,7 @@ def test_every_response_on_its_own_branch(base: GitRepo, tmp_path):
     # the summary table
     lines = r.out.splitlines()
     assert lines[0].split() == ["#", "RESPONSE", "BRANCH", "STATUS", "FILES", "+/-", "FIRST", "ERROR"]
-    row3 = next(l for l in lines if "bad.md" in l)
+    row3 = _row(lines, "bad.md")
     assert "try/3" in row3 and "refused" in row3 and "could not find" in row3
     row1 = next(l for l in lines if "one.md" in l)
     assert "applied" in row1 and "+1 -1" in row1
@@ -672,3 +672,33 @@ def test_pick_refused_by_a_hook_names_the_hook(clean: GitRepo, tmp_path):
     r = clean.run("pick", "try/1")
     _refused_by_pick(r, before, clean, "pre-commit")
     assert "lint says no" in r.err
+
+
+def _row(lines: list[str], label: str) -> str:
+    """A summary row with the continuation lines of its wrapped error, joined."""
+    start = next(i for i, l in enumerate(lines) if label in l)
+    row = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("    "):
+            break
+        row.append(line)
+    return " ".join(" ".join(row).split())
+
+
+@pytest.mark.parametrize("columns", [200, 60])
+def test_summary_shows_a_long_first_error_whole_wrapped(base: GitRepo, tmp_path, columns):
+    missing = "a line the file does not hold, long enough to pass any table column " * 3
+    files = [write(tmp_path, "ok.md", patch("a.txt", "alpha", "A")),
+             write(tmp_path, "long.md", patch("a.txt", missing.strip(), "x"))]
+    r = base.run("--branch", "wrap/{n}", *files, env={**base.env, "COLUMNS": str(columns)})
+    assert r.returncode == 1
+    lines = r.out.splitlines()
+    start = next(i for i, l in enumerate(lines) if "long.md" in l)
+    assert lines[start + 1].startswith("    ")  # wrapped onto continuation lines
+    assert all(len(l) <= columns for l in lines[start + 1:-1])
+    text = _row(lines, "long.md")
+    assert "could not find" in text and "…" not in text
+    # the whole first line of the error, as the refusal of that response alone says it
+    alone = base.run("--check", files[1])
+    first = next(l for l in alone.err.splitlines() if "could not find" in l).removeprefix("error: ")
+    assert " ".join(first.split()) in text
