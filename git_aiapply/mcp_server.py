@@ -1,6 +1,6 @@
 """`git ai-apply mcp`: the library as a Model Context Protocol server over stdio.
 
-Built on the official ``mcp`` SDK, an optional extra (``pip install 'git-ai-apply[mcp]'``);
+Built on the official ``mcp`` SDK, an optional extra (the ``mcp`` extra of pyproject.toml);
 without it the command says so and exits 128, as git does when its environment stops it.
 The repository is the one git would use from the folder the server starts in, kept warm
 between calls (git_aiapply.api.Session).  Tools (docs/API.md):
@@ -21,7 +21,7 @@ import click
 
 from .errors import AiApplyError, FatalError, UsageError
 
-INSTALL_HINT = "pip install 'git-ai-apply[mcp]'"
+INSTALL_HINT = "pip install 'mcp>=1.2'"
 SERVER_NAME = "git-ai-apply"
 INSTRUCTIONS = (
     "Apply a language model's response (edits in unified-diff, apply-patch, SEARCH/REPLACE, "

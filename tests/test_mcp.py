@@ -98,4 +98,4 @@ def test_missing_extra_says_how_to_install(base: GitRepo, tmp_path):
     r = subprocess.run([*AI_APPLY, "mcp"], cwd=base.root, env=env, input=b"", capture_output=True)
     err = r.stderr.decode()
     assert r.returncode == 128 and err.startswith("fatal: ") and "Traceback" not in err
-    assert "pip install 'git-ai-apply[mcp]'" in err and r.stdout == b""
+    assert "pip install 'mcp>=1.2'" in err and r.stdout == b""
