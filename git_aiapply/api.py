@@ -405,14 +405,15 @@ class Session:
             self.repo.forget_config()
             return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
 
-    def undo(self, force: bool = False) -> dict:
-        """``git ai-apply undo --json``'s object: take back the last commit this tool made."""
+    def undo(self, force: bool = False, batch: bool = False) -> dict:
+        """``git ai-apply undo --json``'s object: take back the last commit this tool made
+        (``batch``: every commit of the last run)."""
         from .undo_last import refusal_object, undo as undo_head
 
         with self._lock:
             self.repo.forget_config()
             try:
-                done = undo_head(self.repo, force=force)
+                done = undo_head(self.repo, force=force, batch=batch)
             except ApplyError as e:
                 return refusal_object(e)
             except (OSError, _git_error()) as e:
@@ -597,9 +598,11 @@ def show(*paths: str, repo: "str | os.PathLike | Session" = ".", rev: str | None
     return session(repo).show(*paths, rev=rev)
 
 
-def undo(repo: "str | os.PathLike | Session" = ".", force: bool = False) -> dict:
-    """Take back the last commit this tool made (``git ai-apply undo --json``'s object)."""
-    return session(repo).undo(force=force)
+def undo(repo: "str | os.PathLike | Session" = ".", force: bool = False,
+         batch: bool = False) -> dict:
+    """Take back the last commit this tool made (``git ai-apply undo --json``'s object);
+    called again, the one before; ``batch``: every commit of the last run."""
+    return session(repo).undo(force=force, batch=batch)
 
 
 def parse(response, *, format: str | None = None, **path_options) -> Parsed:

@@ -36,6 +36,7 @@ class Options:
     strip: int | None = None
     directory: str | None = None
     limits: tuple = ()
+    batch: str | None = None  # a run of several responses: its id, in each commit's reflog entry
 
 
 class Status(StrEnum):
@@ -470,7 +471,9 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         req = CommitRequest(plan, message, include_dirty=opts.include_dirty,
                               no_verify=opts.no_verify, hook_env=env,
                               edit_message=(lambda path: run_editor(repo, path)) if opts.edit else None,
-                              sign=sign)
+                              sign=sign,
+                              reflog_prefix=f"ai-apply (batch {opts.batch})" if opts.batch
+                              else "ai-apply")
         res = commit_to_worktree(repo, req, planned_head)
         out.hook_output = res.hook_output
     out.status, out.exit_code = Status.APPLIED, 0

@@ -30,8 +30,11 @@ from .trailers import AI_RESPONSE, trailer_values
 
 # the reflog entries the apply and pick transactions write when they move a branch (never
 # "ai-apply undo: ...", whose new value is an older commit, nor a roll-back)
-_OUR_REFLOG = re.compile(r"^ai-apply(?: pick [^:]*)?(?: \(initial\))?: ")
+# (a run of several responses marks its commits' entries with one batch id)
+_OUR_REFLOG = re.compile(r"^ai-apply(?: pick [^:]*?)?(?: \(batch (?P<batch>[0-9a-f]+)\))?"
+                         r"(?: \(initial\))?: ")
 _ROLLED_BACK = ("ai-apply: rolled back", "ai-apply undo: rolled back")
+_UNDO = "ai-apply undo: "
 
 
 @record
@@ -41,6 +44,68 @@ class OwnCommit:
     new: object  # pygit2.Oid: the commit the tool moved the branch to (HEAD now)
     old: object  # pygit2.Oid or None: where the branch was before (None: unborn)
     message: str
+    batch: str | None = None  # the batch id of a run of several responses
+
+
+def _reverses(later, earlier) -> bool:
+    """``later`` moved the branch straight back from where ``earlier`` moved it."""
+    return later.oid_new == earlier.oid_old and later.oid_old == earlier.oid_new
+
+
+def _settled_entries(entries: list) -> int:
+    """Index of the newest entry still in force: a roll-back or an undo and the moves it
+    reversed (newest first: the reversal, then the moves) are skipped, so that the tool's
+    earlier commits can be undone one after another."""
+    i = 0
+    while i < len(entries):
+        msg = (entries[i].message or "").strip()
+        if msg in _ROLLED_BACK:
+            if i + 1 < len(entries) and _reverses(entries[i], entries[i + 1]):
+                i += 2
+                continue
+            break
+        after = _after_undone(entries, i) if msg.startswith(_UNDO) else None
+        if after is None:
+            break
+        i = after
+    return i
+
+
+def _after_undone(entries: list, i: int) -> int | None:
+    """The index just below the tool's moves that the undo at ``i`` took back (one commit,
+    or a batch: a chain of the tool's entries from where the undo started back to where it
+    moved the branch), or None when the entries below are not that chain."""
+    back_to, at = entries[i].oid_new, entries[i].oid_old
+    k = i + 1
+    while at != back_to:
+        if k >= len(entries) or entries[k].oid_new != at or _own_entry(entries[k]) is None:
+            return None
+        at = entries[k].oid_old
+        k += 1
+    return k if k > i + 1 else None
+
+
+def _own_entry(e) -> "OwnCommit | None":
+    msg = (e.message or "").strip()
+    m = _OUR_REFLOG.match(msg)
+    if m is None or msg in _ROLLED_BACK:
+        return None
+    old = None if int(str(e.oid_old), 16) == 0 else e.oid_old
+    return OwnCommit(e.oid_new, old, msg, m.group("batch"))
+
+
+def _in_the_way(r, entries: list, i: int, short: str) -> str:
+    """Which commit stands between HEAD and the tool's newest commit, for the refusal."""
+    for e in entries[i + 1:]:
+        own = _own_entry(e)
+        if own is not None:
+            try:
+                subject = r[own.new].message.split("\n", 1)[0]
+            except (KeyError, ValueError):
+                subject = "?"
+            return (f"; git ai-apply's newest commit on {short}, {str(own.new)[:7]} "
+                    f"({subject!r}), is behind it, and only the commit at HEAD can be undone")
+    return ""
 
 
 def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
@@ -54,11 +119,7 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
     from .git.refs import reflog
 
     entries = reflog(r, refname)
-    i = 0
-    while i + 1 < len(entries) and (entries[i].message or "").strip() in _ROLLED_BACK \
-            and entries[i + 1].oid_new == entries[i].oid_old \
-            and entries[i + 1].oid_old == entries[i].oid_new:
-        i += 2
+    i = _settled_entries(entries)
     short = short_branch(refname)
     if i >= len(entries):
         return (f"{short} has no reflog (core.logAllRefUpdates is off?), so nothing shows that "
@@ -68,12 +129,31 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
     if e.oid_new != head_id:
         return (f"{short} moved without a reflog entry since its last recorded change "
                 f"({msg!r} to {str(e.oid_new)[:7]})")
-    if not _OUR_REFLOG.match(msg) or msg in _ROLLED_BACK:
+    own = _own_entry(e)
+    if own is None:
         how = "amended" if msg.startswith("commit (amend)") else "changed"
         return (f"the last entry of {short}'s reflog is {msg!r}, not a commit of git ai-apply's "
-                f"(the commit was {how} since git ai-apply made it, or was never its own)")
-    old = None if int(str(e.oid_old), 16) == 0 else e.oid_old
-    return OwnCommit(e.oid_new, old, msg)
+                f"(the commit was {how} since git ai-apply made it, or was never its own)"
+                + _in_the_way(r, entries, i, short))
+    return own
+
+
+def own_batch(r, refname: str, newest: OwnCommit) -> list[OwnCommit]:
+    """The commits of the run that made ``newest``, newest first: the entries below it with
+    the same batch id, each moving the branch from where the next older one left it."""
+    from .git.refs import reflog
+
+    chain = [newest]
+    if newest.batch is None:
+        return chain
+    entries = reflog(r, refname)
+    i = next((k for k, e in enumerate(entries) if e.oid_new == newest.new), len(entries))
+    for e in entries[i + 1:]:
+        own = _own_entry(e)
+        if own is None or own.batch != newest.batch or own.new != chain[-1].old:
+            break
+        chain.append(own)
+    return chain
 
 
 def pushed_to(r, commit_id) -> list[str]:
@@ -107,9 +187,10 @@ def _changed_paths(r, parent, commit) -> dict[str, tuple]:
     return {p: (tree_entry(tree, p), tree_entry(commit.tree, p)) for p in paths}
 
 
-def undo(repo, force: bool = False) -> dict:
-    """Undo HEAD; returns what was done (for the summary and --json); raises ApplyError
-    when it is refused (nothing changed)."""
+def undo(repo, force: bool = False, batch: bool = False) -> dict:
+    """Undo HEAD (with ``batch``: every commit of the run that made it); returns what was
+    done (for the summary and --json); raises ApplyError when it is refused (nothing
+    changed)."""
     from .git.ident import identity
     from .git.state import TreeSnapshot, dirty_paths
     from .git.transaction import Transaction
@@ -136,9 +217,13 @@ def undo(repo, force: bool = False) -> dict:
             f"HEAD {label} {made}: {own}",
             hint="undo only takes back this tool's own last commit, unchanged and still at "
                  "HEAD; use `git revert` or `git reset` for other commits"))
-    if len(commit.parents) > 1:
-        raise ApplyError(Problem(f"HEAD {label} is a merge commit; undo does not take back merges",
-                                 hint="use `git reset` yourself"))
+    chain = own_batch(r, refname, own) if batch else [own]
+    for one in chain:
+        if len(r[one.new].parents) > 1:
+            raise ApplyError(Problem(
+                f"{str(one.new)[:7]} is a merge commit; undo does not take back merges",
+                hint="use `git reset` yourself"))
+    own = OwnCommit(head_id, chain[-1].old, own.message, own.batch)
     # back to where the tool found the branch: the parent of an applied commit, the old
     # HEAD of a fast-forward pick (which may have brought several commits)
     if own.old is not None and own.old != head_id and not r.descendant_of(head_id, own.old):
@@ -149,10 +234,10 @@ def undo(repo, force: bool = False) -> dict:
     if parent is None and branch is None:
         raise ApplyError(Problem(f"HEAD {label} is a root commit on a detached HEAD; there is "
                                  "nothing to move back to"))
-    remotes = pushed_to(r, head_id)
+    remotes = pushed_to(r, chain[-1].new)
     if remotes and not force:
         raise ApplyError(Problem(
-            f"HEAD {label} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
+            f"{'HEAD ' + label if len(chain) == 1 else str(chain[-1].new)[:7]} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
             "published history",
             hint="use `git revert HEAD` to take it back with a new commit, or pass --force "
                  "if you will force-push"))
@@ -194,6 +279,7 @@ def undo(repo, force: bool = False) -> dict:
         action = "restore" if new is None else ("remove" if old is None else "revert")
         files.append({"path": path, "action": action})
     return {"status": "undone", "undone": str(head_id), "subject": subject,
+            "commits": [str(one.new) for one in chain],
             "branch": short_branch(branch),
             "head": str(parent.id) if parent is not None else None, "files": files,
             "pushed_to": remotes}
@@ -218,13 +304,17 @@ def fatal_object(e: FatalError) -> dict:
 @click.command("undo")
 @click.option("--force", is_flag=True, help="Undo even when the commit is already in a "
               "remote-tracking branch (you will have to force-push).")
+@click.option("--batch", is_flag=True, help="Take back every commit of the last run (several "
+              "responses applied by one command), not only the newest.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
-def undo_cmd(force, as_json, quiet):
-    """Take back the last commit git ai-apply made.
+def undo_cmd(force, batch, as_json, quiet):
+    """Take back the last commit git ai-apply made; again to take back the one before.
 
     Only when HEAD is that commit and the files it touched are unchanged since: the branch
     moves back to its parent, and those files and their index entries are restored.
+    Repeated, it walks back the tool's own commits one by one; --batch takes back every
+    commit of the last run at once.
     Anything else is refused and nothing changes (a pushed commit only with --force).
     ORIG_HEAD names the undone commit afterwards.
     """
@@ -235,7 +325,7 @@ def undo_cmd(force, as_json, quiet):
 
     repo = Repo(".")
     try:
-        done = undo(repo, force=force)
+        done = undo(repo, force=force, batch=batch)
     except FatalError as e:
         if as_json:
             click.echo(json.dumps(fatal_object(e), indent=2))
@@ -253,6 +343,10 @@ def undo_cmd(force, as_json, quiet):
         return
     where = done["branch"] or "HEAD"
     now = done["head"][:7] if done["head"] else "no commit (unborn)"
-    click.echo(f"undid {done['undone'][:7]} {done['subject']}; {where} is now at {now}")
+    if len(done["commits"]) > 1:
+        click.echo(f"undid {len(done['commits'])} commits, the newest {done['undone'][:7]} "
+                   f"{done['subject']}; {where} is now at {now}")
+    else:
+        click.echo(f"undid {done['undone'][:7]} {done['subject']}; {where} is now at {now}")
     for f in done["files"]:
         click.echo(f" {f['action']} {f['path']}")

@@ -301,3 +301,82 @@ def test_undo_json_when_the_repository_stops_it(applied: GitRepo):
     assert "index.lock" in out["errors"][0]["reason"]
     assert out["error_text"] == r.err[len("fatal: "):].rstrip("\n")
     assert repo.snapshot() == before
+
+
+# --------------------------------------------------------------------------- the history
+
+
+def _patch(path: str, old: str, new: str, why: str) -> str:
+    return (f"{why}\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"{path}\">\n@@\n-{old}\n+{new}\n"
+            "</FILE_PATCH>\n</FILE_CHANGES>\n")
+
+
+def _log(repo: GitRepo) -> list[str]:
+    return repo.git("log", "--format=%s").splitlines()
+
+
+def test_undo_again_walks_back_the_tools_commits_one_by_one(based: GitRepo):
+    base = based.head()
+    for old, new in (("alpha", "one"), ("beta", "two")):
+        assert based.run(response=_patch("src/b.txt", old, new, f"Make {new}.")).returncode == 0
+    first = based.git("rev-parse", "HEAD~1").strip()
+    r = based.run("undo")
+    assert r.returncode == 0, r.err
+    assert based.head() == first and based.read("src/b.txt") == b"one\nbeta\n"
+    r = based.run("undo")
+    assert r.returncode == 0, r.err
+    assert based.head() == base and based.read("src/b.txt") == b"alpha\nbeta\n"
+    assert based.git("status", "--porcelain").strip() == ""
+    before = based.snapshot()
+    r = based.run("undo")  # the base commit is the user's: nothing more to take back
+    assert r.returncode == 1 and "was not made by git ai-apply" in r.err
+    assert based.snapshot() == before
+
+
+def test_undo_names_the_commit_in_the_way(based: GitRepo):
+    assert based.run(response=_patch("src/b.txt", "alpha", "one", "Make one.")).returncode == 0
+    tool = based.head()
+    based.write("other.txt", "mine\n")
+    based.git("commit", "-qam", "my own work")
+    before = based.snapshot()
+    r = based.run("undo")
+    assert r.returncode == 1
+    assert "'commit: my own work'" in r.err and tool[:7] in r.err and "Make one" in r.err
+    assert based.snapshot() == before and based.read("other.txt") == b"mine\n"
+
+
+def test_undo_batch_takes_back_every_commit_of_the_last_run(based: GitRepo, tmp_path):
+    assert based.run(response=_patch("other.txt", "other", "OTHER", "Earlier run.")).returncode == 0
+    earlier = based.head()
+    files = []
+    for k, (old, new) in enumerate((("alpha", "one"), ("beta", "two"))):
+        p = tmp_path / f"r{k}.md"
+        p.write_text(_patch("src/b.txt", old, new, f"Make {new}."))
+        files.append(str(p))
+    assert based.run(*files).returncode == 0
+    assert _log(based)[:3] == ["Make two", "Make one", "Earlier run"]
+    r = based.run("undo", "--batch", "--json")
+    assert r.returncode == 0, r.err
+    done = json.loads(r.out)
+    assert len(done["commits"]) == 2 and done["head"] == earlier
+    assert based.head() == earlier and based.read("src/b.txt") == b"alpha\nbeta\n"
+    assert based.read("other.txt") == b"OTHER\n"
+    assert based.git("status", "--porcelain").strip() == ""
+    # the earlier run was one response: --batch takes back just that commit
+    r = based.run("undo", "--batch")
+    assert r.returncode == 0, r.err
+    assert based.read("other.txt") == b"other\n" and _log(based)[0] == "base"
+
+
+def test_undo_batch_refuses_when_a_file_of_the_run_changed(based: GitRepo, tmp_path):
+    files = []
+    for k, (path, old, new) in enumerate((("src/b.txt", "alpha", "one"), ("other.txt", "other", "x"))):
+        p = tmp_path / f"r{k}.md"
+        p.write_text(_patch(path, old, new, f"Step {k}."))
+        files.append(str(p))
+    assert based.run(*files).returncode == 0
+    based.write("src/b.txt", "edited by hand\n")
+    before = based.snapshot()
+    r = based.run("undo", "--batch")
+    assert r.returncode == 1 and "src/b.txt" in r.err
+    assert based.snapshot() == before
