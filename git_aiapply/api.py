@@ -155,6 +155,7 @@ _OPTION_TYPES: dict[str, tuple[type | tuple, str]] = {
     "diff": (bool, "--diff"),
     "include_dirty": (bool, "--include-dirty"),
     "allow_empty": (bool, "--allow-empty"),
+    "force": (bool, "--force"),
     "format": (str, "--format"),
     "message": (str, "-m"),
     "no_verify": (bool, "--no-verify"),
@@ -450,7 +451,8 @@ class Session:
                 verify=opts.get("verify", False), branch=branch, base=opts.get("base"),
                 signoff=opts.get("signoff", False), sign=opts.get("sign"),
                 trailers=opts.get("trailers", True), strip=opts.get("strip"),
-                directory=opts.get("directory"), limits=path_limits(opts))
+                directory=opts.get("directory"), limits=path_limits(opts),
+                force=opts.get("force", False))
             identity = _author_env(repo, opts)
             try:
                 response = read_response(raw, name=name, max_bytes=max_bytes)

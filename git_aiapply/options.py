@@ -53,6 +53,8 @@ APPLY_OPTIONS: list[Opt] = [
         "the touched files (they go into the commit).", default=None),
     Opt(("--allow-empty",), "allow_empty", FLAG, "A response with no change block is not an "
         "error."),
+    Opt(("--force",), "force", FLAG, "Apply even when the history holds a commit of this "
+        "response (by its AI-Response trailer) whose result the files still hold."),
     Opt(("-p",), "strip", INT, "Remove N leading path components from the response's paths, "
         "as git apply -p (a git diff's a/ b/ prefix counts as the first).", metavar="N"),
     Opt(("--directory",), "directory", VALUE, "Prepend DIR to the response's paths, as "

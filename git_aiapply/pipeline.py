@@ -10,7 +10,7 @@ from .errors import ApplyError, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
 from .git.refs import short_branch
 from .response import Response
-from .trailers import add_trailers, trailer_lines
+from .trailers import AI_PATHS, add_trailers, trailer_lines
 
 
 @record
@@ -37,6 +37,15 @@ class Options:
     directory: str | None = None
     limits: tuple = ()
     batch: str | None = None  # a run of several responses: its id, in each commit's reflog entry
+    force: bool = False  # apply even when the history says the response was applied
+
+    def path_options(self) -> str | None:
+        """The path options as one line (the AI-Paths trailer), None when none was given."""
+        words = [] if self.strip is None else [f"-p {self.strip}"]
+        if self.directory is not None:
+            words.append(f"--directory={self.directory}")
+        words += [f"--{kind}={pattern}" for kind, pattern in self.limits]
+        return " ".join(words) or None
 
 
 class Status(StrEnum):
@@ -184,6 +193,9 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
                             descriptions=parsed.descriptions,
                             changed=lambda: _changed_words(plan),
                             subject_max=subject_max, trailers=trailers)
+    paths = opts.path_options()
+    if trailers and paths:
+        msg = add_trailers(msg.rstrip("\n"), [f"{AI_PATHS}: {paths}"])
     if opts.signoff:
         from .git.ident import identity
 
@@ -278,7 +290,7 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color,
                after=None) -> Outcome:
     from .git.refs import branch_refname, branches_in_use, resolve_symbolic
-    from .git.repo import find_response_commit
+    from .git.repo import find_response_commit, still_holds
     from .git.state import TreeSnapshot, WorktreeSnapshot
     from .formats import no_changes_problem
     from .paths import normalize_path
@@ -355,8 +367,13 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
     out.base = str(base_commit.id) if base_commit is not None else None
 
-    # the same response again: nothing to do
-    done = find_response_commit(repo, search_tip, response.response_id)
+    # the same response again, with the same path options, and the files still hold what it
+    # made: nothing to do (after a revert it applies again; --force applies regardless)
+    done = None if opts.force else find_response_commit(
+        repo, search_tip, response.response_id, paths=opts.path_options())
+    if done is not None and not still_holds(
+            repo, done.id, base_commit.tree.id if base_commit is not None else None):
+        done = None
     if done is not None:
         out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
         out.note = f"already applied as {str(done.id)[:12]}; nothing to do"

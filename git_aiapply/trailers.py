@@ -14,6 +14,9 @@ from __future__ import annotations
 AI_FORMAT = "AI-Format"
 AI_RESPONSE = "AI-Response"
 AI_MODEL = "AI-Model"
+# the path options (-p, --directory, --include, --exclude) a response was applied with:
+# part of what "the same response, already applied" means
+AI_PATHS = "AI-Paths"
 
 # the lines git itself writes into a trailer block (trailer.c's git_generated_prefixes)
 _GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")

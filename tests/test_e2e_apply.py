@@ -344,3 +344,59 @@ def test_json_counts_of_a_whole_file_replacement_are_gits(repo: GitRepo, args, r
         assert (out["added"], out["removed"]) == (2, 1)
     numstat = repo.git("diff", "--numstat", "HEAD^", "HEAD")
     assert [l.split("\t") for l in numstat.splitlines()] == [["2", "1", "src/app.py"]]
+
+
+# --------------------------------------------------------------------------- re-applying
+
+
+def _reapply_patch(old: str, new: str) -> str:
+    return (f"Make it {new}.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"a.txt\">\n@@\n-{old}\n"
+            f"+{new}\n</FILE_PATCH>\n</FILE_CHANGES>\n")
+
+
+def test_same_response_after_a_revert_applies_again(repo: GitRepo):
+    repo.write("a.txt", "one\ntwo\n")
+    repo.commit_all("base")
+    response = _reapply_patch("one", "ONE")
+    assert repo.run(response=response).returncode == 0
+    first = repo.head()
+    again = repo.run("--json", response=response)
+    assert json.loads(again.out)["status"] == "already-applied" and repo.head() == first
+    repo.git("revert", "--no-edit", "HEAD")
+    assert repo.read("a.txt") == b"one\ntwo\n"
+    r = repo.run("--json", response=response)
+    assert r.returncode == 0 and json.loads(r.out)["status"] == "applied", r.out + r.err
+    assert repo.read("a.txt") == b"ONE\ntwo\n"
+    assert repo.git("log", "-1", "--format=%s").strip() == "Make it ONE"
+
+
+def test_force_applies_even_when_the_history_says_it_was_applied(repo: GitRepo):
+    repo.write("a.txt", "one\n")
+    repo.commit_all("base")
+    add = ("Add b.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"b.txt\">\nb\n</FILE_NEW>\n"
+           "</FILE_CHANGES>\n")
+    assert repo.run(response=add).returncode == 0
+    repo.git("rm", "-q", "b.txt")
+    repo.git("commit", "-qm", "drop b by hand")  # not a revert: the trailer's commit stays
+    assert repo.run(response=add).returncode == 0  # the files no longer hold its result
+    assert repo.read("b.txt") == b"b\n"
+    before = repo.head()
+    r = repo.run("--json", "--force", response=add)  # holds it now: --force still plans it
+    assert json.loads(r.out)["status"] == "no-change" and repo.head() == before
+
+
+def test_path_options_are_part_of_the_same_application(repo: GitRepo):
+    repo.write("a.txt", "one\n")
+    repo.write("b.txt", "one\n")
+    repo.commit_all("base")
+    response = ("Both.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"a.txt\">\n@@\n-one\n+A\n"
+                "</FILE_PATCH>\n<FILE_PATCH file_path=\"b.txt\">\n@@\n-one\n+B\n</FILE_PATCH>\n"
+                "</FILE_CHANGES>\n")
+    assert repo.run("--include", "a.txt", response=response).returncode == 0
+    assert repo.read("a.txt") == b"A\n" and repo.read("b.txt") == b"one\n"
+    assert "AI-Paths: --include=a.txt" in repo.git("log", "-1", "--format=%B")
+    r = repo.run("--json", "--include", "b.txt", response=response)
+    assert json.loads(r.out)["status"] == "applied", r.out + r.err
+    assert repo.read("b.txt") == b"B\n"
+    r = repo.run("--json", "--include", "b.txt", response=response)
+    assert json.loads(r.out)["status"] == "already-applied"

@@ -90,7 +90,8 @@ def _run(p: dict) -> None:
                        verify=p["verify"], branch=branch, base=p["base"], signoff=p["signoff"],
                        sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
                        directory=p["directory"], limits=tuple(p["limits"]),
-                       batch=os.urandom(4).hex() if len(inputs) > 1 else None)
+                       batch=os.urandom(4).hex() if len(inputs) > 1 else None,
+                       force=p["force"])
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):

@@ -8,7 +8,7 @@ import os
 import pygit2
 
 from ..errors import ApplyError, FatalError, UsageError
-from ..trailers import AI_RESPONSE, trailer_values
+from ..trailers import AI_PATHS, AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
 
@@ -294,9 +294,11 @@ TRUE_WORDS = ("1", "true", "yes", "on")
 # --------------------------------------------------------------------------- history
 
 
-def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 1000):
+def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 1000,
+                         paths: str | None = None):
     """The commit among the ``limit`` most recent of ``tip``'s history whose AI-Response
-    trailer is ``response_id``, or None.
+    trailer is ``response_id`` and whose AI-Paths trailer is ``paths`` (None: has none),
+    or None.
 
     This runs on every apply, so it must not grow with the history: an unsorted walk
     yields commits as it reaches them (a topological or time sort walks the whole history
@@ -309,7 +311,29 @@ def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 1000):
         if n >= limit:
             break
         # the byte search keeps the walk cheap; the trailer block decides
-        if needle in c.raw_message and response_id in trailer_values(
-                c.raw_message.decode("utf-8", "replace"), AI_RESPONSE):
-            return c
+        if needle in c.raw_message:
+            message = c.raw_message.decode("utf-8", "replace")
+            if response_id in trailer_values(message, AI_RESPONSE) \
+                    and trailer_values(message, AI_PATHS) == ([paths] if paths else []):
+                return c
     return None
+
+
+def still_holds(repo: Repo, commit_id, tree_id) -> bool:
+    """Whether the tree ``tree_id`` (None: empty) still holds what commit ``commit_id``
+    changed: each path it added or changed with the same mode and content, each path it
+    deleted absent.  A revert, or a later edit of those files, makes it False."""
+    from .state import tree_entry
+
+    r = repo.repo
+    commit = r[commit_id]
+    tree = r[tree_id] if tree_id is not None else None
+    if commit.parents:
+        diff = commit.parents[0].tree.diff_to_tree(commit.tree)
+    else:
+        diff = commit.tree.diff_to_tree(swap=True)
+    for d in diff.deltas:
+        for path in {d.old_file.path, d.new_file.path}:
+            if path and tree_entry(tree, path) != tree_entry(commit.tree, path):
+                return False
+    return True
