@@ -13,15 +13,14 @@ between calls (git_aiapply.api.Session).  Tools (docs/API.md):
 A refused response is a normal result (``status`` ``"refused"``, ``error_text`` to send
 back to the model); a bad call or a repository that stops the run is a tool error.
 """
-from __future__ import annotations
-
 import sys
+from typing import Optional
 
 import click
 
 from .errors import AiApplyError, FatalError, UsageError
 
-INSTALL_HINT = "pip install 'mcp>=1.2'"
+INSTALL_HINT = "pip install 'mcp>=1.10'"
 SERVER_NAME = "git-ai-apply"
 INSTRUCTIONS = (
     "Apply a language model's response (edits in unified-diff, apply-patch, SEARCH/REPLACE, "
@@ -63,23 +62,112 @@ def _tool_errors(fn, tool_error):
     return wrapper
 
 
+def _schemas():
+    """Typed parameters and results for the tools (pydantic comes with the SDK): every
+    parameter described, the format an enum, results with an output schema that still
+    lets later fields through (the ``--json`` object may grow; docs/JSON.md)."""
+    from typing import Annotated, Literal
+
+    from pydantic import BaseModel, ConfigDict, Field
+
+    from .formats import FORMAT_NAMES
+
+    class Open(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+    class FileEntry(Open):
+        path: str = Field(description="path of the file, relative to the repository root")
+        action: str = Field(description="add, update, delete, rename or mode")
+        old_path: Optional[str] = Field(None, description="the path before a rename")
+        added: int = Field(0, description="lines added")
+        removed: int = Field(0, description="lines removed")
+
+    class ErrorEntry(Open):
+        reason: str = Field(description="why this edit or path was refused")
+        file: Optional[str] = Field(None, description="the file the problem is in")
+        edit: Optional[int] = Field(None, description="the edit's number within its file")
+        hint: Optional[str] = Field(None, description="what to change in the response")
+
+    class ApplyOutcome(Open):
+        """The ``--json`` object of docs/JSON.md."""
+
+        status: str = Field(description="applied, would-apply, already-applied, no-change, "
+                                        "empty or refused")
+        exit_code: int = Field(description="the command's exit code: 0 done, 1 refused")
+        commit: Optional[str] = Field(None, description="the new commit's id (applied), or "
+                                                        "the one already holding the response")
+        branch: Optional[str] = Field(None, description="the branch committed to")
+        files: list[FileEntry] = Field(default_factory=list,
+                                       description="every path the response changes")
+        error_kind: Optional[str] = Field(None, description="for refused: what kind of problem")
+        fault: Optional[str] = Field(None, description="whose fault a failure is: response "
+                                                       "(send error_text to the model), "
+                                                       "repository, usage or internal")
+        errors: list[ErrorEntry] = Field(default_factory=list,
+                                         description="every problem, for refused")
+        error_text: Optional[str] = Field(None, description="the problems as text, ready to "
+                                                            "send back to the model")
+        diff: Optional[str] = Field(None, description="the change as a git diff (with diff)")
+
+    class UndoOutcome(Open):
+        status: str = Field(description="undone, refused or fatal")
+        exit_code: int = Field(description="0 undone, 1 refused, 128 fatal")
+        undone: Optional[str] = Field(None, description="the commit that was HEAD and was "
+                                                        "taken back")
+        commits: list[str] = Field(default_factory=list,
+                                   description="every commit taken back, newest first")
+        head: Optional[str] = Field(None, description="the branch's tip now")
+        error_text: Optional[str] = Field(None, description="why it was refused")
+
+    Format = Optional[Literal[tuple(FORMAT_NAMES)]]  # type: ignore[valid-type]
+    return Annotated, Field, Format, ApplyOutcome, UndoOutcome
+
+
 def build_server(session):
-    """The MCP server with its tools, answering from ``session`` (an api.Session)."""
+    """The MCP server with its tools and prompts, answering from ``session`` (an
+    api.Session)."""
+    from .prompts import PROMPTS, prompt_for
+
     server_class, tool_error = _sdk()
     server = server_class(SERVER_NAME, instructions=INSTRUCTIONS)
+    Annotated, Field, Format, ApplyOutcome, UndoOutcome = _schemas()
 
     def tool(fn):
-        return server.tool()(_tool_errors(fn, tool_error))
+        return server.tool(structured_output=True)(_tool_errors(fn, tool_error))
 
-    def run(response: str, **options) -> dict:
+    def run(response: str, **options) -> ApplyOutcome:
         options = {k: v for k, v in options.items() if v is not None}
-        return session.apply(response, name="response", **options).to_json()
+        return ApplyOutcome(**session.apply(response, name="response", **options).to_json())
+
+    Response = Annotated[str, Field(description=(
+        "the model's whole answer: prose with change blocks in any supported format, or the "
+        "JSON a chat API returned (tool calls included)"))]
+    Branch = Annotated[Optional[str], Field(None, description=(
+        "commit onto this branch instead of the current one, without touching the worktree; "
+        "created at base when missing"))]
+    FormatParam = Annotated[Format, Field(None, description=(
+        "only look for this format (default: detect every format)"))]
+    IncludeDirty = Annotated[Optional[bool], Field(None, description=(
+        "apply on top of uncommitted changes of the touched files (they go into the commit); "
+        "default: the aiapply.includeDirty setting"))]
+    Diff = Annotated[bool, Field(False, description="also return the change as a git diff")]
 
     @tool
-    def apply_response(response: str, branch: str | None = None, base: str | None = None,
-                       format: str | None = None, message: str | None = None,
-                       include_dirty: bool | None = None, allow_empty: bool = False,
-                       no_verify: bool = False, diff: bool = False) -> dict:
+    def apply_response(
+            response: Response, branch: Branch = None,
+            base: Annotated[Optional[str], Field(None, description=(
+                "with branch: the commit a new branch starts at (default HEAD)"))] = None,
+            format: FormatParam = None,
+            message: Annotated[Optional[str], Field(None, description=(
+                "use this commit message instead of the response's explanation"))] = None,
+            include_dirty: IncludeDirty = None,
+            allow_empty: Annotated[bool, Field(False, description=(
+                "a response without any change block is not an error"))] = False,
+            no_verify: Annotated[bool, Field(False, description=(
+                "skip the pre-commit and commit-msg hooks"))] = False,
+            force: Annotated[bool, Field(False, description=(
+                "apply even when the history says this response was already applied"))] = False,
+            diff: Diff = False) -> ApplyOutcome:
         """Apply a model's response to the repository and commit it (one commit, all or
         nothing).  With branch, commit onto that branch (created at base, default HEAD)
         without touching the worktree.  Returns the outcome: status is applied,
@@ -87,29 +175,57 @@ def build_server(session):
         was changed)."""
         return run(response, branch=branch, base=base, format=format, message=message,
                    include_dirty=include_dirty, allow_empty=allow_empty, no_verify=no_verify,
-                   diff=diff)
+                   force=force, diff=diff)
 
     @tool
-    def check_response(response: str, branch: str | None = None, format: str | None = None,
-                       include_dirty: bool | None = None, diff: bool = False) -> dict:
+    def check_response(response: Response, branch: Branch = None, format: FormatParam = None,
+                       include_dirty: IncludeDirty = None, diff: Diff = False) -> ApplyOutcome:
         """Check whether a response would apply, writing nothing: status would-apply (with
         the files and, with diff, the resulting diff) or refused with error_text."""
         return run(response, check=True, branch=branch, format=format,
                    include_dirty=include_dirty, diff=diff)
 
-    @tool
-    def show_files(paths: list[str], rev: str | None = None) -> str:
-        """Show files (paths relative to the repository root) with a LINE#ID prefix on
-        every line, the ids hashline edits refer to; rev shows them as in that commit."""
+    @server.tool(structured_output=False)
+    @_tool_errors_of(tool_error)
+    def show_files(
+            paths: Annotated[list[str], Field(description=(
+                "files to show, relative to the repository root"))],
+            rev: Annotated[Optional[str], Field(None, description=(
+                "show them as in this commit (default: the worktree)"))] = None) -> str:
+        """Show files with a LINE#ID prefix on every line, the ids hashline edits refer
+        to."""
         return session.show(*paths, rev=rev)
 
     @tool
-    def undo_last_apply(force: bool = False) -> dict:
+    def undo_last_apply(
+            force: Annotated[bool, Field(False, description=(
+                "undo even when the commit is already in a remote-tracking branch"))] = False,
+            batch: Annotated[bool, Field(False, description=(
+                "take back every commit of the last run of several responses"))] = False,
+    ) -> UndoOutcome:
         """Take back the last commit git ai-apply made, if it is still HEAD as made and its
-        files are unchanged since; otherwise refused and nothing changes."""
-        return session.undo(force=force)
+        files are unchanged since (called again: the one before); otherwise refused and
+        nothing changes."""
+        return UndoOutcome(**session.undo(force=force, batch=batch))
 
+    for fmt in PROMPTS:
+        _add_format_prompt(server, fmt, prompt_for(fmt))
     return server
+
+
+def _tool_errors_of(tool_error):
+    return lambda fn: _tool_errors(fn, tool_error)
+
+
+def _add_format_prompt(server, fmt: str, text: str) -> None:
+    """``prompt FORMAT``'s instructions as an MCP prompt named ``format-FMT``."""
+
+    def instructions() -> str:
+        return text
+
+    server.prompt(name=f"format-{fmt}", description=(
+        f"System-prompt instructions for answering in the {fmt} format, the edits "
+        "git ai-apply reads"))(instructions)
 
 
 @click.command("mcp")

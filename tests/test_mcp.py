@@ -87,7 +87,8 @@ def test_branch_and_bad_arguments(base: GitRepo):
     assert payload(on_branch)["status"] == "applied"
     assert base.git("show", "agent/1:src/b.txt") == "alpha\nBETA\n"
     assert base.snapshot()["files"] == snap["files"] and base.head() == snap["head"]
-    assert bad.is_error and "usage error: unknown format 'nope'" in bad.content[0].text
+    # the format is an enum in the tool's schema: the SDK refuses the call before it runs
+    assert bad.is_error and "nope" in bad.content[0].text
 
 
 def test_missing_extra_says_how_to_install(base: GitRepo, tmp_path):
@@ -98,4 +99,55 @@ def test_missing_extra_says_how_to_install(base: GitRepo, tmp_path):
     r = subprocess.run([*AI_APPLY, "mcp"], cwd=base.root, env=env, input=b"", capture_output=True)
     err = r.stderr.decode()
     assert r.returncode == 128 and err.startswith("fatal: ") and "Traceback" not in err
-    assert "pip install 'mcp>=1.2'" in err and r.stdout == b""
+    assert "pip install 'mcp>=1.10'" in err and r.stdout == b""
+
+
+def listing(repo: GitRepo):
+    """The server's tools and prompts as a client sees them, and one prompt fetched."""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def main():
+        params = StdioServerParameters(command=AI_APPLY[0], args=[*AI_APPLY[1:], "mcp"],
+                                       env=repo.env, cwd=str(repo.root))
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = (await session.list_tools()).tools
+                prompts = (await session.list_prompts()).prompts
+                got = await session.get_prompt("format-unified-diff")
+                applied = await session.call_tool("apply_response", {"response": LOUDER_BETA})
+                return tools, prompts, got, applied
+
+    return anyio.run(main)
+
+
+def _schema(obj, snake: str, camel: str):
+    value = getattr(obj, snake, None)
+    return value if value is not None else getattr(obj, camel, None)
+
+
+def test_tools_describe_every_parameter_and_their_results(base: GitRepo):
+    from git_aiapply.formats import FORMAT_NAMES
+
+    tools, prompts, got, applied = listing(base)
+    for t in tools:
+        props = _schema(t, "input_schema", "inputSchema")["properties"]
+        assert props, t.name
+        for name, prop in props.items():
+            assert prop.get("description"), f"{t.name}.{name} has no description"
+        if "format" in props:
+            enum = next(o["enum"] for o in props["format"]["anyOf"] if "enum" in o)
+            assert sorted(enum) == sorted(FORMAT_NAMES)
+        if t.name != "show_files":
+            out = _schema(t, "output_schema", "outputSchema")
+            assert out and "status" in out["properties"], t.name
+    # the structured result is the --json object, the same as the text
+    structured = _schema(applied, "structured_content", "structuredContent")
+    assert structured["status"] == "applied" and structured == payload(applied)
+    assert structured["files"][0]["path"] == "src/b.txt"
+    # the format instructions as prompts, the same text as `git ai-apply prompt FORMAT`
+    assert sorted(p.name for p in prompts) == sorted(f"format-{f}" for f in FORMAT_NAMES)
+    text = got.messages[0].content.text
+    assert text.strip() == base.run("prompt", "unified-diff").out.strip()
