@@ -82,6 +82,7 @@ class FileResult:
     old_path: str | None
     added: int
     removed: int
+    merged_from: str | None = None  # -3: the commit the edits were applied at, then merged
 
 
 @dataclass(frozen=True)
@@ -127,10 +128,17 @@ class Result:
         """The ``--json`` object, field for field, as the command prints it."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["formats"] = list(self.formats)
-        d["files"] = [{"path": f.path, "action": f.action, "old_path": f.old_path,
-                       "added": f.added, "removed": f.removed} for f in self.files]
+        d["files"] = [_file_json(f) for f in self.files]
         d["errors"] = [e.to_json() for e in self.errors]
         return d
+
+
+def _file_json(f: FileResult) -> dict:
+    d = {"path": f.path, "action": f.action, "old_path": f.old_path, "added": f.added,
+         "removed": f.removed}
+    if f.merged_from is not None:
+        d["merged_from"] = f.merged_from
+    return d
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,11 @@ class Parsed:
     model: str | None
 
 
+def _three_way_setting(repo, opts: dict) -> bool:
+    value = opts.get("three_way")
+    return repo.config_bool("aiapply.threeWay", False) if value is None else value
+
+
 # --------------------------------------------------------------------------- options
 
 # name -> (type, what the command line calls it)
@@ -156,6 +169,7 @@ _OPTION_TYPES: dict[str, tuple[type | tuple, str]] = {
     "include_dirty": (bool, "--include-dirty"),
     "allow_empty": (bool, "--allow-empty"),
     "force": (bool, "--force"),
+    "three_way": (bool, "-3 / --3way"),
     "format": (str, "--format"),
     "message": (str, "-m"),
     "no_verify": (bool, "--no-verify"),
@@ -208,8 +222,8 @@ def validate_options(options: dict) -> dict:
     if out.get("format") and out["format"] not in FORMAT_NAMES:
         raise InvalidOptions(f"unknown format {out['format']!r}; known formats: "
                              f"{', '.join(FORMAT_NAMES)}")
-    if out.get("base") and not out.get("branch"):
-        raise InvalidOptions("option base (--base) goes with branch (--branch)")
+    if out.get("base") and not out.get("branch") and out.get("three_way") is False:
+        raise InvalidOptions("option base (--base) goes with branch (--branch) or three_way (-3)")
     if out.get("verify") and (not out.get("branch") or out.get("no_verify")):
         raise InvalidOptions("option verify (--verify) goes with branch, and not with no_verify")
     if out.get("max_bytes", 0) < 0:
@@ -444,6 +458,10 @@ class Session:
                 raise InvalidOptions(f"aiapply.format is {fmt!r}, not a known format: "
                                      f"{', '.join(FORMAT_NAMES)}")
             branch = opts.get("branch")
+            three_way = _three_way_setting(repo, opts)
+            if opts.get("base") and not branch and not three_way:
+                raise InvalidOptions("option base (--base) goes with branch (--branch) or "
+                                     "three_way (-3)")
             options = Options(
                 check=opts.get("check", False), diff=opts.get("diff", False),
                 include_dirty=include_dirty, allow_empty=opts.get("allow_empty", False),
@@ -452,7 +470,9 @@ class Session:
                 signoff=opts.get("signoff", False), sign=opts.get("sign"),
                 trailers=opts.get("trailers", True), strip=opts.get("strip"),
                 directory=opts.get("directory"), limits=path_limits(opts),
-                force=opts.get("force", False))
+                force=opts.get("force", False),
+                three_way=three_way,
+                three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1))
             identity = _author_env(repo, opts)
             try:
                 response = read_response(raw, name=name, max_bytes=max_bytes)

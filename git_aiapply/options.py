@@ -53,6 +53,10 @@ APPLY_OPTIONS: list[Opt] = [
         "the touched files (they go into the commit).", default=None),
     Opt(("--allow-empty",), "allow_empty", FLAG, "A response with no change block is not an "
         "error."),
+    Opt(("-3", "--3way"), "three_way", FLAG, "When an edit does not fit, apply the response "
+        "at the commit it was written against (--base REV, an AI-Base line, or the newest of "
+        "the recent commits where it fits) and merge the result in, as git apply -3 "
+        "(aiapply.threeWay).", default=None),
     Opt(("--force",), "force", FLAG, "Apply even when the history holds a commit of this "
         "response (by its AI-Response trailer) whose result the files still hold."),
     Opt(("-p",), "strip", INT, "Remove N leading path components from the response's paths, "

@@ -38,6 +38,8 @@ class Options:
     limits: tuple = ()
     batch: str | None = None  # a run of several responses: its id, in each commit's reflog entry
     force: bool = False  # apply even when the history says the response was applied
+    three_way: bool = False  # -3: edits that do not fit are applied at the answer's base, merged
+    three_way_depth: int = 50  # commits searched for that base (aiapply.threeWayDepth)
 
     def path_options(self) -> str | None:
         """The path options as one line (the AI-Paths trailer), None when none was given."""
@@ -81,6 +83,8 @@ class Outcome:
     hook_output: str = ""
     error_kind: str | None = None
     plan: Plan | None = None  # what was (or would be) written; not in the JSON
+    merged: dict[str, str] = field(default_factory=dict)  # path -> base it was merged from (-3)
+    three_way_base: str | None = None  # -3: the commit the edits were applied at
 
     @property
     def added(self) -> int:
@@ -89,6 +93,13 @@ class Outcome:
     @property
     def removed(self) -> int:
         return sum(c.removed for c in self.changes)
+
+    def _file_json(self, c: FileChange) -> dict:
+        d = {"path": c.path, "action": c.action, "old_path": c.old_path, "added": c.added,
+             "removed": c.removed}
+        if c.path in self.merged:  # -3: merged into the current file from this base
+            d["merged_from"] = self.merged[c.path]
+        return d
 
     def to_json(self) -> dict:
         return {
@@ -101,11 +112,7 @@ class Outcome:
             "branch": self.branch,
             "base": self.base,
             "formats": self.formats,
-            "files": [
-                {"path": c.path, "action": c.action, "old_path": c.old_path,
-                 "added": c.added, "removed": c.removed}
-                for c in self.changes
-            ],
+            "files": [self._file_json(c) for c in self.changes],
             "added": self.added,
             "removed": self.removed,
             "message": self.message,
@@ -173,7 +180,8 @@ def message_settings(repo, opts: Options) -> tuple[bool, int]:
     return trailers, repo.config_int("aiapply.subjectLength", opts.subject_max, SUBJECT_MIN)
 
 
-def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Options) -> str:
+def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Options,
+                         three_way_base: str | None = None) -> str:
     from .message import build_message
 
     trailers, subject_max = message_settings(repo, opts)
@@ -188,7 +196,9 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
             msg = add_trailers(msg, trailer_lines(parsed.formats, response.response_id,
                                                   response.model))
     else:
-        msg = build_message(parsed.explanation, formats=parsed.formats,
+        from .threeway import without_base_lines
+
+        msg = build_message(without_base_lines(parsed.explanation), formats=parsed.formats,
                             response_id=response.response_id, model=response.model,
                             descriptions=parsed.descriptions,
                             changed=lambda: _changed_words(plan),
@@ -196,6 +206,10 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
     paths = opts.path_options()
     if trailers and paths:
         msg = add_trailers(msg.rstrip("\n"), [f"{AI_PATHS}: {paths}"])
+    if trailers and three_way_base:
+        from .threeway import AI_BASE
+
+        msg = add_trailers(msg.rstrip("\n"), [f"{AI_BASE}: {three_way_base}"])
     if opts.signoff:
         from .git.ident import identity
 
@@ -392,7 +406,19 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
         base = Overlay(base, after)
     root = repo.workdir or ""
-    plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root))
+
+    def normalize(raw):
+        return normalize_path(raw, worktree=root)
+
+    try:
+        plan = make_plan(parsed.ops, base, normalize)
+    except ApplyError as e:
+        if not opts.three_way or e.kind != "refused":
+            raise
+        three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
+        plan = three.plan
+        out.merged = {p: three.base for p in three.merged}
+        out.three_way_base = three.base
     out.changes = _counted_as_git(plan)
     out.renames = plan.renames
     out.plan = plan
@@ -418,6 +444,64 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         if defer_dirty:
             _refuse_dirty(repo, base, plan)
         raise e.error from None
+
+
+def _three_way(repo, response: Response, ops, opts: Options, current, base_commit, normalize,
+               refusal: ApplyError):
+    """``ops`` applied at the commit the answer was written against and merged into the
+    current files (threeway.py); ``refusal`` (why they do not fit now) when no base fits."""
+    from .git.merge import commits_touching, merge_file, renamed_since
+    from .git.state import TreeSnapshot
+    from .threeway import Candidate, base_named_in, merge_into_current, plan_at_base
+
+    r = repo.repo
+
+    def candidates():
+        named = (opts.base if opts.branch is None else None) or base_named_in(response.text) \
+            or response.json_base
+        if named:
+            commit = repo.resolve_commit(named) if named == opts.base else _commit_or_none(repo, named)
+            if commit is not None:
+                yield Candidate(str(commit.id), TreeSnapshot(r, commit.tree, None), named=True)
+                return
+        paths = sorted({p for p in (_op_path(op, normalize) for op in ops) if p})
+        start = base_commit.id if base_commit is not None else None
+        for cid in commits_touching(repo, start, paths, opts.three_way_depth):
+            yield Candidate(cid, TreeSnapshot(r, r[cid].tree, None))
+
+    found = plan_at_base(ops, candidates(), normalize)
+    if found is None:
+        hint = (f"-3: no commit among the last {opts.three_way_depth} that changed these files "
+                "holds the lines the edits expect either")
+        raise ApplyError([*refusal.problems, Problem(hint)], kind=refusal.kind) from None
+    cand, at_base = found
+    missing = [p for p in at_base.final
+               if at_base.base.get(p) is not None and current.entry(p) is None]
+    moved = renamed_since(repo, cand.commit, base_commit.tree.id if base_commit else None,
+                          missing) if missing else {}
+    return merge_into_current(at_base, cand.commit, current, lambda p: moved.get(p, p),
+                              lambda path, a, o, t: merge_file(repo, path, a, o, t))
+
+
+def _commit_or_none(repo, rev: str):
+    """The commit an AI-Base line names, or None when this repository has no such commit
+    (the line is the model's echo: a wrong one falls back to the search)."""
+    from .errors import UsageError
+
+    try:
+        return repo.resolve_commit(rev)
+    except UsageError:
+        return None
+
+
+def _op_path(op, normalize) -> str | None:
+    raw = getattr(op, "path", None) or getattr(op, "old_path", None)
+    if not raw:
+        return None
+    try:
+        return normalize(raw)
+    except ApplyError:
+        return None
 
 
 class _BeforeTransaction(Exception):
@@ -450,7 +534,8 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     from .git.transaction import CommitRequest, commit_to_branch, commit_to_worktree
 
     try:
-        message = build_commit_message(repo, parsed, response, plan, opts)
+        message = build_commit_message(repo, parsed, response, plan, opts,
+                                       three_way_base=out.three_way_base)
     except ApplyError as e:
         raise _BeforeTransaction(e) from None
     out.message = message

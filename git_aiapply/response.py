@@ -55,6 +55,9 @@ class Response:
     is_json: bool
     # (offset in ``text`` where the call stood, toolcalls.ToolCall), in answer order
     tool_calls: list = field(default_factory=list)
+    # the commit an `AI-Base:` line in a chat JSON's turns names (the user turn holds the
+    # prompt `git ai-apply prompt --base` printed); for text, the answer's own line counts
+    json_base: str | None = None
 
 
 def response_id(data: bytes) -> str:
@@ -105,7 +108,11 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
         if data is not None:
             answer = extract_answer(data)
             refuse_unusable(answer)
-            return answer_response(answer, stem)
+            from .threeway import base_named_in
+
+            resp = answer_response(answer, stem)
+            resp.json_base = base_named_in(body, anywhere=True)
+            return resp
     return Response(
         text=normalize_newlines(body),
         given_text=decoded,

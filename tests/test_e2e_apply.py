@@ -142,7 +142,7 @@ def test_no_trailers(based: GitRepo):
     (["--no-such-option"], "no such option"),
     (["/nonexistent/response.md"], "cannot read"),
     (["--format", "klingon"], "unknown format"),
-    (["--base", "HEAD"], "--base goes with --branch"),
+    (["--base", "HEAD"], "--base goes with --branch or -3"),
 ])
 def test_usage_errors_exit_2(based: GitRepo, args, why):
     before = based.snapshot()

@@ -47,8 +47,11 @@ def _run(p: dict) -> None:
     if include_dirty is None:
         include_dirty = repo.config_bool("aiapply.includeDirty", False)
     branch = p["branch"]
-    if p["base"] and not branch:
-        raise UsageError("--base goes with --branch")
+    three_way = p["three_way"]
+    if three_way is None:
+        three_way = repo.config_bool("aiapply.threeWay", False)
+    if p["base"] and not branch and not three_way:
+        raise UsageError("--base goes with --branch or -3")
     if p["verify"] and (not branch or p["no_verify"]):
         raise UsageError("--verify goes with --branch, and not with --no-verify")
     if p["strip"] is not None and p["strip"] < 0:
@@ -91,7 +94,8 @@ def _run(p: dict) -> None:
                        sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
                        directory=p["directory"], limits=tuple(p["limits"]),
                        batch=os.urandom(4).hex() if len(inputs) > 1 else None,
-                       force=p["force"])
+                       force=p["force"], three_way=three_way,
+                       three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1))
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):

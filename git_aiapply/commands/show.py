@@ -9,7 +9,10 @@ import click
 @click.command("show")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--rev", default=None, help="Show the files as they are in REV instead of the worktree.")
-def command(paths, rev):
+@click.option("--base", "with_base", is_flag=True, help="End with an AI-Base line naming HEAD "
+              "(or REV) for the model to echo, so that -3 finds the commit the answer was "
+              "written against.")
+def command(paths, rev, with_base):
     """Print files with hashline ids (LINE#ID:text), for a model's prompt."""
     from ..api import hashline_view
     from ..git.repo import Repo
@@ -23,3 +26,8 @@ def command(paths, rev):
             if rel_raw.startswith(".."):
                 rel_raw = os.path.relpath(os.path.abspath(raw), root)
         click.echo(hashline_view(repo, rel_raw, rev))
+    if with_base:
+        from ..threeway import AI_BASE
+
+        commit = repo.resolve_commit(rev or "HEAD")
+        click.echo(f"{AI_BASE}: {commit.id}")
