@@ -12,6 +12,15 @@ hashing follow dataclasses: same class and equal fields; a mutable record is unh
 """
 from __future__ import annotations
 
+# Type checkers read @record as a dataclass (PEP 681); at run time the marker costs nothing,
+# so that `typing` stays off the start-up path.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, dataclass_transform
+else:
+    def dataclass_transform(**_kwargs):
+        return lambda decorated: decorated
+
 _FIELDS = "__record_fields__"
 
 
@@ -22,7 +31,7 @@ class _Factory:
         self.make = make
 
 
-def field(*, default_factory):
+def field(*, default_factory) -> "Any":
     """A field whose default is made anew for every instance (``list``, ``dict``...)."""
     return _Factory(default_factory)
 
@@ -98,6 +107,7 @@ def _make(cls, frozen: bool):
     return cls
 
 
+@dataclass_transform(field_specifiers=(field,))
 def record(cls=None, *, frozen: bool = False):
     """Class decorator: ``@record`` or ``@record(frozen=True)``."""
     if cls is None:
