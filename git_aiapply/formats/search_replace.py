@@ -124,6 +124,24 @@ def _prose_path(line: str) -> str | None:
     return None
 
 
+_LABEL_START = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*\S*",
+                          re.IGNORECASE)
+
+
+def _cut_prose_path(line: str) -> bool:
+    """``line``, cut mid-line, may be the start of a prose path line (``_prose_path``): a
+    label and at most one word (``File: uti``), a file's name and an unclosed remark
+    (``app.py (ent``), or a backticked name still open (``in `utils.p``)."""
+    s = _LIST_ITEM.sub("", line.strip(), count=1).lstrip("#").strip().replace("**", "")
+    if _LABEL_START.fullmatch(s):
+        return True
+    word, paren, rest = s.partition(" (")
+    if paren and ")" not in rest and _file_name(_word_path(word)):
+        return True
+    return (fence_of(line) is None and s.strip("`") != "" and s.count("`") % 2 == 1
+            and " " not in s[s.rfind("`"):])
+
+
 def _file_name(path: str | None) -> str | None:
     """``path`` when it surely names a file (a folder or an extension), else None."""
     if path is None or path.startswith(("http:", "https:")):
@@ -351,6 +369,8 @@ class SearchReplace(Format):
             # after a complete block (of any format: aider's first block may follow others),
             # cut inside what may be the next block's path line (``Makef``, ``src/cl``,
             # ``### run``); a sentence's end (``Done.``) or several words are prose
+            return True
+        if mid_line and scan.floor > 0 and _cut_prose_path(lines[k]):
             return True
         run = scan.memo.get(NAME)
         if run is None or not run.found:
