@@ -15,9 +15,13 @@ what aider accepts: the line just before the block, looking back over fence line
 blank lines up to three lines that say something (so the path may stand before the
 opening fence, inside it as its first line, or before a closed fence of its own); or the
 fence line itself (```` ```python src/app.py ````, ```` ```src/app.py ````).  ``#``,
-``*``, backticks and a trailing ``:`` around it are markup, dropped.  A block without a
-path takes the previous block's.  The path is taken as written: never matched onto
-another file's name.
+``*``, backticks and a trailing ``:`` around it are markup, dropped; prose around a file's
+name (``File: x.py``, ``x.py (helper)``, ``Now in `x.py`:``) still names it.  A block
+whose path cannot be read takes the previous block's, only when nothing but whitespace
+separates them.  The path is taken as written: never matched onto another file's name.
+The fences are aider's (``fence_of``): backticks or tildes, and its tag pairs
+(``<source>python`` ... ``</source>``, ``<code>``, ``<pre>``, ``<codeblock>``,
+``<sourcecode>``).
 
 Consecutive blocks of one file form one edit of it (located together against the file as
 it was, as the blocks of one ``<CodeChange>``; when they do not fit together, one after
