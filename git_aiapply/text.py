@@ -375,10 +375,11 @@ def strip_fence(lines: list[str]) -> list[str]:
 
 def fence_close_line(lines: Sequence[str], start: int, fence: tuple[str, int]) -> int | None:
     """The line that closes the fence opened on ``lines[start]``, or None.  Fences pair as
-    models nest them: a fence line with an info string (```` ```python ````) opens an
-    inner block, which the next bare fence line of its character at least as long closes;
-    the outer fence closes at a bare line that no inner block is open for.  So content
-    that starts with one fenced block and ends with another is not one wrapped block."""
+    models nest them: a fence line with an info string (```` ```python ````) of the outer
+    fence's character and at least its length opens an inner block, which the next bare
+    fence line at least as long closes; the outer fence closes at a bare line that no
+    inner block is open for.  So content that starts with one fenced block and ends with
+    another is not one wrapped block."""
     open_fences = [fence]
     for k in range(start + 1, len(lines)):
         line = lines[k]
@@ -390,6 +391,7 @@ def fence_close_line(lines: Sequence[str], start: int, fence: tuple[str, int]) -
                 return k
             continue
         inner = fence_open(line)
-        if inner is not None and fence_info(line):
+        if (inner is not None and fence_info(line) and inner[0] == fence[0]
+                and inner[1] >= fence[1]):  # a shorter one could not close the outer anyway
             open_fences.append(inner)
     return None

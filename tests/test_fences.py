@@ -309,3 +309,10 @@ def test_a_cut_whole_answer_is_refused_in_every_fence_kind(kind):
     opening, closing = FENCES[kind]
     _sweep(f"Fix.\n\nsrc/a.py\n{opening}\nx = 2\ny = 3\n{closing}\n\n"
            f"src/b.py\n{opening}\nz = 4\n{closing}\nDone.", closing, only="whole")
+
+
+def test_whole_takes_no_path_from_a_sentence():
+    # any fence after a path line is a whole file here: a file named in a sentence may
+    # introduce a command, never that file's new content
+    text = "Run `main.py`:\n```bash\npython main.py\n```\n\nFile: src/a.py\n```python\nx = 2\n```\n"
+    assert edits(text, only="whole") == [("new", "src/a.py", "x = 2\n")]

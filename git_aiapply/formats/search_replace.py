@@ -87,15 +87,17 @@ def closes(line: str, fence: tuple[str, int, str]) -> bool:
     return not f[2] and f[0] == fence[0] and f[1] >= fence[1]
 
 
-def strip_path(line: str) -> str | None:
+def strip_path(line: str, sentences: bool = True) -> str | None:
     """The path a path line names, its markup dropped; None when the line is no path.
 
     A path is one word (no whitespace; a list item's marker before it is dropped);
     ``...``, markers and a bare word that ends with a colon (``Changes:``, prose) are not
     paths.  Prose around a path still names it when the path surely names a file (a
-    folder or an extension, ``_prose_path``)."""
+    folder or an extension, ``_prose_path``); ``sentences=False`` leaves out a name
+    backticked in a sentence (``Run `main.py`:``), for a format where any fence after
+    the line would be taken as that file."""
     path = _word_path(line)
-    return path if path is not None else _prose_path(line)
+    return path if path is not None else _prose_path(line, sentences)
 
 
 # 'File: x.py', '**Path:** x.py', '#### Filename: `x.py`': a label before the path
@@ -106,7 +108,7 @@ _REMARK = re.compile(r"(\S+)[ \t]+\([^()]*\)[ \t]*:?")
 _BACKTICKED = re.compile(r"`([^`\s]+)`")
 
 
-def _prose_path(line: str) -> str | None:
+def _prose_path(line: str, sentences: bool = True) -> str | None:
     """The path named in a line of prose as models write it before a block: after a label
     (``File: x.py``, ``#### File: `x.py```), before a remark (``x.py (helper module)``), or
     as the one backticked file name of a line that introduces the block (``Now the same
@@ -121,7 +123,7 @@ def _prose_path(line: str) -> str | None:
     remark = _REMARK.fullmatch(s)
     if remark:
         return _file_name(_word_path(remark.group(1)))
-    if s.endswith(":"):
+    if sentences and s.endswith(":"):
         named = {p for p in map(_file_name, _BACKTICKED.findall(s)) if p}
         if len(named) == 1:
             return named.pop()

@@ -39,7 +39,9 @@ def _path_before(lines: list[str], fence_line: int, floor: int) -> tuple[str | N
         k -= 1
     if k < floor or not lines[k].strip() or fence_of(lines[k]):
         return None, fence_line
-    path = strip_path(lines[k])
+    # a file named in a sentence ("Run `main.py`:") is not this fence's path: the
+    # fence may well be a command, and here any fence after a path is a whole file
+    path = strip_path(lines[k], sentences=False)
     return (path, k) if path else (None, fence_line)
 
 
@@ -60,7 +62,7 @@ def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | N
             continue
         if not f[2] and f[0] == char and f[1] >= length:
             return k
-        if f[2] and f[0] == char:
+        if f[2] and f[0] == char and f[1] >= length:  # a shorter one cannot close it anyway
             nested = f
     return None
 
