@@ -84,7 +84,7 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
                 fitting.append((label, reading))
             later |= found
         fitting.reverse()
-        near = _nearly_fitting(index, h.readings, fitting)
+        near = _nearly_fitting(index, h.readings, places, fitting)
         if len(fitting) == 1 and near is None:
             out.append(replace(h, lines=fitting[0][1], readings=[]))
             continue
@@ -130,14 +130,16 @@ def _reading_labelled(readings, label: str):
     return next(r for lab, r in readings if lab == label)
 
 
-def _nearly_fitting(index: LineIndex, readings, fitting) -> tuple[str, int] | None:
-    """(label, 1-based line) of a reading that does not fit the file but fits it with
+def _nearly_fitting(index: LineIndex, readings, places: list[set[int]],
+                    fitting) -> tuple[str, int] | None:
+    """(label, 1-based line) of a reading that fits the file nowhere but somewhere with
     one line different (on the loosest tier), when another reading fits: the file then
-    does not tell which '=======' line is the divider."""
+    does not tell which '=======' line is the divider.  (A reading that fits exactly but
+    was set aside for a later one is explained by that one.)"""
     if len(fitting) != 1:
         return None
-    for label, reading in readings:
-        if label == fitting[0][0]:
+    for (label, reading), found in zip(readings, places):
+        if found:
             continue
         at = _near_fit(index, _old(reading))
         if at is not None:

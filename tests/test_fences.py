@@ -316,3 +316,20 @@ def test_whole_takes_no_path_from_a_sentence():
     # introduce a command, never that file's new content
     text = "Run `main.py`:\n```bash\npython main.py\n```\n\nFile: src/a.py\n```python\nx = 2\n```\n"
     assert edits(text, only="whole") == [("new", "src/a.py", "x = 2\n")]
+
+
+def test_a_reading_set_aside_for_a_later_one_is_no_near_fit():
+    # the first reading ("## Intro", "Usage") fits exactly and, with one line different,
+    # at "## Intro" / "Other" too; the literal reading fits: it is taken
+    file = "## Intro\nOther\n\n## Intro\nUsage\n=======\n\nRun it.\n"
+    block = ("README.md\n```markdown\n<<<<<<< SEARCH\n## Intro\nUsage\n=======\n\nRun it.\n=======\n"
+             "## Intro\nUsage\n=======\n\nRun it with a NAME.\n>>>>>>> REPLACE\n```\n")
+    assert _apply(file, block) == file.replace("Run it.", "Run it with a NAME.")
+
+
+def test_end_tokens_leave_a_chat_answer_too():
+    import json
+    body = {"choices": [{"finish_reason": "stop", "message": {
+        "role": "assistant", "content": f"a.py\n```python\n{SR}```\n<|eot_id|>"}}]}
+    resp = read_response(json.dumps(body).encode())
+    assert "<|eot_id|>" not in resp.text and resp.text.endswith("```\n")
