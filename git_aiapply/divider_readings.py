@@ -67,16 +67,7 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
         if not h.readings:
             out.append(h)
             continue
-        places: list[set[int]] = []
-        for _label, reading in h.readings:
-            old = [t for tag, t in reading if tag != ADD]
-            found: set[int] = set()
-            if any(t.strip() for t in old):
-                for tier in range(4):
-                    found = set(index.fits(old, tier))
-                    if found:
-                        break
-            places.append(found)
+        places = [_places(index, _old(reading)) for _label, reading in h.readings]
         fitting = []
         later: set[int] = set()
         for (label, reading), found in reversed(list(zip(h.readings, places))):
@@ -124,6 +115,16 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
 
 def _old(reading) -> list[str]:
     return [t for tag, t in reading if tag != ADD]
+
+
+def _places(index: LineIndex, old: list[str]) -> set[int]:
+    """Where ``old`` fits, on its first matching tier (nowhere for a blank SEARCH)."""
+    if any(t.strip() for t in old):
+        for tier in range(4):
+            found = set(index.fits(old, tier))
+            if found:
+                return found
+    return set()
 
 
 def _reading_labelled(readings, label: str):

@@ -130,6 +130,24 @@ def _prose_path(line: str, sentences: bool = True) -> str | None:
     return None
 
 
+def _cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
+    """``line``, the response's last and cut mid-line, may be cut in a block's path line."""
+    stripped = line.strip()
+    sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
+    path = strip_path(line)
+    if path is not None and not sentence and ("/" in path or "." in path):
+        return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
+    if not after_a_block:
+        return False
+    # after a complete block (of any format: aider's first block may follow others), cut
+    # inside what may be the next block's path line (``Makef``, ``src/cl``, ``### run``,
+    # ``File: uti``); a sentence's end (``Done.``) or several words are prose
+    if fence_of(line) is None and ((path is not None and not sentence)
+                                   or set(stripped) <= set("#*`")):
+        return True
+    return _cut_prose_path(line)
+
+
 _LABEL_START = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*\S*",
                           re.IGNORECASE)
 
@@ -365,18 +383,7 @@ class SearchReplace(Format):
         if super().begins_block(scan, k, mid_line):
             return True
         lines = scan.lines
-        stripped = lines[k].strip()
-        sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
-        path = strip_path(lines[k])
-        if mid_line and path is not None and not sentence and ("/" in path or "." in path):
-            return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
-        if (mid_line and scan.floor > 0 and fence_of(lines[k]) is None
-                and ((path is not None and not sentence) or set(stripped) <= set("#*`"))):
-            # after a complete block (of any format: aider's first block may follow others),
-            # cut inside what may be the next block's path line (``Makef``, ``src/cl``,
-            # ``### run``); a sentence's end (``Done.``) or several words are prose
-            return True
-        if mid_line and scan.floor > 0 and _cut_prose_path(lines[k]):
+        if mid_line and _cut_in_a_path_line(lines[k], after_a_block=scan.floor > 0):
             return True
         run = scan.memo.get(NAME)
         if run is None or not run.found:
