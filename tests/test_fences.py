@@ -333,3 +333,20 @@ def test_end_tokens_leave_a_chat_answer_too():
         "role": "assistant", "content": f"a.py\n```python\n{SR}```\n<|eot_id|>"}}]}
     resp = read_response(json.dumps(body).encode())
     assert "<|eot_id|>" not in resp.text and resp.text.endswith("```\n")
+
+
+_WORDS = ["Now", "the", "same", "in", "File:", "Path:", "####", "**", "utils.py", "`utils.py`",
+          "src/app.js", "`src/app.js`", "(helper)", "(new", "file)", "and", "see", "Makefile",
+          "`Makefile`", "run:", ":", "-", "1.", "https://x.org/a.py", "`a.py`:"]
+
+
+@given(words=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=7))
+@PROPS
+def test_a_path_read_from_prose_is_written_there_and_surely_a_file(words):
+    line = " ".join(words)
+    path = strip_path(line)
+    if path is None or len(line.split()) == 1:
+        return
+    assert path in line
+    assert "/" in path or "." in path.rsplit("/", 1)[-1]
+    assert not path.startswith("http")
