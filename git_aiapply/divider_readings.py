@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
 from .locate import apply_hunks
-from .matching import LineIndex, nearby_lines
+from .matching import LineIndex, nearby_lines, norm_line
 from .ops import ADD, Hunk
 from .record import replace
 from .text import FileText
@@ -67,16 +67,7 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
         if not h.readings:
             out.append(h)
             continue
-        places: list[set[int]] = []
-        for _label, reading in h.readings:
-            old = [t for tag, t in reading if tag != ADD]
-            found: set[int] = set()
-            if any(t.strip() for t in old):
-                for tier in range(4):
-                    found = set(index.fits(old, tier))
-                    if found:
-                        break
-            places.append(found)
+        places = [_places(index, _old(reading)) for _label, reading in h.readings]
         fitting = []
         later: set[int] = set()
         for (label, reading), found in reversed(list(zip(h.readings, places))):
@@ -84,8 +75,22 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
                 fitting.append((label, reading))
             later |= found
         fitting.reverse()
-        if len(fitting) == 1:
+        near = _nearly_fitting(index, h.readings, places, fitting)
+        if len(fitting) == 1 and near is None:
             out.append(replace(h, lines=fitting[0][1], readings=[]))
+            continue
+        if len(fitting) == 1:
+            label, line = near
+            problems.append(Problem(
+                f"the block has {len(h.readings)} '=======' lines that could be its divider: "
+                f"only the reading with {fitting[0][0]} fits the file, but the reading with "
+                f"{label} fits it at line {line} but for one line, so the other '=======' line "
+                "may be meant as text (a heading's underline); not guessed",
+                file=path, directive=directive, edit=h.number, edit_first_line=h.first_line(),
+                nearby=nearby_lines(lines, _old(_reading_labelled(h.readings, label)), index),
+                hint="copy the SEARCH lines exactly from the file (a heading's underline has "
+                     "as many '=' as the file's), or use a block whose SEARCH and REPLACE hold "
+                     "no line of only '=' signs"))
             continue
         splits = "; ".join(label for label, _ in h.readings)
         if fitting:
@@ -106,3 +111,59 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
     if problems:
         raise ApplyError(problems)
     return out
+
+
+def _old(reading) -> list[str]:
+    return [t for tag, t in reading if tag != ADD]
+
+
+def _places(index: LineIndex, old: list[str]) -> set[int]:
+    """Where ``old`` fits, on its first matching tier (nowhere for a blank SEARCH)."""
+    if any(t.strip() for t in old):
+        for tier in range(4):
+            found = set(index.fits(old, tier))
+            if found:
+                return found
+    return set()
+
+
+def _reading_labelled(readings, label: str):
+    return next(r for lab, r in readings if lab == label)
+
+
+def _nearly_fitting(index: LineIndex, readings, places: list[set[int]],
+                    fitting) -> tuple[str, int] | None:
+    """(label, 1-based line) of a reading that fits the file nowhere but somewhere with
+    one line different (on the loosest tier), when another reading fits: the file then
+    does not tell which '=======' line is the divider.  (A reading that fits exactly but
+    was set aside for a later one is explained by that one.)"""
+    if len(fitting) != 1:
+        return None
+    for (label, reading), found in zip(readings, places):
+        if found:
+            continue
+        at = _near_fit(index, _old(reading))
+        if at is not None:
+            return label, at + 1
+    return None
+
+
+def _near_fit(index: LineIndex, old: list[str]) -> int | None:
+    """Where ``old`` (two lines or more) fits the file with exactly one line different,
+    compared on the loosest tier; None when nowhere.  A window with one line different
+    matches the file at its first or its second line, so only those places are tried."""
+    n = len(old)
+    if n < 2 or n > len(index.lines):
+        return None
+    normed = [norm_line(3, t) for t in old]
+    where = index.where(3, normed[:2])
+    starts = {p for p in where.get(normed[0], ())} | {p - 1 for p in where.get(normed[1], ())}
+    for start in sorted(s for s in starts if 0 <= s <= len(index.lines) - n):
+        differing = 0
+        for a, b in zip(index.normed(3, start, start + n), normed):
+            differing += a != b
+            if differing > 1:
+                break
+        if differing == 1:
+            return start
+    return None

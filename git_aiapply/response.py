@@ -89,6 +89,40 @@ def normalize_newlines(text: str) -> str:
     return "\n".join(p.rstrip("\r") if i < last else p for i, p in enumerate(parts))
 
 
+# Tokens a model's runtime may leave at the end of its answer (BEHAVIOR.md §2).  They are
+# never part of it, whether on a line of their own or glued to the last line; '</s>' is
+# also HTML's strikethrough end tag, so it is taken only on a line of its own.
+END_TOKENS = ("<|endoftext|>", "<|im_end|>", "<|eot_id|>", "<|end|>")
+_OWN_LINE_END_TOKENS = ("</s>",)
+
+
+def strip_end_tokens(text: str) -> str:
+    """``text`` without the model end tokens at its end.  What stood before them is the
+    whole answer: its last line gets the newline it ends with, so it never reads as cut
+    mid-line.  Only the text parsed changes; the AI-Response id is of the response as
+    given."""
+    body = text.rstrip()
+    stripped = False
+    while (token := _end_token(body)) is not None:
+        body = body[:-len(token)].rstrip()
+        stripped = True
+    if not stripped:
+        return text
+    return body + "\n" if body else ""
+
+
+def _end_token(body: str) -> str | None:
+    """The end token ``body`` ends with, if any."""
+    for token in END_TOKENS:
+        if body.endswith(token):
+            return token
+    for token in _OWN_LINE_END_TOKENS:
+        before = body[:-len(token)].rstrip(" \t")
+        if body.endswith(token) and (before == "" or before.endswith("\n")):
+            return token
+    return None
+
+
 def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_MAX_BYTES) -> Response:
     """Read one response.  ``max_bytes`` of ``None`` or ``0`` means no limit.
 
@@ -114,7 +148,7 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
             resp.json_base = base_named_in(body, anywhere=True)
             return resp
     return Response(
-        text=normalize_newlines(body),
+        text=strip_end_tokens(normalize_newlines(body)),
         given_text=decoded,
         response_id=response_id(raw),
         model=None,
@@ -138,7 +172,7 @@ def answer_response(answer: "Answer", stem: str) -> Response:
         else:
             calls.append((len("\n".join(parts)), piece))
     given = "\n".join(texts)
-    text = "\n".join(parts)
+    text = strip_end_tokens("\n".join(parts))
     # The id is that of the assistant text; tool calls that change files are part of
     # the answer too, so they count (an answer made only of calls still has its own id).
     hashed = given

@@ -368,6 +368,30 @@ def strip_fence(lines: list[str]) -> list[str]:
         hi -= 1
     if hi - lo >= 2:
         f = fence_open(lines[lo])
-        if f and is_fence_close(lines[hi - 1], *f):
+        if f and fence_close_line(lines, lo, f) == hi - 1:
             return lines[lo + 1:hi - 1]
     return lines
+
+
+def fence_close_line(lines: Sequence[str], start: int, fence: tuple[str, int]) -> int | None:
+    """The line that closes the fence opened on ``lines[start]``, or None.  Fences pair as
+    models nest them: a fence line with an info string (```` ```python ````) of the outer
+    fence's character and at least its length opens an inner block, which the next bare
+    fence line at least as long closes; the outer fence closes at a bare line that no
+    inner block is open for.  So content that starts with one fenced block and ends with
+    another is not one wrapped block."""
+    open_fences = [fence]
+    for k in range(start + 1, len(lines)):
+        line = lines[k]
+        if line.lstrip()[:1] not in ("`", "~"):
+            continue
+        if is_fence_close(line, *open_fences[-1]):
+            open_fences.pop()
+            if not open_fences:
+                return k
+            continue
+        inner = fence_open(line)
+        if (inner is not None and fence_info(line) and inner[0] == fence[0]
+                and inner[1] >= fence[1]):  # a shorter one could not close the outer anyway
+            open_fences.append(inner)
+    return None

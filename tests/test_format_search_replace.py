@@ -100,16 +100,17 @@ def test_markdown_fences_inside_a_four_backtick_block_are_content():
 
 
 def test_blocks_without_a_path_take_the_previous_one_and_group_per_file():
-    text = (f"First.\n\nsrc/a.py\n```python\n{BLOCK}\n```\n\nThen:\n\n```python\n"
+    # only whitespace between the blocks (prose there refuses: tests/test_fences.py)
+    text = (f"First.\n\nsrc/a.py\n```python\n{BLOCK}\n```\n\n```python\n"
             f"{BLOCK.replace('x', 'y')}\n```\n\nsrc/b.py\n```\n{BLOCK}\n```\n\n"
             f"src/a.py\n```\n{BLOCK.replace('x', 'z')}\n```\n")
     parsed = parse_response(text)
     assert [(type(op).__name__, op.path, [h.number for h in op.hunks]) for op in parsed.ops] == [
         ("EditFile", "src/a.py", [1, 2]), ("EditFile", "src/b.py", [1]),
         ("EditFile", "src/a.py", [1])]
-    assert parsed.explanation == "First.\n\nThen:"
+    assert parsed.explanation == "First."
     assert parsed.formats == ["search-replace"]
-    assert [op.source.line for op in parsed.ops] == [5, 24, 33]
+    assert [op.source.line for op in parsed.ops] == [5, 22, 31]
 
 
 def test_several_blocks_in_one_fence_and_a_path_between_them():

@@ -180,6 +180,13 @@ class Scan:
         f = self.fence
         return f is not None and is_fence_close(self.lines[i], f.char, f.length)
 
+    def ends_fence_as_markdown(self, i: int) -> bool:
+        """Line ``i`` closes the prose fence around the block as markdown reads it even
+        where the block's own lines may start with a space (a diff's context line): a
+        closing fence indented up to three spaces (CommonMark)."""
+        line = self.lines[i]
+        return self.ends_fence(i) and len(line) - len(line.lstrip(" ")) <= 3
+
     @property
     def last_content(self) -> int:
         """Index of the last line that is not blank (-1 for a blank response)."""

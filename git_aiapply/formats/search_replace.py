@@ -15,9 +15,13 @@ what aider accepts: the line just before the block, looking back over fence line
 blank lines up to three lines that say something (so the path may stand before the
 opening fence, inside it as its first line, or before a closed fence of its own); or the
 fence line itself (```` ```python src/app.py ````, ```` ```src/app.py ````).  ``#``,
-``*``, backticks and a trailing ``:`` around it are markup, dropped.  A block without a
-path takes the previous block's.  The path is taken as written: never matched onto
-another file's name.
+``*``, backticks and a trailing ``:`` around it are markup, dropped; prose around a file's
+name (``File: x.py``, ``x.py (helper)``, ``Now in `x.py`:``) still names it.  A block
+whose path cannot be read takes the previous block's, only when nothing but whitespace
+separates them.  The path is taken as written: never matched onto another file's name.
+The fences are aider's (``fence_of``): backticks or tildes, and its tag pairs
+(``<source>python`` ... ``</source>``, ``<code>``, ``<pre>``, ``<codeblock>``,
+``<sourcecode>``).
 
 Consecutive blocks of one file form one edit of it (located together against the file as
 it was, as the blocks of one ``<CodeChange>``; when they do not fit together, one after
@@ -46,20 +50,133 @@ _LOOKBACK = 3  # lines that say something, as aider
 _LIST_ITEM = re.compile(r"(?:[-+]|\d{1,3}[.)])[ \t]+")  # '- ', '1. ', '2) ' before a path
 
 
+# aider's other fences (its ``all_fences``): a tag pair that does not occur in the files,
+# a language after the opening tag (``<source>python``).
+TAG_FENCES = ("source", "code", "pre", "codeblock", "sourcecode")
+_TAG_FENCE = re.compile(r"[ \t]*<(/?)(" + "|".join(TAG_FENCES) + r")>[ \t]*([^<>`]*?)[ \t]*",
+                        re.IGNORECASE)
+
+
 def fence_of(line: str) -> tuple[str, int, str] | None:
-    """(fence char, length, info string) of a fence line."""
+    """(fence char, length, info string) of a fence line: for backticks and tildes the
+    character and how many; for aider's tag fences the tag (``<source>`` opens,
+    ``</source>`` closes) and 0."""
     m = _FENCE.fullmatch(line)
-    if not m:
+    if m:
+        return m.group(1)[0], len(m.group(1)), m.group(2)
+    if "<" not in line:
         return None
-    return m.group(1)[0], len(m.group(1)), m.group(2)
+    m = _TAG_FENCE.fullmatch(line)
+    if not m or (m.group(1) and m.group(3)):
+        return None  # a closing tag takes nothing after it
+    return f"<{m.group(1)}{m.group(2).lower()}>", 0, m.group(3)
 
 
-def strip_path(line: str) -> str | None:
+def is_closing_tag(fence: tuple[str, int, str]) -> bool:
+    return fence[0].startswith("</")
+
+
+def closes(line: str, fence: tuple[str, int, str]) -> bool:
+    """``line`` closes the fence ``fence`` opened: a bare fence of its character at least
+    as long (indented or not), or the closing tag of its tag."""
+    f = fence_of(line)
+    if f is None:
+        return False
+    if fence[0].startswith("<"):
+        return f[0] == "</" + fence[0][1:]
+    return not f[2] and f[0] == fence[0] and f[1] >= fence[1]
+
+
+def strip_path(line: str, sentences: bool = True) -> str | None:
     """The path a path line names, its markup dropped; None when the line is no path.
 
     A path is one word (no whitespace; a list item's marker before it is dropped);
     ``...``, markers and a bare word that ends with a colon (``Changes:``, prose) are not
-    paths."""
+    paths.  Prose around a path still names it when the path surely names a file (a
+    folder or an extension, ``_prose_path``); ``sentences=False`` leaves out a name
+    backticked in a sentence (``Run `main.py`:``), for a format where any fence after
+    the line would be taken as that file."""
+    path = _word_path(line)
+    return path if path is not None else _prose_path(line, sentences)
+
+
+# 'File: x.py', '**Path:** x.py', '#### Filename: `x.py`': a label before the path
+_LABEL = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*(.+)",
+                    re.IGNORECASE)
+# 'x.py (helper module)', '`x.py` (new file):' : the path, then a parenthesised remark
+_REMARK = re.compile(r"(\S+)[ \t]+\([^()]*\)[ \t]*:?")
+_BACKTICKED = re.compile(r"`([^`\s]+)`")
+
+
+def _prose_path(line: str, sentences: bool = True) -> str | None:
+    """The path named in a line of prose as models write it before a block: after a label
+    (``File: x.py``, ``#### File: `x.py```), before a remark (``x.py (helper module)``), or
+    as the one backticked file name of a line that introduces the block (``Now the same
+    in `x.py`:``).  Only a name that surely is a file's (a folder or an extension) is
+    taken, so a sentence never becomes a path."""
+    s = _LIST_ITEM.sub("", line.strip(), count=1).lstrip("#").strip().replace("**", "")
+    label = _LABEL.fullmatch(s)
+    if label:
+        rest = label.group(1).strip()
+        remark = _REMARK.fullmatch(rest)
+        return _file_name(_word_path(remark.group(1) if remark else rest))
+    remark = _REMARK.fullmatch(s)
+    if remark:
+        return _file_name(_word_path(remark.group(1)))
+    if sentences and s.endswith(":"):
+        named = {p for p in map(_file_name, _BACKTICKED.findall(s)) if p}
+        if len(named) == 1:
+            return named.pop()
+    return None
+
+
+def _cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
+    """``line``, the response's last and cut mid-line, may be cut in a block's path line."""
+    stripped = line.strip()
+    sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
+    path = strip_path(line)
+    if path is not None and not sentence and ("/" in path or "." in path):
+        return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
+    if not after_a_block:
+        return False
+    # after a complete block (of any format: aider's first block may follow others), cut
+    # inside what may be the next block's path line (``Makef``, ``src/cl``, ``### run``,
+    # ``File: uti``); a sentence's end (``Done.``) or several words are prose
+    if fence_of(line) is None and ((path is not None and not sentence)
+                                   or set(stripped) <= set("#*`")):
+        return True
+    return _cut_prose_path(line)
+
+
+_LABEL_START = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*\S*",
+                          re.IGNORECASE)
+
+
+def _cut_prose_path(line: str) -> bool:
+    """``line``, cut mid-line, may be the start of a prose path line (``_prose_path``): a
+    label and at most one word (``File: uti``), a file's name and an unclosed remark
+    (``app.py (ent``), or a backticked name still open (``in `utils.p``)."""
+    s = _LIST_ITEM.sub("", line.strip(), count=1).lstrip("#").strip().replace("**", "")
+    if _LABEL_START.fullmatch(s):
+        return True
+    word, paren, rest = s.partition(" (")
+    if paren and ")" not in rest and _file_name(_word_path(word)):
+        return True
+    return (fence_of(line) is None and s.strip("`") != "" and s.count("`") % 2 == 1
+            and " " not in s[s.rfind("`"):])
+
+
+def _file_name(path: str | None) -> str | None:
+    """``path`` when it surely names a file (a folder or an extension), else None."""
+    if path is None or path.startswith(("http:", "https:")):
+        return None
+    if "/" in path or re.search(r"\.[A-Za-z0-9_]{1,8}$", path):
+        return path
+    return None
+
+
+def _word_path(line: str) -> str | None:
+    """The path of a line that is one word with markup (see strip_path)."""
     s = _LIST_ITEM.sub("", line.strip(), count=1)
     colon = False
     prev = None
@@ -81,8 +198,7 @@ def strip_path(line: str) -> str | None:
 def _names_file(line: str) -> bool:
     """A path line that surely names a file (a folder or an extension), not a one-word
     sentence such as ``Done.``."""
-    path = strip_path(line)
-    return path is not None and ("/" in path or re.search(r"\.[A-Za-z0-9_]{1,8}$", path) is not None)
+    return _file_name(strip_path(line)) is not None
 
 
 def path_in_info(info: str) -> str | None:
@@ -112,6 +228,8 @@ def find_path(lines: list[str], head: int, floor: int) -> tuple[str | None, int,
             continue
         said += 1
         f = fence_of(line)
+        if f is not None and is_closing_tag(f):
+            break  # another fence's end: the path is not above it
         if f is not None:
             if fence is None:
                 fence = f
@@ -145,7 +263,33 @@ class _Run:
     def __init__(self):
         self.path: str | None = None
         self.fence = None
+        self.last_line: int | None = None  # the previous block's last line
         self.found: list[tuple[str, int, int, NumberedBlock, Block]] = []
+
+    def inherited_path(self, lines: list[str], first: int, head: int) -> str:
+        """The previous block's path for a block whose own path cannot be read (its
+        wrapper starts at ``first``): taken only when nothing but whitespace separates
+        the two blocks; text between them may have meant another file."""
+        if self.path is None:
+            raise ParseError(
+                "found a SEARCH/REPLACE block (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) but "
+                "no file path for it: no path stands alone on the line before its opening "
+                "fence, and no earlier block names one",
+                line=head + 1, directive="SEARCH/REPLACE",
+                hint="put the file's path alone on the line before the opening fence, e.g. "
+                     "src/app.py, then ```, then <<<<<<< SEARCH")
+        between = range(self.last_line + 1, first) if self.last_line is not None else ()
+        said = next((k for k in between if lines[k].strip()), None)
+        if said is not None:
+            raise ParseError(
+                f"found a SEARCH/REPLACE block without a file path that can be read: "
+                f"{lines[said].strip()[:80]!r} (response line {said + 1}) stands between it "
+                f"and the previous block, so it is not taken to edit that block's file "
+                f"({self.path}) too",
+                line=head + 1, directive="SEARCH/REPLACE",
+                hint="put the file's path alone on the line before the opening fence, e.g. "
+                     "src/app.py, then ```, then <<<<<<< SEARCH")
+        return self.path
 
 
 # `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
@@ -200,15 +344,7 @@ class SearchReplace(Format):
         named, first, wrap = find_path(lines, i, scan.floor)
         if wrap is not None:
             run.fence = wrap
-        if named is None and run.path is None:
-            raise ParseError(
-                "found a SEARCH/REPLACE block (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) but "
-                "no file path for it: no path stands alone on the line before its opening fence, "
-                "and no earlier block names one",
-                line=i + 1, directive="SEARCH/REPLACE",
-                hint="put the file's path alone on the line before the opening fence, e.g. "
-                     "src/app.py, then ```, then <<<<<<< SEARCH")
-        path = run.path = named or run.path
+        path = run.path = named or run.inherited_path(lines, first, i)
         try:
             raw = read_block(lines, i, aider_close=True)
         except BlockError as e:
@@ -224,8 +360,7 @@ class SearchReplace(Format):
             k = last + 1
             while k < n and not lines[k].strip():
                 k += 1
-            f = fence_of(lines[k]) if k < n else None
-            if f is not None and not f[2] and f[0] == fence[0] and f[1] >= fence[1]:
+            if k < n and closes(lines[k], fence):
                 last = k
                 run.fence = None
                 scan.takes_fence_close(k)
@@ -235,6 +370,7 @@ class SearchReplace(Format):
                                  directive=f"SEARCH/REPLACE {path}", file=path,
                                  hint=CUT_OFF_HINT)
         _no_stray_close(lines, last + 1, run.fence, path)
+        run.last_line = last
         block = Block(NAME, scan.starts[first], scan.end_of(last), [])
         run.found.append((path, first, last, NumberedBlock(0, i + 1, readings,
                                                            [r.divider + 1 for r in raw.readings]),
@@ -247,16 +383,7 @@ class SearchReplace(Format):
         if super().begins_block(scan, k, mid_line):
             return True
         lines = scan.lines
-        stripped = lines[k].strip()
-        sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
-        path = strip_path(lines[k])
-        if mid_line and path is not None and not sentence and ("/" in path or "." in path):
-            return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
-        if (mid_line and scan.floor > 0 and fence_of(lines[k]) is None
-                and ((path is not None and not sentence) or set(stripped) <= set("#*`"))):
-            # after a complete block (of any format: aider's first block may follow others),
-            # cut inside what may be the next block's path line (``Makef``, ``src/cl``,
-            # ``### run``); a sentence's end (``Done.``) or several words are prose
+        if mid_line and _cut_in_a_path_line(lines[k], after_a_block=scan.floor > 0):
             return True
         run = scan.memo.get(NAME)
         if run is None or not run.found:
@@ -297,8 +424,7 @@ def _no_stray_close(lines: list[str], k: int, fence, path: str) -> None:
             return
         if fence is None and not line.strip():
             return
-        f = fence_of(line) if fence is not None else None
-        if f is not None and not f[2] and f[0] == fence[0] and f[1] >= fence[1]:
+        if fence is not None and closes(line, fence):
             return
         if is_replace(line):
             raise ParseError(f"unexpected {line.strip()!r} after the SEARCH/REPLACE block that "

@@ -351,6 +351,9 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
         counted = old_left is not None and (old_left > 0 or new_left > 0)
         if line.startswith("@@") or line.startswith("diff --git "):
             break
+        if not counted and line[:1] == " " and scan is not None and scan.ends_fence_as_markdown(j):
+            # past the lines its header counts, ' ```' closes the diff's fence (BEHAVIOR.md §2)
+            break
         if not counted:
             if _is_file_header(lines, j) and j + 2 < n and lines[j + 2].startswith("@@"):
                 break  # the next file; without its '@@' the pair is a removed and an added line

@@ -13,14 +13,18 @@ a path in the fence's info string.  A fence without a path is not a file (a shel
 command, an example) and is left to the explanation.  Inside the block, a fence line with
 an info string opens a nested fence that the next bare fence line closes (a markdown
 file's own code blocks); the block's fence is closed by a bare fence line of its
-character at least as long.  Each file replaces the tracked file's content or creates it.
+character at least as long, or, for aider's tag fences (``<source>python`` ...
+``</source>``), by the closing tag, everything between being content.  A document whose
+own bare fence line may be the close is refused (``_refuse_inner_bare_fences``).  Each
+file replaces the tracked file's content or creates it.
 """
 from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import NewFile, Source
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
-from .search_replace import fence_of, path_in_info, strip_path
+from .search_blocks import DOCUMENT_SUFFIXES
+from .search_replace import closes, fence_of, is_closing_tag, path_in_info, strip_path
 
 NAME = "whole"
 
@@ -35,12 +39,17 @@ def _path_before(lines: list[str], fence_line: int, floor: int) -> tuple[str | N
         k -= 1
     if k < floor or not lines[k].strip() or fence_of(lines[k]):
         return None, fence_line
-    path = strip_path(lines[k])
+    # a file named in a sentence ("Run `main.py`:") is not this fence's path: the
+    # fence may well be a command, and here any fence after a path is a whole file
+    path = strip_path(lines[k], sentences=False)
     return (path, k) if path else (None, fence_line)
 
 
 def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | None:
-    """The line closing the fence opened on ``lines[start]``, or None."""
+    """The line closing the fence opened on ``lines[start]``, or None.  Inside one of
+    aider's tag fences every other line is content (that is why aider chose it)."""
+    if fence[0].startswith("<"):
+        return next((k for k in range(start + 1, len(lines)) if closes(lines[k], fence)), None)
     char, length, _info = fence
     nested = None  # a fence opened inside the content
     for k in range(start + 1, len(lines)):
@@ -53,9 +62,38 @@ def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | N
             continue
         if not f[2] and f[0] == char and f[1] >= length:
             return k
-        if f[2] and f[0] == char:
+        if f[2] and f[0] == char and f[1] >= length:  # a shorter one cannot close it anyway
             nested = f
     return None
+
+
+def _refuse_inner_bare_fences(lines: list[str], start: int, close: int,
+                              fence: tuple[str, int, str], path: str) -> None:
+    """Refuse a document whose fence may be closed by one of its own bare fence lines:
+    the content goes on right after the closing line, and the next fence line of its
+    character is bare too (it may be the real close).  Read either way, part of the
+    file would land in another file or the commit message: never guessed."""
+    info = fence[2].strip().lower()
+    if fence[0].startswith("<") or not (path.lower().endswith(DOCUMENT_SUFFIXES)
+                                        or info in ("markdown", "md")):
+        return
+    if close + 1 >= len(lines) or not lines[close + 1].strip():
+        return
+    later = None
+    for line in lines[close + 1:]:
+        later = fence_of(line)
+        if later is not None and later[0] == fence[0]:
+            break
+    if later is None or later[0] != fence[0] or later[2] or later[1] < fence[1]:
+        return
+    bare = fence[0] * fence[1]
+    raise ParseError(
+        f"the fenced block of {path} (response line {start + 1}) is ambiguous: the {bare} "
+        f"line at response line {close + 1} may close it or be one of the file's own code "
+        f"fences, since the text goes on right after it and a later bare {bare} line may be "
+        "the real close", line=start + 1, directive=f"whole file {path}", file=path,
+        hint=f"fence the file with a longer fence ({fence[0] * (fence[1] + 1)}) than any "
+             "fence inside it")
 
 
 # `git ai-apply prompt`: how to answer in this format, in our own words (prompts.py
@@ -85,11 +123,14 @@ class Whole(Format):
     prompts = {"whole": PROMPT}
     new_file_hint = "the file's path and its whole content in a fenced block"
     explicit_only = True
-    triggers = "`~"
+    triggers = "`~<"
 
     def opens(self, scan: Scan, i: int) -> bool:
         # inside a fence that names no file everything is its content (a prose fence)
-        return (scan.fence is None and fence_of(scan.lines[i]) is not None
+        if scan.fence is not None:
+            return False
+        fence = fence_of(scan.lines[i])
+        return (fence is not None and not is_closing_tag(fence)
                 and _path_before(scan.lines, i, scan.floor)[0] is not None)
 
     def parse(self, scan: Scan, i: int) -> Block:
@@ -102,6 +143,7 @@ class Whole(Format):
                              "response ends inside it)", line=i + 1,
                              directive=f"whole file {path}", file=path,
                              hint=f"end the file's content with a closing ``` line; {CUT_OFF_HINT}")
+        _refuse_inner_bare_fences(lines, i, close, fence, path)
         source = Source(NAME, f"whole file {path}", line=first + 1)
         op = NewFile(path, new_file_text(lines[i + 1:close]), source, replace=True)
         return Block(NAME, scan.starts[first], scan.end_of(close), [op])

@@ -1,0 +1,5 @@
+from utils import slugify
+
+
+def main(name):
+    print(slugify(name))

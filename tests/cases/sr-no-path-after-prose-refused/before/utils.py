@@ -1,0 +1,6 @@
+def slugify(text):
+    return text.strip().lower().replace(" ", "-")
+
+
+def title(text):
+    return text.title()
