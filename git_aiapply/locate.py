@@ -705,7 +705,8 @@ def _refuse_outside_block(h: Hunk, old: list[str], index: LineIndex, block, end:
                 h, f"the edit's old lines fit only outside the block of the anchor {anchor!r} "
                    f"(lines {at + 1}-{end}), at line {fits[0] + 1}",
                 hint="use the '@@' line of the block that holds the edit, or drop the anchor",
-                nearby=_numbered(index.lines, fits[0], fits[0] + len(old))))
+                nearby=_numbered(index.lines, fits[0], fits[0] + len(old)),
+                nearby_label="where they fit"))
 
 
 def _first_difference(lines: Sequence[str], old: list[str], nearby: list[tuple[int, str]]) -> str:

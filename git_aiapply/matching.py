@@ -228,11 +228,12 @@ def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
         maps = [per_level, shift]
     maps = [m for m in maps if m is not None]
     if not maps:
-        e, f, n = next((p for p in pairs if not p[0].startswith(e0) or p[1] != f0 + p[0][len(e0):]),
-                       pairs[-1])
-        raise CannotCorrect(f"{_UNCORRECTABLE}: no one mapping explains its lines (line {n} of "
-                            f"the file is indented {f!r} where the edit has {e!r}, and a line "
-                            f"the edit indents {e0!r} is indented {f0!r})")
+        seen = {}
+        for e, f, n in pairs:
+            seen.setdefault(e, (f, n))
+        shown = ", ".join(f"{e!r} where line {n} has {f!r}" for e, (f, n) in list(seen.items())[:4])
+        raise CannotCorrect(f"{_UNCORRECTABLE}: it indents {shown}, which no single mapping "
+                            "(a shift, or one step of the edit for one step of the file) explains")
     for m in maps:
         if all(m.apply(w) is not None for w in added):
             return m
