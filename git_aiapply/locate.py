@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import islice
 
+from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
-                       edit_indent_unit, fold_map, fold_punctuation, indent_mapping, indent_unit,
-                       leading_ws, nearby_lines, norm_line, quote_short)
+                       edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
+                       nearby_lines, norm_line, quote_short)
 from .ops import CONTEXT, REMOVE, Hunk
 from .record import record, replace
 from .text import FileText, TextBuilder
@@ -43,58 +43,6 @@ class Placement:
     @property
     def end(self) -> int:
         return self.start + self.length
-
-
-def _find_anchor(lines: Sequence[str], anchor: str, start: int, end: int | None = None) -> int | None:
-    """Index of the anchor line in [start, end): a line equal to it or, failing that, one
-    that begins with it where an identifier cannot go on (``def load`` finds ``def
-    load(``, never ``def load_config(``); surrounding whitespace ignored, then the same
-    with punctuation folded."""
-    want = anchor.strip()
-    folded = fold_punctuation(want).strip()
-    for norm, w in ((str.strip, want), (lambda s: fold_punctuation(s).strip(), folded)):
-        for i, line in enumerate(_iter_from(lines, start, end), start):
-            if norm(line) == w:
-                return i
-        if w:
-            for i, line in enumerate(_iter_from(lines, start, end), start):
-                t = norm(line)
-                if t.startswith(w) and not (_identifier_char(w[-1]) and _identifier_char(t[len(w)])):
-                    return i
-    return None
-
-
-def _identifier_char(c: str) -> bool:
-    return c.isalnum() or c == "_"
-
-
-def _iter_from(lines: Sequence[str], start: int, end: int | None = None):
-    """Lines from ``start`` on (to ``end``); a FileText's Lines decode them a block at a time."""
-    if hasattr(lines, "iter_from"):
-        it = lines.iter_from(start)
-    else:
-        it = iter(lines[start:]) if start else iter(lines)
-    return it if end is None else islice(it, max(end - start, 0))
-
-
-def _indent_width(line: str) -> int:
-    return len(leading_ws(line).expandtabs(8))
-
-
-def _anchored_block(lines: Sequence[str], at: int) -> int | None:
-    """End (exclusive) of the block the anchor line ``at`` opens: up to and including the
-    next non-blank line indented at or left of it (a closing brace, the next header: an
-    edit's context may reach it).  None when the next non-blank line is not indented
-    deeper: the anchor opens no indented block (a markdown heading) and bounds nothing."""
-    width = _indent_width(lines[at])
-    inside = False
-    for i, line in enumerate(_iter_from(lines, at + 1), at + 1):
-        if not line.strip():
-            continue
-        if _indent_width(line) <= width:
-            return i + 1 if inside else None
-        inside = True
-    return len(lines) if inside else None
 
 
 class EditProblem(Exception):
@@ -174,7 +122,7 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
         try:
             shapes = _corrected_shapes(p, placer.shapes[p.index], lines)
         except CannotCorrect as e:
-            problems.append(problem(p.hunk, str(e), nearby=_numbered(lines, p.start, p.end),
+            problems.append(problem(p.hunk, str(e), nearby=numbered(lines, p.start, p.end),
                                     nearby_label="the matched lines of the file",
                                     hint="write the edit's lines with the file's own indentation "
                                          "and punctuation (the matched lines are shown above)"))
@@ -622,35 +570,6 @@ def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):
     return [(a, b, [correct_added(t, p.indent, p.fold) for t in texts]) for a, b, texts in shapes]
 
 
-def _numbered(lines: Sequence[str], start: int, end: int) -> list[tuple[int, str]]:
-    return [(k + 1, lines[k]) for k in range(start, min(end, start + 14))]
-
-
-def _locate_anchors(h: Hunk, lines: Sequence[str], index: LineIndex, cursor: int, problem):
-    """(last anchor line, end of the innermost anchored block or None, (anchor, line) of
-    that block).  Each anchor is looked for after the previous chunk, then from the top
-    (the first), or inside the block of the one before (nested ones)."""
-    start, end, block = cursor, None, None
-    found = None
-    for k, a in enumerate(h.anchors):
-        found = _find_anchor(lines, a, start, end)
-        if found is None and k == 0 and start:
-            found = _find_anchor(lines, a, 0)
-        if found is None:
-            outside = block is not None and _find_anchor(lines, a, start) is not None
-            where = (f" inside the block of {block[0]!r} (lines {block[1] + 1}-{end})" if outside
-                     else " after the previous anchor" if k else "")
-            raise EditProblem(problem(
-                h, f"anchor line {a.strip()!r} not found" + where,
-                hint="use an '@@' line copied from the file (a class or function header)",
-                nearby=nearby_lines(lines, [a], index)))
-        block_end = _anchored_block(lines, found)
-        if block_end is not None:
-            end, block = min(block_end, end or block_end), (a.strip(), found)
-        start = found + 1
-    return found, end, block
-
-
 def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: LineIndex,
                 cursor: int, problem) -> list[Placement]:
     n_lines = len(lines)
@@ -658,7 +577,10 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
     lo, hi = 0, None
     anchor_line = block = None
     if h.anchors:
-        anchor_line, hi, block = _locate_anchors(h, lines, index, cursor, problem)
+        try:
+            anchor_line, hi, block = locate_anchors(h.anchors, lines, index, cursor)
+        except AnchorRefusal as e:
+            raise EditProblem(problem(h, e.reason, **e.details)) from None
         lo = anchor_line + 1
 
     if not old:  # only added lines
@@ -680,7 +602,10 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
             fits = fits[:1]  # the first fit after the anchor: the model's own choice
         return [Placement(h, i, s, len(old), tier) for s in fits]
     if block is not None:
-        _refuse_outside_block(h, old, index, block, hi, problem)
+        try:
+            refuse_outside_block(old, index, block, hi)
+        except AnchorRefusal as e:
+            raise EditProblem(problem(h, e.reason, **e.details)) from None
     reason = "could not find the edit's old lines (context and removed lines) in the file"
     if h.at_eof:
         reason += " at its end (the edit is marked *** End of File)"
@@ -693,20 +618,6 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
         hint="copy the unchanged and removed lines exactly as the file has them now "
              "(the closest lines are shown above) and send the response again with this edit "
              "corrected"))
-
-
-def _refuse_outside_block(h: Hunk, old: list[str], index: LineIndex, block, end: int, problem):
-    """The old side fits, but not inside the anchored block: refused, naming the anchor."""
-    for tier in range(4):
-        fits = index.fits(old, tier)
-        if fits:
-            anchor, at = block
-            raise EditProblem(problem(
-                h, f"the edit's old lines fit only outside the block of the anchor {anchor!r} "
-                   f"(lines {at + 1}-{end}), at line {fits[0] + 1}",
-                hint="use the '@@' line of the block that holds the edit, or drop the anchor",
-                nearby=_numbered(index.lines, fits[0], fits[0] + len(old)),
-                nearby_label="where they fit"))
 
 
 def _first_difference(lines: Sequence[str], old: list[str], nearby: list[tuple[int, str]]) -> str:

@@ -2,14 +2,17 @@
 
 Tiers, the first with a match wins, per edit: 0. exact;  1. trailing whitespace ignored;
 2. leading and trailing whitespace ignored;  3. typographic punctuation folded (curly
-quotes, dashes, odd spaces).  Also here: the file's lines most like an edit's (for a
-refusal), and whether a deletion's lines are the whole file.
+quotes, dashes, odd spaces).  What a loose tier tolerated is corrected in an edit's added
+lines: the indentation mapping (``indent_mapping``) and the punctuation evidence
+(``fold_map``) of the matched lines, applied by ``correct_added``.  Also here: the file's
+lines most like an edit's (for a refusal), and whether a deletion's lines are the whole
+file.
 """
 from __future__ import annotations
 
 from array import array
-from math import gcd
 from collections.abc import Sequence
+from math import gcd
 
 from .record import field, record
 from .text import FileText
