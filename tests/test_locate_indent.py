@@ -324,3 +324,37 @@ def test_nested_anchor_outside_the_outer_block_is_refused():
     before = b"class A:\n    def g(self):\n        pass\nclass B:\n    def f(self):\n        pass\n"
     text = refusal(before, H("-        pass\n+        go()", anchors=["class A", "def f"]))
     assert "'def f'" in text and "'class A'" in text
+
+
+# ---- corners ---------------------------------------------------------------------------
+
+def test_indentation_and_punctuation_corrected_together():
+    before = "def f():\n    if x:\n        s = 'a'\n".encode()
+    hunk = H("  if x:\n-    s = \u2018a\u2019\n+    s = \u2018b\u2019\n+    t = \u2018c\u2019")
+    assert run(before, hunk) == b"def f():\n    if x:\n        s = 'b'\n        t = 'c'\n"
+
+
+def test_deletion_with_an_inconsistent_mapping_is_refused_too():
+    # the contract refuses it whatever is added: the response reads another structure
+    text = refusal(b"if a:\n    b()\n    c()\n", H(" if a:\n-  b()\n-      c()"))
+    assert "indentation" in text
+
+
+def test_tabs_then_spaces_only_where_the_file_writes_them():
+    # kernel style: a continuation aligned with spaces after the tabs
+    before = b"\tif (a &&\n\t    b)\n\t\tgo();\n"
+    got = run(before, H(" if (a &&\n-    b)\n+    b && c)"))
+    assert got == b"\tif (a &&\n\t    b && c)\n\t\tgo();\n"
+
+
+def test_a_shift_never_puts_spaces_after_the_files_tabs():
+    # one matched depth, and a one-space step tells no level: refused, not "\t\t x"
+    before = b"func f() {\n\tif x {\n\t\ta()\n\t}\n}\n"
+    text = refusal(before, H(" a()\n+ b()"))
+    assert "indentation" in text
+
+
+def test_zero_width_characters_follow_the_evidence():
+    before = b"x = 1\n"
+    got = run(before, H("-x\u200b = 1\n+x\u200b = 2"))
+    assert got == b"x = 2\n"
