@@ -167,8 +167,9 @@ class IndentMap:
     def describe(self) -> str:
         if not self.edit_unit:
             return f"{self.edit_base!r} at the start of a line becomes {self.file_base!r}"
-        return (f"each {self.edit_unit!r} becomes {self.file_unit!r}, from {self.edit_base!r} "
-                f"-> {self.file_base!r}")
+        base = (f" after {self.edit_base!r} -> {self.file_base!r}"
+                if self.edit_base or self.file_base else "")
+        return f"each {self.edit_unit!r} of indentation becomes {self.file_unit!r}{base}"
 
 
 def indent_unit(lines) -> str | None:
@@ -242,7 +243,7 @@ def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
             return m
     bad = next(w for w in added if maps[0].apply(w) is None)
     raise CannotCorrect(f"{_UNCORRECTABLE}: an added line is indented {bad!r}, which the mapping "
-                        f"its other lines show ({maps[0].describe()}) cannot place")
+                        f"its matched lines show ({maps[0].describe()}) cannot place")
 
 
 def _same_step(edit_unit: str, file_unit: str) -> bool:
@@ -298,20 +299,30 @@ def _unit_map(pairs, e0: str, f0: str, added: list[str]) -> IndentMap | None:
     step = 0
     for r, _ in rests:
         step = gcd(step, len(r))
+    with_added = step
     for w in added:  # deeper or shallower than e0 by some run of ce
         gap = w[len(e0):] if w.startswith(e0) else e0[len(w):] if e0.startswith(w) else ""
         if gap and set(gap) == {ce}:
-            step = gcd(step, len(gap))
+            with_added = gcd(with_added, len(gap))
+    # the step the added lines show too, else the matched lines' own (an added line
+    # between their steps is then named as such)
+    for e_step in dict.fromkeys((with_added, step)):
+        f_step = _file_step(rests, e_step)
+        if f_step:
+            return IndentMap(e0, f0, ce * e_step, cf * f_step)
+    return None
+
+
+def _file_step(rests, e_step: int) -> int | None:
+    """The file's step for ``e_step`` of the edit's, the same on every matched line."""
     f_step = set()
     for er, fr in rests:
         if er:
-            q, odd = divmod(len(fr) * step, len(er))
+            q, odd = divmod(len(fr) * e_step, len(er))
             if odd or q == 0:
                 return None
             f_step.add(q)
-    if len(f_step) != 1:
-        return None
-    return IndentMap(e0, f0, ce * step, cf * f_step.pop())
+    return f_step.pop() if len(f_step) == 1 else None
 
 
 # ---- typographic punctuation in added lines (BEHAVIOR.md §3) ----------------------------
