@@ -358,3 +358,15 @@ def test_zero_width_characters_follow_the_evidence():
     before = b"x = 1\n"
     got = run(before, H("-x\u200b = 1\n+x\u200b = 2"))
     assert got == b"x = 2\n"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["load", "load_config", "loader", "load2", "reload", "lo"]),
+                min_size=1, max_size=6, unique=True), st.data())
+def test_an_anchor_names_exactly_its_function(names, data):
+    # every function has the same body: only the anchor tells them apart
+    target = data.draw(st.sampled_from(names))
+    before = "".join(f"def {n}(x):\n    return x\n\n" for n in names)
+    want = "".join(f"def {n}(x):\n    return {'x + 1' if n == target else 'x'}\n\n" for n in names)
+    hunk = H("-    return x\n+    return x + 1", anchors=[f"def {target}"])
+    assert run(before.encode(), hunk).decode() == want
