@@ -166,7 +166,7 @@ class IndentMap:
 
     def describe(self) -> str:
         if not self.edit_unit:
-            return f"{self.edit_base!r} at the start of a line becomes {self.file_base!r}"
+            return f"a shift: {self.edit_base!r} becomes {self.file_base!r}, the rest kept"
         base = (f" after {self.edit_base!r} -> {self.file_base!r}"
                 if self.edit_base or self.file_base else "")
         return f"each {self.edit_unit!r} of indentation becomes {self.file_unit!r}{base}"
@@ -217,33 +217,75 @@ def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
     matched lines; ``added``: the indentations of the non-blank added lines;
     ``edit_unit`` / ``file_unit``: the steps the edit and the file indent by (used only
     when the matched lines show a single depth).  None: nothing to change.  Raises
-    CannotCorrect when no mapping explains the matched lines or places an added line."""
+    CannotCorrect when no mapping explains the matched lines or places an added line, or
+    when the mappings the evidence allows place an added line differently."""
     if all(e == f for e, f, _n in pairs):
         return None
     _check_one_to_one(pairs)
     e0, f0, _n = min(pairs, key=lambda p: len(p[0]))
     shift = _shift_map(pairs, e0, f0)
     if len({e for e, _f, _n in pairs}) > 1:
-        maps = [shift, _unit_map(pairs, e0, f0, added)]
-    else:
-        per_level = None
-        if edit_unit and file_unit and not _same_step(edit_unit, file_unit):
-            per_level = IndentMap(e0, f0, edit_unit, file_unit)
-        maps = [per_level, shift]
-    maps = [m for m in maps if m is not None]
-    if not maps:
-        seen = {}
-        for e, f, n in pairs:
-            seen.setdefault(e, (f, n))
-        shown = ", ".join(f"{e!r} where line {n} has {f!r}" for e, (f, n) in list(seen.items())[:4])
-        raise CannotCorrect(f"{_UNCORRECTABLE}: it indents {shown}, which no single mapping "
-                            "(a shift, or one step of the edit for one step of the file) explains")
+        maps = [m for m in (shift, _unit_map(pairs, e0, f0, added)) if m is not None]
+        if not maps:
+            _refuse_inconsistent(pairs)
+        return _first_placing(maps, added)
+    return _single_depth(e0, f0, shift, added, edit_unit, file_unit)
+
+
+def _refuse_inconsistent(pairs) -> None:
+    seen: dict[str, tuple[str, int]] = {}
+    for e, f, n in pairs:
+        seen.setdefault(e, (f, n))
+    shown = ", ".join(f"{e!r} where line {n} has {f!r}" for e, (f, n) in list(seen.items())[:4])
+    raise CannotCorrect(f"{_UNCORRECTABLE}: it indents {shown}, which no single mapping "
+                        "(a shift, or one step of the edit for one step of the file) explains")
+
+
+def _first_placing(maps: list[IndentMap], added: list[str]) -> IndentMap:
     for m in maps:
         if all(m.apply(w) is not None for w in added):
             return m
     bad = next(w for w in added if maps[0].apply(w) is None)
     raise CannotCorrect(f"{_UNCORRECTABLE}: an added line is indented {bad!r}, which the mapping "
                         f"its matched lines show ({maps[0].describe()}) cannot place")
+
+
+def _single_depth(e0: str, f0: str, shift: IndentMap, added: list[str],
+                  edit_unit: str | None, file_unit: str | None) -> IndentMap:
+    """One matched depth (``e0`` in the edit, ``f0`` in the file) says nothing of steps.
+    When every indentation of the edit is a multiple of the file's step, the edit is taken
+    to indent by it (a shift).  Otherwise each step the edit may indent by (the largest
+    dividing all its indentations; the one that makes ``e0`` as many levels as ``f0``) is
+    one file step, and all of them that place every added line must place it alike, else
+    the depth would be a guess: refused.  No file step known: a shift."""
+    if not file_unit:
+        return _first_placing([shift], added)
+    if edit_unit and _same_step(edit_unit, file_unit):
+        steps = [file_unit]
+    else:
+        steps = [s for s in (edit_unit, _calibrated(e0, f0, file_unit)) if s]
+    maps = [shift if s == file_unit else IndentMap(e0, f0, s, file_unit) for s in dict.fromkeys(steps)]
+    if not maps:
+        return _first_placing([shift], added)
+    placing = [m for m in maps if all(m.apply(w) is not None for w in added)]
+    if not placing:
+        return _first_placing(maps, added)  # refused, naming the line
+    readings = {tuple(m.apply(w) for w in added): m for m in placing}
+    if len(readings) > 1:
+        a, b = list(readings.values())[:2]
+        raise CannotCorrect(f"{_UNCORRECTABLE}: its matched lines all have one depth ({e0!r} "
+                            f"where the file has {f0!r}), which cannot tell how deep its added "
+                            f"lines go ({a.describe()}, or {b.describe()})")
+    return placing[0]
+
+
+def _calibrated(e0: str, f0: str, file_unit: str) -> str | None:
+    """The edit's step if ``e0`` is as many levels deep as ``f0`` (in the file's steps)."""
+    levels, odd = divmod(len(f0), len(file_unit))
+    if not e0 or not levels or odd or f0 != file_unit * levels or len(set(e0)) != 1:
+        return None
+    step, odd = divmod(len(e0), levels)
+    return None if odd or (e0[0] == " " and step < 2) else e0[0] * step
 
 
 def _same_step(edit_unit: str, file_unit: str) -> bool:

@@ -370,3 +370,18 @@ def test_an_anchor_names_exactly_its_function(names, data):
     want = "".join(f"def {n}(x):\n    return {'x + 1' if n == target else 'x'}\n\n" for n in names)
     hunk = H("-    return x\n+    return x + 1", anchors=[f"def {target}"])
     assert run(before.encode(), hunk).decode() == want
+
+
+def test_one_matched_depth_and_the_files_own_step_is_a_shift():
+    # the response dropped the class level; its own lines step by 4, as the file does
+    before = b"class A:\n    def f(self, x):\n        return x\n"
+    got = run(before, H("-    return x\n+    if x:\n+        return 1\n+    return 0"))
+    assert got == b"class A:\n    def f(self, x):\n        if x:\n            return 1\n        return 0\n"
+
+
+def test_one_matched_depth_that_cannot_tell_the_step_is_refused():
+    # 8 spaces for two tabs: 4 spaces a tab (the depths agree) or 8 (the largest step the
+    # response's lines share)?  The line 16 spaces deep is 4 tabs or 3: refused
+    before = b"func f() {\n\tif x {\n\t\ta()\n\t}\n}\n"
+    text = refusal(before, H("         a()\n+                b()"))
+    assert "cannot tell how deep" in text
