@@ -429,9 +429,10 @@ class FoldMap:
             how = self.decide(c)
             if how == "mixed":
                 raise CannotCorrect(
-                    f"an added line has {c!r}, and the match needed typographic punctuation "
-                    f"folded, but the file writes {c!r} as itself in some matched spots and "
-                    "differently in others, so it cannot tell which to write")
+                    f"an added line has the typographic {c!r}; the match needed typographic "
+                    "punctuation folded, but where the edit's old lines have such characters "
+                    "the file has the plain one in some places and a typographic one in "
+                    "others, so which to write is unknown")
             out.append(fold_punctuation(c) if how == "plain" else c)
         return "".join(out)
 
