@@ -554,8 +554,10 @@ def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):
     """The hunk's changed runs with the added lines as the file writes them: what a loose
     tier tolerated (indentation, typographic punctuation) corrected, blank lines emptied.
     Sets the placement's ``indent`` / ``fold``.  CannotCorrect when they cannot be."""
-    if p.tier < 2:
+    if p.tier == 0:
         return shapes
+    if p.tier == 1:  # trailing whitespace tolerated: whitespace-only added lines emptied
+        return [(a, b, [t if t.strip() else "" for t in texts]) for a, b, texts in shapes]
     old = p.hunk.old
     matched = lines[p.start:p.end]
     added = [t for _a, _b, texts in shapes for t in texts if t.strip()]

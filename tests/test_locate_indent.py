@@ -107,14 +107,23 @@ def test_inconsistent_refusal_names_the_lines():
 
 # Python source as a list of (level, statement): a block opens after a line ending in ':'.
 def _program(draw, n):
+    """Levels and statements; a blank statement ("") is a blank line, which takes the
+    level of the line before it and changes nothing."""
     levels, stmts = [0], ["if c0:"]  # the file shows its indentation step at least once
+    last, last_lv = "if c0:", 0
     for i in range(1, n):
-        opened = stmts[-1].endswith(":")
-        lv = levels[-1] + 1 if opened else draw(st.integers(0, levels[-1]))
+        stmt = draw(st.sampled_from([f"if c{i}:", f"s{i} = {i}", f"f{i}()", ""]))
+        if not stmt:
+            levels.append(last_lv)
+            stmts.append("")
+            continue
+        lv = last_lv + 1 if last.endswith(":") else draw(st.integers(0, last_lv))
         levels.append(lv)
-        stmts.append(draw(st.sampled_from([f"if c{i}:", f"s{i} = {i}", f"f{i}()"])))
-    if stmts[-1].endswith(":"):
-        stmts[-1] = f"s{n - 1} = 0"
+        stmts.append(stmt)
+        last, last_lv = stmt, lv
+    if last.endswith(":"):
+        levels.append(last_lv + 1)
+        stmts.append(f"s{n} = 0")
     return levels, stmts
 
 
@@ -129,7 +138,7 @@ def reindented_edits(draw):
     f_unit = draw(st.sampled_from(["    ", "  ", "\t"]))
     e_unit = draw(st.sampled_from(["    ", "  ", "\t"]))
     low = min(levels[a:b])
-    if len(set(levels[a:b])) == 1:
+    if len({lv for lv, s in zip(levels[a:b], stmts[a:b]) if s}) <= 1:
         # one matched depth cannot tell 2 levels of 2 spaces from 1 level of 4: the
         # response is taken to use the file's step (tested with other steps below)
         e_unit = f_unit
@@ -141,22 +150,31 @@ def reindented_edits(draw):
     for _ in range(draw(st.integers(1, 3))):
         pos = draw(st.integers(a, b - 1))
         lv = draw(st.integers(max(0, -e_shift), max(levels[a:b]) + 1))
-        added_at.setdefault(pos, []).append((lv, f"new{pos}_{len(added_at.get(pos, []))}()"))
+        text = draw(st.sampled_from([f"new{pos}_{len(added_at.get(pos, []))}()", ""]))
+        added_at.setdefault(pos, []).append((lv, text))
     file_lines, want, hunk = [], [], []
+    def file_line(lv, s):
+        return f_unit * lv + s if s else ""
+
+    def edit_line(lv, s):  # a blank line of the response may hold stray spaces
+        return e_unit * (lv + e_shift) + s if s else draw(st.sampled_from(["", "  ", "\t"]))
+
     for i, (lv, s) in enumerate(zip(levels, stmts)):
-        file_lines.append(f_unit * lv + s)
+        file_lines.append(file_line(lv, s))
         if not a <= i < b:
-            want.append(f_unit * lv + s)
+            want.append(file_line(lv, s))
             continue
         tag = "-" if i in removed else " "
-        hunk.append((tag, e_unit * (lv + e_shift) + s))
+        hunk.append((tag, edit_line(lv, s)))
         if i not in removed:
-            want.append(f_unit * lv + s)
+            want.append(file_line(lv, s))
         for alv, text in added_at.get(i, []):
-            hunk.append(("+", e_unit * (alv + e_shift) + text))
-            want.append(f_unit * alv + text)
-    # an exact match tolerated nothing, so nothing is corrected: not this property's case
-    assume([t for tag, t in hunk if tag != "+"] != file_lines[a:b])
+            hunk.append(("+", edit_line(alv, text)))
+            want.append(file_line(alv, text))
+    # an exact match tolerated nothing, so nothing is corrected, and old lines that are all
+    # blank show no indentation: not this property's cases
+    old = [t for tag, t in hunk if tag != "+"]
+    assume(old != file_lines[a:b] and any(t.strip() for t in old))
     return ("\n".join(file_lines) + "\n").encode(), Hunk(hunk), ("\n".join(want) + "\n").encode()
 
 
@@ -352,6 +370,10 @@ def test_a_shift_never_puts_spaces_after_the_files_tabs():
     before = b"func f() {\n\tif x {\n\t\ta()\n\t}\n}\n"
     text = refusal(before, H(" a()\n+ b()"))
     assert "indentation" in text
+
+
+def test_whitespace_only_added_lines_are_emptied_when_trailing_whitespace_was_tolerated():
+    assert run(b"a \nb\n", H(" a\n+  \n+x\n b")) == b"a \n\nx\nb\n"
 
 
 def test_zero_width_characters_follow_the_evidence():
