@@ -2,8 +2,9 @@
 
 Matching tiers (BEHAVIOR.md §3, ``matching.py``), the first tier with a match wins, per
 edit: 0. exact;  1. trailing whitespace ignored;  2. leading and trailing whitespace
-ignored (a uniform indentation shift is carried over to the added lines);  3. typographic
-punctuation folded (curly quotes, dashes, odd spaces).
+ignored;  3. typographic punctuation folded (curly quotes, dashes, odd spaces).  What a
+loose tier tolerated is corrected in the added lines (``matching.correct_added``): the
+indentation mapping the matched lines show, and the folding they needed.
 
 Locating is linear in the file: each tier's normalised lines are indexed by value once,
 and an edit's candidates are the positions of its rarest line, each checked in full.
@@ -15,9 +16,11 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 
+from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
-from .matching import (LineIndex, fold_punctuation, indent_shift, nearby_lines, norm_line,
-                       quote_short, reindent)
+from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
+                       edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
+                       nearby_lines, norm_line, quote_short)
 from .ops import CONTEXT, REMOVE, Hunk
 from .record import record, replace
 from .text import FileText, TextBuilder
@@ -32,35 +35,14 @@ class Placement:
     start: int  # 0-based first line of the old side in the file
     length: int  # number of old lines
     tier: int = 0
-    shift: tuple[str, str] | None = None  # ('more'|'less', whitespace prefix)
+    # what the added lines were corrected by (set when applied, for reporting): the
+    # indentation mapping of a tier-2/3 match, the punctuation evidence of a tier-3 one
+    indent: IndentMap | None = None
+    fold: FoldMap | None = None
 
     @property
     def end(self) -> int:
         return self.start + self.length
-
-
-def _find_anchor(lines: Sequence[str], anchor: str, start: int) -> int | None:
-    """Index of the anchor line: equal to it or, failing that, starting with it (surrounding
-    whitespace ignored, then punctuation folded); looked for from ``start``."""
-    want = anchor.strip()
-    folded = fold_punctuation(want).strip()
-    for norm, w in ((str.strip, want), (lambda s: fold_punctuation(s).strip(), folded)):
-        for i, line in enumerate(_iter_from(lines, start), start):
-            if norm(line) == w:
-                return i
-        if w:
-            for i, line in enumerate(_iter_from(lines, start), start):
-                if norm(line).startswith(w):
-                    return i
-    return None
-
-
-def _iter_from(lines: Sequence[str], start: int):
-    """Lines from ``start`` on; a FileText's Lines decode them a block at a time."""
-    if hasattr(lines, "iter_from"):
-        return lines.iter_from(start)
-    return iter(lines[start:]) if start else iter(lines)
-
 
 
 class EditProblem(Exception):
@@ -137,10 +119,18 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     # the changed runs of all edits, in file order (runs never overlap: _Placer checked)
     runs = []
     for p in placed:
-        for k, (a, b, texts) in enumerate(placer.shapes[p.index]):
-            if p.shift:
-                texts = [reindent(t, p.shift) for t in texts]
+        try:
+            shapes = _corrected_shapes(p, placer.shapes[p.index], lines)
+        except CannotCorrect as e:
+            problems.append(problem(p.hunk, str(e), nearby=numbered(lines, p.start, p.end),
+                                    nearby_label="the matched lines of the file",
+                                    hint="write the edit's lines with the file's own indentation "
+                                         "and punctuation (the matched lines are shown above)"))
+            continue
+        for k, (a, b, texts) in enumerate(shapes):
             runs.append((p.start + a, p.start + b, p.index, k, texts))
+    if problems:
+        raise ApplyError(problems)
     runs.sort(key=lambda r: r[:4])
     out = TextBuilder(ft, ft.dominant_ending())
     added = removed = 0
@@ -560,26 +550,39 @@ class _Placer:
         return True
 
 
+def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):
+    """The hunk's changed runs with the added lines as the file writes them: what a loose
+    tier tolerated (indentation, typographic punctuation) corrected, blank lines emptied.
+    Sets the placement's ``indent`` / ``fold``.  CannotCorrect when they cannot be."""
+    if p.tier == 0:
+        return shapes
+    if p.tier == 1:  # trailing whitespace tolerated: whitespace-only added lines emptied
+        return [(a, b, [t if t.strip() else "" for t in texts]) for a, b, texts in shapes]
+    old = p.hunk.old
+    matched = lines[p.start:p.end]
+    added = [t for _a, _b, texts in shapes for t in texts if t.strip()]
+    pairs = [(leading_ws(e), leading_ws(f), p.start + k + 1)
+             for k, (f, e) in enumerate(zip(matched, old)) if f.strip() and e.strip()]
+    edit_unit = file_unit = None
+    if len({e for e, _f, _n in pairs}) == 1:  # one depth matched: the units tell the levels
+        edit_unit = edit_indent_unit(t for _tag, t in p.hunk.lines)
+        file_unit = indent_unit(lines[max(0, p.start - 200):p.end + 200])
+    p.indent = indent_mapping(pairs, [leading_ws(t) for t in added], edit_unit, file_unit)
+    p.fold = fold_map(matched, old) if p.tier == 3 else None
+    return [(a, b, [correct_added(t, p.indent, p.fold) for t in texts]) for a, b, texts in shapes]
+
+
 def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: LineIndex,
                 cursor: int, problem) -> list[Placement]:
     n_lines = len(lines)
-    # apply-patch anchors narrow the search to after the last anchor line
-    lo = 0
-    anchor_line = None
+    # apply-patch anchors narrow the search to the block of the last anchor line
+    lo, hi = 0, None
+    anchor_line = block = None
     if h.anchors:
-        start = cursor
-        for a in h.anchors:
-            found = _find_anchor(lines, a, start)
-            if found is None and start:
-                found = _find_anchor(lines, a, 0) if a is h.anchors[0] else None
-            if found is None:
-                raise EditProblem(problem(
-                    h, f"anchor line {a.strip()!r} not found"
-                       + (" after the previous anchor" if a is not h.anchors[0] else ""),
-                    hint="use an '@@' line copied from the file (a class or function header)",
-                    nearby=nearby_lines(lines, [a], index)))
-            anchor_line = found
-            start = found + 1
+        try:
+            anchor_line, hi, block = locate_anchors(h.anchors, lines, index, cursor)
+        except AnchorRefusal as e:
+            raise EditProblem(problem(h, e.reason, **e.details)) from None
         lo = anchor_line + 1
 
     if not old:  # only added lines
@@ -592,18 +595,19 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
         return [Placement(h, i, at, 0)]
 
     for tier in range(4):
-        fits = index.fits(old, tier, lo=lo)
+        fits = index.fits(old, tier, lo=lo, hi=hi)
         if h.at_eof:
             fits = [s for s in fits if s + len(old) == n_lines]
         if not fits:
             continue
         if anchor_line is not None:
             fits = fits[:1]  # the first fit after the anchor: the model's own choice
-        out = []
-        for s in fits:
-            shift = indent_shift(lines[s:s + len(old)], old) if tier >= 2 else None
-            out.append(Placement(h, i, s, len(old), tier, shift))
-        return out
+        return [Placement(h, i, s, len(old), tier) for s in fits]
+    if block is not None:
+        try:
+            refuse_outside_block(old, index, block, hi)
+        except AnchorRefusal as e:
+            raise EditProblem(problem(h, e.reason, **e.details)) from None
     reason = "could not find the edit's old lines (context and removed lines) in the file"
     if h.at_eof:
         reason += " at its end (the edit is marked *** End of File)"

@@ -1,0 +1,6 @@
+def load_config(path):
+    return read(path)
+
+
+def load(path):
+    return read(path, cache=True)

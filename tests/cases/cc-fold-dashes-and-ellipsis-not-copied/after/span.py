@@ -1,0 +1,3 @@
+def span(a, b):
+    width = b - a + 1  # inclusive...
+    return width - 0

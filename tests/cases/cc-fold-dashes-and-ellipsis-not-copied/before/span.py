@@ -1,0 +1,3 @@
+def span(a, b):
+    width = b - a  # inclusive...
+    return width

@@ -1,0 +1,8 @@
+def total(items):
+    result = 0
+    for item in items:
+        if item.price:
+            result += item.price * item.count
+        else:
+            result += 1
+    return result

@@ -1,0 +1,3 @@
+GREETING = 'hello, world'
+FAREWELL = "bye"
+print(GREETING)
