@@ -27,6 +27,7 @@ import click
 from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
 from .pipeline import Status
+from .term import table_lines
 from .trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 # More responses than this get a progress bar (when stderr is a terminal).
@@ -205,23 +206,6 @@ def _first_error(o) -> str:
     return first + (f" (+{more} more)" if more > 0 else "")
 
 
-def _wrapped_last_column(lead: str, text: str) -> list[str]:
-    """The row, its last column (the first error) wrapped to the terminal's width under
-    itself: the error is what a user acts on, so it is never cut."""
-    import shutil
-    import textwrap
-
-    columns = shutil.get_terminal_size((100, 20)).columns
-    room = columns - len(lead) - 1
-    if room < 30:  # long labels leave no room: the error goes on its own lines below
-        pad = "    "
-        parts = textwrap.wrap(text, max(30, columns - len(pad) - 1), break_on_hyphens=False)
-        return [lead] + [pad + part for part in parts]
-    parts = textwrap.wrap(text, room, break_on_hyphens=False) or [""]
-    pad = " " * len(lead)
-    return [lead + parts[0]] + [pad + part for part in parts[1:]]
-
-
 def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: bool = False) -> None:
     """The table; on stderr with --diff, so that stdout holds only the diffs."""
     refused = [o for _n, _i, o in outcomes if o.exit_code != 0]
@@ -238,11 +222,8 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
         if o.status == Status.APPLIED and o.commit:
             status += f" {o.commit[:7]}"
         rows.append((str(n), item.label, o.branch or "", status, files, size, _first_error(o)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for k, r in enumerate(rows):
-        lead = "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  "
-        for line in _wrapped_last_column(lead, r[-1]) if k else [lead + r[-1]]:
-            click.echo(line.rstrip(), err=to_stderr)
+    for line in table_lines(rows, wrap_last=True):
+        click.echo(line, err=to_stderr)
     total = len(outcomes)
     ok = total - len(refused)
     tail = f"{ok} of {total} {'would apply' if checking else 'applied'}"
@@ -500,9 +481,8 @@ def _print_attempts(found: list[Attempt]) -> None:
         branch = a.branch + (" *" if a.checked_out else "")
         rows.append((branch, base, state, a.format or "-", a.model or "-", str(a.files),
                      f"+{a.added} -{a.removed}", _subject(a.tip)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for r in rows:
-        click.echo(("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1]).rstrip())
+    for line in table_lines(rows):
+        click.echo(line)
     if any(a.checked_out for a in found):
         click.echo("* checked out in a worktree")
 

@@ -144,3 +144,30 @@ def print_paged(text: str) -> None:
     except BrokenPipeError:
         pass
     p.wait()
+
+
+def table_lines(rows: list[tuple[str, ...]], wrap_last: bool = False) -> list[str]:
+    """``rows`` (the first is the header) as aligned columns.  With ``wrap_last`` the last
+    column (an error a user acts on) is never cut: it wraps to the terminal's width under
+    itself, or on indented lines below the row when the columns before it leave less than
+    30 characters."""
+    import shutil
+    import textwrap
+
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    columns = shutil.get_terminal_size((100, 20)).columns
+    out = []
+    for k, r in enumerate(rows):
+        lead = "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  "
+        room = columns - len(lead) - 1
+        if not (wrap_last and k) or len(lead) + len(r[-1]) < columns:
+            out.append((lead + r[-1]).rstrip())
+        elif room < 30:
+            out.append(lead.rstrip())
+            out += ["    " + part for part in textwrap.wrap(
+                r[-1], max(30, columns - 5), break_on_hyphens=False)]
+        else:
+            parts = textwrap.wrap(r[-1], room, break_on_hyphens=False)
+            out.append((lead + parts[0]).rstrip())
+            out += [" " * len(lead) + part for part in parts[1:]]
+    return out
