@@ -227,6 +227,17 @@ class _Planner:
             if old_path:
                 ch.old_path = old_path
 
+    def placeholders(self, op: Operation, path: str, old: FileState | FileText | None) -> bool:
+        """Refuse (True) an edit that writes a placeholder over lines it replaces
+        (placeholders.py); ``old`` is the file, for writes and hashline edits."""
+        from .placeholders import op_placeholder_problems
+
+        if isinstance(old, FileState):
+            old = FileText.from_bytes(old.data)
+        problems = op_placeholder_problems(op, path, old.lines if old is not None else [])
+        self.problems.extend(problems)
+        return bool(problems)
+
     # -- operations ----------------------------------------------------------------
     def run(self, op: Operation) -> None:
         if isinstance(op, NewFile):
@@ -268,6 +279,8 @@ class _Planner:
                              hint="put the lines to replace in the SEARCH block")
         if old is not None and old.mode == MODE_LINK:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
+        if old is not None and old.data and self.placeholders(op, path, old):
+            return
         data = encode(op.text)
         mode = op.mode or (old.mode if old else MODE_FILE)
         if k is None and path not in self.overlay:
@@ -396,6 +409,8 @@ class _Planner:
         if st is None:
             return
         ft = FileText.from_bytes(st.data)
+        if self.placeholders(op, path, ft):
+            return
         try:
             if isinstance(op, EditFile):
                 from .divider_readings import apply_edit
@@ -427,7 +442,7 @@ class _Planner:
         if path is None:
             return
         st = self.editable(path, op.source, "edit")
-        if st is None:
+        if st is None or self.placeholders(op, path, None):
             return
         try:
             new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
