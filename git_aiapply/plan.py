@@ -92,6 +92,14 @@ class _Planner:
         # leading folders (the files of a response share them); only a file or link put
         # at one of them later can change that, and set() then forgets them all
         self.parents_ok: set[str] = set()
+        # the git diff whose operations are running: its renames read their sources as the
+        # diff found them, as `git apply` does (a swap a->b, b->a exchanges the files).
+        # Each path's state before the diff first wrote it, the paths it gave content,
+        # and the paths its deletions and renames take away (make_plan fills ``leaving``).
+        self.diff_key: int | None = None
+        self.diff_before: dict[str, FileState | None] = {}
+        self.diff_written: set[str] = set()
+        self.leaving: dict[int, set[str]] = {}
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -103,6 +111,11 @@ class _Planner:
         return st
 
     def set(self, path: str, st: FileState | None) -> None:
+        if self.diff_key is not None:
+            if path not in self.diff_before:
+                self.diff_before[path] = self.get(path)
+            if st is not None:
+                self.diff_written.add(path)
         if path not in self.original:
             self.get(path)  # remember the original (read once: a big blob costs its size)
         was_file = self.overlay.get(path) is not None
@@ -156,10 +169,14 @@ class _Planner:
     def check_parents(self, path: str, source: Source) -> bool:
         """No leading folder of ``path`` may be a file, a link or a submodule: what the
         response made of it so far, else the base tree, else the disk."""
+        leaving = self.leaving.get(self.diff_key, ()) if self.diff_key is not None else ()
+
         def kind_of(prefix: str) -> str | None:
             k = self.kind(prefix)
             if k is None and prefix not in self.overlay:
                 k = self.base.disk_kind(prefix)
+            if k == "file" and prefix in leaving:
+                return None  # the diff deletes or renames this file away: x/y may replace x
             return k
 
         cut = path.rfind("/")
@@ -177,6 +194,18 @@ class _Planner:
             self.parents_ok.add(path[:cut])
             cut = path.find("/", cut + 1)
         return True
+
+    def on_disk(self, path: str) -> str | None:
+        """What is on disk at an untracked ``path``; None below a tracked file (the disk
+        says 'file' there: the tracked file, which the response may replace by a folder)."""
+        k = self.base.disk_kind(path)
+        if k == "file":
+            cut = path.find("/")
+            while cut >= 0:
+                if self.base.kind(path[:cut]) == "file":
+                    return None
+                cut = path.find("/", cut + 1)
+        return k
 
     def _linked_folder(self, path: str) -> str | None:
         """The leading folder of ``path`` that is a link on disk (the tracked folder
@@ -199,7 +228,7 @@ class _Planner:
             elif self.base.disk_kind(path) == "symlink" and self._linked_folder(path):
                 self.fail(source, path, f"cannot {verb} {path}: {self._linked_folder(path)} is "
                           "a symbolic link on disk; ai-apply never reads or writes through a link")
-            elif self.base.disk_kind(path):
+            elif self.on_disk(path):
                 self.fail(source, path, f"cannot {verb} {path}: it is not tracked by git",
                           hint="ai-apply only edits tracked files; `git add` it first")
             else:
@@ -240,6 +269,9 @@ class _Planner:
 
     # -- operations ----------------------------------------------------------------
     def run(self, op: Operation) -> None:
+        key = _diff_key(op)
+        if key != self.diff_key:
+            self.diff_key, self.diff_before, self.diff_written = key, {}, set()
         if isinstance(op, NewFile):
             self.new_file(op)
         elif isinstance(op, DeleteFile):
@@ -267,7 +299,7 @@ class _Planner:
             return self.fail(op.source, path, f"cannot create {path}: it is a folder")
         if k == "submodule":
             return self.fail(op.source, path, f"cannot create {path}: it is a submodule")
-        if old is None and path not in self.overlay and self.base.disk_kind(path):
+        if old is None and path not in self.overlay and self.on_disk(path):
             return self.fail(op.source, path,
                              f"{path} exists but is not tracked by git; ai-apply never "
                              "overwrites an untracked file",
@@ -298,7 +330,7 @@ class _Planner:
         path = self.path(op.path, op.source)
         if path is None or not self.check_parents(path, op.source):
             return
-        if self.kind(path) is None and path not in self.overlay and not self.base.disk_kind(path):
+        if self.kind(path) is None and path not in self.overlay and not self.on_disk(path):
             return self.new_file(NewFile(path, op.text, op.source, replace=False))
         st = self.editable(path, op.source, "append to")
         if st is None or not op.text:
@@ -362,32 +394,57 @@ class _Planner:
         dst = self.path(op.new_path, op.source)
         if src is None or dst is None:
             return
-        if not (self.check_parents(src, op.source) and self.check_parents(dst, op.source)):
+        if not self.check_parents(src, op.source):
             return
         if src == dst:
             return self.fail(op.source, src, "rename to the same path")
-        k = self.kind(src)
-        st = self.get(src) if k in ("file", "symlink") else None
+        st = self.rename_source(src, op.source)
         if st is None:
-            what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
-            return self.fail(op.source, src, f"cannot rename {src}: {what}")
-        dk = self.kind(dst)
-        if dk in ("dir", "submodule"):
-            return self.fail(op.source, dst, f"cannot rename {src} to {dst}: {dst} is a "
-                                             + ("folder" if dk == "dir" else "submodule"))
-        if dk is None and dst not in self.overlay and self.base.disk_kind(dst):
-            return self.fail(op.source, dst, f"cannot rename {src} to {dst}: {dst} exists but is "
-                                             "not tracked by git")
-        self.set(src, None)
+            return
+        # a file this diff wrote stays (git: a rename reads the file as the diff found it,
+        # and deletes it only if nothing else of the diff writes it)
+        keep_src = src in self.diff_written
+        if not keep_src:
+            self.set(src, None)  # first, so that x -> x/y finds no file at x
+        if not (self.check_parents(dst, op.source) and self.rename_target_ok(src, dst, op.source)):
+            return
         self.set(dst, FileState(st.mode, st.data))
         self.renames.append((src, dst))
-        prior = self.changes.pop(src, None)
+        prior = None if keep_src else self.changes.pop(src, None)
         if prior and prior.action == "add":
             self.record(dst, "add", prior.added, prior.removed)
         else:
             old_path = prior.old_path if prior and prior.old_path else src
             self.record(dst, "rename", prior.added if prior else 0, prior.removed if prior else 0,
                         old_path=old_path)
+
+    def rename_source(self, src: str, source: Source) -> FileState | None:
+        """What a rename moves: the file as the running git diff found it (when the diff
+        wrote it already), else as it is now; None (problem recorded) when not a file."""
+        if src in self.diff_before:
+            st = self.diff_before[src]
+            if st is None:
+                self.fail(source, src, f"cannot rename {src}: no such file (this diff creates it, "
+                          "and a rename reads the file as the diff found it, as `git apply`)")
+            return st
+        k = self.kind(src)
+        st = self.get(src) if k in ("file", "symlink") else None
+        if st is None:
+            what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
+            self.fail(source, src, f"cannot rename {src}: {what}")
+        return st
+
+    def rename_target_ok(self, src: str, dst: str, source: Source) -> bool:
+        dk = self.kind(dst)
+        if dk in ("dir", "submodule"):
+            self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} is a "
+                                   + ("folder" if dk == "dir" else "submodule"))
+            return False
+        if dk is None and dst not in self.overlay and self.on_disk(dst):
+            self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} exists but is "
+                                   "not tracked by git")
+            return False
+        return True
 
     def set_mode(self, op: SetMode) -> None:
         path = self.path(op.path, op.source)
@@ -474,6 +531,7 @@ def _git_dotfile(name: str) -> str | None:
 def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
     planner = _Planner(base, normalize)
+    planner.leaving = _leaving_paths(ops, normalize)
     for op in ops:
         planner.run(op)
     if planner.problems:
@@ -493,10 +551,46 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
             problems.append(Problem(
                 f"{p} would be a symbolic link; git refuses {_git_dotfile(p.rsplit('/', 1)[-1])} "
                 "as a link", file=p))
+    problems += _files_under_files(final)
     if problems:
         raise ApplyError(problems)
     changes = [c for c in planner.changes.values()]
     return Plan(final, base_states, planner.renames, changes)
+
+
+def _diff_key(op: Operation) -> int | None:
+    """Which git diff ``op`` belongs to (its response block), or None: the operations
+    of one diff apply together, as `git apply` applies them."""
+    return op.source.block if op.source.format == "unified-diff" else None
+
+
+def _leaving_paths(ops: list[Operation], normalize) -> dict[int, set[str]]:
+    """The files each git diff deletes or renames away, so that a path of the same diff
+    may put a folder there (x -> x/y), in either order, as `git apply` allows."""
+    out: dict[int, set[str]] = {}
+    for op in ops:
+        key = _diff_key(op)
+        if key is not None and isinstance(op, (DeleteFile, RenameFile)):
+            try:
+                out.setdefault(key, set()).add(normalize(op.path if isinstance(op, DeleteFile)
+                                                         else op.old_path))
+            except ApplyError:
+                pass  # refused where the operation runs
+    return out
+
+
+def _files_under_files(final: dict[str, FileState | None]) -> list[Problem]:
+    """A final file under a path that is also a final file (a diff that deletes x,
+    writes x/y and writes x again): refused, nothing can hold both."""
+    problems = []
+    for p, st in final.items():
+        cut = p.find("/") if st is not None else -1
+        while cut >= 0:
+            if final.get(p[:cut]) is not None:
+                problems.append(Problem(f"cannot create {p}: {p[:cut]} is a file", file=p))
+                break
+            cut = p.find("/", cut + 1)
+    return problems
 
 
 def _new_file_hint(format_name: str) -> str:

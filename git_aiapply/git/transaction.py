@@ -22,6 +22,7 @@ ref only.
 from __future__ import annotations
 
 import os
+import stat
 
 import pygit2
 
@@ -154,6 +155,8 @@ class WorktreeWriter:
                     if os.path.lexists(full):
                         os.unlink(full)
                 else:
+                    if full in self.made_dirs and os.path.isdir(full) and not os.path.islink(full):
+                        os.rmdir(full)  # a file replaced by a folder (x -> x/y): x again
                     restore_file(self.workdir, s.path, s.state)
             except OSError:
                 failed.append(s.path)
@@ -163,6 +166,18 @@ class WorktreeWriter:
             except OSError:
                 pass
         return failed
+
+
+def _replaced_by_folder(workdir: str, final: dict, folder: str | None) -> bool:
+    """Whether ``folder``, a leading folder that is not a folder on disk, is a regular
+    file this change deletes (x -> x/y): deleted before anything is written, it is then
+    made a folder (each write checks its folders again)."""
+    if folder is None or folder not in final or final[folder] is not None:
+        return False
+    try:
+        return stat.S_ISREG(os.lstat(os.path.join(workdir, folder)).st_mode)
+    except OSError:
+        return False
 
 
 def _open_new(full: str, mode: int) -> int:
@@ -376,7 +391,8 @@ class Transaction:
         # one pass, nothing written yet: each leading folder is looked at once
         folders = LeadingFolders(self.repo.workdir)
         for p in paths:
-            folders.refuse_symlinked_parent(p)
+            if not _replaced_by_folder(self.repo.workdir, final, folders.symlinked_parent(p)):
+                folders.refuse_symlinked_parent(p)
         originals = disk_originals(r, self.repo.workdir, paths, folders)
         head_tree = r[head_id].tree if head_id else None
         for p in paths:
