@@ -374,7 +374,8 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
         base = Overlay(base, after)
     root = repo.workdir or ""
-    plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root))
+    plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root),
+                     ignore_case=repo.config_bool("core.ignorecase"))
     out.changes = _counted_as_git(plan)
     out.renames = plan.renames
     out.plan = plan

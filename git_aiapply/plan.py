@@ -76,9 +76,11 @@ _MISSING = object()
 
 
 class _Planner:
-    def __init__(self, base: Snapshot, normalize):
+    def __init__(self, base: Snapshot, normalize, ignore_case: bool = False):
         self.base = base
         self.normalize = normalize
+        self.ignore_case = ignore_case  # core.ignorecase: a path in another case is that file
+        self.folder_names: dict[str, dict[str, str]] = {}  # tracked folder -> fold -> name
         self.overlay: dict[str, FileState | None] = {}
         self.original: dict[str, FileState | None] = {}
         self.problems: list[Problem] = []
@@ -157,14 +159,66 @@ class _Planner:
     def fail(self, op_source: Source, path: str | None, reason: str, hint: str | None = None):
         self.problems.append(Problem(reason, file=path, directive=op_source.directive, hint=hint))
 
-    def path(self, raw: str, source: Source) -> str | None:
+    def path(self, raw: str, source: Source, beside: str | None = None) -> str | None:
         try:
-            return self.normalize(raw)
+            path = self.normalize(raw)
         except ApplyError as e:
             for p in e.problems:
                 p.directive = p.directive or source.directive
             self.problems.extend(e.problems)
             return None
+        return self.tracked_spelling(path, source, beside)
+
+    def base_kind(self, path: str) -> str | None:
+        k = self.base_kinds.get(path, _MISSING)
+        if k is _MISSING:
+            k = self.base_kinds[path] = self.base.kind(path)
+        return k
+
+    def tracked_spelling(self, path: str, source: Source, beside: str | None = None) -> str | None:
+        """``path`` as the base tree spells it when it names a tracked file or folder in
+        another Unicode normalisation (NFC/NFD), or, with core.ignorecase, in another case;
+        a path that differs from a tracked one only by case is refused (None) without
+        core.ignorecase.  ``beside``: a tracked path that does not count (a rename's
+        source, so that a case-only rename stays one)."""
+        if path in self.overlay or self.base_kind(path) is not None \
+                or getattr(self.base, "tree", None) is None:
+            return path
+        parts = path.split("/")
+        for i, name in enumerate(parts):
+            folder = "/".join(parts[:i])
+            here = f"{folder}/{name}" if folder else name
+            k = self.base_kind(here)
+            if k is None:
+                other = self.tracked_names(folder).get(_fold(name))
+                full = f"{folder}/{other}" if folder else other
+                if other is None or full == beside or (full in self.overlay and self.overlay[full] is None):
+                    return "/".join(parts)  # a new name
+                if _nfc(other) != _nfc(name) and not self.ignore_case:
+                    self.fail(source, path, f"{path} differs only by case from the tracked "
+                              f"{full}; the names are different files to git here",
+                              hint=f"write the tracked name {full} to change that file, "
+                                   "or choose a name that differs by more than case")
+                    return None
+                parts[i] = other
+                k = self.base_kind(full)
+            if k != "dir":
+                break
+        return "/".join(parts)
+
+    def tracked_names(self, folder: str) -> dict[str, str]:
+        """The names in the tracked folder ``folder`` by their folded spelling."""
+        names = self.folder_names.get(folder)
+        if names is None:
+            names = {}
+            try:
+                tree = self.base.tree if not folder else self.base.tree[folder]
+                for entry in tree:
+                    names.setdefault(_fold(entry.name), entry.name)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # not a folder of the tree: nothing to compare with
+            self.folder_names[folder] = names
+        return names
 
     def check_parents(self, path: str, source: Source) -> bool:
         """No leading folder of ``path`` may be a file, a link or a submodule: what the
@@ -391,7 +445,7 @@ class _Planner:
 
     def rename(self, op: RenameFile) -> None:
         src = self.path(op.old_path, op.source)
-        dst = self.path(op.new_path, op.source)
+        dst = self.path(op.new_path, op.source, beside=src)
         if src is None or dst is None:
             return
         if not self.check_parents(src, op.source):
@@ -528,9 +582,10 @@ def _git_dotfile(name: str) -> str | None:
     return None
 
 
-def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
-    """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
-    planner = _Planner(base, normalize)
+def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool = False) -> Plan:
+    """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
+    ``ignore_case``: core.ignorecase (a new path in another case names the tracked file)."""
+    planner = _Planner(base, normalize, ignore_case)
     planner.leaving = _leaving_paths(ops, normalize)
     for op in ops:
         planner.run(op)
@@ -556,6 +611,19 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
         raise ApplyError(problems)
     changes = [c for c in planner.changes.values()]
     return Plan(final, base_states, planner.renames, changes)
+
+
+def _nfc(name: str) -> str:
+    if name.isascii():
+        return name
+    import unicodedata
+
+    return unicodedata.normalize("NFC", name)
+
+
+def _fold(name: str) -> str:
+    """A name's spelling with case and Unicode normalisation taken out."""
+    return name.lower() if name.isascii() else _nfc(name).casefold()
 
 
 def _diff_key(op: Operation) -> int | None:
