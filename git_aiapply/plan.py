@@ -102,6 +102,9 @@ class _Planner:
         self.diff_before: dict[str, FileState | None] = {}
         self.diff_written: set[str] = set()
         self.leaving: dict[int, set[str]] = {}
+        # where each path is a rename's source: (operation index, its git diff or None)
+        self.renamed_away: dict[str, list[tuple[int, int | None]]] = {}
+        self.index = 0  # the running operation's index
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -498,6 +501,15 @@ class _Planner:
             self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} exists but is "
                                    "not tracked by git")
             return False
+        if dk in ("file", "symlink") and any(i > self.index and (key is None or key != self.diff_key)
+                                             for i, key in self.renamed_away.get(dst, ())):
+            # a swap written as renames in order (a -> b, b -> a) would lose b's content
+            self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} exists and a later "
+                                   f"rename moves {dst} away; renames apply in order, so its "
+                                   "content would be lost",
+                      hint="to exchange files, rename one to a new name first, or send one "
+                           "git diff with all the renames (they apply together, as git apply)")
+            return False
         return True
 
     def set_mode(self, op: SetMode) -> None:
@@ -586,8 +598,8 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
     ``ignore_case``: core.ignorecase (a new path in another case names the tracked file)."""
     planner = _Planner(base, normalize, ignore_case)
-    planner.leaving = _leaving_paths(ops, normalize)
-    for op in ops:
+    planner.leaving, planner.renamed_away = _leaving_paths(ops, normalize)
+    for planner.index, op in enumerate(ops):
         planner.run(op)
     if planner.problems:
         raise ApplyError(planner.problems)
@@ -632,19 +644,25 @@ def _diff_key(op: Operation) -> int | None:
     return op.source.block if op.source.format == "unified-diff" else None
 
 
-def _leaving_paths(ops: list[Operation], normalize) -> dict[int, set[str]]:
+def _leaving_paths(ops: list[Operation], normalize):
     """The files each git diff deletes or renames away, so that a path of the same diff
-    may put a folder there (x -> x/y), in either order, as `git apply` allows."""
-    out: dict[int, set[str]] = {}
-    for op in ops:
+    may put a folder there (x -> x/y), in either order, as `git apply` allows; and where
+    each path is a rename's source (index, git diff), for ``rename_target_ok``."""
+    leaving: dict[int, set[str]] = {}
+    renamed_away: dict[str, list[tuple[int, int | None]]] = {}
+    for i, op in enumerate(ops):
+        if not isinstance(op, (DeleteFile, RenameFile)):
+            continue
         key = _diff_key(op)
-        if key is not None and isinstance(op, (DeleteFile, RenameFile)):
-            try:
-                out.setdefault(key, set()).add(normalize(op.path if isinstance(op, DeleteFile)
-                                                         else op.old_path))
-            except ApplyError:
-                pass  # refused where the operation runs
-    return out
+        try:
+            path = normalize(op.path if isinstance(op, DeleteFile) else op.old_path)
+        except ApplyError:
+            continue  # refused where the operation runs
+        if key is not None:
+            leaving.setdefault(key, set()).add(path)
+        if isinstance(op, RenameFile):
+            renamed_away.setdefault(path, []).append((i, key))
+    return leaving, renamed_away
 
 
 def _files_under_files(final: dict[str, FileState | None]) -> list[Problem]:

@@ -135,3 +135,20 @@ def test_a_case_only_rename_is_a_rename(tmp_path):
     base = _tree_base(tmp_path, ["README.md"])
     p = make_plan(parse_response(diff(rename("README.md", "readme.md"))).ops, base, _norm)
     assert p.final["README.md"] is None and p.final["readme.md"].data == b"old\n"
+
+
+@pytest.mark.parametrize("text", [
+    fc('<FILE_RENAME from_path="a" to_path="b" />', '<FILE_RENAME from_path="b" to_path="a" />'),
+    "*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** Update File: b\n*** Move to: a\n"
+    "*** End Patch\n",
+    diff(rename("a", "b")) + "\nthen\n\n" + fc('<FILE_RENAME from_path="b" to_path="c" />'),
+])
+def test_a_swap_written_as_renames_in_order_is_refused(text):
+    # in order, a -> b would replace b and b -> a bring a back: b's content silently lost
+    with pytest.raises(ApplyError, match="later rename moves b away"):
+        plan(text, dict(FILES))
+
+
+def test_a_rename_over_a_file_nothing_moves_later_replaces_it():
+    p = plan(fc('<FILE_RENAME from_path="a" to_path="b" />'), dict(FILES))
+    assert p.final == {"a": None, "b": FileState(MODE_FILE, b"A\n")}
