@@ -3,7 +3,7 @@
 Models abbreviate unchanged code (``# ... existing code ...``, ``// rest of the file
 unchanged``, ``<!-- ... -->``, a bare ``...``).  Written where an edit replaces lines, such
 a line would silently delete what it stands for, so the planner refuses it
-(``placeholder_problem``); where nothing is removed, or where the old text already holds the
+(``op_placeholder_problems``); where nothing is removed, or where the old text already holds the
 line, it is content.
 
 ``is_placeholder`` is a pure function of one line.  The rule (docs/DECISIONS.md):
@@ -13,21 +13,25 @@ line, it is content.
   or a whole line of plain words.
 - It is a placeholder when it is only an ellipsis (``...``, ``…``, ``. . .``); when an
   ellipsis opens it, or stands on both sides of it; when it has an ellipsis and a word of
-  the placeholder vocabulary (existing, unchanged, rest, remaining, omitted, ...); or when
-  it says so without one (``rest of the file``, ``existing code``, ``other methods``,
-  ``remains unchanged``, ``same as before``, ``(unchanged)``, ``for brevity``).
+  the placeholder vocabulary (existing, unchanged, rest, remaining, omitted, ...); or when,
+  without one, the whole note is such a phrase (``rest of the file``, ``existing code``,
+  ``other methods omitted for brevity``, ``imports unchanged``, ``same as before``,
+  ``(unchanged)``): a comment that only mentions the words (``# handle other cases``,
+  ``# leave the file unchanged``) is prose about real code.
 - Code is never judged as words: an ellipsis glued to a name (``...args``, the spread
-  syntax), ``def f(): ...`` and ``pass  # done`` are code; a line of plain words must be
-  all words to count.
+  syntax), ``def f(): ...``, ``pass  # ...`` and ``x = 1  # unchanged`` are code (a
+  trailing note counts only after a line that opens a block); a line of plain words must
+  be all words, and short, to count.
 """
 from __future__ import annotations
 
 import re
 
 _ELLIPSIS = r"(?:\.\s?\.\s?\.+|…+)"
-_ONLY_ELLIPSIS = re.compile(rf"^[\[\(\{{<]?\s*{_ELLIPSIS}\s*[\]\)\}}>]?$")
-# an ellipsis at the start that is not the spread syntax (`...args`) or a float (`...5`)
-_LEADING_ELLIPSIS = re.compile(rf"^{_ELLIPSIS}(?![\w$])")
+_ONLY_ELLIPSIS = re.compile(rf"^(?:{_ELLIPSIS}|\[\s*{_ELLIPSIS}\s*\]|\(\s*{_ELLIPSIS}\s*\)|"
+                            rf"\{{\s*{_ELLIPSIS}\s*\}}|<\s*{_ELLIPSIS}\s*>)$")
+# an ellipsis that opens a note, apart from what follows (not `...args`, `...)`)
+_LEADING_ELLIPSIS = re.compile(rf"^{_ELLIPSIS}(?=\s|$)")
 _TRAILING_ELLIPSIS = re.compile(rf"(?<![\w$]){_ELLIPSIS}$|\s{_ELLIPSIS}$")
 _ANY_ELLIPSIS = re.compile(_ELLIPSIS)
 
@@ -40,25 +44,32 @@ _NOUN = (r"(?:code|file|files|function|functions|method|methods|class|classes|mo
          r"elements|markup|html|css|stuff|things|setup|script|template|exports?|"
          r"constants?|variables?|types?|interfaces?|functionality|steps?|options|settings|"
          r"dependencies|attributes|columns|queries|migrations?|scripts|tags?|code\s?base)")
+# What a note may add after naming the left-out code: "... unchanged", "... go here".
+_TAIL = (r"(?:\s+(?:(?:is|are|remains?|stays?|goes|go|kept|left)\s+)?(?:here|below|above|"
+         r"unchanged|the\s+same|as\s+before|as[\s-]is|intact|untouched|omitted|elided|"
+         r"(?:omitted\s+)?for\s+brevity|not\s+shown|etc))*")
+_LEAD = r"^(?:(?:and|keep|all|the|your|my|of|this|everything|else|rest)\s+)*"
+# Without an ellipsis a note must BE one of these, whole (anchored): real comments that
+# merely mention "other cases" or "the existing config" are prose.
 _SAYS_PLACEHOLDER = [
-    # "existing code", "other methods", "remaining imports", "previous implementation"
-    rf"\b(?:existing|previous|original|other|remaining|unchanged|omitted|old|more|"
-    rf"additional|same|earlier|current|prior|untouched|unmodified)\s+(?:\w+\s+)?{_NOUN}\b",
-    rf"\brest\s+of\s+(?:the\s+|this\s+|your\s+|my\s+)?(?:\w+\s+)?{_NOUN}\b",
-    # the whole note is "rest of the X [is unchanged]"
-    r"^(?:and\s+)?(?:the\s+)?rest\s+of\s+(?:the\s+|this\s+)?\w+(?:\s+\w+)?"
-    r"(?:\s+(?:is|are|remains?|stays?))?(?:\s+(?:unchanged|the\s+same|as\s+before|omitted))?\W*$",
-    r"^(?:and\s+)?(?:the\s+)?rest(?:\s+(?:is|are|remains?|stays?|as\s+before|unchanged))?\W*$",
-    r"\b(?:is|are|remains?|stays?|left|kept|keep|leave|unchanged)\s+(?:the\s+)?"
-    r"(?:same|unchanged|as[\s-]is|intact|untouched|as\s+before|as\s+it\s+was|"
-    r"as\s+they\s+were)\b",
-    r"\bsame\s+as\s+(?:before|above|below|original|existing|current|now|in\s+the)\b",
-    r"\b(?:for\s+brevity|for\s+clarity|for\s+space|not\s+shown|no\s+changes?\b(?!\s+to\s+(?:the\s+)?"
-    r"(?:api|behaviou?r|semantics))|nothing\s+(?:else\s+)?changed|and\s+so\s+on|snip(?:ped)?|"
-    r"(?:code|implementation|logic)\s+(?:goes\s+)?here)\b",
+    # "existing code", "other methods omitted for brevity", "remaining imports"
+    rf"{_LEAD}(?:existing|previous|original|other|remaining|unchanged|omitted|same|"
+    rf"earlier|prior|untouched|unmodified)\s+(?:\w+\s+)?{_NOUN}{_TAIL}\W*$",
+    rf"{_LEAD}old\s+{_NOUN}{_TAIL}\W*$",
+    # "rest of the file", "rest of the function stays the same"
+    rf"{_LEAD}rest\s+of\s+(?:the\s+|this\s+|your\s+|my\s+)?\w+(?:\s+\w+)?{_TAIL}\W*$",
+    rf"{_LEAD}rest{_TAIL}\W*$",
+    # "imports unchanged", "everything else stays the same"
+    rf"{_LEAD}(?:(?:other|remaining|existing)\s+)?(?:{_NOUN}|everything|else|rest)"
+    rf"(?:\s+(?:else|of\s+the\s+\w+))?\s+(?:(?:is|are|remains?|stays?)\s+)?(?:the\s+)?"
+    rf"(?:same|unchanged|as[\s-]is|intact|untouched|as\s+before|omitted|elided)\W*$",
+    r"^(?:\w+\s+){0,3}(?:the\s+)?same\s+as\s+(?:before|above|below|original|existing|now)\W*$",
+    # a few phrases nobody writes about code that is there
+    r"\b(?:for\s+brevity|not\s+shown|snip(?:ped)?|and\s+so\s+on)\b",
+    r"^(?:no\s+changes?(?:\s+(?:here|below|above|needed))?|nothing\s+(?:else\s+)?changed|"
+    r"(?:your\s+|the\s+)?(?:code|implementation|logic)\s+(?:goes\s+)?here)\W*$",
     r"^\W*(?:unchanged|omitted|elided|truncated|abbreviated|etc|as\s+before)\W*$",
-    rf"\b{_NOUN}\s+(?:\w+\s+)?(?:unchanged|omitted|elided|as\s+before)\W*$",
-    r"\b(?:unchanged|omitted|elided)\s*[\)\]]\s*$",
+    r"\(\s*(?:unchanged|omitted|elided)\s*\)\s*$",
 ]
 _SAYS = re.compile("|".join(f"(?:{p})" for p in _SAYS_PLACEHOLDER), re.IGNORECASE)
 # Words that, next to an ellipsis, mean "left out".
@@ -79,6 +90,7 @@ _PLAIN_WORDS = re.compile(r"^[\w\s.…,:;!'\"()\[\]<>{}\-/*]+$")
 _CODE_SIGNS = re.compile(r"[=;]|\w\(|\)\s*[{:]|=>|->|::|\w\.\w")
 # a trailing comment after code: whitespace, then a comment opening
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//|--|/\*|<!--|\{/\*|\{\{/\*)\s?(?!.*[\"'`]\s*[,;)]?\s*$)")
+_STUB_STATEMENTS = ("pass", "...", "}", "};", "},", ")", "]", "end")
 _MAX_NOTE_WORDS = 10
 _MAX_PLAIN_WORDS = 6
 _INLINE_BLOCK = re.compile(r"\{\s*(?:/\*\s*)?(.*?)(?:\s*\*/)?\s*\}")
@@ -87,7 +99,7 @@ _INLINE_BLOCK = re.compile(r"\{\s*(?:/\*\s*)?(.*?)(?:\s*\*/)?\s*\}")
 def _says_left_out(body: str) -> bool:
     """Whether ``body`` (a comment's words, or a line of plain words) stands for code
     that was left out."""
-    body = body.strip().strip("*-=~ \t").strip()
+    body = body.strip().strip("*-=~#/;%! \t").strip()
     if not body:
         return False
     if _ONLY_ELLIPSIS.match(body):
@@ -153,10 +165,12 @@ def _trailing_comment_says_left_out(text: str) -> bool:
     body = _comment_body(comment)
     if body is None or not _says_left_out(body):
         return False
-    body_words = body.strip().strip(".…").strip()
-    # `pass  # ...` (a bare ellipsis after a statement) is a note, not a left-out body;
-    # after a line that opens a block it is the block's missing body
-    return bool(body_words) or code.endswith((":", "{", "(", "[", ","))
+    # after a line that opens a block it stands for the block's body; after a statement
+    # (`timeout = 30  # unchanged`) it is a note on a real line, and `pass  # ...` too,
+    # but `pass  # ... existing implementation` is a left-out body
+    if code.endswith((":", "{", "(", "[", ",")):
+        return True
+    return code in _STUB_STATEMENTS and bool(body.strip().strip(".…").strip())
 
 
 def _inline_block_is_placeholder(text: str) -> bool:
