@@ -14,7 +14,9 @@ from .errors import ApplyError, Problem
 from .paths import check_leading_folders
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
+from .diff_groups import diff_key, files_under_files, leaving_paths
 from .text import FileText, encode, is_binary, line_count
+from .tracked_names import TrackedNames
 
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
@@ -79,8 +81,7 @@ class _Planner:
     def __init__(self, base: Snapshot, normalize, ignore_case: bool = False):
         self.base = base
         self.normalize = normalize
-        self.ignore_case = ignore_case  # core.ignorecase: a path in another case is that file
-        self.folder_names: dict[str, dict[str, str]] = {}  # tracked folder -> fold -> name
+        self.names = TrackedNames(base, self.base_kind, ignore_case)
         self.overlay: dict[str, FileState | None] = {}
         self.original: dict[str, FileState | None] = {}
         self.problems: list[Problem] = []
@@ -170,58 +171,17 @@ class _Planner:
                 p.directive = p.directive or source.directive
             self.problems.extend(e.problems)
             return None
-        return self.tracked_spelling(path, source, beside)
+        spelled, problem = self.names.spelling(path, self.overlay, beside)
+        if problem is not None:
+            problem.directive = source.directive
+            self.problems.append(problem)
+        return spelled
 
     def base_kind(self, path: str) -> str | None:
         k = self.base_kinds.get(path, _MISSING)
         if k is _MISSING:
             k = self.base_kinds[path] = self.base.kind(path)
         return k
-
-    def tracked_spelling(self, path: str, source: Source, beside: str | None = None) -> str | None:
-        """``path`` as the base tree spells it when it names a tracked file or folder in
-        another Unicode normalisation (NFC/NFD), or, with core.ignorecase, in another case;
-        a path that differs from a tracked one only by case is refused (None) without
-        core.ignorecase.  ``beside``: a tracked path that does not count (a rename's
-        source, so that a case-only rename stays one)."""
-        if path in self.overlay or self.base_kind(path) is not None \
-                or getattr(self.base, "tree", None) is None:
-            return path
-        parts = path.split("/")
-        for i, name in enumerate(parts):
-            folder = "/".join(parts[:i])
-            here = f"{folder}/{name}" if folder else name
-            k = self.base_kind(here)
-            if k is None:
-                other = self.tracked_names(folder).get(_fold(name))
-                full = f"{folder}/{other}" if folder else other
-                if other is None or full == beside or (full in self.overlay and self.overlay[full] is None):
-                    return "/".join(parts)  # a new name
-                if _nfc(other) != _nfc(name) and not self.ignore_case:
-                    self.fail(source, path, f"{path} differs only by case from the tracked "
-                              f"{full}; the names are different files to git here",
-                              hint=f"write the tracked name {full} to change that file, "
-                                   "or choose a name that differs by more than case")
-                    return None
-                parts[i] = other
-                k = self.base_kind(full)
-            if k != "dir":
-                break
-        return "/".join(parts)
-
-    def tracked_names(self, folder: str) -> dict[str, str]:
-        """The names in the tracked folder ``folder`` by their folded spelling."""
-        names = self.folder_names.get(folder)
-        if names is None:
-            names = {}
-            try:
-                tree = self.base.tree if not folder else self.base.tree[folder]
-                for entry in tree:
-                    names.setdefault(_fold(entry.name), entry.name)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                pass  # not a folder of the tree: nothing to compare with
-            self.folder_names[folder] = names
-        return names
 
     def check_parents(self, path: str, source: Source) -> bool:
         """No leading folder of ``path`` may be a file, a link or a submodule: what the
@@ -326,7 +286,7 @@ class _Planner:
 
     # -- operations ----------------------------------------------------------------
     def run(self, op: Operation) -> None:
-        key = _diff_key(op)
+        key = diff_key(op)
         if key != self.diff_key:
             self.diff_key, self.diff_before, self.diff_written = key, {}, set()
         if isinstance(op, NewFile):
@@ -598,7 +558,7 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
     ``ignore_case``: core.ignorecase (a new path in another case names the tracked file)."""
     planner = _Planner(base, normalize, ignore_case)
-    planner.leaving, planner.renamed_away = _leaving_paths(ops, normalize)
+    planner.leaving, planner.renamed_away = leaving_paths(ops, normalize)
     for planner.index, op in enumerate(ops):
         planner.run(op)
     if planner.problems:
@@ -618,65 +578,11 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
             problems.append(Problem(
                 f"{p} would be a symbolic link; git refuses {_git_dotfile(p.rsplit('/', 1)[-1])} "
                 "as a link", file=p))
-    problems += _files_under_files(final)
+    problems += files_under_files(final)
     if problems:
         raise ApplyError(problems)
     changes = [c for c in planner.changes.values()]
     return Plan(final, base_states, planner.renames, changes)
-
-
-def _nfc(name: str) -> str:
-    if name.isascii():
-        return name
-    import unicodedata
-
-    return unicodedata.normalize("NFC", name)
-
-
-def _fold(name: str) -> str:
-    """A name's spelling with case and Unicode normalisation taken out."""
-    return name.lower() if name.isascii() else _nfc(name).casefold()
-
-
-def _diff_key(op: Operation) -> int | None:
-    """Which git diff ``op`` belongs to (its response block), or None: the operations
-    of one diff apply together, as `git apply` applies them."""
-    return op.source.block if op.source.format == "unified-diff" else None
-
-
-def _leaving_paths(ops: list[Operation], normalize):
-    """The files each git diff deletes or renames away, so that a path of the same diff
-    may put a folder there (x -> x/y), in either order, as `git apply` allows; and where
-    each path is a rename's source (index, git diff), for ``rename_target_ok``."""
-    leaving: dict[int, set[str]] = {}
-    renamed_away: dict[str, list[tuple[int, int | None]]] = {}
-    for i, op in enumerate(ops):
-        if not isinstance(op, (DeleteFile, RenameFile)):
-            continue
-        key = _diff_key(op)
-        try:
-            path = normalize(op.path if isinstance(op, DeleteFile) else op.old_path)
-        except ApplyError:
-            continue  # refused where the operation runs
-        if key is not None:
-            leaving.setdefault(key, set()).add(path)
-        if isinstance(op, RenameFile):
-            renamed_away.setdefault(path, []).append((i, key))
-    return leaving, renamed_away
-
-
-def _files_under_files(final: dict[str, FileState | None]) -> list[Problem]:
-    """A final file under a path that is also a final file (a diff that deletes x,
-    writes x/y and writes x again): refused, nothing can hold both."""
-    problems = []
-    for p, st in final.items():
-        cut = p.find("/") if st is not None else -1
-        while cut >= 0:
-            if final.get(p[:cut]) is not None:
-                problems.append(Problem(f"cannot create {p}: {p[:cut]} is a file", file=p))
-                break
-            cut = p.find("/", cut + 1)
-    return problems
 
 
 def _new_file_hint(format_name: str) -> str:
