@@ -224,6 +224,19 @@ class _Planner:
                 cut = path.find("/", cut + 1)
         return k
 
+    def emptied_folder(self, path: str, final: dict | None = None) -> bool:
+        """Whether the tracked folder ``path`` holds no file any more: every tracked file
+        under it deleted or moved away (by the response so far, or by the running git
+        diff, in any order), and nothing new put there; a file may then take its place
+        (a folder replaced by a file, as git applies it).  ``final``: judge the final
+        plan instead."""
+        if self.folders.get(path):
+            return False
+        gone = self.leaving.get(self.diff_key, ()) if final is None and self.diff_key is not None else ()
+        state = self.overlay if final is None else final
+        files = self.names.files_under(path)
+        return files is not None and all(f in gone or (f in state and state[f] is None) for f in files)
+
     def _linked_folder(self, path: str) -> str | None:
         """The leading folder of ``path`` that is a link on disk (the tracked folder
         replaced by one), or None."""
@@ -312,11 +325,11 @@ class _Planner:
             return
         k = self.kind(path)
         old = self.get(path) if k in ("file", "symlink") else None
-        if k == "dir":
+        if k == "dir" and not self.emptied_folder(path):
             return self.fail(op.source, path, f"cannot create {path}: it is a folder")
         if k == "submodule":
             return self.fail(op.source, path, f"cannot create {path}: it is a submodule")
-        if old is None and path not in self.overlay and self.on_disk(path):
+        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
             return self.fail(op.source, path,
                              f"{path} exists but is not tracked by git; ai-apply never "
                              "overwrites an untracked file",
@@ -363,7 +376,13 @@ class _Planner:
 
     def delete(self, op: DeleteFile) -> None:
         path = self.path(op.path, op.source)
-        if path is None or not self.check_parents(path, op.source):
+        if path is None:
+            return
+        # a tracked file this git diff deletes is there whatever the diff put at its
+        # folder before (d/y -> d, then d/z deleted: git reads the files as it found them)
+        as_found = path in self.leaving.get(self.diff_key, ()) and path not in self.overlay \
+            and self.base_kind(path) == "file"
+        if not as_found and not self.check_parents(path, op.source):
             return
         k = self.kind(path)
         if k == "dir":
@@ -453,6 +472,8 @@ class _Planner:
 
     def rename_target_ok(self, src: str, dst: str, source: Source) -> bool:
         dk = self.kind(dst)
+        if dk == "dir" and self.emptied_folder(dst):
+            return True  # every file of the folder is gone: a file may take its place, as git
         if dk in ("dir", "submodule"):
             self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} is a "
                                    + ("folder" if dk == "dir" else "submodule"))
@@ -570,7 +591,7 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     for p, st in final.items():
         if st is None:
             continue
-        if planner.base.kind(p) == "dir":
+        if planner.base.kind(p) == "dir" and not planner.emptied_folder(p, final):
             problems.append(Problem(f"cannot create {p}: it is a folder", file=p))
         elif st.mode == MODE_LINK and _git_dotfile(p.rsplit("/", 1)[-1]):
             # only a rename can get here; git refuses a symlinked .gitmodules (fsck

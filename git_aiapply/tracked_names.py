@@ -83,3 +83,23 @@ class TrackedNames:
                 pass  # not a folder of the tree: nothing to compare with
             self.folder_names[folder] = names
         return names
+
+    def files_under(self, folder: str) -> list[str] | None:
+        """Every tracked path under the tracked folder ``folder`` (read on demand: only a
+        file put where a folder is asks), or None when it holds something that is not a
+        file or a link (a submodule) or cannot be read."""
+        try:
+            stack = [(self.base.tree[folder], folder + "/")]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        out: list[str] = []
+        while stack:
+            tree, prefix = stack.pop()
+            for entry in tree:
+                if entry.type_str == "tree":
+                    stack.append((entry, prefix + entry.name + "/"))
+                elif entry.type_str == "blob":
+                    out.append(prefix + entry.name)
+                else:
+                    return None
+        return out

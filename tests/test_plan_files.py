@@ -152,3 +152,37 @@ def test_a_swap_written_as_renames_in_order_is_refused(text):
 def test_a_rename_over_a_file_nothing_moves_later_replaces_it():
     p = plan(fc('<FILE_RENAME from_path="a" to_path="b" />'), dict(FILES))
     assert p.final == {"a": None, "b": FileState(MODE_FILE, b"A\n")}
+
+
+def _tree_of(tmp_path, files: dict[str, bytes]) -> TreeSnapshot:
+    r = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    idx = pygit2.Index()
+    for p, data in files.items():
+        idx.add(pygit2.IndexEntry(p, r.create_blob(data), pygit2.GIT_FILEMODE_BLOB))
+    return TreeSnapshot(r, r[idx.write_tree(r)], None)
+
+
+@pytest.mark.parametrize("text", [
+    diff(rename("d/y", "d"), "diff --git a/d/z b/d/z\ndeleted file mode 100644\n--- a/d/z\n+++ /dev/null\n"
+         "@@ -1 +0,0 @@\n-Z\n"),
+    diff("diff --git a/d/z b/d/z\ndeleted file mode 100644\n--- a/d/z\n+++ /dev/null\n@@ -1 +0,0 @@\n-Z\n",
+         rename("d/y", "d")),
+    fc('<FILE_DELETE file_path="d/y" />', '<FILE_DELETE file_path="d/z" />',
+       '<FILE_NEW file_path="d">\nY\n</FILE_NEW>'),
+])
+def test_a_folder_replaced_by_a_file_once_it_is_empty(tmp_path, text):
+    base = _tree_of(tmp_path, {"d/y": b"Y\n", "d/z": b"Z\n", "a": b"A\n"})
+    p = make_plan(parse_response(text).ops, base, _norm)
+    assert p.final == {"d/y": None, "d/z": None, "d": FileState(MODE_FILE, b"Y\n")}
+
+
+@pytest.mark.parametrize("text", [
+    diff(rename("d/y", "d")),  # d/z stays: git refuses too
+    fc('<FILE_DELETE file_path="d/y" />', '<FILE_NEW file_path="d">\nY\n</FILE_NEW>'),
+    fc('<FILE_DELETE file_path="d/y" />', '<FILE_DELETE file_path="d/z" />',
+       '<FILE_NEW file_path="d/n">\nN\n</FILE_NEW>', '<FILE_NEW file_path="d">\nY\n</FILE_NEW>'),
+])
+def test_a_folder_that_still_holds_files_is_not_replaced(tmp_path, text):
+    base = _tree_of(tmp_path, {"d/y": b"Y\n", "d/z": b"Z\n", "a": b"A\n"})
+    with pytest.raises(ApplyError, match="folder|is a file"):
+        make_plan(parse_response(text).ops, base, _norm)

@@ -120,7 +120,11 @@ class WorktreeWriter:
             fd = _open_new(full, st.mode)
         except FileExistsError:
             if os.path.isdir(full) and not os.path.islink(full):
-                raise ApplyError(f"cannot write {path}: a folder is in the way") from None
+                # a folder the response empties of tracked files, still holding others
+                raise ApplyError(Problem(
+                    f"cannot write {path}: the folder {path} is in the way; it still holds "
+                    "files that git does not track", file=path,
+                    hint=f"move the untracked files out of {path}/ first")) from None
             raise _appeared(path) from None
         self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
         _write_all(fd, data)
@@ -295,7 +299,7 @@ def build_tree(repo: pygit2.Repository, base: pygit2.Tree | None,
             sub_base = repo[existing.id]
         new_id = build_tree(repo, sub_base, sub)
         if new_id is None:
-            if name in names:
+            if name in names and direct.get(name) is None:  # not a file in the folder's place
                 tb.remove(name)
                 names.discard(name)
         else:
