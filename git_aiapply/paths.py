@@ -30,7 +30,7 @@ Decisions (refusals a careful git user would expect, written down once):
   display differently from what it is.  Other Unicode (letters, spaces inside names,
   emoji) is accepted as is; it is not normalised (NFC/NFD), since git stores bytes.
   Which tracked file a name means (another normalisation, or another case with
-  core.ignorecase) needs the tree: the planner decides that (plan.tracked_spelling).
+  core.ignorecase) needs the tree: the planner decides that (tracked_names.py).
 - ``.git`` in any case or disguise is refused as any component, mirroring git's
   ``verify_path``: ``is_ntfs_dotgit`` (``.git`` or ``git~1`` followed only by dots and
   spaces, or by ``:`` and an alternate data stream) and ``is_hfs_dotgit`` (``.git`` with
