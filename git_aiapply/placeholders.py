@@ -215,7 +215,7 @@ def placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> s
     """The refusal's words: which line, and why it cannot be committed."""
     number, line = found[0]
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return (f"{where} of {path} replaces existing lines and its new line {number}, "
+    return (f"{where} of {path} replaces existing lines, and line {number} of its new text, "
             f"{line.strip()!r}{more}, looks like a placeholder for code left out; "
             "committing it would delete that code")
 
@@ -245,13 +245,13 @@ def op_placeholder_problems(op, path: str, file_lines) -> list:
                 new = [t for tag, t in lines if tag != "-"]
                 hits = placeholder_lines(old, new)
                 if hits:
-                    found.append((f"edit {h.number}", h.number, h.first_line(), (1, []), hits))
+                    found.append(("this edit", h.number, h.first_line(), (1, []), hits))
                     break
     elif isinstance(op, HashlineEdit):
         for hop in op.ops:
             if hop.kind == "set":
                 old = list(file_lines[hop.start - 1:hop.end])
-                found.append((f"operation {hop.number}", hop.number, hop.raw, (hop.start, old),
+                found.append(("this operation", hop.number, hop.raw, (hop.start, old),
                               placeholder_lines(old, hop.text_lines)))
     elif isinstance(op, ReplaceText):
         old = op.old.split("\n")
