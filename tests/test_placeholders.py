@@ -249,3 +249,16 @@ def test_a_new_placeholder_in_a_replacement_is_always_reported(placeholder, old,
 @given(st.text(max_size=80))
 def test_never_raises(line):
     assert is_placeholder(line) in (True, False)
+
+
+_IDENT = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_IDENT, st.lists(_IDENT, max_size=3), st.sampled_from(["", "  # same value", "  // note", ";"]),
+       st.sampled_from(["", "    ", "\t"]))
+def test_assignments_calls_and_spreads_are_code(name, args, tail, indent):
+    # whatever the names (rest, existing, other, unchanged...), code shapes are code
+    for line in (f"{name} = {name}({', '.join(args)}){tail}", f"{name}(...{name}){tail}",
+                 f"...{name},", f"return {{...{name}, {', '.join(args)}}}", f"def {name}(): ..."):
+        assert not is_placeholder(indent + line), line
