@@ -186,3 +186,9 @@ def test_a_folder_that_still_holds_files_is_not_replaced(tmp_path, text):
     base = _tree_of(tmp_path, {"d/y": b"Y\n", "d/z": b"Z\n", "a": b"A\n"})
     with pytest.raises(ApplyError, match="folder|is a file"):
         make_plan(parse_response(text).ops, base, _norm)
+
+
+def test_one_path_renamed_twice_in_one_diff_gives_two_copies():
+    # git apply reads both renames' source as the diff found it
+    p = plan(diff(rename("a", "x"), rename("a", "y")), dict(FILES))
+    assert p.final["a"] is None and p.final["x"].data == p.final["y"].data == b"A\n"
