@@ -29,6 +29,8 @@ Decisions (refusals a careful git user would expect, written down once):
   bidirectional controls (U+202A-U+202E, U+2066-U+2069) are refused: they make a path
   display differently from what it is.  Other Unicode (letters, spaces inside names,
   emoji) is accepted as is; it is not normalised (NFC/NFD), since git stores bytes.
+  Which tracked file a name means (another normalisation, or another case with
+  core.ignorecase) needs the tree: the planner decides that (tracked_names.py).
 - ``.git`` in any case or disguise is refused as any component, mirroring git's
   ``verify_path``: ``is_ntfs_dotgit`` (``.git`` or ``git~1`` followed only by dots and
   spaces, or by ``:`` and an alternate data stream) and ``is_hfs_dotgit`` (``.git`` with

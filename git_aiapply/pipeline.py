@@ -411,7 +411,8 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         return normalize_path(raw, worktree=root)
 
     try:
-        plan = make_plan(parsed.ops, base, normalize)
+        plan = make_plan(parsed.ops, base, normalize,
+                         ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
         if not opts.three_way or e.kind != "refused":
             raise

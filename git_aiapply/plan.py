@@ -14,7 +14,9 @@ from .errors import ApplyError, Problem
 from .paths import check_leading_folders
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
+from .diff_groups import diff_key, files_under_files, leaving_paths
 from .text import FileText, encode, is_binary, line_count
+from .tracked_names import TrackedNames
 
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
@@ -76,9 +78,10 @@ _MISSING = object()
 
 
 class _Planner:
-    def __init__(self, base: Snapshot, normalize):
+    def __init__(self, base: Snapshot, normalize, ignore_case: bool = False):
         self.base = base
         self.normalize = normalize
+        self.names = TrackedNames(base, self.base_kind, ignore_case)
         self.overlay: dict[str, FileState | None] = {}
         self.original: dict[str, FileState | None] = {}
         self.problems: list[Problem] = []
@@ -92,6 +95,17 @@ class _Planner:
         # leading folders (the files of a response share them); only a file or link put
         # at one of them later can change that, and set() then forgets them all
         self.parents_ok: set[str] = set()
+        # the git diff whose operations are running: its renames read their sources as the
+        # diff found them, as `git apply` does (a swap a->b, b->a exchanges the files).
+        # Each path's state before the diff first wrote it, the paths it gave content,
+        # and the paths its deletions and renames take away (make_plan fills ``leaving``).
+        self.diff_key: int | None = None
+        self.diff_before: dict[str, FileState | None] = {}
+        self.diff_written: set[str] = set()
+        self.leaving: dict[int, set[str]] = {}
+        # where each path is a rename's source: (operation index, its git diff or None)
+        self.renamed_away: dict[str, list[tuple[int, int | None]]] = {}
+        self.index = 0  # the running operation's index
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -103,6 +117,11 @@ class _Planner:
         return st
 
     def set(self, path: str, st: FileState | None) -> None:
+        if self.diff_key is not None:
+            if path not in self.diff_before:
+                self.diff_before[path] = self.get(path)
+            if st is not None:
+                self.diff_written.add(path)
         if path not in self.original:
             self.get(path)  # remember the original (read once: a big blob costs its size)
         was_file = self.overlay.get(path) is not None
@@ -144,22 +163,37 @@ class _Planner:
     def fail(self, op_source: Source, path: str | None, reason: str, hint: str | None = None):
         self.problems.append(Problem(reason, file=path, directive=op_source.directive, hint=hint))
 
-    def path(self, raw: str, source: Source) -> str | None:
+    def path(self, raw: str, source: Source, beside: str | None = None) -> str | None:
         try:
-            return self.normalize(raw)
+            path = self.normalize(raw)
         except ApplyError as e:
             for p in e.problems:
                 p.directive = p.directive or source.directive
             self.problems.extend(e.problems)
             return None
+        spelled, problem = self.names.spelling(path, self.overlay, beside)
+        if problem is not None:
+            problem.directive = source.directive
+            self.problems.append(problem)
+        return spelled
+
+    def base_kind(self, path: str) -> str | None:
+        k = self.base_kinds.get(path, _MISSING)
+        if k is _MISSING:
+            k = self.base_kinds[path] = self.base.kind(path)
+        return k
 
     def check_parents(self, path: str, source: Source) -> bool:
         """No leading folder of ``path`` may be a file, a link or a submodule: what the
         response made of it so far, else the base tree, else the disk."""
+        leaving = self.leaving.get(self.diff_key, ()) if self.diff_key is not None else ()
+
         def kind_of(prefix: str) -> str | None:
             k = self.kind(prefix)
             if k is None and prefix not in self.overlay:
                 k = self.base.disk_kind(prefix)
+            if k == "file" and prefix in leaving:
+                return None  # the diff deletes or renames this file away: x/y may replace x
             return k
 
         cut = path.rfind("/")
@@ -177,6 +211,31 @@ class _Planner:
             self.parents_ok.add(path[:cut])
             cut = path.find("/", cut + 1)
         return True
+
+    def on_disk(self, path: str) -> str | None:
+        """What is on disk at an untracked ``path``; None below a tracked file (the disk
+        says 'file' there: the tracked file, which the response may replace by a folder)."""
+        k = self.base.disk_kind(path)
+        if k == "file":
+            cut = path.find("/")
+            while cut >= 0:
+                if self.base.kind(path[:cut]) == "file":
+                    return None
+                cut = path.find("/", cut + 1)
+        return k
+
+    def emptied_folder(self, path: str, final: dict | None = None) -> bool:
+        """Whether the tracked folder ``path`` holds no file any more: every tracked file
+        under it deleted or moved away (by the response so far, or by the running git
+        diff, in any order), and nothing new put there; a file may then take its place
+        (a folder replaced by a file, as git applies it).  ``final``: judge the final
+        plan instead."""
+        if self.folders.get(path):
+            return False
+        gone = self.leaving.get(self.diff_key, ()) if final is None and self.diff_key is not None else ()
+        state = self.overlay if final is None else final
+        files = self.names.files_under(path)
+        return files is not None and all(f in gone or (f in state and state[f] is None) for f in files)
 
     def _linked_folder(self, path: str) -> str | None:
         """The leading folder of ``path`` that is a link on disk (the tracked folder
@@ -199,7 +258,7 @@ class _Planner:
             elif self.base.disk_kind(path) == "symlink" and self._linked_folder(path):
                 self.fail(source, path, f"cannot {verb} {path}: {self._linked_folder(path)} is "
                           "a symbolic link on disk; ai-apply never reads or writes through a link")
-            elif self.base.disk_kind(path):
+            elif self.on_disk(path):
                 self.fail(source, path, f"cannot {verb} {path}: it is not tracked by git",
                           hint="ai-apply only edits tracked files; `git add` it first")
             else:
@@ -227,8 +286,22 @@ class _Planner:
             if old_path:
                 ch.old_path = old_path
 
+    def placeholders(self, op: Operation, path: str, old: FileState | FileText | None) -> bool:
+        """Refuse (True) an edit that writes a placeholder over lines it replaces
+        (placeholders.py); ``old`` is the file, for writes and hashline edits."""
+        from .placeholders import op_placeholder_problems
+
+        if isinstance(old, FileState):
+            old = FileText.from_bytes(old.data)
+        problems = op_placeholder_problems(op, path, old.lines if old is not None else [])
+        self.problems.extend(problems)
+        return bool(problems)
+
     # -- operations ----------------------------------------------------------------
     def run(self, op: Operation) -> None:
+        key = diff_key(op)
+        if key != self.diff_key:
+            self.diff_key, self.diff_before, self.diff_written = key, {}, set()
         if isinstance(op, NewFile):
             self.new_file(op)
         elif isinstance(op, DeleteFile):
@@ -252,11 +325,11 @@ class _Planner:
             return
         k = self.kind(path)
         old = self.get(path) if k in ("file", "symlink") else None
-        if k == "dir":
+        if k == "dir" and not self.emptied_folder(path):
             return self.fail(op.source, path, f"cannot create {path}: it is a folder")
         if k == "submodule":
             return self.fail(op.source, path, f"cannot create {path}: it is a submodule")
-        if old is None and path not in self.overlay and self.base.disk_kind(path):
+        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
             return self.fail(op.source, path,
                              f"{path} exists but is not tracked by git; ai-apply never "
                              "overwrites an untracked file",
@@ -268,6 +341,8 @@ class _Planner:
                              hint="put the lines to replace in the SEARCH block")
         if old is not None and old.mode == MODE_LINK:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
+        if old is not None and old.data and self.placeholders(op, path, old):
+            return
         data = encode(op.text)
         mode = op.mode or (old.mode if old else MODE_FILE)
         if k is None and path not in self.overlay:
@@ -285,7 +360,7 @@ class _Planner:
         path = self.path(op.path, op.source)
         if path is None or not self.check_parents(path, op.source):
             return
-        if self.kind(path) is None and path not in self.overlay and not self.base.disk_kind(path):
+        if self.kind(path) is None and path not in self.overlay and not self.on_disk(path):
             return self.new_file(NewFile(path, op.text, op.source, replace=False))
         st = self.editable(path, op.source, "append to")
         if st is None or not op.text:
@@ -301,7 +376,13 @@ class _Planner:
 
     def delete(self, op: DeleteFile) -> None:
         path = self.path(op.path, op.source)
-        if path is None or not self.check_parents(path, op.source):
+        if path is None:
+            return
+        # a tracked file this git diff deletes is there whatever the diff put at its
+        # folder before (d/y -> d, then d/z deleted: git reads the files as it found them)
+        as_found = path in self.leaving.get(self.diff_key, ()) and path not in self.overlay \
+            and self.base_kind(path) == "file"
+        if not as_found and not self.check_parents(path, op.source):
             return
         k = self.kind(path)
         if k == "dir":
@@ -346,35 +427,71 @@ class _Planner:
 
     def rename(self, op: RenameFile) -> None:
         src = self.path(op.old_path, op.source)
-        dst = self.path(op.new_path, op.source)
+        dst = self.path(op.new_path, op.source, beside=src)
         if src is None or dst is None:
             return
-        if not (self.check_parents(src, op.source) and self.check_parents(dst, op.source)):
+        if not self.check_parents(src, op.source):
             return
         if src == dst:
             return self.fail(op.source, src, "rename to the same path")
-        k = self.kind(src)
-        st = self.get(src) if k in ("file", "symlink") else None
+        st = self.rename_source(src, op.source)
         if st is None:
-            what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
-            return self.fail(op.source, src, f"cannot rename {src}: {what}")
-        dk = self.kind(dst)
-        if dk in ("dir", "submodule"):
-            return self.fail(op.source, dst, f"cannot rename {src} to {dst}: {dst} is a "
-                                             + ("folder" if dk == "dir" else "submodule"))
-        if dk is None and dst not in self.overlay and self.base.disk_kind(dst):
-            return self.fail(op.source, dst, f"cannot rename {src} to {dst}: {dst} exists but is "
-                                             "not tracked by git")
-        self.set(src, None)
+            return
+        # a file this diff wrote stays (git: a rename reads the file as the diff found it,
+        # and deletes it only if nothing else of the diff writes it)
+        keep_src = src in self.diff_written
+        if not keep_src:
+            self.set(src, None)  # first, so that x -> x/y finds no file at x
+        if not (self.check_parents(dst, op.source) and self.rename_target_ok(src, dst, op.source)):
+            return
         self.set(dst, FileState(st.mode, st.data))
         self.renames.append((src, dst))
-        prior = self.changes.pop(src, None)
+        prior = None if keep_src else self.changes.pop(src, None)
         if prior and prior.action == "add":
             self.record(dst, "add", prior.added, prior.removed)
         else:
             old_path = prior.old_path if prior and prior.old_path else src
             self.record(dst, "rename", prior.added if prior else 0, prior.removed if prior else 0,
                         old_path=old_path)
+
+    def rename_source(self, src: str, source: Source) -> FileState | None:
+        """What a rename moves: the file as the running git diff found it (when the diff
+        wrote it already), else as it is now; None (problem recorded) when not a file."""
+        if src in self.diff_before:
+            st = self.diff_before[src]
+            if st is None:
+                self.fail(source, src, f"cannot rename {src}: no such file (this diff creates it, "
+                          "and a rename reads the file as the diff found it, as `git apply`)")
+            return st
+        k = self.kind(src)
+        st = self.get(src) if k in ("file", "symlink") else None
+        if st is None:
+            what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
+            self.fail(source, src, f"cannot rename {src}: {what}")
+        return st
+
+    def rename_target_ok(self, src: str, dst: str, source: Source) -> bool:
+        dk = self.kind(dst)
+        if dk == "dir" and self.emptied_folder(dst):
+            return True  # every file of the folder is gone: a file may take its place, as git
+        if dk in ("dir", "submodule"):
+            self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} is a "
+                                   + ("folder" if dk == "dir" else "submodule"))
+            return False
+        if dk is None and dst not in self.overlay and self.on_disk(dst):
+            self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} exists but is "
+                                   "not tracked by git")
+            return False
+        if dk in ("file", "symlink") and any(i > self.index and (key is None or key != self.diff_key)
+                                             for i, key in self.renamed_away.get(dst, ())):
+            # a swap written as renames in order (a -> b, b -> a) would lose b's content
+            self.fail(source, dst, f"cannot rename {src} to {dst}: {dst} exists and a later "
+                                   f"rename moves {dst} away; renames apply in order, so its "
+                                   "content would be lost",
+                      hint="to exchange files, rename one to a new name first, or send one "
+                           "git diff with all the renames (they apply together, as git apply)")
+            return False
+        return True
 
     def set_mode(self, op: SetMode) -> None:
         path = self.path(op.path, op.source)
@@ -396,6 +513,8 @@ class _Planner:
         if st is None:
             return
         ft = FileText.from_bytes(st.data)
+        if self.placeholders(op, path, ft):
+            return
         try:
             if isinstance(op, EditFile):
                 from .divider_readings import apply_edit
@@ -427,7 +546,7 @@ class _Planner:
         if path is None:
             return
         st = self.editable(path, op.source, "edit")
-        if st is None:
+        if st is None or self.placeholders(op, path, None):
             return
         try:
             new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
@@ -456,10 +575,12 @@ def _git_dotfile(name: str) -> str | None:
     return None
 
 
-def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
-    """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
-    planner = _Planner(base, normalize)
-    for op in ops:
+def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool = False) -> Plan:
+    """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
+    ``ignore_case``: core.ignorecase (a new path in another case names the tracked file)."""
+    planner = _Planner(base, normalize, ignore_case)
+    planner.leaving, planner.renamed_away = leaving_paths(ops, normalize)
+    for planner.index, op in enumerate(ops):
         planner.run(op)
     if planner.problems:
         raise ApplyError(planner.problems)
@@ -470,7 +591,7 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
     for p, st in final.items():
         if st is None:
             continue
-        if planner.base.kind(p) == "dir":
+        if planner.base.kind(p) == "dir" and not planner.emptied_folder(p, final):
             problems.append(Problem(f"cannot create {p}: it is a folder", file=p))
         elif st.mode == MODE_LINK and _git_dotfile(p.rsplit("/", 1)[-1]):
             # only a rename can get here; git refuses a symlinked .gitmodules (fsck
@@ -478,6 +599,7 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
             problems.append(Problem(
                 f"{p} would be a symbolic link; git refuses {_git_dotfile(p.rsplit('/', 1)[-1])} "
                 "as a link", file=p))
+    problems += files_under_files(final)
     if problems:
         raise ApplyError(problems)
     changes = [c for c in planner.changes.values()]

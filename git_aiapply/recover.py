@@ -310,12 +310,16 @@ def recover(repo, dry_run: bool = False) -> Recovery:
                     hint="nothing was changed; put the file as you want it, then run "
                          "`git ai-apply recover` again (or remove the journal by hand)"))
             return rec
-        for p in sorted(originals):
-            if not _is_on_disk(repo, current[p], originals[p]):
-                rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
+        # new files out first, then the folders the run made, then the old files back: a
+        # file replaced by a folder (x -> x/y) needs the folder x gone before x returns
+        restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
+        for p in [p for p in restore if originals[p] is None]:
+            rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
         for d in sorted(made_dirs, key=lambda d: -d.count("/")):
             if os.path.isdir(os.path.join(repo.workdir, d)):
                 rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
+        for p in [p for p in restore if originals[p] is not None]:
+            rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
         if has_lock:
             rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
         outcome = (f"the interrupted {_what(kind)} {'changed nothing' if kind == 'undo' else 'made no commit'}; "

@@ -329,6 +329,8 @@ def dirty_paths(repo, index: pygit2.Index, base: TreeSnapshot, paths: list[str])
                         ("is staged for deletion" if head else "is staged")))
             continue
         linked = folders.symlinked_parent(path) if folders is not None else None
+        if linked is not None and idx is None and base.kind(linked) == "file":
+            linked = None  # a tracked file the response replaces by a folder (x -> x/y)
         if linked is not None:
             out.append((path, f"is behind {linked}, which is a "
                               "symbolic link (or a file) on disk, not the tracked folder"))

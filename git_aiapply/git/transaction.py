@@ -22,6 +22,7 @@ ref only.
 from __future__ import annotations
 
 import os
+import stat
 
 import pygit2
 
@@ -119,7 +120,11 @@ class WorktreeWriter:
             fd = _open_new(full, st.mode)
         except FileExistsError:
             if os.path.isdir(full) and not os.path.islink(full):
-                raise ApplyError(f"cannot write {path}: a folder is in the way") from None
+                # a folder the response empties of tracked files, still holding others
+                raise ApplyError(Problem(
+                    f"cannot write {path}: the folder {path} is in the way; it still holds "
+                    "files that git does not track", file=path,
+                    hint=f"move the untracked files out of {path}/ first")) from None
             raise _appeared(path) from None
         self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
         _write_all(fd, data)
@@ -154,6 +159,8 @@ class WorktreeWriter:
                     if os.path.lexists(full):
                         os.unlink(full)
                 else:
+                    if full in self.made_dirs and os.path.isdir(full) and not os.path.islink(full):
+                        os.rmdir(full)  # a file replaced by a folder (x -> x/y): x again
                     restore_file(self.workdir, s.path, s.state)
             except OSError:
                 failed.append(s.path)
@@ -163,6 +170,18 @@ class WorktreeWriter:
             except OSError:
                 pass
         return failed
+
+
+def _replaced_by_folder(workdir: str, final: dict, folder: str | None) -> bool:
+    """Whether ``folder``, a leading folder that is not a folder on disk, is a regular
+    file this change deletes (x -> x/y): deleted before anything is written, it is then
+    made a folder (each write checks its folders again)."""
+    if folder is None or folder not in final or final[folder] is not None:
+        return False
+    try:
+        return stat.S_ISREG(os.lstat(os.path.join(workdir, folder)).st_mode)
+    except OSError:
+        return False
 
 
 def _open_new(full: str, mode: int) -> int:
@@ -280,7 +299,7 @@ def build_tree(repo: pygit2.Repository, base: pygit2.Tree | None,
             sub_base = repo[existing.id]
         new_id = build_tree(repo, sub_base, sub)
         if new_id is None:
-            if name in names:
+            if name in names and direct.get(name) is None:  # not a file in the folder's place
                 tb.remove(name)
                 names.discard(name)
         else:
@@ -376,7 +395,8 @@ class Transaction:
         # one pass, nothing written yet: each leading folder is looked at once
         folders = LeadingFolders(self.repo.workdir)
         for p in paths:
-            folders.refuse_symlinked_parent(p)
+            if not _replaced_by_folder(self.repo.workdir, final, folders.symlinked_parent(p)):
+                folders.refuse_symlinked_parent(p)
         originals = disk_originals(r, self.repo.workdir, paths, folders)
         head_tree = r[head_id].tree if head_id else None
         for p in paths:

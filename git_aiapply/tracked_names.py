@@ -1,0 +1,105 @@
+"""Which tracked path a path of a response means (BEHAVIOR.md §6).
+
+Git stores names as bytes, so ``paths.normalize_path`` keeps a name as written; but a
+name that equals a tracked one after Unicode normalisation (NFC/NFD: a macOS keyboard or
+filesystem hands out NFD) is that tracked file, and so is one in another case when
+``core.ignorecase`` is set.  Without ``core.ignorecase`` a name that differs from a
+tracked one only by case is refused: on this repository they would be two files, which
+is almost never what a response means.  Judged against the base tree, component by
+component, only for a path that is not tracked as written (docs/DECISIONS.md).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .errors import Problem
+
+
+def nfc(name: str) -> str:
+    if name.isascii():
+        return name
+    import unicodedata
+
+    return unicodedata.normalize("NFC", name)
+
+
+def fold(name: str) -> str:
+    """A name's spelling with case and Unicode normalisation taken out."""
+    return name.lower() if name.isascii() else nfc(name).casefold()
+
+
+class TrackedNames:
+    """The tracked spelling of paths, for one planning run.  ``base`` is the planner's
+    snapshot (its ``tree``, when it has one, is read once per folder looked at);
+    ``base_kind(path)`` what the base holds at a path."""
+
+    def __init__(self, base, base_kind: Callable[[str], "str | None"], ignore_case: bool):
+        self.base = base
+        self.base_kind = base_kind
+        self.ignore_case = ignore_case
+        self.folder_names: dict[str, dict[str, str]] = {}  # tracked folder -> fold -> name
+
+    def spelling(self, path: str, overlay: dict, beside: str | None = None
+                 ) -> tuple[str | None, Problem | None]:
+        """(``path`` as the base tree spells it, None), or (None, the refusal).
+        ``overlay``: the paths the response changed so far (a tracked file it deleted
+        does not count); ``beside``: a tracked path that does not count either (a
+        rename's source, so that a case-only rename stays one)."""
+        if path in overlay or self.base_kind(path) is not None \
+                or getattr(self.base, "tree", None) is None:
+            return path, None
+        parts = path.split("/")
+        for i, name in enumerate(parts):
+            folder = "/".join(parts[:i])
+            here = f"{folder}/{name}" if folder else name
+            k = self.base_kind(here)
+            if k is None:
+                other = self.names_in(folder).get(fold(name))
+                full = f"{folder}/{other}" if folder else other
+                if other is None or full == beside or (full in overlay and overlay[full] is None):
+                    return "/".join(parts), None  # a new name
+                if nfc(other) != nfc(name) and not self.ignore_case:
+                    return None, Problem(
+                        f"{path} differs only by case from the tracked {full}; the names "
+                        "are different files to git here", file=path,
+                        hint=f"write the tracked name {full} to change that file, or choose "
+                             "a name that differs by more than case")
+                parts[i] = other
+                k = self.base_kind(full)
+            if k != "dir":
+                break
+        return "/".join(parts), None
+
+    def names_in(self, folder: str) -> dict[str, str]:
+        """The names in the tracked folder ``folder`` by their folded spelling."""
+        names = self.folder_names.get(folder)
+        if names is None:
+            names = {}
+            try:
+                tree = self.base.tree if not folder else self.base.tree[folder]
+                for entry in tree:
+                    names.setdefault(fold(entry.name), entry.name)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # not a folder of the tree: nothing to compare with
+            self.folder_names[folder] = names
+        return names
+
+    def files_under(self, folder: str) -> list[str] | None:
+        """Every tracked path under the tracked folder ``folder`` (read on demand: only a
+        file put where a folder is asks), or None when it holds something that is not a
+        file or a link (a submodule) or cannot be read."""
+        try:
+            stack = [(self.base.tree[folder], folder + "/")]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        out: list[str] = []
+        while stack:
+            tree, prefix = stack.pop()
+            for entry in tree:
+                if entry.type_str == "tree":
+                    stack.append((entry, prefix + entry.name + "/"))
+                elif entry.type_str == "blob":
+                    out.append(prefix + entry.name)
+                else:
+                    return None
+        return out

@@ -1,0 +1,3 @@
+def handler(event):
+    # ... existing code ...
+    pass

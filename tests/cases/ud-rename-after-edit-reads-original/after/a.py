@@ -1,0 +1,6 @@
+def a():
+    return 'A'
+
+
+def a2():
+    return 'a2'

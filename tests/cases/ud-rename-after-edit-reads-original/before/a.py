@@ -1,0 +1,6 @@
+def a():
+    return 'a'
+
+
+def a2():
+    return 'a2'

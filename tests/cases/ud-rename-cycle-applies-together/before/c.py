@@ -1,0 +1,6 @@
+def c():
+    return 'c'
+
+
+def c2():
+    return 'c2'

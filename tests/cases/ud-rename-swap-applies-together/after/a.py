@@ -1,0 +1,6 @@
+def b():
+    return 'b'
+
+
+def b2():
+    return 'b2'
