@@ -269,7 +269,7 @@ def test_empty_old_string_creates_the_file_only():
     assert plan(ops, {}) == {"n.txt": b"hi\n"}
     with pytest.raises(ApplyError) as e:
         plan(ops, {"n.txt": b"content\n"})
-    assert "already exists" in str(e.value)
+    assert "already exists; an empty old_string only creates" in str(e.value)
 
 
 def test_multi_edit_whose_second_edit_fails_refuses_all():
