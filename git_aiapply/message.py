@@ -140,18 +140,21 @@ def _is_closing(s: str) -> bool:
 def _without_closings(text: str) -> str:
     """A paragraph without its closing-chat sentences ("... Let me know if ...")."""
     kept: list[str] = []
+    dropped = False
     pos = 0
     for _ in range(200):  # sentences worth looking at; the rest is kept as it is
         pos = _skip_space(text, pos)
         if pos >= len(text):
             break
         end = sentence_end(text, pos)
-        if not _is_closing(text[pos:end]):
+        if _is_closing(text[pos:end]):
+            dropped = True
+        else:
             kept.append(text[pos:end])
         pos = end
     else:
         kept.append(text[pos:])
-    return " ".join(kept)
+    return " ".join(kept) if dropped else text
 
 
 # --------------------------------------------------------------------------- sentences

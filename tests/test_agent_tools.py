@@ -293,3 +293,30 @@ def test_notebook_edit_is_refused_by_name_not_dropped():
         call_ops(call("NotebookEdit", {"notebook_path": "/repo/n.ipynb", "new_source": "x",
                                        "cell_id": "1"}))
     assert "'NotebookEdit' is not a tool ai-apply knows" in str(e.value)
+
+
+_WORDS = st.sampled_from(["a", "b", "ab", "a\n", "\nb", "c"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", "b", "c", "\n"]), max_size=20).map("".join),
+       edits=st.lists(st.tuples(_WORDS, _WORDS), min_size=1, max_size=3))
+def test_multi_edit_is_replace_all_in_sequence(text, edits):
+    """A MultiEdit of replace_all edits gives what str.replace gives applied in turn, or
+    is refused as a whole (an edit that finds nothing, or edits what an earlier one wrote)."""
+    args = {"file_path": "f.txt", "edits": [
+        {"old_string": old, "new_string": new, "replace_all": True} for old, new in edits]}
+    want: str | None = text
+    written: list[str] = []
+    for old, new in edits:
+        if old == new or old not in want or any(old.rstrip("\n") in w for w in written
+                                                if old.rstrip("\n")):
+            want = None
+            break
+        want = want.replace(old, new)
+        written.append(new)
+    try:
+        got = plan(call_ops(call("MultiEdit", args)), {"f.txt": text.encode()})["f.txt"]
+    except ApplyError:
+        got = None
+    assert got == (want.encode() if want is not None else None)
