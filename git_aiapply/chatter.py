@@ -34,9 +34,12 @@ _OPENERS = frozenset("now next first then so finally".split())
 # Verbs of the conversation, not of the change: "Let me explain", "I'll take a look".
 _CHAT_VERBS = frozenset("""
 know explain help look take check see think walk show start begin review examine analyze
-analyse investigate read understand try be go break outline summarize summarise describe
+analyse investigate read understand try go break outline summarize summarise describe
 clarify provide share give answer assist dig inspect trace answer respond note mention
 """.split())
+# Words after an intent that are not the change's verb ("I'll need to", "I'll be adding"):
+# the sentence stays as written.
+_NOT_BASE = frozenset("be need have want probably should must".split())
 # Sentences that are the conversation whatever follows ("I can see the issue here.").
 _CHAT_STARTS = ("i can see", "i see the", "i see what", "i see why", "i understand the",
                 "i found the issue", "i found the problem", "i found the bug",
@@ -101,10 +104,13 @@ def imperative(sentence: str) -> str:
     at = _verb_at(words, _INTENT)
     if at is not None and at + 1 < len(words):
         verb = words[at]
-        if verb.isalpha() and verb.isascii() and verb not in _CHAT_VERBS:
+        if (verb.isalpha() and verb.isascii() and verb not in _CHAT_VERBS
+                and verb not in _NOT_BASE):
             return " ".join([verb.capitalize(), *original[at + 1:]])
+        return sentence
     at = _verb_at(words, _REPORT)
-    if at is not None and at + 1 < len(words) and words[at] in PAST:
+    if (at is not None and at + 1 < len(words) and words[at] in PAST
+            and not (words[at] == "used" and words[at + 1] == "to")):  # "I used to think"
         return " ".join([PAST[words[at]].capitalize(), *original[at + 1:]])
     return sentence
 

@@ -86,10 +86,14 @@ OPENINGS = [
      "Move the import to the top of the file"),
     ("I can see the issue here. The default argument is mutable.",
      "The default argument is mutable"),
-    ("I'll be honest: this needs a redesign.", "This needs a redesign"),  # a chat lead-in
     # not mechanical: the sentence stays as it is
     ("I think the cache should be per-user.", "I think the cache should be per-user"),
     ("I've taken care of the flaky test.", "I've taken care of the flaky test"),
+    ("I'll be honest: this needs a redesign.", "I'll be honest: this needs a redesign"),
+    ("I'll need to change the schema first.", "I'll need to change the schema first"),
+    ("I used to think this was safe.", "I used to think this was safe"),
+    ("I'll take a look at the tests first:\n\nMake `run` return its exit code.",
+     "Make `run` return its exit code"),
     ("Let me know if you want tests. Add a `--dry-run` flag.", "Add a `--dry-run` flag"),
     ("I added", "I added"),  # nothing after the verb: nothing to rewrite
     # already fine
