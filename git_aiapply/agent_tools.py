@@ -18,15 +18,20 @@ made relative, or refused outside the worktree, where every path is normalised
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from .errors import ApplyError, Problem
 from .ops import NewFile, Operation, ReplaceText, Source
+
+# where an operation came from, given what it does ('Edit a.py'): toolcalls.py's naming
+SourceOf = Callable[[str], Source]
 
 # the argument that names the file, per tool; ``path`` is taken too, as a tired model
 # writes it (the text editor's name)
 _PATH_KEYS = ("file_path", "path")
 
 
-def agent_tool_ops(call, args: object) -> list[Operation]:
+def agent_tool_ops(call, args: object, source: SourceOf) -> list[Operation]:
     """The operations of one call of Edit, MultiEdit, Write, replace or write_file."""
     if not isinstance(args, dict):
         why = ("its arguments are not valid JSON (cut off?)"
@@ -35,20 +40,14 @@ def agent_tool_ops(call, args: object) -> list[Operation]:
         raise _refuse(call, why, hint="send the call again with its whole arguments object")
     path = _file_path(call, args)
     if call.name in ("Write", "write_file"):
-        return [_write(call, args, path)]
+        return [_write(call, args, path, source)]
     if call.name == "MultiEdit":
-        return _multi_edit(call, args, path)
-    return _one_edit(call, args, path, what=f"{call.name} {path}")
+        return _multi_edit(call, args, path, source)
+    return _one_edit(call, args, path, source, what=f"{call.name} {path}")
 
 
 def _refuse(call, reason: str, hint: str | None = None, path: str | None = None) -> ApplyError:
     return ApplyError(Problem(f"{call.words()}: {reason}", file=path, hint=hint))
-
-
-def _source(call, what: str) -> Source:
-    from .toolcalls import NAME
-
-    return Source(NAME, f"{call.words()}: {what}", block=0, line=0)
 
 
 def _file_path(call, args: dict) -> str:
@@ -62,12 +61,12 @@ def _file_path(call, args: dict) -> str:
                   hint="give the file's path in 'file_path'")
 
 
-def _write(call, args: dict, path: str) -> NewFile:
+def _write(call, args: dict, path: str, source: SourceOf) -> NewFile:
     content = args.get("content")
     if not isinstance(content, str):
         raise _refuse(call, f"{call.name} {path} has no 'content' string", path=path,
                       hint="give the file's whole new content in 'content'")
-    return NewFile(path, content, _source(call, f"{call.name} {path}"), replace=True)
+    return NewFile(path, content, source(f"{call.name} {path}"), replace=True)
 
 
 def _string(call, edit: dict, key: str, what: str, path: str) -> str:
@@ -78,7 +77,8 @@ def _string(call, edit: dict, key: str, what: str, path: str) -> str:
     return value
 
 
-def _one_edit(call, edit: dict, path: str, what: str, number: int = 1) -> list[Operation]:
+def _one_edit(call, edit: dict, path: str, source: SourceOf, what: str,
+              number: int = 1) -> list[Operation]:
     """One Edit / replace (or one edit of a MultiEdit) as an operation."""
     old = _string(call, edit, "old_string", what, path)
     new = _string(call, edit, "new_string", what, path)
@@ -88,15 +88,15 @@ def _one_edit(call, edit: dict, path: str, what: str, number: int = 1) -> list[O
                             "changes nothing", path=path,
                       hint="give the text as it should be after the edit in new_string")
     expected = _expected(call, edit, what, path)
-    source = _source(call, what)
+    origin = source(what)
     if old == "":
         if number > 1:
             raise _refuse(call, f"{what}: old_string is empty; only a MultiEdit's first edit "
                                 "may create the file", path=path,
                           hint="give the exact text to replace in old_string")
         # an empty old_string creates the file, or fills an empty one (both tools)
-        return [NewFile(path, new, source, replace=False)]
-    return [ReplaceText(path, old, new, source, number=call.number, expected=expected,
+        return [NewFile(path, new, origin, replace=False)]
+    return [ReplaceText(path, old, new, origin, number=call.number, expected=expected,
                         tool=call.name, old_name="old_string")]
 
 
@@ -143,7 +143,7 @@ def _edits_list(call, args: dict, path: str) -> list:
     return edits
 
 
-def _multi_edit(call, args: dict, path: str) -> list[Operation]:
+def _multi_edit(call, args: dict, path: str, source: SourceOf) -> list[Operation]:
     """MultiEdit: its edits in order, each on the result of the one before (the planner
     applies operations in order); any that fails refuses the whole response."""
     ops: list[Operation] = []
@@ -159,6 +159,6 @@ def _multi_edit(call, args: dict, path: str) -> list[Operation]:
             # as Claude Code refuses it: the edit would change text an earlier edit wrote
             raise _refuse(call, f"{what}: old_string is part of an earlier edit's new_string",
                           path=path, hint="fold the two edits into one")
-        ops.extend(_one_edit(call, edit, path, what, number=i))
+        ops.extend(_one_edit(call, edit, path, source, what, number=i))
         new_strings.append(edit["new_string"])
     return ops

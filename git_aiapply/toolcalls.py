@@ -154,7 +154,7 @@ def call_ops(call: ToolCall) -> list[Operation]:
     if call.name in AGENT_EDIT_TOOLS:
         from .agent_tools import agent_tool_ops  # Claude Code's and Gemini CLI's tools
 
-        return agent_tool_ops(call, args)
+        return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
         return _apply_patch_text(call, patch)
