@@ -484,15 +484,19 @@ def apply_text_edit(ft, op, path: str):
     old = _lf(op.old)
     new = _lf(op.new)
     places = _places(text, old, op.expected)
+    news = None  # per occurrence, when a quote-folded match keeps the file's quotes
+    if not places and op.tool in QUOTE_FOLDING_TOOLS:
+        places, news = _quote_folded(text, old, new, op.expected)
     if op.expected is None and not places or op.expected is not None and len(places) != op.expected:
         raise ApplyError(_count_problem(text, lines, old, places, path, op))
+    news = news or [new] * len(places)
     b = TextBuilder(ft, ft.dominant_ending())
     kept = added = removed = 0
     final = ft.final_newline
     starts = _LineStarts(text)
     i = 0
     while i < len(places):
-        a, end, replaced, i = _span(text, places, i, old, new)
+        a, end, replaced, i = _span(text, places, i, old, news)
         first = starts.index(a)  # 0-based
         last = first + _count_lines(text[a:end])  # exclusive
         new_lines = _split_whole_lines(replaced)
@@ -522,15 +526,16 @@ def _places(text: str, old: str, expected: int | None) -> list[int]:
     return out
 
 
-def _span(text: str, places: list[int], i: int, old: str, new: str):
+def _span(text: str, places: list[int], i: int, old: str, news: list[str]):
     """The whole lines touched by the occurrence ``places[i]`` and any that follow on the
-    same lines: (start, end, the lines' new text, index of the next occurrence)."""
+    same lines (occurrence k replaced by ``news[k]``): (start, end, the lines' new text,
+    index of the next occurrence)."""
     a = text.rfind("\n", 0, places[i]) + 1  # the start of the first line touched
     pieces: list[str] = []
     pos = end = a
     while True:
         if i < len(places) and (not pieces or places[i] < end):
-            pieces += [text[pos:places[i]], new]
+            pieces += [text[pos:places[i]], news[i]]
             pos = places[i] + len(old)
             i += 1
             end = max(end, _line_end(text, pos))
@@ -540,6 +545,41 @@ def _span(text: str, places: list[int], i: int, old: str, new: str):
             end = _line_end(text, end + 1)  # the new text runs into the next line: take it
             continue
         return a, end, replaced, i
+
+
+# Claude Code's Edit finds an old string written with straight quotes where the file has
+# typographic ones (its findActualString), and keeps the file's quotes (preserveQuoteStyle).
+QUOTE_FOLDING_TOOLS = frozenset({"Edit", "MultiEdit"})
+_QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def _quote_folded(text: str, old: str, new: str, expected: int | None):
+    """(places, the new text for each) of ``old`` found with typographic quotes read as
+    straight ones, or ([], None) when that finds nothing more.  One character stands for
+    one, so places are the file's own offsets."""
+    folded_old = old.translate(_QUOTE_FOLD)
+    folded = text.translate(_QUOTE_FOLD)
+    if folded == text and folded_old == old:
+        return [], None
+    places = _places(folded, folded_old, expected)
+    return places, [_keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
+
+
+def _keep_file_quotes(old: str, actual: str, new: str) -> str:
+    """``new`` with the file's quote characters where it repeats ``old`` (its common
+    start and end): text the edit does not change keeps the file's bytes."""
+    out = list(new)
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and new[head] == old[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
+        tail += 1
+    for k in [*range(head), *(-1 - t for t in range(tail))]:
+        if old[k] != actual[k]:
+            out[k] = actual[k]
+    return "".join(out)
 
 
 class _LineStarts:
@@ -627,14 +667,14 @@ def _count_problem(text: str, lines, old: str, places: list[int], path: str, op)
     rule, hint = _count_rule(op)
     name = op.old_name
     if places:
-        numbers = [line_number(text, p) for p in places[:20]]
+        numbers = list(dict.fromkeys(line_number(text, p) for p in places[:20]))
         capped = op.expected == 1 and len(places) >= 20  # _occurrences stopped counting
         more = " (and more)" if capped or len(places) > 20 else ""
         shown = ", ".join(str(x) for x in numbers) + more
         nearby = [(x, lines[x - 1]) for x in numbers[:6]]
         times = "once" if len(places) == 1 else f"{len(places)}{'+' if capped else ''} times"
         return Problem(
-            f"{name} occurs {times} in {path} (at line{'s' if len(places) > 1 else ''} "
+            f"{name} occurs {times} in {path} (at line{'s' if len(numbers) > 1 else ''} "
             f"{shown}); {rule}",
             file=path, directive=op.source.directive, edit_first_line=first,
             candidates=numbers, nearby=nearby, nearby_label=f"where {name} starts",

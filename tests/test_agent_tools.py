@@ -320,3 +320,29 @@ def test_multi_edit_is_replace_all_in_sequence(text, edits):
     except ApplyError:
         got = None
     assert got == (want.encode() if want is not None else None)
+
+
+# ------------------------------------------------------------ typographic quotes (Edit)
+
+@pytest.mark.parametrize("before, old, new, after", [
+    # the file's curly quotes found by straight ones; unchanged text keeps them
+    ("print(\u201chello\u201d)\n", 'print("hello")', 'print("hello")\nprint("bye")',
+     'print(\u201chello\u201d)\nprint("bye")\n'),
+    ("say(\u2018it\u2019s\u2019)\n", "say('it's')", "shout('it's')", "shout(\u2018it\u2019s\u2019)\n"),
+    ("a \u201cx\u201d b\n", 'a "x" b', 'a "y" b', "a \u201cy\u201d b\n"),  # quotes around a change
+])
+def test_edit_finds_straight_quotes_where_the_file_has_curly_ones(before, old, new, after):
+    assert edit(before.encode(), old, new, 1) == after.encode()
+
+
+def test_quote_folding_is_claude_codes_only_and_keeps_the_counts():
+    data = "x = \u201ca\u201d\n".encode()
+    with pytest.raises(ApplyError):  # the text editor matches exactly, as Anthropic's does
+        edit(data, 'x = "a"', 'x = "b"', 1, tool="str_replace")
+    with pytest.raises(ApplyError):
+        edit(data, 'x = "a"', 'x = "b"', 1, tool="replace")
+    twice = "\u201ca\u201d \u201ca\u201d\n".encode()
+    with pytest.raises(ApplyError) as e:
+        edit(twice, '"a"', '"b"', 1)
+    assert "occurs 2 times in f.txt (at line 1)" in str(e.value)
+    assert edit(twice, '"a"', "b", None) == b"b b\n"
