@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from .record import record, replace
 
+from .agent_tools import QUOTE_FOLDING_TOOLS, agent_tool_ops, fold_quotes, keep_file_quotes
+
 from .errors import ApplyError, Problem
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
 from .text import line_number
@@ -152,8 +154,6 @@ def call_ops(call: ToolCall) -> list[Operation]:
     if call.name in TEXT_EDITOR_TOOLS:
         return _text_editor(call, args)
     if call.name in AGENT_EDIT_TOOLS:
-        from .agent_tools import agent_tool_ops  # Claude Code's and Gemini CLI's tools
-
         return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
@@ -486,7 +486,10 @@ def apply_text_edit(ft, op, path: str):
     places = _places(text, old, op.expected)
     news = None  # per occurrence, when a quote-folded match keeps the file's quotes
     if not places and op.tool in QUOTE_FOLDING_TOOLS:
-        places, news = _quote_folded(text, old, new, op.expected)
+        folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
+        if (folded_text, folded_old) != (text, old):
+            places = _places(folded_text, folded_old, op.expected)
+            news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
     if op.expected is None and not places or op.expected is not None and len(places) != op.expected:
         raise ApplyError(_count_problem(text, lines, old, places, path, op))
     news = news or [new] * len(places)
@@ -545,41 +548,6 @@ def _span(text: str, places: list[int], i: int, old: str, news: list[str]):
             end = _line_end(text, end + 1)  # the new text runs into the next line: take it
             continue
         return a, end, replaced, i
-
-
-# Claude Code's Edit finds an old string written with straight quotes where the file has
-# typographic ones (its findActualString), and keeps the file's quotes (preserveQuoteStyle).
-QUOTE_FOLDING_TOOLS = frozenset({"Edit", "MultiEdit"})
-_QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
-
-
-def _quote_folded(text: str, old: str, new: str, expected: int | None):
-    """(places, the new text for each) of ``old`` found with typographic quotes read as
-    straight ones, or ([], None) when that finds nothing more.  One character stands for
-    one, so places are the file's own offsets."""
-    folded_old = old.translate(_QUOTE_FOLD)
-    folded = text.translate(_QUOTE_FOLD)
-    if folded == text and folded_old == old:
-        return [], None
-    places = _places(folded, folded_old, expected)
-    return places, [_keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
-
-
-def _keep_file_quotes(old: str, actual: str, new: str) -> str:
-    """``new`` with the file's quote characters where it repeats ``old`` (its common
-    start and end): text the edit does not change keeps the file's bytes."""
-    out = list(new)
-    limit = min(len(old), len(new))
-    head = 0
-    while head < limit and new[head] == old[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
-        tail += 1
-    for k in [*range(head), *(-1 - t for t in range(tail))]:
-        if old[k] != actual[k]:
-            out[k] = actual[k]
-    return "".join(out)
 
 
 class _LineStarts:

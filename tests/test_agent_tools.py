@@ -216,7 +216,12 @@ def test_replace_all_and_exact_counts_are_str_replace(text, old, new):
         return
     want = text.replace(old, new).encode()
     assert edit(data, old, new, None) == want
-    assert edit(data, old, new, count, tool="replace") == want
+    overlapping = sum(text.startswith(old, i) for i in range(len(text)))
+    if count == 1 and overlapping > 1:  # "aa" in "aaa": which one was meant is unknown
+        with pytest.raises(ApplyError):
+            edit(data, old, new, 1, tool="replace")
+    else:
+        assert edit(data, old, new, count, tool="replace") == want
     with pytest.raises(ApplyError):
         edit(data, old, new, count + 1, tool="replace")
 
