@@ -219,3 +219,11 @@ def test_git_fsck_strict_accepts_the_commit(tmp_path):
     git("fsck", "--strict")
     stored = git("cat-file", "commit", oid).split(b"\n\n", 1)[1].decode()
     assert stored == msg and stored.startswith("Add a flag\n")
+
+
+@needs_git
+def test_a_long_trailer_stays_on_one_line():
+    long = "Co-authored-by: " + "A Very Long Name " * 5 + "<someone@example.com>"
+    msg = message("Fix the crash.\n\n" + long)
+    assert long in msg.splitlines()
+    assert parse(msg)[0] == long
