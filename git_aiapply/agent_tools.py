@@ -6,6 +6,8 @@
   fills an empty one).  ``MultiEdit`` (``file_path``, ``edits``: a list of such edits)
   applies them in order, each to the result of the one before; one that fails refuses the
   response, so none of them lands.  ``Write`` (``file_path``, ``content``) writes the file.
+  As Claude Code does, an old string with straight quotes also finds the file's
+  typographic ones (``fold_quotes``), and the text it keeps keeps them.
 - Gemini CLI's ``replace`` (``file_path``, ``old_string``, ``new_string``,
   ``expected_replacements``, default 1): the old string must occur exactly that many
   times.  ``write_file`` (``file_path``, ``content``) writes the file.
