@@ -23,6 +23,7 @@ used cannot backtrack.
 """
 from __future__ import annotations
 
+from .chatter import drop_controls, imperative, is_chat, split_model_trailers
 from .explanation import MAX_CODE_SPAN, Chunk, ListItem, parse_chunks, strip_markup
 from .record import record
 from .trailers import trailer_lines
@@ -67,12 +68,19 @@ FILLERS = frozenset("""
 sure|certainly|of course|okay|ok|absolutely|great|alright|all right|got it|good catch
 great question|good question|no problem|happy to help|understood|yes|right|done|perfect
 you're right|you are right|sure thing|great catch|thanks|thank you
+excellent|excellent question|nice catch|good point|great point|ah|oh|hmm|well|i see
+i understand|makes sense|that makes sense|thanks for the report|thanks for reporting this
+thank you for the report|thanks for catching that|found it|i found it|nice|cool|awesome
 """.replace("\n", "|").split("|"))
 
 # Closing pleasantries: a paragraph that starts like this is left out of the message.
 _CLOSINGS = ("let me know", "hope this helps", "i hope this helps", "feel free to",
              "happy coding", "good luck", "hope that helps", "if you have any questions",
-             "if you need anything")
+             "if you need anything", "please let me know", "would you like me",
+             "would you like", "do you want me", "shall i", "should i also", "i can also",
+             "i could also", "don't hesitate", "do not hesitate", "hope it helps",
+             "i hope that helps", "glad i could help", "happy to help", "cheers",
+             "if you have any other questions", "if you run into", "enjoy")
 
 # Words after which a '.' does not end a sentence.
 ABBREVIATIONS = frozenset("""
@@ -127,6 +135,26 @@ def _after_preamble(words: list[str]) -> list[str] | None:
 
 def _is_closing(s: str) -> bool:
     return _normalize(s).startswith(_CLOSINGS)
+
+
+def _without_closings(text: str) -> str:
+    """A paragraph without its closing-chat sentences ("... Let me know if ...")."""
+    kept: list[str] = []
+    dropped = False
+    pos = 0
+    for _ in range(200):  # sentences worth looking at; the rest is kept as it is
+        pos = _skip_space(text, pos)
+        if pos >= len(text):
+            break
+        end = sentence_end(text, pos)
+        if _is_closing(text[pos:end]):
+            dropped = True
+        else:
+            kept.append(text[pos:end])
+        pos = end
+    else:
+        kept.append(text[pos:])
+    return " ".join(kept) if dropped else text
 
 
 # --------------------------------------------------------------------------- sentences
@@ -205,7 +233,7 @@ def _drop_lead_ins(text: str) -> int:
             pos = _skip_space(text, len(text) if nl < 0 else nl)
             continue
         end = sentence_end(text, pos)
-        if end - pos <= 120 and is_generic(text[pos:end]):
+        if end - pos <= 120 and (is_generic(text[pos:end]) or is_chat(text[pos:end])):
             pos = _skip_space(text, end)
             continue
         colon = _lead_in_colon(text, pos)
@@ -240,7 +268,7 @@ def _lead_in_colon(text: str, pos: int) -> int | None:
         if text[i] == "\n":
             return None
         i += 1
-    if colon < 0 or not is_generic(text[pos:colon]):
+    if colon < 0 or not (is_generic(text[pos:colon]) or is_chat(text[pos:colon])):
         return None
     j = colon + 1
     while j < len(text) and text[j] in "*_":
@@ -316,10 +344,9 @@ def _take_subject(chunks: list[Chunk], limit: int) -> tuple[_Subject | None, lis
                 body.append(chunk)
             return _Subject(subject, cut), body + chunks[idx + 1:]
         if chunk.kind == "prose":
-            if _is_closing(chunk.text):
-                continue
-            start = _drop_lead_ins(chunk.text)
-            text = chunk.text[start:]
+            paragraph = _without_closings(chunk.text)
+            start = _drop_lead_ins(paragraph)
+            text = paragraph[start:]
             if not text.strip():
                 continue
             end = sentence_end(text)
@@ -374,7 +401,7 @@ def _take_subject(chunks: list[Chunk], limit: int) -> tuple[_Subject | None, lis
 
 
 def _subject_from(sentence: str, limit: int) -> tuple[str, bool]:
-    cleaned = _clean_subject(sentence)
+    cleaned = imperative(_clean_subject(sentence))  # "I'll add X" -> "Add X"
     if not cleaned:
         return "", False
     return fit_subject(cleaned, limit)
@@ -462,7 +489,8 @@ def _render_list(chunk: Chunk, width: int) -> list[str]:
 
 def _render_chunk(chunk: Chunk, width: int) -> list[str]:
     if chunk.kind == "prose":
-        return _wrap(chunk.text, width)
+        text = _without_closings(chunk.text)
+        return _wrap(text, width) if text.strip() else []
     if chunk.kind == "heading":
         return [strip_markup(chunk.text)]
     if chunk.kind == "list":
@@ -513,7 +541,9 @@ def build_message(explanation: str, *, formats: list[str], response_id: str, mod
     """The commit message for one response (BEHAVIOR.md §8), ending with a newline.
     ``changed``: the (verb, path) pairs of describe_changes, or a function giving them
     (asked only when the explanation has no subject: 100,000 new files take a while)."""
-    chunks = parse_chunks(explanation or "")
+    explanation = drop_controls(explanation or "")
+    explanation, theirs = split_model_trailers(explanation, _is_closing)
+    chunks = parse_chunks(explanation)
     subject, body_chunks = _take_subject(chunks, subject_max)
     if subject is None and callable(changed):
         changed = changed()
@@ -525,11 +555,11 @@ def build_message(explanation: str, *, formats: list[str], response_id: str, mod
     bullets = _description_bullets(descriptions, BODY_WIDTH)
     if bullets:
         paragraphs.append("\n".join(bullets))
-    if trailers:
-        block = trailer_lines(formats, response_id, model)
-        if block:
-            paragraphs.append("\n".join(block))
-    return "\n\n".join(paragraphs) + "\n"
+    # the model's own trailers (Fixes:, Co-authored-by:) and ours: one block git reads
+    block = theirs + (trailer_lines(formats, response_id, model) if trailers else [])
+    if block:
+        paragraphs.append("\n".join(block))
+    return drop_controls("\n\n".join(paragraphs)) + "\n"
 
 
 def subject_of(message: str) -> str:

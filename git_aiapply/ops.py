@@ -168,14 +168,19 @@ class HashlineEdit:
 
 @record
 class ReplaceText:
-    """Anthropic's text editor ``str_replace``: ``old`` must occur exactly once in the
-    file (as a substring, not necessarily whole lines) and is replaced by ``new``."""
+    """A tool call's string replacement (the text editor's ``str_replace``, Claude Code's
+    ``Edit``/``MultiEdit``, Gemini CLI's ``replace``): ``old`` (a substring, not
+    necessarily whole lines) must occur ``expected`` times in the file, each replaced by
+    ``new``; ``expected`` None means every occurrence, at least one (``replace_all``)."""
 
     path: str
     old: str
     new: str
     source: Source
     number: int = 1  # the tool call's number, for errors
+    expected: int | None = 1
+    tool: str = "str_replace"  # the tool or command, as errors name it
+    old_name: str = "old_str"  # the argument that held ``old``, as errors name it
 
 
 @record

@@ -335,10 +335,12 @@ class _Planner:
                              "overwrites an untracked file",
                              hint="move it away or `git add` it first")
         if old is not None and not op.replace and old.data:
+            # a tool call's empty old_string, else an empty SEARCH block
+            empty = "old_string" if op.source.format == "tool-call" else "SEARCH block"
             return self.fail(op.source, path,
-                             f"{path} already exists; an empty SEARCH block only creates new "
+                             f"{path} already exists; an empty {empty} only creates new "
                              "files or fills empty ones",
-                             hint="put the lines to replace in the SEARCH block")
+                             hint=f"put the lines to replace in the {empty}")
         if old is not None and old.mode == MODE_LINK:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
         if old is not None and old.data and self.placeholders(op, path, old):

@@ -25,8 +25,9 @@ Several text blocks are joined by newlines.  Input that only looks like JSON (st
 ``{`` but does not parse) is plain text; JSON that parses but has no known shape, or
 neither assistant text nor tool calls, is refused: applying it as text could only fail
 less clearly.  So is an answer the API marks as cut off (``finish_reason: "length"``,
-``stop_reason: "max_tokens"``, ``status: "incomplete"`` ...), even when every block or
-call in it looks complete: what never came is unknown.
+``stop_reason: "max_tokens"``, ``status: "incomplete"`` ...), or as still streaming
+(``stop_reason`` / ``finish_reason`` present and null; absent says nothing), even when
+every block or call in it looks complete: what never came is unknown.
 """
 from __future__ import annotations
 
@@ -257,6 +258,9 @@ _CUT_FINISH = {"length": "finish_reason \"length\" (the token limit)",
 _CUT_STOP = {"max_tokens": "stop_reason \"max_tokens\" (the token limit)",
              "model_context_window_exceeded": "stop_reason \"model_context_window_exceeded\"",
              "refusal": "stop_reason \"refusal\" (the answer was stopped part way)"}
+# A stop field present and null: the JSON is a snapshot taken while the answer was still
+# streaming (absent says nothing: saved and hand-made messages leave it out).
+_MID_STREAM = "{} null (a snapshot taken mid-stream, before the answer ended)"
 _CUT_STATUS = {"incomplete": "status \"incomplete\"", "in_progress": "status \"in_progress\"",
                "queued": "status \"queued\"", "failed": "status \"failed\"",
                "cancelled": "status \"cancelled\""}
@@ -375,6 +379,8 @@ def _chat_completion(choices, answer: Answer) -> None:
     reason = first.get("finish_reason")
     if reason in _CUT_FINISH:
         answer.cut_off.append(_CUT_FINISH[reason])
+    elif reason is None and "finish_reason" in first:
+        answer.cut_off.append(_MID_STREAM.format("finish_reason"))
     message = first.get("message")
     if isinstance(message, dict):
         _chat_message(message, answer)
@@ -460,6 +466,8 @@ def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
     stop = message.get("stop_reason")
     if stop in _CUT_STOP:
         answer.cut_off.append(_CUT_STOP[stop])
+    elif stop is None and "stop_reason" in message:
+        answer.cut_off.append(_MID_STREAM.format("stop_reason"))
     if message.get("status") == "incomplete":  # a Responses message item
         answer.cut_off.append("a message item with status \"incomplete\"")
     _content(message.get("content"), answer, failed)

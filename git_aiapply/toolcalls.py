@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from .record import record, replace
 
+from .agent_tools import QUOTE_FOLDING_TOOLS, agent_tool_ops, fold_quotes, keep_file_quotes
+
 from .errors import ApplyError, Problem
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
 from .text import line_number
@@ -41,15 +43,20 @@ NEW_FILE_HINT = "the text editor's create command or an apply_patch create_file 
 APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
+# Agent edit tools by their published names (docs/DECISIONS.md "Tool calls" names the
+# definitions followed): Claude Code's Edit, MultiEdit and Write; Gemini CLI's replace and
+# write_file.  SWE-agent/OpenHands call the text editor str_replace_editor (above).
+AGENT_EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "replace", "write_file"})
 
 # Argument keys that name a file, and keys that carry file content or a change to one:
 # a call of an unknown tool with both (or with a patch text) looks like an edit.
 _PATH_KEYS = ("path", "file_path", "filepath", "filePath", "file", "filename", "target_file",
-              "targetFile", "file_name", "fileName", "relative_path", "absolute_path")
+              "targetFile", "file_name", "fileName", "relative_path", "absolute_path",
+              "notebook_path")
 _CONTENT_KEYS = ("content", "contents", "file_text", "new_content", "old_str", "new_str",
                  "old_string", "new_string", "oldString", "newString", "insert_text", "diff",
                  "patch", "code", "text", "edits", "replacement", "replace", "code_edit",
-                 "new_text", "old_text")
+                 "new_text", "old_text", "new_source")
 
 
 @record
@@ -102,6 +109,8 @@ def is_edit_call(call: ToolCall) -> bool:
         return True
     if call.name in TEXT_EDITOR_TOOLS:
         return not (isinstance(args, dict) and args.get("command") == "view")
+    if call.name in AGENT_EDIT_TOOLS:
+        return True
     return _shell_patch(call, args) is not None
 
 
@@ -144,6 +153,8 @@ def call_ops(call: ToolCall) -> list[Operation]:
         return _apply_patch_text(call, _patch_text(call, args))
     if call.name in TEXT_EDITOR_TOOLS:
         return _text_editor(call, args)
+    if call.name in AGENT_EDIT_TOOLS:
+        return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
         return _apply_patch_text(call, patch)
@@ -472,21 +483,87 @@ def apply_text_edit(ft, op, path: str):
     text = "\n".join(lines) + ("\n" if n and ft.final_newline else "")
     old = _lf(op.old)
     new = _lf(op.new)
-    places = _occurrences(text, old, limit=20)
-    if len(places) != 1:
-        raise ApplyError(_not_once_problem(text, lines, old, places, path, op))
-    s = places[0]
-    e = s + len(old)
-    a = text.rfind("\n", 0, s) + 1  # the start of the first line the match touches
-    end = _line_end(text, e)
-    replaced = text[a:s] + new + text[e:end]
-    if replaced and not replaced.endswith("\n") and end < len(text):
-        end = _line_end(text, end + 1)  # the new text runs into the next line: take it too
-        replaced = text[a:s] + new + text[e:end]
-    first = line_number(text, a) - 1  # 0-based
-    last = first + _count_lines(text[a:end])  # exclusive
-    new_lines = _split_whole_lines(replaced)
-    old_lines = [lines[i] for i in range(first, last)]
+    places = _places(text, old, op.expected)
+    news = None  # per occurrence, when a quote-folded match keeps the file's quotes
+    if not places and op.tool in QUOTE_FOLDING_TOOLS:
+        folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
+        if (folded_text, folded_old) != (text, old):
+            places = _places(folded_text, folded_old, op.expected)
+            news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
+    if op.expected is None and not places or op.expected is not None and len(places) != op.expected:
+        raise ApplyError(_count_problem(text, lines, old, places, path, op))
+    news = news or [new] * len(places)
+    b = TextBuilder(ft, ft.dominant_ending())
+    kept = added = removed = 0
+    final = ft.final_newline
+    starts = _LineStarts(text)
+    i = 0
+    while i < len(places):
+        a, end, replaced, i = _span(text, places, i, old, news)
+        first = starts.index(a)  # 0-based
+        last = first + _count_lines(text[a:end])  # exclusive
+        new_lines = _split_whole_lines(replaced)
+        lo, hi = _common_ends(lines[first:last], new_lines)
+        b.keep(kept, first + lo)
+        b.add(new_lines[lo:len(new_lines) - hi])
+        kept = last - hi
+        added += len(new_lines) - lo - hi
+        removed += last - first - lo - hi
+        if last >= n:  # the last span runs to the end: it decides the final newline
+            final = replaced.endswith("\n") if replaced else True
+    b.keep(kept, n)
+    return b.finish(final), added, removed
+
+
+def _places(text: str, old: str, expected: int | None) -> list[int]:
+    """Where ``old`` occurs: for exactly one, overlapping occurrences count too (``aa`` is
+    twice in ``aaa``: which one was meant is unknown); otherwise one after another, as
+    Claude Code and Gemini CLI count and replace (``str.replace``)."""
+    if expected == 1:
+        return _occurrences(text, old, limit=20)
+    out = []
+    pos = text.find(old)
+    while pos >= 0:
+        out.append(pos)
+        pos = text.find(old, pos + len(old))
+    return out
+
+
+def _span(text: str, places: list[int], i: int, old: str, news: list[str]):
+    """The whole lines touched by the occurrence ``places[i]`` and any that follow on the
+    same lines (occurrence k replaced by ``news[k]``): (start, end, the lines' new text,
+    index of the next occurrence)."""
+    a = text.rfind("\n", 0, places[i]) + 1  # the start of the first line touched
+    pieces: list[str] = []
+    pos = end = a
+    while True:
+        if i < len(places) and (not pieces or places[i] < end):
+            pieces += [text[pos:places[i]], news[i]]
+            pos = places[i] + len(old)
+            i += 1
+            end = max(end, _line_end(text, pos))
+            continue
+        replaced = "".join(pieces) + text[pos:end]
+        if replaced and not replaced.endswith("\n") and end < len(text):
+            end = _line_end(text, end + 1)  # the new text runs into the next line: take it
+            continue
+        return a, end, replaced, i
+
+
+class _LineStarts:
+    """0-based line numbers of offsets met in increasing order, counted once."""
+
+    def __init__(self, text: str):
+        self.text, self.offset, self.line = text, 0, 0
+
+    def index(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+def _common_ends(old_lines: list[str], new_lines: list[str]) -> tuple[int, int]:
+    """How many lines the old and new runs share at their start, and then at their end."""
     lo = 0
     while lo < min(len(old_lines), len(new_lines)) and old_lines[lo] == new_lines[lo]:
         lo += 1
@@ -494,19 +571,7 @@ def apply_text_edit(ft, op, path: str):
     while (hi < min(len(old_lines), len(new_lines)) - lo
            and old_lines[-1 - hi] == new_lines[-1 - hi]):
         hi += 1
-    b = TextBuilder(ft, ft.dominant_ending())
-    b.keep(0, first + lo)
-    b.add(new_lines[lo:len(new_lines) - hi])
-    b.keep(last - hi, n)
-    if last < n:
-        final = ft.final_newline
-    elif replaced:
-        final = replaced.endswith("\n")
-    else:
-        final = True  # the match ran to the end: the line before keeps its newline
-    added = len(new_lines) - lo - hi
-    removed = len(old_lines) - lo - hi
-    return b.finish(final), added, removed
+    return lo, hi
 
 
 def _lf(text: str) -> str:
@@ -551,26 +616,42 @@ def _occurrences(text: str, old: str, limit: int) -> list[int]:
     return out
 
 
-def _not_once_problem(text: str, lines, old: str, places: list[int], path: str, op) -> Problem:
+def _count_rule(op) -> tuple[str, str]:
+    """What the edit's tool asks of the count, and how to meet it."""
+    more = "include more of the surrounding lines in {old} so it matches one place only"
+    if op.expected is None:
+        return "replace_all needs at least one occurrence", ""
+    if op.tool == "replace":
+        return (f"expected_replacements is {op.expected}",
+                "set expected_replacements to the number of occurrences to change, or "
+                + more.replace("one place only", "just those places"))
+    if op.tool in ("Edit", "MultiEdit"):
+        return f"{op.tool} needs exactly one occurrence", more + ", or set replace_all"
+    return f"{op.tool} needs exactly one occurrence", more
+
+
+def _count_problem(text: str, lines, old: str, places: list[int], path: str, op) -> Problem:
     first = old.strip("\n").split("\n", 1)[0]
+    rule, hint = _count_rule(op)
+    name = op.old_name
     if places:
-        numbers = [line_number(text, p) for p in places]
-        more = "" if len(places) < 20 else " (and more)"
+        numbers = list(dict.fromkeys(line_number(text, p) for p in places[:20]))
+        capped = op.expected == 1 and len(places) >= 20  # _occurrences stopped counting
+        more = " (and more)" if capped or len(places) > 20 else ""
         shown = ", ".join(str(x) for x in numbers) + more
-        nearby = []
-        for x in numbers[:6]:
-            nearby.append((x, lines[x - 1]))
+        nearby = [(x, lines[x - 1]) for x in numbers[:6]]
+        times = "once" if len(places) == 1 else f"{len(places)}{'+' if capped else ''} times"
         return Problem(
-            f"old_str occurs {len(places)}{'+' if more else ''} times in {path} (at lines "
-            f"{shown}); str_replace needs exactly one occurrence",
+            f"{name} occurs {times} in {path} (at line{'s' if len(numbers) > 1 else ''} "
+            f"{shown}); {rule}",
             file=path, directive=op.source.directive, edit_first_line=first,
-            candidates=numbers, nearby=nearby, nearby_label="where old_str starts",
-            hint="include more of the surrounding lines in old_str so it matches one place only")
-    return Problem(f"old_str does not occur in {path}; str_replace needs exactly one occurrence "
-                   f"of it, character for character",
+            candidates=numbers, nearby=nearby, nearby_label=f"where {name} starts",
+            hint=hint.format(old=name))
+    return Problem(f"{name} does not occur in {path} ({rule}); it must match the file "
+                   "character for character",
                    file=path, directive=op.source.directive, edit_first_line=first,
                    nearby=_closest(lines, old),
-                   hint="copy old_str from the file as it is now (whitespace and indentation "
+                   hint=f"copy {name} from the file as it is now (whitespace and indentation "
                         "included)")
 
 

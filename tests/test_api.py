@@ -350,11 +350,11 @@ def test_parse_reads_tool_calls_as_the_command_does(base: GitRepo, tmp_path):
     assert git_aiapply.parse(RESPONSES_TOOL_ANSWER) == p  # the JSON object itself
     # an edit of a tool nobody knows is refused by parse too, naming the tool
     unknown = dict(RESPONSES_TOOL_ANSWER, output=[
-        {"type": "function_call", "call_id": "c9", "name": "write_file",
+        {"type": "function_call", "call_id": "c9", "name": "save_file",
          "arguments": json.dumps({"path": "x.txt", "content": "x"})}])
     with pytest.raises(git_aiapply.ApplyError) as e:
         git_aiapply.parse(unknown)
-    assert "'write_file'" in str(e.value)
+    assert "'save_file'" in str(e.value)
 
 
 def test_parse_takes_the_path_options(tmp_path, monkeypatch):

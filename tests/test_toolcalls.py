@@ -359,10 +359,10 @@ def test_responses_shell_call_running_apply_patch():
     "*** Begin Patch\n*** Delete File: a\n*** End Patch",
 ])
 def test_unknown_tool_that_looks_like_an_edit_is_refused_by_name(args):
-    c = call("function_call", "Edit", json.dumps(args) if isinstance(args, dict) else args)
+    c = call("function_call", "CustomEdit", json.dumps(args) if isinstance(args, dict) else args)
     with pytest.raises(ApplyError) as e:
         call_ops(c)
-    assert "'Edit' is not a tool ai-apply knows" in str(e.value)
+    assert "'CustomEdit' is not a tool ai-apply knows" in str(e.value)
     assert not is_edit_call(c)
 
 

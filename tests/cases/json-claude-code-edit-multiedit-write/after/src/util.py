@@ -1,0 +1,6 @@
+def assist():
+    return 1
+
+
+assist()
+assist()

@@ -1,0 +1,51 @@
+"""A chat-API snapshot taken mid-stream (BEHAVIOR.md §1, §2; issue 21 item 11):
+``stop_reason: null`` (Anthropic) and ``finish_reason: null`` (OpenAI Chat) say the
+answer was still being written, so it is refused as cut off, naming the signal.  A field
+that is absent says nothing: hand-made and saved messages often leave it out."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from git_aiapply.errors import ApplyError
+from git_aiapply.response import read_response
+
+
+def read(data):
+    return read_response(json.dumps(data).encode(), "r.json")
+
+
+ANTHROPIC = {"type": "message", "role": "assistant", "model": "claude-x",
+             "content": [{"type": "text", "text": "Done."}]}
+CHAT = {"model": "gpt-x", "choices": [{"index": 0,
+                                       "message": {"role": "assistant", "content": "Done."}}]}
+EDIT = {"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool",
+        "input": {"command": "create", "path": "a.txt", "file_text": "a\n"}}
+
+
+@pytest.mark.parametrize("data, signal", [
+    (dict(ANTHROPIC, stop_reason=None), "stop_reason null"),
+    # whole-looking tool calls do not make a snapshot whole
+    (dict(ANTHROPIC, stop_reason=None, content=[EDIT]), "stop_reason null"),
+    ({"choices": [dict(CHAT["choices"][0], finish_reason=None)]}, "finish_reason null"),
+    ([{"role": "user", "content": "go"}, dict(ANTHROPIC, stop_reason=None)], "stop_reason null"),
+    ([{"role": "user", "content": "go"},
+      {"choices": [dict(CHAT["choices"][0], finish_reason=None)]}], "finish_reason null"),
+])
+def test_null_stop_signal_is_refused_as_cut_off(data, signal):
+    with pytest.raises(ApplyError) as e:
+        read(data)
+    assert e.value.kind == "truncated"
+    assert "cut off" in str(e.value) and signal in str(e.value) and "mid-stream" in str(e.value)
+
+
+@pytest.mark.parametrize("data", [
+    ANTHROPIC,  # no stop_reason at all
+    dict(ANTHROPIC, stop_reason="end_turn"),
+    CHAT,  # no finish_reason at all
+    {"choices": [dict(CHAT["choices"][0], finish_reason="stop")]},
+    [{"role": "user", "content": "go"}, {"role": "assistant", "content": "Done."}],
+])
+def test_absent_or_final_stop_signal_is_read(data):
+    assert read(data).text == "Done."
