@@ -85,52 +85,19 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     problems: list[Problem] = []
 
     def problem(h: Hunk, reason: str, **kw) -> Problem:
-        return Problem(reason, file=path, directive=directive, edit=h.number,
+        return Problem(reason, file=path, directive=h.directive or directive, edit=h.number,
                        edit_first_line=h.first_line(), **kw)
 
-    # 1. candidates for each hunk, each on the first tier where it fits.  Identical
-    # edits (same lines, no anchor) are located once: k copies that fit exactly k places
-    # take one each, in order (they are interchangeable, so that is the only result);
-    # more places than copies make k x places candidates, refused past the search bound.
-    candidates: list[list[Placement]] = [[] for _ in hunks]
-    copies: dict[tuple, list[int]] = {}
-    for i, h in enumerate(hunks):
-        if not h.anchors and h.old:
-            copies.setdefault((tuple(h.lines), h.at_eof), []).append(i)
-    twins = {i: members for members in copies.values() if len(members) > 1 for i in members}
-    cursor = 0  # apply-patch: anchors are looked for after the previous chunk
-    for i, h in enumerate(hunks):
-        members = twins.get(i)
-        if members and i != members[0]:
-            continue  # located with the first copy
-        try:
-            cands = _candidates(h, i, h.old, lines, index, cursor, problem)
-        except EditProblem as e:
-            problems.append(e.problem)
-            continue
-        if members:
-            k = len(members)
-            if len(cands) == k:
-                for m, c in zip(members, cands):
-                    candidates[m] = [replace(c, hunk=hunks[m], index=m)]
-            elif k * len(cands) > SEARCH_BUDGET:
-                problems.append(problem(
-                    h, f"ambiguous: {k} identical edits and {len(cands)} places where they fit "
-                       "(too many to decide)",
-                    hint="include more unchanged context lines so each edit matches exactly one place",
-                    candidates=[c.start + 1 for c in cands]))
-            else:
-                for m in members:
-                    candidates[m] = [replace(c, hunk=hunks[m], index=m) for c in cands]
-            continue
-        candidates[i] = cands
-        if len(cands) == 1:
-            cursor = cands[0].end
+    # 1. candidates for each hunk, each on the first tier where it fits; copies of the
+    # same edit share them (restatements beyond their fits are dropped); then line numbers
+    # narrow them (the evidence of place a unified diff gives)
+    candidates, restated = _locate_all(hunks, lines, index, problem, problems)
     if problems:
         raise ApplyError(problems)
+    restated |= _narrow_by_line_numbers(hunks, candidates)
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
-    placer = _Placer(hunks, candidates)
+    placer = _Placer(hunks, candidates, restated)
     placed = placer.place(lines, problem)
 
     # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies;
@@ -164,6 +131,102 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     if not n_lines and not any(h.new_no_newline for h in hunks):
         final_newline = True
     return out.finish(final_newline), added, removed
+
+
+def same_edit(h: Hunk) -> tuple:
+    """What makes two hunks the same edit (BEHAVIOR.md §3): their old and new sides (a
+    SEARCH/REPLACE block and a diff tag a kept line differently), anchors and end marks."""
+    return (tuple(h.old), tuple(h.new), tuple(h.anchors), h.at_eof, h.old_no_newline,
+            h.new_no_newline)
+
+
+def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem]
+                ) -> tuple[list[list[Placement]], set[int]]:
+    """Candidates of every hunk, and the hunks that are restatements.
+
+    k copies of the same edit (no anchor) are located once: when their old side fits n
+    <= k places, the first n copies take one place each, in response order (they are
+    interchangeable, so that is the only result), and the copies beyond n are
+    restatements, applied once; fewer copies than places make k x places candidates,
+    refused past the search bound."""
+    candidates: list[list[Placement]] = [[] for _ in hunks]
+    restated: set[int] = set()
+    copies: dict[tuple, list[int]] = {}
+    for i, h in enumerate(hunks):
+        if not h.anchors and h.old:
+            copies.setdefault(same_edit(h), []).append(i)
+    twins = {i: members for members in copies.values() if len(members) > 1 for i in members}
+    cursor = 0  # apply-patch: anchors are looked for after the previous chunk
+    for i, h in enumerate(hunks):
+        members = twins.get(i)
+        if members and i != members[0]:
+            continue  # located with the first copy
+        try:
+            cands = _candidates(h, i, h.old, lines, index, cursor, problem)
+        except EditProblem as e:
+            problems.append(e.problem)
+            continue
+        if members:
+            _share(hunks, members, cands, candidates, restated, problem, problems)
+            continue
+        candidates[i] = cands
+        if len(cands) == 1:
+            cursor = cands[0].end
+    return candidates, restated
+
+
+def _share(hunks, members, cands, candidates, restated, problem, problems) -> None:
+    """Candidates of the copies ``members`` of one edit whose old side fits at ``cands``."""
+    k = len(members)
+    if k >= len(cands):
+        for m, c in zip(members, cands):
+            candidates[m] = [replace(c, hunk=hunks[m], index=m)]
+        restated.update(members[len(cands):])
+    elif k * len(cands) > SEARCH_BUDGET:
+        problems.append(problem(
+            hunks[members[0]],
+            f"ambiguous: {k} identical edits and {len(cands)} places where they fit "
+            "(too many to decide)",
+            hint="include more unchanged context lines so each edit matches exactly one place",
+            candidates=[c.start + 1 for c in cands]))
+    else:
+        for m in members:
+            candidates[m] = [replace(c, hunk=hunks[m], index=m) for c in cands]
+
+
+# A stated line is evidence of place when a fit lies this near it (after the offset of the
+# directive's earlier hunks); numbers farther from every fit are a guess, and ignored.
+NEAR_LINES = 20
+
+
+def _narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]]) -> set[int]:
+    """Keep, for every hunk with a stated line and several fits, the fit nearest to that
+    line shifted by the offset at which the directive's earlier hunks were found (as
+    `git apply` and GNU patch place hunks); equally near fits, or none within NEAR_LINES,
+    stay for the order rules.  Returns the copies of an edit narrowed to a place an
+    earlier copy took: restatements."""
+    offsets: dict[int, int] = {}
+    taken: dict[tuple, set[int]] = {}
+    restated: set[int] = set()
+    for i, h in enumerate(hunks):
+        cands = candidates[i]
+        if h.line_hint is None or not h.old or h.anchors or not cands:
+            continue
+        stated = max(h.line_hint - 1, 0)
+        target = stated + offsets.get(h.section, 0)
+        dist = sorted(abs(c.start - target) for c in cands)
+        if dist[0] > NEAR_LINES or (len(dist) > 1 and dist[0] == dist[1]):
+            continue
+        best = next(c for c in cands if abs(c.start - target) == dist[0])
+        offsets[h.section] = best.start - stated
+        if len(cands) == 1:
+            continue
+        places = taken.setdefault(same_edit(h), set())
+        if best.start in places:
+            restated.add(i)
+        places.add(best.start)
+        candidates[i] = [best]
+    return restated
 
 
 def _shape(h: Hunk) -> list[tuple[int, int, list[str]]]:
@@ -209,21 +272,23 @@ class _Placer:
     one candidate are fixed, and rule out the candidates of others that collide with them
     (repeatedly).  The few edits still open are then decided together: the unique
     placement that keeps the response's order, else the unique consistent one in any
-    order, else line-number hints, else a refusal naming the places.  Identical edits
+    order, else a refusal naming the places (line numbers narrowed the candidates
+    before: ``_narrow_by_line_numbers``).  Identical edits
     are interchangeable, so they take their places in response order (one solution, not
     k!).  The search over open edits is bounded (SEARCH_BUDGET); past the bound they are
     refused as ambiguous."""
 
-    def __init__(self, hunks: list[Hunk], candidates: list[list[Placement]]):
+    def __init__(self, hunks: list[Hunk], candidates: list[list[Placement]],
+                 restated: set[int] = frozenset()):
         self.hunks = hunks
         self.candidates = candidates
+        self.restated = restated  # copies of an edit beyond its places: applied once
         self.shapes = [_shape(h) for h in hunks]
         self.rel_runs = [[(a, b) for a, b, _t in s] for s in self.shapes]
         self.span = [(r[0][0], r[-1][1]) if r else (0, 0) for r in self.rel_runs]
-        # identical edits: same lines (and same anchors / end-of-file marker)
+        # identical edits: same old and new sides (and same anchors / end-of-file marker)
         keys: dict[tuple, int] = {}
-        self.group = [keys.setdefault((tuple(h.lines), tuple(h.anchors), h.at_eof), i)
-                      for i, h in enumerate(hunks)]
+        self.group = [keys.setdefault(same_edit(h), i) for i, h in enumerate(hunks)]
         self.budget = SEARCH_BUDGET
 
     # -- geometry ------------------------------------------------------------------
@@ -254,7 +319,7 @@ class _Placer:
     # -- choosing ------------------------------------------------------------------
     def place(self, lines: Sequence[str], problem) -> list[Placement]:
         self.problem = problem
-        edits = [i for i in range(len(self.hunks)) if self.changes(i)]
+        edits = [i for i in range(len(self.hunks)) if self.changes(i) and i not in self.restated]
         fixed = {i: self.candidates[i][0] for i in edits if len(self.candidates[i]) == 1}
         self._check_fixed(fixed)
         doms = {i: self.candidates[i] for i in edits if i not in fixed}
@@ -351,24 +416,6 @@ class _Placer:
     def _decide(self, fixed, doms, lines, problem) -> dict[int, Placement]:
         """One place for each open edit, or ApplyError naming the ambiguous ones."""
         found, undecided = self._solve(fixed, doms)
-        if undecided:
-            # line numbers only choose between otherwise equal places: nearest wins
-            narrowed = dict(doms)
-            hinted = False
-            for i in undecided:
-                h = self.hunks[i]
-                if h.line_hint is None:
-                    continue
-                target = max(h.line_hint - 1, 0)
-                dists = sorted((abs(c.start - target), c.start) for c in doms[i])
-                if len(dists) == 1 or dists[0][0] != dists[1][0]:
-                    narrowed[i] = [c for c in doms[i] if c.start == dists[0][1]]
-                    hinted = True
-            if hinted:
-                found2, undecided2 = self._solve(fixed, narrowed)
-                if not undecided2 or len(undecided2) < len(undecided):
-                    found, undecided = found2, undecided2
-                    doms = narrowed
         if undecided:
             raise ApplyError([self._ambiguous(i, doms[i], lines, problem, why)
                               for i, why in sorted(undecided.items())])

@@ -342,9 +342,19 @@ def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
                     return True
         return False
 
-    changing = [i for i, h in enumerate(hunks) if any(t != " " for t, _ in h.lines)]
     if any(not places(h) for h in hunks):
         return None
+    # the same edit given more often than its old side fits: the copies beyond are
+    # restatements, applied once (BEHAVIOR.md §3)
+    given: dict[tuple, int] = {}
+    restated = set()
+    for i, h in enumerate(hunks):
+        key = (tuple(h.old), tuple(h.new))
+        given[key] = given.get(key, 0) + 1
+        if given[key] > len(places(h)):
+            restated.add(i)
+    changing = [i for i, h in enumerate(hunks)
+                if any(t != " " for t, _ in h.lines) and i not in restated]
     sols = []
     for combo in product(*[places(hunks[i]) for i in changing]):
         rs = {i: runs(hunks[i], s) for i, s in zip(changing, combo)}
