@@ -359,8 +359,11 @@ class _Placer:
         problems = []
         for p, q in pairs:
             a, b = sorted((p, q), key=lambda x: x.index)
+            other = f"edit {a.hunk.number}"
+            if a.hunk.directive and a.hunk.section != b.hunk.section:
+                other += f" of {a.hunk.directive}"  # gathered from another directive
             problems.append(self.problem(
-                b.hunk, f"overlaps edit {a.hunk.number} (lines {a.start + 1}-"
+                b.hunk, f"overlaps {other} (lines {a.start + 1}-"
                         f"{max(a.end, a.start + 1)}): both change the same lines",
                 hint="merge overlapping edits into one"))
         return problems

@@ -7,7 +7,7 @@ the new path; every problem of every operation is collected before refusing.
 """
 from __future__ import annotations
 
-from .record import field, record
+from .record import field, record, replace
 from typing import Protocol
 
 from .errors import ApplyError, Problem
@@ -456,10 +456,63 @@ def _git_dotfile(name: str) -> str | None:
     return None
 
 
+def _touched_paths(op: Operation, normalize) -> list[str]:
+    """The normalised paths an operation reads or writes (none when a path is invalid:
+    that operation is refused anyway)."""
+    raws = [getattr(op, name, None) for name in ("path", "old_path", "new_path")]
+    out = []
+    for raw in raws:
+        if raw is not None:
+            try:
+                out.append(normalize(raw))
+            except ApplyError:
+                pass
+    return out
+
+
+def gather_edits(ops: list[Operation], normalize) -> list[Operation]:
+    """``ops`` with the edits of each file gathered into one EditFile, at the place of the
+    first, while no other operation touches that file between them (BEHAVIOR.md §3: all
+    edits of a file are located against the content they were written against, so a
+    restatement in another section is recognised, overlaps across sections are refused,
+    and the file is indexed once, not once per section).  A rename, a rewrite, a deletion
+    or a text editor call of the path closes its group: directives still apply in order."""
+    if sum(isinstance(op, EditFile) for op in ops) < 2:
+        return ops
+    out: list[Operation] = []
+    open_at: dict[str, int] = {}  # path -> index in ``out`` of its gathered EditFile
+    for op in ops:
+        paths = _touched_paths(op, normalize)
+        if isinstance(op, EditFile) and paths:
+            at = open_at.get(paths[0])
+            if at is not None:
+                out[at] = _joined(out[at], op)
+                continue
+            open_at[paths[0]] = len(out)
+        else:
+            for p in paths:
+                open_at.pop(p, None)
+        out.append(op)
+    return out
+
+
+def _joined(first: EditFile, op: EditFile) -> EditFile:
+    """One EditFile holding both directives' hunks, each hunk tagged with its directive
+    (errors name it; line-number offsets stay within it)."""
+    def tagged(e: EditFile, section: int) -> list:
+        return [replace(h, directive=e.source.directive, section=section) for h in e.hunks]
+
+    hunks = first.hunks if first.hunks and first.hunks[0].directive else tagged(first, 0)
+    section = hunks[-1].section + 1 if hunks else 1
+    return replace(first, hunks=hunks + tagged(op, section),
+                   ensure_final_newline=first.ensure_final_newline or op.ensure_final_newline,
+                   in_turn=first.in_turn and op.in_turn)
+
+
 def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found."""
     planner = _Planner(base, normalize)
-    for op in ops:
+    for op in gather_edits(ops, normalize):
         planner.run(op)
     if planner.problems:
         raise ApplyError(planner.problems)
