@@ -98,7 +98,7 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
     placer = _Placer(hunks, candidates, restated)
-    placed = placer.place(lines, problem)
+    placed = placer.distinct(placer.place(lines, problem))
 
     # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies;
     # the changed runs of all edits, in file order (runs never overlap: _Placer checked)
@@ -252,6 +252,28 @@ def _shape(h: Hunk) -> list[tuple[int, int, list[str]]]:
     return [(a, b, t) for a, b, t in runs]
 
 
+def _net_shape(h: Hunk) -> list[tuple[int, int, tuple[str, ...]]]:
+    """``_shape`` with the lines a run removes and adds back unchanged at its start or end
+    taken out (a SEARCH/REPLACE block may re-add its first line where a diff keeps it as
+    context): what the edit really changes, to compare with another edit."""
+    out = []
+    old = h.old
+    for a, b, added in _shape(h):
+        removed = old[a:b]
+        head = 0
+        while head < min(len(removed), len(added)) and removed[head] == added[head]:
+            head += 1
+        tail = 0
+        while (tail < min(len(removed), len(added)) - head
+               and removed[-1 - tail] == added[-1 - tail]):
+            tail += 1
+        a2, b2 = a + head, b - tail
+        rest = tuple(added[head:len(added) - tail])
+        if a2 < b2 or rest:
+            out.append((a2, b2, rest))
+    return out
+
+
 def _runs_conflict(a1: int, b1: int, a2: int, b2: int) -> bool:
     """Two changed runs collide: removed lines in common, or lines added strictly inside
     lines the other removes.  Runs that only touch are fine (an insertion next to a
@@ -286,6 +308,7 @@ class _Placer:
         self.shapes = [_shape(h) for h in hunks]
         self.rel_runs = [[(a, b) for a, b, _t in s] for s in self.shapes]
         self.span = [(r[0][0], r[-1][1]) if r else (0, 0) for r in self.rel_runs]
+        self.net: list[list | None] = [None] * len(hunks)  # _net_shape, when asked
         # identical edits: same old and new sides (and same anchors / end-of-file marker)
         keys: dict[tuple, int] = {}
         self.group = [keys.setdefault(same_edit(h), i) for i, h in enumerate(hunks)]
@@ -308,8 +331,28 @@ class _Placer:
         for a1, b1 in self.rel_runs[p.index]:
             for a2, b2 in self.rel_runs[q.index]:
                 if _runs_conflict(ps + a1, ps + b1, qs + a2, qs + b2):
-                    return True
+                    return self.effect(p) != self.effect(q)  # the same change stated twice
         return False
+
+    def effect(self, p: Placement) -> tuple:
+        """What edit ``p.index`` does at ``p``: the lines it removes and the lines it adds
+        where.  Two edits with the same effect (a restatement with other context lines)
+        are one change, made once."""
+        if self.net[p.index] is None:
+            self.net[p.index] = _net_shape(self.hunks[p.index])
+        return (tuple((p.start + a, p.start + b, t) for a, b, t in self.net[p.index]),
+                p.shift, self.hunks[p.index].new_no_newline)
+
+    def distinct(self, placed: list[Placement]) -> list[Placement]:
+        """``placed`` without the edits whose effect an earlier edit already has."""
+        seen: set[tuple] = set()
+        out = []
+        for p in sorted(placed, key=lambda p: p.index):
+            e = self.effect(p)
+            if e not in seen:
+                seen.add(e)
+                out.append(p)
+        return out
 
     def changes(self, i: int) -> bool:
         """Whether edit ``i`` changes anything (a context-only edit is dropped once it fits)."""

@@ -310,7 +310,8 @@ def test_first_difference_when_a_line_differs():
 def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
     """BEHAVIOR.md §3 read literally over every assignment of exact-match places: the
     unique in-order placement, else the unique one in any order (identical edits being
-    interchangeable), else None (refused).  Independent of the locator's algorithm."""
+    interchangeable, two edits making the same change at their places being one), else
+    None (refused).  Independent of the locator's algorithm."""
     from itertools import product
 
     def places(h):
@@ -362,8 +363,8 @@ def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
         for x in range(len(changing)):
             for y in range(x + 1, len(changing)):
                 i, j = changing[x], changing[y]
-                if collide(rs[i], rs[j]):
-                    ok = False
+                if collide(rs[i], rs[j]) and rs[i] != rs[j]:
+                    ok = False  # (the same change stated twice is one change)
                 if hunks[i].lines == hunks[j].lines and combo[x] >= combo[y]:
                     ok = False  # identical edits: one place each, taken in order
         if ok:
@@ -377,7 +378,8 @@ def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
     pick = ordered[0] if len(ordered) == 1 else sols[0] if len(sols) == 1 else None
     if pick is None:
         return None
-    allruns = sorted((a, b, i, k, t) for i in changing for k, (a, b, t) in enumerate(pick[i]))
+    once = [i for n, i in enumerate(changing) if pick[i] not in [pick[j] for j in changing[:n]]]
+    allruns = sorted((a, b, i, k, t) for i in once for k, (a, b, t) in enumerate(pick[i]))
     out, pos = [], 0
     for a, b, _i, _k, t in allruns:
         out += before[pos:a] + t

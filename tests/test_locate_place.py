@@ -51,6 +51,22 @@ def test_restatement_written_another_way_is_the_same_edit():
     assert run(before, as_diff, as_block) == b"a\nx = 1\nx += 1\nb\n"
 
 
+def test_restatement_with_other_context_lines_is_made_once():
+    # a SEARCH/REPLACE block, then the same change as a diff with more context: the
+    # old sides differ, the change at their places is the same
+    before = b"a\nx = 1\nb\n"
+    block = H("-x = 1\n+x = 1\n+x += 1")
+    diff = H(" a\n x = 1\n+x += 1\n b", number=2)
+    removal = H("-b", number=3), H(" x = 1\n-b", number=4)
+    assert run(before, block, diff) == b"a\nx = 1\nx += 1\nb\n"
+    assert run(before, *removal) == b"a\nx = 1\n"
+
+
+def test_a_change_partly_like_another_still_overlaps():
+    before = b"a\nx = 1\nb\n"
+    assert "overlap" in refusal(before, H("-x = 1\n-b\n+y"), H("-x = 1\n+y", number=2))
+
+
 def test_copies_take_as_many_places_as_fits_then_are_restatements():
     before = b"k\nu\nk\n"
     copies = [H("-k\n+K", number=n) for n in range(1, 4)]
