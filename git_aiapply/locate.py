@@ -157,7 +157,10 @@ def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem
             copies.setdefault(same_edit(h), []).append(i)
     twins = {i: members for members in copies.values() if len(members) > 1 for i in members}
     cursor = 0  # apply-patch: anchors are looked for after the previous chunk
+    section = 0
     for i, h in enumerate(hunks):
+        if h.section != section:  # of the same directive only
+            section, cursor = h.section, 0
         members = twins.get(i)
         if members and i != members[0]:
             continue  # located with the first copy
@@ -295,10 +298,9 @@ class _Placer:
     (repeatedly).  The few edits still open are then decided together: the unique
     placement that keeps the response's order, else the unique consistent one in any
     order, else a refusal naming the places (line numbers narrowed the candidates
-    before: ``_narrow_by_line_numbers``).  Identical edits
-    are interchangeable, so they take their places in response order (one solution, not
-    k!).  The search over open edits is bounded (SEARCH_BUDGET); past the bound they are
-    refused as ambiguous."""
+    before: ``_narrow_by_line_numbers``).  Identical edits are interchangeable, so they
+    take their places in response order (one solution, not k!).  The search over open
+    edits is bounded (SEARCH_BUDGET); past the bound they are refused as ambiguous."""
 
     def __init__(self, hunks: list[Hunk], candidates: list[list[Placement]],
                  restated: set[int] = frozenset()):

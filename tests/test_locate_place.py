@@ -262,3 +262,51 @@ def test_aider_blocks_applied_in_turn_apply_a_restatement_once():
              H("-x += 1\n+x += 2", number=3)]
     new, _a, _r = apply_edit(FileText.from_bytes(b"a\nx = 1\nb\n"), hunks, path="f", in_turn=True)
     assert new.to_bytes() == b"a\nx = 1\nx += 2\nb\n"
+
+
+def test_anchors_of_another_directive_are_looked_for_from_the_top():
+    # two apply-patch sections of one file: the second's anchor is searched from the top
+    # of the file, as when the sections were located one by one, not after the first's chunk
+    files = {"m.py": (MODE_FILE, b"def f():\n    pass\ndef g():\n    pass\ndef f():\n    pass\n")}
+    src = [Source("apply-patch", f"*** Update File: m.py ({n})", block=n) for n in (1, 2)]
+    first = EditFile("m.py", [H("-    pass\n+    one()", anchors=["def g():"])], src[0])
+    second = EditFile("m.py", [H("-    pass\n+    two()", anchors=["def f():"])], src[1])
+    p = _plan([first, second], files)
+    assert p.final["m.py"].data == b"def f():\n    two()\ndef g():\n    one()\ndef f():\n    pass\n"
+
+
+def _render(fmt: str, spec: list[tuple[str, str]], start: int) -> str:
+    """One edit of file f in a response format; ``start``: 0-based first old line."""
+    old = [t for tag, t in spec if tag != "+"]
+    new = [t for tag, t in spec if tag != "-"]
+    body = "".join(f"{tag}{t}\n" for tag, t in spec)
+    if fmt == "ud":
+        return (f"```diff\n--- a/f\n+++ b/f\n@@ -{start + 1},{len(old)} +{start + 1},{len(new)} @@\n"
+                f"{body}```\n")
+    if fmt == "fc":
+        return f'<FILE_CHANGES>\n<FILE_PATCH file_path="f">\n@@\n{body}</FILE_PATCH>\n</FILE_CHANGES>\n'
+    blocks = ("<<<<<<< SEARCH\n" + "".join(t + "\n" for t in old) + "=======\n"
+              + "".join(t + "\n" for t in new) + ">>>>>>> REPLACE\n")
+    if fmt == "sr":
+        return f"f\n```\n{blocks}```\n"
+    return f"<CodeChange file='f'>\n<Description>Change</Description>\n{blocks}</CodeChange>\n"
+
+
+@settings(max_examples=100, deadline=None)
+@given(responses(), st.data())
+def test_parsed_edits_in_any_format_are_applied_exactly_once(case, data):
+    """Parsed from a response (each edit, or its restatement, in any format, with prose
+    between): every edit is made exactly once."""
+    from git_aiapply.formats import parse_response
+
+    lines, edits, order, _sections = case
+    if not order:
+        return
+    starts = {id(spec): max(a - 1, 0) for (a, _b, _t), spec in edits}
+    parts = ["Here are the changes.\n\n"]
+    for _e, spec in order:
+        fmt = data.draw(st.sampled_from(["ud", "fc", "sr", "cc"]))
+        parts.append(_render(fmt, spec, starts[id(spec)]) + "\nAnd then:\n\n")
+    parsed = parse_response("".join(parts))
+    files = {"f": (MODE_FILE, "".join(t + "\n" for t in lines).encode())}
+    assert _plan(parsed.ops, files).final["f"].data == _expected(lines, edits)
