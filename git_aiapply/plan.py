@@ -92,6 +92,9 @@ class _Planner:
         # leading folders (the files of a response share them); only a file or link put
         # at one of them later can change that, and set() then forgets them all
         self.parents_ok: set[str] = set()
+        # path -> (its content before, the hunks) of the response's located edits of it,
+        # so that a text editor call restating one of them is recognised (text_edit)
+        self.edited: dict[str, tuple[bytes, list]] = {}
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -107,6 +110,8 @@ class _Planner:
             self.get(path)  # remember the original (read once: a big blob costs its size)
         was_file = self.overlay.get(path) is not None
         self.overlay[path] = st
+        if st is None:
+            self.edited.pop(path, None)
         if st is not None and path in self.parents_ok:
             self.parents_ok.clear()
         if was_file != (st is not None):
@@ -272,6 +277,7 @@ class _Planner:
         mode = op.mode or (old.mode if old else MODE_FILE)
         if k is None and path not in self.overlay:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
+        self.edited.pop(path, None)
         self.set(path, FileState(mode, data))
         n = line_count(data)
         if old is None:
@@ -398,11 +404,7 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                from .divider_readings import apply_edit
-
-                new, added, removed = apply_edit(
-                    ft, op.hunks, path=path, directive=op.source.directive,
-                    ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
+                new, added, removed = _apply_gathered(ft, op, path)
             else:
                 from .hashline import apply_hashline
 
@@ -413,6 +415,8 @@ class _Planner:
                 p.directive = p.directive or op.source.directive
             self.problems.extend(e.problems)
             return
+        if isinstance(op, EditFile):
+            self.edited[path] = (st.data, op.hunks)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
@@ -427,8 +431,8 @@ class _Planner:
         if path is None:
             return
         st = self.editable(path, op.source, "edit")
-        if st is None:
-            return
+        if st is None or (path in self.edited and _restates(op, *self.edited[path], path)):
+            return  # made already by an edit of the response (a diff, then a tool call)
         try:
             new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
         except ApplyError as e:
@@ -436,6 +440,34 @@ class _Planner:
             return
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
+
+
+_RESTATED_CANDIDATES = 20
+
+
+def _restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str) -> bool:
+    """Whether a text editor call makes, on the content the response's edits of the file
+    were located against, exactly what one of those edits makes there: the same change
+    shown as a diff and made again by a tool call (BEHAVIOR.md §3), which on top of the
+    edit could apply a second time."""
+    from .locate import apply_hunks
+    from .toolcalls import apply_text_edit
+
+    added = (op.new if isinstance(op, ReplaceText) else op.text).strip()
+    ft = FileText.from_bytes(before)
+    try:
+        made = apply_text_edit(ft, op, path)[0].to_bytes()
+    except ApplyError:
+        return False
+    # the edit must add what the call adds (a cheap filter); a few candidates are tried,
+    # each locating one hunk in the whole file
+    for h in [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]:
+        try:
+            if apply_hunks(ft, [h], path=path)[0].to_bytes() == made:
+                return True
+        except ApplyError:
+            continue
+    return False
 
 
 # Files git reads itself from the worktree, with their 8.3 short-name prefixes (git's
@@ -507,6 +539,42 @@ def _joined(first: EditFile, op: EditFile) -> EditFile:
     return replace(first, hunks=hunks + tagged(op, section),
                    ensure_final_newline=first.ensure_final_newline or op.ensure_final_newline,
                    in_turn=first.in_turn and op.in_turn)
+
+
+def _apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int, int]:
+    """An EditFile's hunks located together (``divider_readings.apply_edit``).  Gathered
+    from several directives that do not fit together, they may fit one directive after
+    another, each on the result of the ones before (a conversation's later turn is
+    written against the earlier turns' result), copies of an edit already made skipped;
+    if that fails too, the refusal is the one of locating them together."""
+    from .divider_readings import apply_edit
+    from .locate import same_edit
+
+    def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
+        return apply_edit(text, hunks, path=path, directive=op.source.directive,
+                          ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
+
+    try:
+        return apply(ft, op.hunks)
+    except ApplyError as together:
+        directives: dict[int, list] = {}
+        for h in op.hunks:
+            directives.setdefault(h.section, []).append(h)
+        if len(directives) < 2:
+            raise
+        refusal = together
+    try:
+        added = removed = 0
+        made: set[tuple] = set()
+        for hunks in directives.values():
+            fresh = [h for h in hunks if same_edit(h) not in made]
+            made.update(same_edit(h) for h in hunks)
+            if fresh:
+                ft, a, r = apply(ft, fresh)
+                added, removed = added + a, removed + r
+        return ft, added, removed
+    except ApplyError:
+        raise refusal from None
 
 
 def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:

@@ -310,3 +310,38 @@ def test_parsed_edits_in_any_format_are_applied_exactly_once(case, data):
     parsed = parse_response("".join(parts))
     files = {"f": (MODE_FILE, "".join(t + "\n" for t in lines).encode())}
     assert _plan(parsed.ops, files).final["f"].data == _expected(lines, edits)
+
+
+# ---- a diff in the text, made again by a text editor call ----------------------------
+
+def test_text_editor_call_restating_a_diff_is_made_once():
+    from git_aiapply.ops import InsertText, ReplaceText
+
+    files = {"m.py": (MODE_FILE, b"a\nx = 1\nb\n")}
+    diff = EditFile("m.py", [H(" x = 1\n+x += 1\n b")], Source("unified-diff", "diff m.py"))
+    call = Source("tool-call", "tool call 1 (str_replace)")
+    again = ReplaceText("m.py", "x = 1\n", "x = 1\nx += 1\n", call)
+    assert _plan([diff, again], files).final["m.py"].data == b"a\nx = 1\nx += 1\nb\n"
+    inserted = InsertText("m.py", 2, "x += 1\n", call)
+    assert _plan([diff, inserted], files).final["m.py"].data == b"a\nx = 1\nx += 1\nb\n"
+    # a call that changes something else still applies, on the file as the diff left it
+    other = ReplaceText("m.py", "b\n", "c\n", call)
+    assert _plan([diff, other], files).final["m.py"].data == b"a\nx = 1\nx += 1\nc\n"
+
+
+def test_directives_that_only_fit_one_after_another_apply_in_turn():
+    # a conversation: the later turn's diff is written against the earlier turn's result;
+    # a restatement of the earlier edit in between is still made once
+    files = {"m.py": (MODE_FILE, b"a\nb\nc\n")}
+    turn1 = _edit("m.py", "-b\n+B", 1)
+    restated = _edit("m.py", "-b\n+B", 2)
+    turn2 = _edit("m.py", " B\n-c\n+C", 3)
+    assert _plan([turn1, restated, turn2], files).final["m.py"].data == b"a\nB\nC\n"
+    # when they fit neither way, the refusal is that of locating them together (never a
+    # second edit of b made on top of the first)
+    with pytest.raises(ApplyError) as e:
+        _plan([turn1, _edit("m.py", "-b\n+X", 2), turn2], files)
+    assert "block 3 m.py" in str(e.value) and "could not find" in str(e.value)
+    with pytest.raises(ApplyError) as e:
+        _plan([turn1, _edit("m.py", "-b\n+X", 2)], files)
+    assert "overlap" in str(e.value)
