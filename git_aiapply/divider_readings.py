@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
-from .locate import apply_hunks, same_edit
+from .locate import apply_hunks
+from .placer import same_edit
 from .matching import LineIndex, nearby_lines
 from .ops import ADD, Hunk
 from .record import replace

@@ -548,7 +548,7 @@ def _apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, in
     written against the earlier turns' result), copies of an edit already made skipped;
     if that fails too, the refusal is the one of locating them together."""
     from .divider_readings import apply_edit
-    from .locate import same_edit
+    from .placer import same_edit
 
     def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
         return apply_edit(text, hunks, path=path, directive=op.source.directive,
