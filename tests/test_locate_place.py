@@ -345,3 +345,24 @@ def test_directives_that_only_fit_one_after_another_apply_in_turn():
     with pytest.raises(ApplyError) as e:
         _plan([turn1, _edit("m.py", "-b\n+X", 2)], files)
     assert "overlap" in str(e.value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 80), min_size=2, max_size=5, unique=True), st.integers(0, 100))
+def test_a_stated_line_takes_the_nearest_fit_within_reach(fits, stated):
+    """One hunk whose old side fits at ``fits``: the fit nearest the stated line when it
+    is the only nearest and within NEAR_LINES (20), else refused as ambiguous."""
+    from git_aiapply.placer import NEAR_LINES
+
+    fits = sorted(fits)
+    lines = [f"u{i}" for i in range(max(fits) + 3)]
+    for f in fits:
+        lines[f] = "dup"
+    before = "".join(t + "\n" for t in lines).encode()
+    hunk = H("-dup\n+DUP", line_hint=stated + 1)
+    dist = sorted((abs(f - stated), f) for f in fits)
+    if dist[0][0] > NEAR_LINES or dist[0][0] == dist[1][0]:
+        assert "ambiguous" in refusal(before, hunk)
+    else:
+        out = run(before, hunk).decode().split("\n")
+        assert [i for i, t in enumerate(out) if t == "DUP"] == [dist[0][1]]
