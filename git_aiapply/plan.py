@@ -7,10 +7,11 @@ the new path; every problem of every operation is collected before refusing.
 """
 from __future__ import annotations
 
-from .record import field, record, replace
+from .record import field, record
 from typing import Protocol
 
 from .errors import ApplyError, Problem
+from .gather import apply_gathered, gather_edits, restates
 from .paths import check_leading_folders
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
@@ -404,7 +405,7 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         try:
             if isinstance(op, EditFile):
-                new, added, removed = _apply_gathered(ft, op, path)
+                new, added, removed = apply_gathered(ft, op, path)
             else:
                 from .hashline import apply_hashline
 
@@ -431,7 +432,7 @@ class _Planner:
         if path is None:
             return
         st = self.editable(path, op.source, "edit")
-        if st is None or (path in self.edited and _restates(op, *self.edited[path], path)):
+        if st is None or (path in self.edited and restates(op, *self.edited[path], path)):
             return  # made already by an edit of the response (a diff, then a tool call)
         try:
             new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
@@ -440,34 +441,6 @@ class _Planner:
             return
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
-
-
-_RESTATED_CANDIDATES = 20
-
-
-def _restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str) -> bool:
-    """Whether a text editor call makes, on the content the response's edits of the file
-    were located against, exactly what one of those edits makes there: the same change
-    shown as a diff and made again by a tool call (BEHAVIOR.md §3), which on top of the
-    edit could apply a second time."""
-    from .locate import apply_hunks
-    from .toolcalls import apply_text_edit
-
-    added = (op.new if isinstance(op, ReplaceText) else op.text).strip()
-    ft = FileText.from_bytes(before)
-    try:
-        made = apply_text_edit(ft, op, path)[0].to_bytes()
-    except ApplyError:
-        return False
-    # the edit must add what the call adds (a cheap filter); a few candidates are tried,
-    # each locating one hunk in the whole file
-    for h in [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]:
-        try:
-            if apply_hunks(ft, [h], path=path)[0].to_bytes() == made:
-                return True
-        except ApplyError:
-            continue
-    return False
 
 
 # Files git reads itself from the worktree, with their 8.3 short-name prefixes (git's
@@ -486,95 +459,6 @@ def _git_dotfile(name: str) -> str | None:
         if n == full or (len(n) == len(short) + 2 and n.startswith(short + "~") and n[-1] in "1234"):
             return full
     return None
-
-
-def _touched_paths(op: Operation, normalize) -> list[str]:
-    """The normalised paths an operation reads or writes (none when a path is invalid:
-    that operation is refused anyway)."""
-    raws = [getattr(op, name, None) for name in ("path", "old_path", "new_path")]
-    out = []
-    for raw in raws:
-        if raw is not None:
-            try:
-                out.append(normalize(raw))
-            except ApplyError:
-                pass
-    return out
-
-
-def gather_edits(ops: list[Operation], normalize) -> list[Operation]:
-    """``ops`` with the edits of each file gathered into one EditFile, at the place of the
-    first, while no other operation touches that file between them (BEHAVIOR.md §3: all
-    edits of a file are located against the content they were written against, so a
-    restatement in another section is recognised, overlaps across sections are refused,
-    and the file is indexed once, not once per section).  A rename, a rewrite, a deletion
-    or a text editor call of the path closes its group: directives still apply in order."""
-    if sum(isinstance(op, EditFile) for op in ops) < 2:
-        return ops
-    out: list[Operation] = []
-    open_at: dict[str, int] = {}  # path -> index in ``out`` of its gathered EditFile
-    for op in ops:
-        paths = _touched_paths(op, normalize)
-        if isinstance(op, EditFile) and paths:
-            at = open_at.get(paths[0])
-            if at is not None:
-                out[at] = _joined(out[at], op)
-                continue
-            open_at[paths[0]] = len(out)
-        else:
-            for p in paths:
-                open_at.pop(p, None)
-        out.append(op)
-    return out
-
-
-def _joined(first: EditFile, op: EditFile) -> EditFile:
-    """One EditFile holding both directives' hunks, each hunk tagged with its directive
-    (errors name it; line-number offsets stay within it)."""
-    def tagged(e: EditFile, section: int) -> list:
-        return [replace(h, directive=e.source.directive, section=section) for h in e.hunks]
-
-    hunks = first.hunks if first.hunks and first.hunks[0].directive else tagged(first, 0)
-    section = hunks[-1].section + 1 if hunks else 1
-    return replace(first, hunks=hunks + tagged(op, section),
-                   ensure_final_newline=first.ensure_final_newline or op.ensure_final_newline,
-                   in_turn=first.in_turn and op.in_turn)
-
-
-def _apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int, int]:
-    """An EditFile's hunks located together (``divider_readings.apply_edit``).  Gathered
-    from several directives that do not fit together, they may fit one directive after
-    another, each on the result of the ones before (a conversation's later turn is
-    written against the earlier turns' result), copies of an edit already made skipped;
-    if that fails too, the refusal is the one of locating them together."""
-    from .divider_readings import apply_edit
-    from .placer import same_edit
-
-    def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
-        return apply_edit(text, hunks, path=path, directive=op.source.directive,
-                          ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
-
-    try:
-        return apply(ft, op.hunks)
-    except ApplyError as together:
-        directives: dict[int, list] = {}
-        for h in op.hunks:
-            directives.setdefault(h.section, []).append(h)
-        if len(directives) < 2:
-            raise
-        refusal = together
-    try:
-        added = removed = 0
-        made: set[tuple] = set()
-        for hunks in directives.values():
-            fresh = [h for h in hunks if same_edit(h) not in made]
-            made.update(same_edit(h) for h in hunks)
-            if fresh:
-                ft, a, r = apply(ft, fresh)
-                added, removed = added + a, removed + r
-        return ft, added, removed
-    except ApplyError:
-        raise refusal from None
 
 
 def make_plan(ops: list[Operation], base: Snapshot, normalize) -> Plan:

@@ -366,3 +366,13 @@ def test_a_stated_line_takes_the_nearest_fit_within_reach(fits, stated):
     else:
         out = run(before, hunk).decode().split("\n")
         assert [i for i, t in enumerate(out) if t == "DUP"] == [dist[0][1]]
+
+
+def test_in_turn_directives_skip_a_restatement_with_other_context():
+    # directive 3 quotes directive 1's result, so they apply one after another; directive
+    # 2 restates directive 1 with more context lines and must not be made a second time
+    files = {"m.py": (MODE_FILE, b"a\nx = 1\nb\n")}
+    block = _edit("m.py", "-x = 1\n+x = 1\n+x += 1", 1)
+    as_diff = _edit("m.py", " a\n x = 1\n+x += 1\n b", 2)
+    after = _edit("m.py", " x += 1\n-b\n+c", 3)
+    assert _plan([block, as_diff, after], files).final["m.py"].data == b"a\nx = 1\nx += 1\nc\n"
