@@ -247,6 +247,8 @@ SIZES_FULL = [1_000, 10_000, 100_000]
 SIZES_QUICK = [1_000, 10_000]
 BIG_FULL = [(300_000, 2_000), (600_000, 4_000)]
 BIG_QUICK = [(30_000, 200), (60_000, 400)]
+SECTIONS_FULL = (80_000, 2_000)  # (lines of the file, fenced diffs in the response)
+SECTIONS_QUICK = (30_000, 750)
 NEW_FULL = [10_000, 100_000]
 NEW_QUICK = [1_000, 10_000]
 
@@ -304,6 +306,24 @@ def scenarios(bench: Bench, only: set[str]) -> None:
                 f"peak memory, {large_p.name}: git ai-apply peak / file size "
                 f"({large_p.peak('a') / 1024:.0f} MiB / {large_p.file_bytes / 2**20:.1f} MiB)",
                 f"{mem:.1f}x", "< 10x", mem < 10))
+
+    if "sections" in only:
+        # a file's edits spread over many sections plan in about the time of the same
+        # edits in one directive: the file is indexed once per response (issue 21)
+        n_lines, n_sections = SECTIONS_QUICK if args.quick else SECTIONS_FULL
+        if args.big_lines:
+            n_lines, n_sections = args.big_lines, max(1, args.big_lines // 40)
+        repo = bench.bigfile_repo(n_lines)
+        sections = synth.sections_edit(n_lines, n_sections)
+        assert sections.hunks == n_sections, (sections.hunks, n_sections)
+        resp, _diff = bench.write_inputs(f"sections-{n_lines}", sections)
+        one, _diff = bench.write_inputs(f"sections-one-{n_lines}",
+                                        synth.big_file_edit(n_lines, n_sections))
+        bench.measure(Pair(f"{n_sections:,} fenced diffs of a {n_lines:,}-line file", repo,
+                           bench.ai_apply(resp),
+                           Side("git ai-apply, one FILE_PATCH",
+                                [["git", "ai-apply", "-q", one]]),
+                           target=1.5, note="the same hunks as one FILE_PATCH"))
 
     if "new-files" in only:
         # planning must stay linear in the number of operations (issue 10): the time per
@@ -477,8 +497,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="small sizes (1,000 and 10,000 files; 30,000/60,000-line files), 3 rounds; "
                          "writes no results file")
     ap.add_argument("--rounds", type=int, default=None, help="measured rounds per scenario (default 7, quick 3)")
-    ap.add_argument("--only", default="one-edit,floor,big-file,new-files,attempts,loop",
-                    help="comma-separated scenarios: one-edit, floor, big-file, new-files, attempts, loop")
+    ap.add_argument("--only", default="one-edit,floor,big-file,sections,new-files,attempts,loop",
+                    help="comma-separated scenarios: one-edit, floor, big-file, sections, new-files, "
+                         "attempts, loop")
     ap.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,
                     help="file counts for the one-edit scenario (e.g. 1000,10000)")
     ap.add_argument("--new-files", type=lambda s: [int(x) for x in s.split(",")], default=None,
@@ -505,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds is None:
         args.rounds = 3 if args.quick else 7
     only = {s.strip() for s in args.only.split(",") if s.strip()}
-    unknown = only - {"one-edit", "floor", "big-file", "new-files", "attempts", "loop"}
+    unknown = only - {"one-edit", "floor", "big-file", "sections", "new-files", "attempts", "loop"}
     if unknown:
         ap.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
 
@@ -519,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     if results is None and not args.quick and not args.sizes and not args.big_lines \
             and not args.attempts_sizes and not args.attempts and not args.new_files \
             and not args.loop_sizes \
-            and only == {"one-edit", "floor", "big-file", "new-files", "attempts", "loop"}:
+            and only == {"one-edit", "floor", "big-file", "sections", "new-files", "attempts", "loop"}:
         results = os.path.join(HERE, "results.md")
     if results:
         write_results(results, text)

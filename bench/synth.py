@@ -279,6 +279,19 @@ def big_file_edit(n_lines: int, n_hunks: int) -> Edit:
                      explanation=f"Make {n_hunks} limits inclusive.")
 
 
+def sections_edit(n_lines: int, n_hunks: int) -> Edit:
+    """``big_file_edit``'s changes as ``n_hunks`` separate fenced diffs (each with its
+    file headers and numbered hunk, as a model writes one change at a time), instead of
+    one FILE_PATCH holding every hunk."""
+    edit = big_file_edit(n_lines, n_hunks)
+    headers, *hunks = edit.diff.split("\n@@ ")
+    headers = headers.split("\n", 1)[1]  # the '--- a/' and '+++ b/' lines
+    parts = [f"Make {n_hunks} limits inclusive, one change at a time.\n\n"]
+    for h in hunks:
+        parts.append(f"```diff\n{headers}\n@@ {h.rstrip(chr(10))}\n```\n\n")
+    return Edit(edit.path, "".join(parts), edit.diff, len(hunks))
+
+
 def new_files_edit(n_files: int) -> Edit:
     """One response adding ``n_files`` new files (FILE_NEW), 100 to a folder under new/,
     and the equivalent `git diff` of new files."""

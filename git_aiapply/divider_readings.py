@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
 from .locate import apply_hunks
+from .placer import same_edit
 from .matching import LineIndex, nearby_lines, norm_line
 from .ops import ADD, Hunk
 from .record import replace
@@ -37,7 +38,14 @@ def apply_edit(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | N
         refusal = together
     try:
         added = removed = 0
+        done: set[tuple] = set()
         for h in hunks:
+            # a copy of an edit already applied is a restatement: on top of the first it
+            # could fit again (an insertion keeps its old side), but it is applied once
+            key = same_edit(h)
+            if key in done and not h.readings:
+                continue
+            done.add(key)
             ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
                                                        directive=directive),
                                    path=path, directive=directive,
@@ -103,7 +111,8 @@ def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,
                       f"({splits}) and no reading's SEARCH fits the file")
             nearby = nearby_lines(lines, [t for tag, t in h.readings[0][1] if tag != ADD], index)
         problems.append(Problem(
-            reason, file=path, directive=directive, edit=h.number, edit_first_line=h.first_line(),
+            reason, file=path, directive=h.directive or directive, edit=h.number,
+            edit_first_line=h.first_line(),
             nearby=nearby,
             hint="the '=======' lines of the file's text make the divider ambiguous: use a "
                  "block whose SEARCH and REPLACE hold no line of only '=' signs, or copy the "

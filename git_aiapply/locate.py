@@ -13,7 +13,6 @@ fits several places consistent with the others is refused, never guessed.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 
 from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
@@ -21,7 +20,8 @@ from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
                        edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
                        nearby_lines, norm_line, quote_short)
-from .ops import CONTEXT, REMOVE, Hunk
+from .ops import Hunk
+from .placer import SEARCH_BUDGET, Placer, narrow_by_line_numbers, same_edit
 from .record import record, replace
 from .text import FileText, TextBuilder
 
@@ -50,11 +50,6 @@ class EditProblem(Exception):
         self.problem = problem
 
 
-# Work allowed to the search among ambiguous edits (candidate checks), per file.  Past it
-# the edits left undecided are refused as ambiguous: an answer is never guessed.
-SEARCH_BUDGET = 200_000
-
-
 def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | None = None,
                 ensure_final_newline: bool = False) -> tuple[FileText, int, int]:
     """Locate every hunk in ``ft`` and apply them together.
@@ -67,56 +62,23 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     problems: list[Problem] = []
 
     def problem(h: Hunk, reason: str, **kw) -> Problem:
-        return Problem(reason, file=path, directive=directive, edit=h.number,
+        return Problem(reason, file=path, directive=h.directive or directive, edit=h.number,
                        edit_first_line=h.first_line(), **kw)
 
-    # 1. candidates for each hunk, each on the first tier where it fits.  Identical
-    # edits (same lines, no anchor) are located once: k copies that fit exactly k places
-    # take one each, in order (they are interchangeable, so that is the only result);
-    # more places than copies make k x places candidates, refused past the search bound.
-    candidates: list[list[Placement]] = [[] for _ in hunks]
-    copies: dict[tuple, list[int]] = {}
-    for i, h in enumerate(hunks):
-        if not h.anchors and h.old:
-            copies.setdefault((tuple(h.lines), h.at_eof), []).append(i)
-    twins = {i: members for members in copies.values() if len(members) > 1 for i in members}
-    cursor = 0  # apply-patch: anchors are looked for after the previous chunk
-    for i, h in enumerate(hunks):
-        members = twins.get(i)
-        if members and i != members[0]:
-            continue  # located with the first copy
-        try:
-            cands = _candidates(h, i, h.old, lines, index, cursor, problem)
-        except EditProblem as e:
-            problems.append(e.problem)
-            continue
-        if members:
-            k = len(members)
-            if len(cands) == k:
-                for m, c in zip(members, cands):
-                    candidates[m] = [replace(c, hunk=hunks[m], index=m)]
-            elif k * len(cands) > SEARCH_BUDGET:
-                problems.append(problem(
-                    h, f"ambiguous: {k} identical edits and {len(cands)} places where they fit "
-                       "(too many to decide)",
-                    hint="include more unchanged context lines so each edit matches exactly one place",
-                    candidates=[c.start + 1 for c in cands]))
-            else:
-                for m in members:
-                    candidates[m] = [replace(c, hunk=hunks[m], index=m) for c in cands]
-            continue
-        candidates[i] = cands
-        if len(cands) == 1:
-            cursor = cands[0].end
+    # 1. candidates for each hunk, each on the first tier where it fits; copies of the
+    # same edit share them (restatements beyond their fits are dropped); then line numbers
+    # narrow them (the evidence of place a unified diff gives)
+    candidates, restated = _locate_all(hunks, lines, index, problem, problems)
     if problems:
         raise ApplyError(problems)
+    restated |= narrow_by_line_numbers(hunks, candidates)
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
-    placer = _Placer(hunks, candidates)
-    placed = placer.place(lines, problem)
+    placer = Placer(hunks, candidates, restated)
+    placed = placer.distinct(placer.place(lines, problem))
 
     # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies;
-    # the changed runs of all edits, in file order (runs never overlap: _Placer checked)
+    # the changed runs of all edits, in file order (runs never overlap: Placer checked)
     runs = []
     for p in placed:
         try:
@@ -156,398 +118,61 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     return out.finish(final_newline), added, removed
 
 
-def _shape(h: Hunk) -> list[tuple[int, int, list[str]]]:
-    """What a hunk changes, relative to the start of its old side: runs of changed lines
-    ``(a, b, added)``: old lines [a, b) are removed and ``added`` goes in their place (a
-    pure insertion has a == b: the gap before old line a)."""
-    runs: list[list] = []
-    q = 0
-    cur = None
-    for tag, text in h.lines:
-        if tag == CONTEXT:
-            cur = None
-            q += 1
+def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem]
+                ) -> tuple[list[list[Placement]], set[int]]:
+    """Candidates of every hunk, and the hunks that are restatements.
+
+    k copies of the same edit (no anchor) are located once: when their old side fits n
+    <= k places, the first n copies take one place each, in response order (they are
+    interchangeable, so that is the only result), and the copies beyond n are
+    restatements, applied once; fewer copies than places make k x places candidates,
+    refused past the search bound."""
+    candidates: list[list[Placement]] = [[] for _ in hunks]
+    restated: set[int] = set()
+    copies: dict[tuple, list[int]] = {}
+    for i, h in enumerate(hunks):
+        if not h.anchors and h.old:
+            copies.setdefault(same_edit(h), []).append(i)
+    twins = {i: members for members in copies.values() if len(members) > 1 for i in members}
+    cursor = 0  # apply-patch: anchors are looked for after the previous chunk
+    section = 0
+    for i, h in enumerate(hunks):
+        if h.section != section:  # of the same directive only
+            section, cursor = h.section, 0
+        members = twins.get(i)
+        if members and i != members[0]:
+            continue  # located with the first copy
+        try:
+            cands = _candidates(h, i, h.old, lines, index, cursor, problem)
+        except EditProblem as e:
+            problems.append(e.problem)
             continue
-        if cur is None:
-            cur = [q, q, []]
-            runs.append(cur)
-        if tag == REMOVE:
-            q += 1
-            cur[1] = q
-        else:
-            cur[2].append(text)
-    return [(a, b, t) for a, b, t in runs]
+        if members:
+            _share(hunks, members, cands, candidates, restated, problem, problems)
+            continue
+        candidates[i] = cands
+        if len(cands) == 1:
+            cursor = cands[0].end
+    return candidates, restated
 
 
-def _runs_conflict(a1: int, b1: int, a2: int, b2: int) -> bool:
-    """Two changed runs collide: removed lines in common, or lines added strictly inside
-    lines the other removes.  Runs that only touch are fine (an insertion next to a
-    replaced line), and so are two insertions into one gap (they keep response order)."""
-    if a1 < b1 and a2 < b2:
-        return a1 < b2 and a2 < b1
-    if a1 == b1 and a2 < b2:
-        return a2 < a1 < b2
-    if a2 == b2 and a1 < b1:
-        return a1 < a2 < b1
-    return False
-
-
-class _Placer:
-    """Chooses one place for every edit of a file among its candidates (BEHAVIOR.md §3).
-
-    Only changed lines may not overlap: edits share unchanged context freely.  Edits with
-    one candidate are fixed, and rule out the candidates of others that collide with them
-    (repeatedly).  The few edits still open are then decided together: the unique
-    placement that keeps the response's order, else the unique consistent one in any
-    order, else line-number hints, else a refusal naming the places.  Identical edits
-    are interchangeable, so they take their places in response order (one solution, not
-    k!).  The search over open edits is bounded (SEARCH_BUDGET); past the bound they are
-    refused as ambiguous."""
-
-    def __init__(self, hunks: list[Hunk], candidates: list[list[Placement]]):
-        self.hunks = hunks
-        self.candidates = candidates
-        self.shapes = [_shape(h) for h in hunks]
-        self.rel_runs = [[(a, b) for a, b, _t in s] for s in self.shapes]
-        self.span = [(r[0][0], r[-1][1]) if r else (0, 0) for r in self.rel_runs]
-        # identical edits: same lines (and same anchors / end-of-file marker)
-        keys: dict[tuple, int] = {}
-        self.group = [keys.setdefault((tuple(h.lines), tuple(h.anchors), h.at_eof), i)
-                      for i, h in enumerate(hunks)]
-        self.budget = SEARCH_BUDGET
-
-    # -- geometry ------------------------------------------------------------------
-    def lo(self, p: Placement) -> int:
-        return p.start + self.span[p.index][0]
-
-    def hi(self, p: Placement) -> int:
-        return p.start + self.span[p.index][1]
-
-    def conflict(self, p: Placement, q: Placement) -> bool:
-        if self.group[p.index] == self.group[q.index] and p.start == q.start:
-            return True  # identical edits take one place each
-        ps, qs = p.start, q.start
-        if not (ps + self.span[p.index][0] < qs + self.span[q.index][1]
-                and qs + self.span[q.index][0] < ps + self.span[p.index][1]):
-            return False
-        for a1, b1 in self.rel_runs[p.index]:
-            for a2, b2 in self.rel_runs[q.index]:
-                if _runs_conflict(ps + a1, ps + b1, qs + a2, qs + b2):
-                    return True
-        return False
-
-    def changes(self, i: int) -> bool:
-        """Whether edit ``i`` changes anything (a context-only edit is dropped once it fits)."""
-        h = self.hunks[i]
-        return bool(self.rel_runs[i]) or h.old_no_newline != h.new_no_newline
-
-    # -- choosing ------------------------------------------------------------------
-    def place(self, lines: Sequence[str], problem) -> list[Placement]:
-        self.problem = problem
-        edits = [i for i in range(len(self.hunks)) if self.changes(i)]
-        fixed = {i: self.candidates[i][0] for i in edits if len(self.candidates[i]) == 1}
-        self._check_fixed(fixed)
-        doms = {i: self.candidates[i] for i in edits if i not in fixed}
-        if doms:
-            self._propagate(fixed, doms)
-            empty = [i for i, d in doms.items() if not d]
-            if empty:
-                raise ApplyError([problem(
-                    self.hunks[i], "this edit's lines overlap another edit of the same file "
-                                   "at every place where they fit",
-                    hint="merge the two edits into one") for i in empty])
-        if doms:
-            fixed.update(self._decide(fixed, doms, lines, problem))
-        return list(fixed.values())
-
-    def _collisions(self, ps) -> list[tuple[Placement, Placement]]:
-        """Pairs of ``ps`` that collide (the first found for each placement): a sweep over
-        their spans, so near-linear when few spans overlap."""
-        out = []
-        taken: dict[tuple[int, int], Placement] = {}
-        active: list[Placement] = []
-        for p in sorted(ps, key=lambda p: (self.lo(p), p.index)):
-            lo = self.lo(p)
-            twin = taken.setdefault((self.group[p.index], p.start), p)
-            if twin is not p:
-                out.append((twin, p))
-                continue
-            active = [q for q in active if self.hi(q) > lo]
-            for q in active:
-                if self.conflict(p, q):
-                    out.append((q, p))
-                    break
-            active.append(p)
-        return out
-
-    def _overlap_problems(self, pairs) -> list[Problem]:
-        problems = []
-        for p, q in pairs:
-            a, b = sorted((p, q), key=lambda x: x.index)
-            problems.append(self.problem(
-                b.hunk, f"overlaps edit {a.hunk.number} (lines {a.start + 1}-"
-                        f"{max(a.end, a.start + 1)}): both change the same lines",
-                hint="merge overlapping edits into one"))
-        return problems
-
-    def _check_fixed(self, fixed: dict[int, Placement]) -> None:
-        """Edits with a single place must not collide."""
-        pairs = self._collisions(fixed.values())
-        if pairs:
-            raise ApplyError(self._overlap_problems(pairs))
-
-    def _fixed_index(self, fixed: dict[int, Placement]):
-        ps = sorted(fixed.values(), key=self.lo)
-        los = [self.lo(p) for p in ps]
-        maxhi = []
-        m = -1
-        for p in ps:
-            m = max(m, self.hi(p))
-            maxhi.append(m)
-        taken = {(self.group[p.index], p.start) for p in ps}
-        return ps, los, maxhi, taken
-
-    def _free(self, c: Placement, index) -> bool:
-        """``c`` collides with no fixed edit."""
-        ps, los, maxhi, taken = index
-        if (self.group[c.index], c.start) in taken:
-            return False
-        lo, hi = self.lo(c), self.hi(c)
-        j = bisect_left(los, hi) - 1
-        while j >= 0 and maxhi[j] > lo:
-            if self.conflict(c, ps[j]):
-                return False
-            j -= 1
-        return True
-
-    def _propagate(self, fixed: dict[int, Placement], doms: dict[int, list[Placement]]) -> None:
-        """Drop candidates that collide with fixed edits; an edit left with one place is
-        fixed in turn, until nothing changes."""
-        while doms:
-            index = self._fixed_index(fixed)
-            newly = {}
-            for i in list(doms):
-                keep = [c for c in doms[i] if self._free(c, index)]
-                doms[i] = keep
-                if len(keep) == 1:
-                    newly[i] = keep[0]
-            if not newly:
-                return
-            for i in newly:
-                del doms[i]
-            fixed.update(newly)
-            self._check_fixed(newly)  # fixed in the same round, they may collide
-
-    def _decide(self, fixed, doms, lines, problem) -> dict[int, Placement]:
-        """One place for each open edit, or ApplyError naming the ambiguous ones."""
-        found, undecided = self._solve(fixed, doms)
-        if undecided:
-            # line numbers only choose between otherwise equal places: nearest wins
-            narrowed = dict(doms)
-            hinted = False
-            for i in undecided:
-                h = self.hunks[i]
-                if h.line_hint is None:
-                    continue
-                target = max(h.line_hint - 1, 0)
-                dists = sorted((abs(c.start - target), c.start) for c in doms[i])
-                if len(dists) == 1 or dists[0][0] != dists[1][0]:
-                    narrowed[i] = [c for c in doms[i] if c.start == dists[0][1]]
-                    hinted = True
-            if hinted:
-                found2, undecided2 = self._solve(fixed, narrowed)
-                if not undecided2 or len(undecided2) < len(undecided):
-                    found, undecided = found2, undecided2
-                    doms = narrowed
-        if undecided:
-            raise ApplyError([self._ambiguous(i, doms[i], lines, problem, why)
-                              for i, why in sorted(undecided.items())])
-        return found
-
-    def _ambiguous(self, i, cands, lines, problem, why: str) -> Problem:
-        h = self.hunks[i]
-        where = ", ".join(str(c.start + 1) for c in cands[:10])
-        more = f" and {len(cands) - 10} more" if len(cands) > 10 else ""
-        return problem(
-            h, f"ambiguous: the edit's old lines occur {len(cands)} times, starting at lines "
-               f"{where}{more}" + (f" ({why})" if why else ""),
-            hint="include more unchanged context lines so the edit matches exactly one place",
-            candidates=[c.start + 1 for c in cands],
-            nearby=[(c.start + 1, lines[c.start]) for c in cands[:10] if c.length],
-            nearby_label="candidate places")
-
-    def _solve(self, fixed, doms) -> tuple[dict[int, Placement], dict[int, str]]:
-        """(chosen places, {edit: why} for the edits that stay ambiguous)."""
-        self.budget = SEARCH_BUDGET
-        sol = self._in_order(fixed, doms)
-        if sol is not None:
-            return sol, {}
-        return self._any_order(doms)
-
-    # -- the response's order --------------------------------------------------------
-    # In order means top to bottom: each edit's changed lines start at or after the end
-    # of the previous edit's changed lines (edits without old lines, placed by an anchor,
-    # the end of the file or a line number, do not take part).  Then two edits that are
-    # not neighbours in the response cannot collide, so counting chains is exact.
-    def _in_order(self, fixed, doms) -> dict[int, Placement] | None:
-        """The unique placement of the open edits that keeps the response's order, or None."""
-        ordered = sorted(i for i in fixed if fixed[i].length)
-        fx = [fixed[i] for i in ordered]
-        if any(self.lo(b) < self.hi(a) for a, b in zip(fx, fx[1:])):
-            return None  # the fixed edits themselves are out of order
-        open_ids = sorted(doms)
-        window = {}
-        for i in open_ids:
-            k = bisect_left(ordered, i)
-            lo = self.hi(fx[k - 1]) if k else 0
-            hi = self.lo(fx[k]) if k < len(fx) else None
-            window[i] = [c for c in doms[i] if self.lo(c) >= lo and (hi is None or self.hi(c) <= hi)]
-            if not window[i]:
-                return None
-        count, path = self._chain_count(open_ids, window)
-        if count != 1 or self._collisions(path.values()):
-            return None
-        return path
-
-    def _follows(self, c: Placement, d: Placement) -> bool:
-        """``d`` may come after ``c`` in response order."""
-        if self.lo(d) < self.hi(c):
-            return False
-        return not (self.group[c.index] == self.group[d.index] and d.start <= c.start)
-
-    def _chain_count(self, ids: list[int], doms) -> tuple[int, dict[int, Placement]]:
-        """How many in-order placements of ``ids`` there are (0, 1, or 2 meaning "more"),
-        and the placement when there is one.  Linear in the candidates: for each candidate,
-        a suffix sum over the next edit's candidates that start after its changed lines."""
-        counts: list[list[int]] = [[]] * len(ids)
-        counts[-1] = [1] * len(doms[ids[-1]])
-        for j in range(len(ids) - 2, -1, -1):
-            here, nxt = doms[ids[j]], doms[ids[j + 1]]
-            nxt_lo = [self.lo(c) for c in nxt]
-            nxt_counts = counts[j + 1]
-            suffix = [0] * (len(nxt) + 1)
-            for t in range(len(nxt) - 1, -1, -1):
-                suffix[t] = min(suffix[t + 1] + nxt_counts[t], 2)
-            row = []
-            for c in here:
-                t = bisect_left(nxt_lo, self.hi(c))
-                # an identical twin may not take this same place: skip it (at most one)
-                if t < len(nxt) and not self._follows(c, nxt[t]):
-                    t += 1
-                total = suffix[t]
-                row.append(total)
-            counts[j] = row
-        total = min(sum(counts[0]), 2)
-        if total != 1:
-            return total, {}
-        path: dict[int, Placement] = {}
-        prev = None
-        for j, i in enumerate(ids):
-            for c, n in zip(doms[i], counts[j]):
-                if n and (prev is None or self._follows(prev, c)):
-                    path[i] = prev = c
-                    break
-        return 1, path
-
-    # -- any order -------------------------------------------------------------------
-    def _any_order(self, doms) -> tuple[dict[int, Placement], dict[int, str]]:
-        """Open edits fall into groups that constrain each other (their candidates
-        collide, or they are identical); each group must have exactly one placement."""
-        parent = {i: i for i in doms}
-
-        def find(i):
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        def union(a, b):
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-
-        first_of_group: dict[int, int] = {}
-        for i in doms:
-            g = self.group[i]
-            if g in first_of_group:
-                union(i, first_of_group[g])
-            else:
-                first_of_group[g] = i
-        allc = sorted((c for d in doms.values() for c in d), key=self.lo)
-        active: list[Placement] = []
-        for c in allc:
-            lo = self.lo(c)
-            active = [q for q in active if self.hi(q) > lo]
-            for q in active:
-                self.budget -= 1
-                if q.index != c.index and find(q.index) != find(c.index) and self.conflict(c, q):
-                    union(c.index, q.index)
-            active.append(c)
-            if self.budget < 0:
-                return {}, {i: "too many overlapping places to decide" for i in doms}
-        comps: dict[int, list[int]] = {}
-        for i in doms:
-            comps.setdefault(find(i), []).append(i)
-        found: dict[int, Placement] = {}
-        undecided: dict[int, str] = {}
-        for members in comps.values():
-            if len(members) == 1:
-                undecided[members[0]] = ""
-                continue
-            sols, complete = self._search(sorted(members, key=lambda i: (len(doms[i]), i)), doms)
-            if len(sols) == 1 and complete:
-                found.update(sols[0])
-            else:
-                why = "" if len(sols) > 1 or complete else "too many possible placements to decide"
-                if complete and not sols:
-                    why = "no placement fits together with the file's other edits"
-                undecided.update({i: why for i in members})
-        return found, undecided
-
-    def _search(self, ids: list[int], doms) -> tuple[list[dict], bool]:
-        """Up to two placements of ``ids`` (a backtracking search within the budget), and
-        whether the search was complete.  Identical edits take increasing starts in
-        response order (they are interchangeable: one solution, not k!)."""
-        n = len(ids)
-        choice = [-1] * n
-        chosen: list[Placement] = []
-        sols: list[dict] = []
-        depth = 0
-        while depth >= 0:
-            del chosen[depth:]
-            i = ids[depth]
-            dom = doms[i]
-            k = choice[depth] + 1
-            while k < len(dom):
-                c = dom[k]
-                self.budget -= 1 + len(chosen)
-                if self.budget < 0:
-                    return sols, False
-                if self._fits_with(c, chosen):
-                    break
-                k += 1
-            if k >= len(dom):
-                choice[depth] = -1
-                depth -= 1
-                continue
-            choice[depth] = k
-            chosen.append(dom[k])
-            if depth == n - 1:
-                sols.append({p.index: p for p in chosen})
-                if len(sols) >= 2:
-                    return sols, True
-                continue  # the next candidate at the same depth
-            depth += 1
-        return sols, True
-
-    def _fits_with(self, c: Placement, chosen: list[Placement]) -> bool:
-        g = self.group[c.index]
-        for q in chosen:
-            if self.group[q.index] == g and (q.start < c.start) != (q.index < c.index):
-                return False
-            if self.conflict(c, q):
-                return False
-        return True
+def _share(hunks, members, cands, candidates, restated, problem, problems) -> None:
+    """Candidates of the copies ``members`` of one edit whose old side fits at ``cands``."""
+    k = len(members)
+    if k >= len(cands):
+        for m, c in zip(members, cands):
+            candidates[m] = [replace(c, hunk=hunks[m], index=m)]
+        restated.update(members[len(cands):])
+    elif k * len(cands) > SEARCH_BUDGET:
+        problems.append(problem(
+            hunks[members[0]],
+            f"ambiguous: {k} identical edits and {len(cands)} places where they fit "
+            "(too many to decide)",
+            hint="include more unchanged context lines so each edit matches exactly one place",
+            candidates=[c.start + 1 for c in cands]))
+    else:
+        for m in members:
+            candidates[m] = [replace(c, hunk=hunks[m], index=m) for c in cands]
 
 
 def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):

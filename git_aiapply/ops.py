@@ -44,13 +44,18 @@ class Hunk:
     kind: str = "hunk"  # 'hunk' (diff), 'chunk' (apply-patch), 'search' (SEARCH/REPLACE)
     anchors: list[str] = field(default_factory=list)  # apply-patch '@@ text' lines, outermost first
     at_eof: bool = False  # apply-patch '*** End of File': fits only at the end of the file
-    line_hint: int | None = None  # 1-based old start line (unified diff); only breaks ties
+    line_hint: int | None = None  # 1-based old start line (unified diff): evidence of place
     # unified diff '\ No newline at end of file' after the old / new side's last line
     old_no_newline: bool = False
     new_no_newline: bool = False
     # SEARCH/REPLACE with several '=======' lines that could be its divider: every reading
     # as (what it assumes, lines); ``divider_readings.choose_readings`` keeps the one the file fits.
     readings: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    # set when a file's edits from several directives are located together (plan.py):
+    # the directive this hunk came from, for errors, and its ordinal among them (line
+    # numbers are shifted by the offsets of earlier hunks of the same directive only)
+    directive: str | None = None
+    section: int = 0
 
     @property
     def old(self) -> list[str]:

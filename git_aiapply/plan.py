@@ -11,6 +11,7 @@ from .record import field, record
 from typing import Protocol
 
 from .errors import ApplyError, Problem
+from .gather import apply_gathered, gather_edits, restates
 from .paths import check_leading_folders
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
@@ -106,6 +107,9 @@ class _Planner:
         # where each path is a rename's source: (operation index, its git diff or None)
         self.renamed_away: dict[str, list[tuple[int, int | None]]] = {}
         self.index = 0  # the running operation's index
+        # path -> (its content before, the hunks) of the response's located edits of it,
+        # so that a text editor call restating one of them is recognised (text_edit)
+        self.edited: dict[str, tuple[bytes, list]] = {}
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -126,6 +130,8 @@ class _Planner:
             self.get(path)  # remember the original (read once: a big blob costs its size)
         was_file = self.overlay.get(path) is not None
         self.overlay[path] = st
+        if st is None:
+            self.edited.pop(path, None)
         if st is not None and path in self.parents_ok:
             self.parents_ok.clear()
         if was_file != (st is not None):
@@ -349,6 +355,7 @@ class _Planner:
         mode = op.mode or (old.mode if old else MODE_FILE)
         if k is None and path not in self.overlay:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
+        self.edited.pop(path, None)
         self.set(path, FileState(mode, data))
         n = line_count(data)
         if old is None:
@@ -519,11 +526,7 @@ class _Planner:
             return
         try:
             if isinstance(op, EditFile):
-                from .divider_readings import apply_edit
-
-                new, added, removed = apply_edit(
-                    ft, op.hunks, path=path, directive=op.source.directive,
-                    ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
+                new, added, removed = apply_gathered(ft, op, path)
             else:
                 from .hashline import apply_hashline
 
@@ -534,6 +537,8 @@ class _Planner:
                 p.directive = p.directive or op.source.directive
             self.problems.extend(e.problems)
             return
+        if isinstance(op, EditFile):
+            self.edited[path] = (st.data, op.hunks)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
@@ -550,6 +555,8 @@ class _Planner:
         st = self.editable(path, op.source, "edit")
         if st is None or self.placeholders(op, path, None):
             return
+        if path in self.edited and restates(op, *self.edited[path], path):
+            return  # made already by an edit of the response (a diff, then a tool call)
         try:
             new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
         except ApplyError as e:
@@ -579,8 +586,10 @@ def _git_dotfile(name: str) -> str | None:
 
 def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool = False) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
-    ``ignore_case``: core.ignorecase (a new path in another case names the tracked file)."""
+    ``ignore_case``: core.ignorecase (a new path in another case names the tracked file).
+    A file's edits from several directives are gathered first (gather.py)."""
     planner = _Planner(base, normalize, ignore_case)
+    ops = gather_edits(ops, normalize)
     planner.leaving, planner.renamed_away = leaving_paths(ops, normalize)
     for planner.index, op in enumerate(ops):
         planner.run(op)

@@ -310,7 +310,8 @@ def test_first_difference_when_a_line_differs():
 def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
     """BEHAVIOR.md §3 read literally over every assignment of exact-match places: the
     unique in-order placement, else the unique one in any order (identical edits being
-    interchangeable), else None (refused).  Independent of the locator's algorithm."""
+    interchangeable, two edits making the same change at their places being one), else
+    None (refused).  Independent of the locator's algorithm."""
     from itertools import product
 
     def places(h):
@@ -342,9 +343,19 @@ def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
                     return True
         return False
 
-    changing = [i for i, h in enumerate(hunks) if any(t != " " for t, _ in h.lines)]
     if any(not places(h) for h in hunks):
         return None
+    # the same edit given more often than its old side fits: the copies beyond are
+    # restatements, applied once (BEHAVIOR.md §3)
+    given: dict[tuple, int] = {}
+    restated = set()
+    for i, h in enumerate(hunks):
+        key = (tuple(h.old), tuple(h.new))
+        given[key] = given.get(key, 0) + 1
+        if given[key] > len(places(h)):
+            restated.add(i)
+    changing = [i for i, h in enumerate(hunks)
+                if any(t != " " for t, _ in h.lines) and i not in restated]
     sols = []
     for combo in product(*[places(hunks[i]) for i in changing]):
         rs = {i: runs(hunks[i], s) for i, s in zip(changing, combo)}
@@ -352,8 +363,8 @@ def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
         for x in range(len(changing)):
             for y in range(x + 1, len(changing)):
                 i, j = changing[x], changing[y]
-                if collide(rs[i], rs[j]):
-                    ok = False
+                if collide(rs[i], rs[j]) and rs[i] != rs[j]:
+                    ok = False  # (the same change stated twice is one change)
                 if hunks[i].lines == hunks[j].lines and combo[x] >= combo[y]:
                     ok = False  # identical edits: one place each, taken in order
         if ok:
@@ -367,7 +378,8 @@ def _brute_force(before: list[str], hunks: list[Hunk]) -> list[str] | None:
     pick = ordered[0] if len(ordered) == 1 else sols[0] if len(sols) == 1 else None
     if pick is None:
         return None
-    allruns = sorted((a, b, i, k, t) for i in changing for k, (a, b, t) in enumerate(pick[i]))
+    once = [i for n, i in enumerate(changing) if pick[i] not in [pick[j] for j in changing[:n]]]
+    allruns = sorted((a, b, i, k, t) for i in once for k, (a, b, t) in enumerate(pick[i]))
     out, pos = [], 0
     for a, b, _i, _k, t in allruns:
         out += before[pos:a] + t

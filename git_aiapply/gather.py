@@ -1,0 +1,173 @@
+"""A file's edits from several directives of one response, taken together (BEHAVIOR.md
+§3): all edits of a file are located against the content they were written against, so
+a block restated in another section, another format or a tool call is recognised as the
+same edit, different edits of the same lines are refused as overlapping across sections
+as within one, and the file is indexed once per response, not once per section.
+``plan.make_plan`` gathers the operations (``gather_edits``), applies a gathered
+EditFile (``apply_gathered``) and asks ``restates`` about text editor calls.
+"""
+from __future__ import annotations
+
+from .errors import ApplyError
+from .ops import EditFile, InsertText, Operation, ReplaceText
+from .record import replace
+from .text import FileText
+
+
+def _touched_paths(op: Operation, normalize) -> list[str]:
+    """The normalised paths an operation reads or writes (none when a path is invalid:
+    that operation is refused anyway)."""
+    raws = [getattr(op, name, None) for name in ("path", "old_path", "new_path")]
+    out = []
+    for raw in raws:
+        if raw is not None:
+            try:
+                out.append(normalize(raw))
+            except ApplyError:
+                pass
+    return out
+
+
+def gather_edits(ops: list[Operation], normalize) -> list[Operation]:
+    """``ops`` with the edits of each file gathered into one EditFile, at the place of the
+    first, while no other operation touches that file between them (BEHAVIOR.md §3: all
+    edits of a file are located against the content they were written against, so a
+    restatement in another section is recognised, overlaps across sections are refused,
+    and the file is indexed once, not once per section).  A rename, a rewrite, a deletion
+    or a text editor call of the path closes its group: directives still apply in order."""
+    if sum(isinstance(op, EditFile) for op in ops) < 2:
+        return ops
+    out: list[Operation] = []
+    open_at: dict[str, int] = {}  # path -> index in ``out`` of its gathered EditFile
+    for op in ops:
+        paths = _touched_paths(op, normalize)
+        if isinstance(op, EditFile) and paths:
+            at = open_at.get(paths[0])
+            if at is not None:
+                out[at] = _joined(out[at], op)
+                continue
+            open_at[paths[0]] = len(out)
+        else:
+            for p in paths:
+                open_at.pop(p, None)
+        out.append(op)
+    return out
+
+
+def _joined(first: EditFile, op: EditFile) -> EditFile:
+    """One EditFile holding both directives' hunks, each hunk tagged with its directive
+    (errors name it; line-number offsets stay within it)."""
+    def tagged(e: EditFile, section: int) -> list:
+        return [replace(h, directive=e.source.directive, section=section) for h in e.hunks]
+
+    hunks = first.hunks if first.hunks and first.hunks[0].directive else tagged(first, 0)
+    section = hunks[-1].section + 1 if hunks else 1
+    return replace(first, hunks=hunks + tagged(op, section),
+                   ensure_final_newline=first.ensure_final_newline or op.ensure_final_newline,
+                   in_turn=first.in_turn and op.in_turn)
+
+
+def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int, int]:
+    """An EditFile's hunks located together (``divider_readings.apply_edit``).  Gathered
+    from several directives that do not fit together, they may fit one directive after
+    another, each on the result of the ones before (a conversation's later turn is
+    written against the earlier turns' result), copies of an edit already made skipped;
+    if that fails too, the refusal is the one of locating them together."""
+    from .divider_readings import apply_edit
+    from .placer import same_edit
+
+    def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
+        return apply_edit(text, hunks, path=path, directive=op.source.directive,
+                          ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
+
+    try:
+        return apply(ft, op.hunks)
+    except ApplyError as together:
+        directives: dict[int, list] = {}
+        for h in op.hunks:
+            directives.setdefault(h.section, []).append(h)
+        if len(directives) < 2:
+            raise
+        refusal = together
+    try:
+        added = removed = 0
+        made: set[tuple] = set()
+        earlier = _Restatements(ft, path)
+        for hunks in directives.values():
+            fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+            made.update(same_edit(h) for h in hunks)
+            earlier.add(hunks)
+            if fresh:
+                ft, a, r = apply(ft, fresh)
+                added, removed = added + a, removed + r
+        return ft, added, removed
+    except ApplyError:
+        raise refusal from None
+
+
+class _Restatements:
+    """The edits of earlier directives, to recognise a later edit that makes the same
+    change with other context lines (a SEARCH/REPLACE block then the same change as a
+    diff): made alone on the original content, both give the same bytes.  Only edits that
+    add and remove the same lines are compared, a few at most."""
+
+    def __init__(self, original: FileText, path: str):
+        self.original = original
+        self.path = path
+        self.by_change: dict[tuple, list] = {}
+        self.alone: dict[int, bytes | None] = {}
+
+    @staticmethod
+    def _change(h) -> tuple:
+        return tuple(sorted(set(h.new) ^ set(h.old)))  # context and re-added lines cancel
+
+    def add(self, hunks: list) -> None:
+        for h in hunks:
+            self.by_change.setdefault(self._change(h), []).append(h)
+
+    def restates(self, h) -> bool:
+        mine = None
+        for m in self.by_change.get(self._change(h), [])[:_RESTATED_CANDIDATES]:
+            mine = self._made_alone(h) if mine is None else mine
+            if mine is not None and self._made_alone(m) == mine:
+                return True
+        return False
+
+    def _made_alone(self, h) -> bytes | None:
+        from .locate import apply_hunks
+
+        if id(h) not in self.alone:
+            try:
+                made = apply_hunks(self.original, [h], path=self.path)[0].to_bytes()
+            except ApplyError:
+                made = None
+            self.alone[id(h)] = made
+        return self.alone[id(h)]
+
+
+_RESTATED_CANDIDATES = 20
+
+
+def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str) -> bool:
+    """Whether a text editor call makes, on the content the response's edits of the file
+    were located against, exactly what one of those edits makes there: the same change
+    shown as a diff and made again by a tool call (BEHAVIOR.md §3), which on top of the
+    edit could apply a second time."""
+    from .locate import apply_hunks
+    from .toolcalls import apply_text_edit
+
+    added = (op.new if isinstance(op, ReplaceText) else op.text).strip()
+    ft = FileText.from_bytes(before)
+    try:
+        made = apply_text_edit(ft, op, path)[0].to_bytes()
+    except ApplyError:
+        return False
+    # the edit must add what the call adds (a cheap filter); a few candidates are tried,
+    # each locating one hunk in the whole file
+    for h in [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]:
+        try:
+            if apply_hunks(ft, [h], path=path)[0].to_bytes() == made:
+                return True
+        except ApplyError:
+            continue
+    return False

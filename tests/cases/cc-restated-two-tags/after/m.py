@@ -1,0 +1,9 @@
+def a():
+    x = 1
+    x += 1
+    return x
+
+
+def b():
+    y = 2
+    return y
