@@ -143,6 +143,13 @@ class Bench:
         self.log(f"  repository of {n:,} files ready ({time.perf_counter() - t0:.1f}s)")
         return path
 
+    def drifted_repo(self, n: int) -> str:
+        path = os.path.join(self.workdir, f"drifted-{n}")
+        t0 = time.perf_counter()
+        synth.build_drifted_files_repo(path, n)
+        self.log(f"  drifted repository of {n:,} files ready ({time.perf_counter() - t0:.1f}s)")
+        return path
+
     def bigfile_repo(self, n_lines: int) -> str:
         path = os.path.join(self.workdir, f"bigfile-{n_lines}")
         t0 = time.perf_counter()
@@ -253,6 +260,10 @@ NEW_FULL = [10_000, 100_000]
 NEW_QUICK = [1_000, 10_000]
 
 
+SCENARIOS = {"one-edit", "floor", "big-file", "sections", "three-way", "new-files", "attempts",
+             "loop"}
+
+
 def scenarios(bench: Bench, only: set[str]) -> None:
     args = bench.args
     sizes = args.sizes or (SIZES_QUICK if args.quick else SIZES_FULL)
@@ -324,6 +335,19 @@ def scenarios(bench: Bench, only: set[str]) -> None:
                            Side("git ai-apply, one FILE_PATCH",
                                 [["git", "ai-apply", "-q", one]]),
                            target=1.5, note="the same hunks as one FILE_PATCH"))
+
+    if "three-way" in only:
+        # -3 on an answer written against an older commit costs at most 1.5x a plain apply
+        # of the same change written against HEAD (issue 25)
+        n = max(sizes)
+        repo = bench.drifted_repo(n)
+        old, _diff = bench.write_inputs(f"three-way-old-{n}", synth.one_file_edit(n))
+        now, _diff = bench.write_inputs(f"three-way-now-{n}", synth.drifted_edit(n))
+        bench.measure(Pair(f"-3: an answer written before the last commit, {n:,} files", repo,
+                           bench.ai_apply(old, "-3"),
+                           Side("git ai-apply, the same change written at HEAD",
+                                [["git", "ai-apply", "-q", now]]),
+                           target=1.5, note="a three-way merge against a plain apply"))
 
     if "new-files" in only:
         # planning must stay linear in the number of operations (issue 10): the time per
@@ -497,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="small sizes (1,000 and 10,000 files; 30,000/60,000-line files), 3 rounds; "
                          "writes no results file")
     ap.add_argument("--rounds", type=int, default=None, help="measured rounds per scenario (default 7, quick 3)")
-    ap.add_argument("--only", default="one-edit,floor,big-file,sections,new-files,attempts,loop",
+    ap.add_argument("--only", default="one-edit,floor,big-file,sections,three-way,new-files,attempts,loop",
                     help="comma-separated scenarios: one-edit, floor, big-file, sections, new-files, "
                          "attempts, loop")
     ap.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,
@@ -526,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds is None:
         args.rounds = 3 if args.quick else 7
     only = {s.strip() for s in args.only.split(",") if s.strip()}
-    unknown = only - {"one-edit", "floor", "big-file", "sections", "new-files", "attempts", "loop"}
+    unknown = only - SCENARIOS
     if unknown:
         ap.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
 
@@ -540,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
     if results is None and not args.quick and not args.sizes and not args.big_lines \
             and not args.attempts_sizes and not args.attempts and not args.new_files \
             and not args.loop_sizes \
-            and only == {"one-edit", "floor", "big-file", "sections", "new-files", "attempts", "loop"}:
+            and only == SCENARIOS:
         results = os.path.join(HERE, "results.md")
     if results:
         write_results(results, text)

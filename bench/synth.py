@@ -181,6 +181,38 @@ def build_files_repo(repo: str, n_files: int) -> str:
     return repo
 
 
+DRIFT = ("    total = 0\n", "    total = 0  # counted in bytes\n")
+
+
+def build_drifted_files_repo(repo: str, n_files: int) -> str:
+    """A files repository whose HEAD changed, since the root commit, a line of the middle
+    file that ``one_file_edit``'s context holds: an answer written against the root no
+    longer fits HEAD, and ``-3`` merges it (built once, cached)."""
+    recipe = {"kind": "drifted-files", "n": n_files, "version": RECIPE_VERSION}
+    if not _cached(repo, recipe):
+        _fast_import(repo, small_files(n_files))
+        path = os.path.join(repo, small_file_path(n_files // 2))
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace(*DRIFT, 1))
+        git(repo, "commit", "-q", "-am", "Count in bytes")
+        settle(repo)
+        with open(_recipe_path(repo), "w") as f:
+            json.dump(recipe, f)
+    return repo
+
+
+def drifted_edit(n_files: int) -> Edit:
+    """``one_file_edit``'s change written against the drifted file (it fits HEAD)."""
+    i = n_files // 2
+    path = small_file_path(i)
+    lines = small_file_content(i).decode().replace(*DRIFT, 1).splitlines()
+    at = next(j for j, l in enumerate(lines) if l.startswith("    if total > "))
+    return make_edit(path, lines, {at: "    if total >= LIMIT:"},
+                     explanation=f"Make handler_{i} inclusive at its limit.")
+
+
 def build_bigfile_repo(repo: str, n_lines: int) -> str:
     """A repository holding BIG_PATH with ``n_lines`` lines and a few small files."""
     recipe = {"kind": "bigfile", "n": n_lines, "version": RECIPE_VERSION}

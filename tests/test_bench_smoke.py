@@ -33,6 +33,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     table = r.stdout
     for row in ("one edit, 10 files", "one edit, 20 files", "small repository (5 files)",
                 "4 hunks, 600-line file", "8 hunks, 1,200-line file", "15 fenced diffs of a 600-line file",
+                "-3: an answer written before the last commit, 20 files",
                 "doubling file and hunks", "peak memory", "5 new files in one response",
                 "10 new files in one response", "new files: git ai-apply time per file",
                 "10 new files in one response, planned only (--check)",
@@ -46,7 +47,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
         assert "branch per attempt | skipped" in table, table
     samples = json.loads(out_json.read_text())
     pairs = [s for s in samples if "name" in s]
-    assert len(pairs) == 11
+    assert len(pairs) == 12
     for p in pairs:
         assert len(p["a_seconds"]) == 1 and len(p["b_seconds"]) == 1
         assert p["a_seconds"][0] > 0 and p["b_seconds"][0] > 0
