@@ -127,7 +127,7 @@ def _tip(repo, refname: str):
         return None
 
 
-def _restore(repo, path: str, want) -> None:
+def _restore(repo, path: str, want, perm: int | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
     what the file held on disk, already converted (WorktreeWriter writes what git would
@@ -144,7 +144,7 @@ def _restore(repo, path: str, want) -> None:
         return
     if os.path.isdir(full) and not os.path.islink(full):
         raise OSError(f"cannot restore {path}: a folder is in the way")
-    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data))
+    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data), perm)
 
 
 def _rmdir_if_empty(repo, d: str) -> None:
@@ -154,9 +154,10 @@ def _rmdir_if_empty(repo, d: str) -> None:
         pass
 
 
-def _temp_files(repo, pid: int | None, paths) -> list[str]:
+def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
-    dir, and next to the journal's paths in the worktree."""
+    dir, the journal's ``recorded`` temporary names, and others of ``pid`` next to the
+    journal's paths in the worktree."""
     from .git.index import pid_alive
 
     out = []
@@ -172,15 +173,21 @@ def _temp_files(repo, pid: int | None, paths) -> list[str]:
         if (pid is None or owner == pid) and not pid_alive(owner):
             out.append(os.path.join(repo.gitdir, name))
     if pid is not None and repo.workdir:
+        for t in recorded:
+            full = os.path.join(repo.workdir, t)
+            if os.path.lexists(full) and not os.path.isdir(full) and full not in out:
+                out.append(full)
         dirs = {os.path.dirname(p) for p in paths}
-        pat = re.compile(rf"\.ai-apply-{pid}\.(?:tmp|restore)$")
+        # the names of this version (a hash of the path) and of older ones
+        pat = re.compile(rf"\.ai-apply-{pid}(?:-[0-9a-f]+)?\.(?:tmp|restore)$")
         for d in sorted(dirs):
             full = os.path.join(repo.workdir, d)
             try:
                 names = os.listdir(full)
             except OSError:
                 continue
-            out.extend(os.path.join(full, n) for n in names if pat.search(n))
+            out.extend(os.path.join(full, n) for n in names
+                       if pat.search(n) and os.path.join(full, n) not in out)
     return out
 
 
@@ -312,7 +319,9 @@ def recover(repo, dry_run: bool = False) -> Recovery:
             return rec
         for p in sorted(originals):
             if not _is_on_disk(repo, current[p], originals[p]):
-                rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
+                rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
+                        j.perms.get(p))
+        _remove_temps(rec, repo, pid, originals, j.temps)  # before the folders they are in
         for d in sorted(made_dirs, key=lambda d: -d.count("/")):
             if os.path.isdir(os.path.join(repo.workdir, d)):
                 rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
@@ -365,11 +374,16 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         else:
             outcome = (f"the interrupted {_what(kind)} committed {str(tip)[:12]}; its commit, "
                        "worktree and index are complete")
-    for t in _temp_files(repo, pid, originals):
-        rec.act(f"remove the temporary file {t}", _remove_file, t)
+    _remove_temps(rec, repo, pid, originals, j.temps)
     rec.act(f"remove the journal {jpath}", _remove_file, jpath)
     rec.done.append(outcome)
     return rec
+
+
+def _remove_temps(rec: Recovery, repo, pid: int, paths, recorded) -> None:
+    for t in _temp_files(repo, pid, paths, recorded):
+        if rec.dry_run or os.path.lexists(t):
+            rec.act(f"remove the temporary file {t}", _remove_file, t)
 
 
 def _what(kind: str) -> str:

@@ -3,6 +3,7 @@ crash in the middle can be told apart and undone (``git ai-apply recover``), and
 check every writing command makes first (is a run going on, or was one interrupted?)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -18,6 +19,16 @@ def journal_path(gitdir: str) -> str:
     return os.path.join(gitdir, JOURNAL)
 
 
+def temp_name(path: str, pid: int, kind: str) -> str:
+    """The temporary name (worktree-relative) next to ``path`` for process ``pid``;
+    ``kind``: "tmp" (a file being written) or "restore" (a file being put back).  Made
+    from a short hash of the path, never from the file name, so that it fits the file
+    system's name limit (255 bytes) whatever the name; the journal records these names
+    (``temps``) for ``recover``."""
+    digest = hashlib.sha1(os.fsencode(path)).hexdigest()[:16]
+    return os.path.join(os.path.dirname(path), f".ai-apply-{pid}-{digest}.{kind}")
+
+
 class Journal:
     """``AI_APPLY_JOURNAL``: written before the first worktree change, removed last.
 
@@ -30,8 +41,10 @@ class Journal:
     ``moves_to``: the commit the ref will point at when known beforehand (a fast-forward
     pick, undo; "unborn": undo of a root commit deletes the branch), None for a commit yet
     to be made; ``staged_index``: once the new index is in ``index.lock``, that file's size
-    and trailing checksum, so that recover knows the lock as the run's own.
-    ``read_journal`` reads it back for recover.py."""
+    and trailing checksum, so that recover knows the lock as the run's own; ``perms``:
+    path -> permission bits of a regular file that was there (recover puts them back
+    exactly); ``temps``: the temporary names (``temp_name``) the run may leave in the
+    worktree.  ``read_journal`` reads it back for recover.py."""
 
     def __init__(self, gitdir: str):
         self.path = journal_path(gitdir)
@@ -40,7 +53,8 @@ class Journal:
 
     def begin(self, originals: dict, head_id, *, final: dict | None = None,
               written: dict | None = None, branch: str | None = None,
-              workdir: str | None = None, kind: str = "apply", moves_to=None) -> None:
+              workdir: str | None = None, kind: str = "apply", moves_to=None,
+              perms: dict | None = None) -> None:
         made_dirs: list[str] = []
         if workdir and final:
             looked: set[str] = set()  # folders already looked at (made or there)
@@ -59,7 +73,10 @@ class Journal:
         data = {"pid": os.getpid(), "head": str(head_id) if head_id else None,
                 "paths": originals, "branch": branch, "time": int(time.time()),
                 "final": ids(final), "written": ids(written), "made_dirs": made_dirs,
-                "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None}
+                "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None,
+                "perms": perms or {},
+                "temps": sorted(temp_name(p, os.getpid(), k) for p in originals
+                                for k in ("tmp", "restore"))}
         self._write(data)
         self.active = True
 
@@ -113,6 +130,8 @@ class JournalNote:
     moves_to: str | None
     kind: str
     staged_index: list | None
+    perms: dict  # path -> permission bits (journals of older versions: empty)
+    temps: list  # worktree-relative temporary names (older versions: empty)
 
 
 def read_journal(path: str) -> JournalNote:
@@ -127,7 +146,8 @@ def read_journal(path: str) -> JournalNote:
             final=j.get("final") or {}, written=j.get("written") or {},
             branch=j.get("branch") or "HEAD", made_dirs=j.get("made_dirs") or [],
             moves_to=j.get("moves_to"), kind=j.get("kind") or "apply",
-            staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None)
+            staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None,
+            perms=dict(j.get("perms") or {}), temps=list(j.get("temps") or []))
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{type(e).__name__}: {e}") from None
 

@@ -21,7 +21,9 @@ ref only.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 import pygit2
 
@@ -30,7 +32,7 @@ from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
-from .journal import Journal
+from .journal import Journal, temp_name
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
@@ -47,6 +49,7 @@ class _Saved:
 
     path: str
     state: FileState | None  # what was on disk before we touched it
+    perm: int | None = None  # its permission bits (0o600 stays 0o600 on rollback)
 
 
 class WorktreeWriter:
@@ -84,23 +87,19 @@ class WorktreeWriter:
 
     def write(self, path: str, st: FileState, data: bytes | None = None) -> None:
         """Write ``st`` (blob content) at ``path``; ``data``: the bytes for disk when
-        already converted."""
+        already converted.  Always through a temporary file (``temp_name``: short, so any
+        file name fits), so that a kill never leaves a half file under the final name."""
         refuse_symlinked_parent(self.workdir, path)
         if data is None:
             data = self.disk_bytes(path, st)
         full = self._full(path)
         before = read_disk_here(self.workdir, path)
-        if before is None and st.mode != MODE_LINK:
+        if before is None:
             return self._create(path, st, data, full)
-        self.saved.append(_Saved(path, before))
+        self.saved.append(_Saved(path, before, _perm(full)))
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
-        tmp = os.path.join(os.path.dirname(full), f".{os.path.basename(full)[:200]}.ai-apply-{os.getpid()}.tmp")
-        remove_file(tmp)
-        if st.mode == MODE_LINK:
-            os.symlink(os.fsdecode(data), tmp)
-        else:
-            _write_all(_open_new(tmp, st.mode), data)
+        tmp = self._temp(path, st, data)
         try:
             if os.path.isdir(full) and not os.path.islink(full):
                 raise ApplyError(f"cannot write {path}: a folder is in the way")
@@ -110,18 +109,62 @@ class WorktreeWriter:
             raise
         self.stats[path] = os.lstat(full)
 
+    def _temp(self, path: str, st: FileState, data: bytes) -> str:
+        """A temporary file (or link) next to ``path`` holding ``data``; its name."""
+        tmp = os.path.join(self.workdir, temp_name(path, os.getpid(), "tmp"))
+        remove_file(tmp)
+        if st.mode == MODE_LINK:
+            os.symlink(os.fsdecode(data), tmp)
+        else:
+            fd = _open_new(tmp, st.mode)
+            try:
+                _write_all(fd, data)
+            except BaseException:
+                remove_file(tmp)
+                raise
+        fault("worktree-temp")
+        return tmp
+
     def _create(self, path: str, st: FileState, data: bytes, full: str) -> None:
-        """A new file (nothing at ``path``): created in place, as git creates one, never
-        over a file that appeared since (O_EXCL), never through a link (O_NOFOLLOW)."""
+        """A new file (nothing at ``path``): written to a temporary file, then hard-linked
+        to its name, which fails when anything is there (a file that appeared since, a
+        link: never followed, never replaced), then the temporary name is removed.  Where
+        the file system has no hard links, created in place with O_EXCL|O_NOFOLLOW."""
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
+        tmp = self._temp(path, st, data)
         try:
-            fd = _open_new(full, st.mode)
+            os.link(tmp, full, follow_symlinks=False)
         except FileExistsError:
+            remove_file(tmp)
             if os.path.isdir(full) and not os.path.islink(full):
                 raise ApplyError(f"cannot write {path}: a folder is in the way") from None
             raise _appeared(path) from None
+        except OSError as e:
+            remove_file(tmp)
+            if e.errno not in _NO_HARD_LINKS:
+                raise
+            return self._create_in_place(path, st, data, full)
+        except BaseException:
+            remove_file(tmp)
+            raise
         self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
+        remove_file(tmp)
+        self.stats[path] = os.lstat(full)  # after the unlink: the link count is in ctime
+
+    def _create_in_place(self, path: str, st: FileState, data: bytes, full: str) -> None:
+        """``_create`` on a file system without hard links (FAT, some FUSE mounts): a
+        kill while writing may leave a half file here, which `recover` then explains."""
+        try:
+            if st.mode == MODE_LINK:
+                os.symlink(os.fsdecode(data), full)  # whole at once, never over anything
+                self.saved.append(_Saved(path, None))
+                self.stats[path] = os.lstat(full)
+                return
+            fd = _open_new(full, st.mode)
+        except FileExistsError:
+            raise _appeared(path) from None
+        self.saved.append(_Saved(path, None))
         _write_all(fd, data)
         self.stats[path] = os.lstat(full)
 
@@ -129,7 +172,7 @@ class WorktreeWriter:
         refuse_symlinked_parent(self.workdir, path)
         full = self._full(path)
         before = read_disk(self.workdir, path)
-        self.saved.append(_Saved(path, before))
+        self.saved.append(_Saved(path, before, _perm(full) if before is not None else None))
         if before is not None:
             os.unlink(full)
         # git removes folders that the deletion left empty
@@ -154,7 +197,7 @@ class WorktreeWriter:
                     if os.path.lexists(full):
                         os.unlink(full)
                 else:
-                    restore_file(self.workdir, s.path, s.state)
+                    restore_file(self.workdir, s.path, s.state, s.perm)
             except OSError:
                 failed.append(s.path)
         for d in reversed(self.made_dirs):
@@ -183,16 +226,30 @@ def _write_all(fd: int, data: bytes) -> None:
         os.close(fd)
 
 
+# errors of link() on a file system without hard links
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
+
+
 def _appeared(path: str) -> ApplyError:
     return ApplyError(Problem(f"{path} appeared on disk while the response was being applied; "
                               "ai-apply never overwrites an untracked file", file=path,
                               hint="move it away and run the command again"))
 
 
-def restore_file(workdir: str, path: str, st: FileState) -> None:
-    """Put ``st`` (bytes exactly as they were on disk) back at ``path``."""
+def _perm(full: str) -> int | None:
+    """The permission bits of the regular file at ``full`` (None: a link, or nothing)."""
+    try:
+        st = os.lstat(full)
+    except OSError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
+
+
+def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None) -> None:
+    """Put ``st`` (bytes exactly as they were on disk) back at ``path``, with the
+    permission bits ``perm`` when known (else as git would make the file)."""
     full = os.path.join(workdir, path)
-    tmp = full + f".ai-apply-{os.getpid()}.restore"
+    tmp = os.path.join(workdir, temp_name(path, os.getpid(), "restore"))
     remove_file(tmp)
     os.makedirs(os.path.dirname(full), exist_ok=True)
     if st.mode == MODE_LINK:
@@ -200,7 +257,9 @@ def restore_file(workdir: str, path: str, st: FileState) -> None:
     else:
         with open(tmp, "wb") as f:
             f.write(st.data)
-        os.chmod(tmp, (0o777 if st.mode == MODE_EXEC else 0o666) & ~_umask())
+        if perm is None or bool(perm & 0o100) != (st.mode == MODE_EXEC):
+            perm = (0o777 if st.mode == MODE_EXEC else 0o666) & ~_umask()
+        os.chmod(tmp, perm)
     os.replace(tmp, full)
 
 
@@ -394,8 +453,10 @@ class Transaction:
                               else entries[p][1])
             else:
                 written[p] = None
+        perms = {p: _perm(self.writer._full(p)) for p in paths if originals[p] is not None}
         self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
-                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to)
+                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to,
+                           perms={p: m for p, m in perms.items() if m is not None})
         fault("journal")
         for p in paths:
             if final[p] is None:

@@ -1,0 +1,189 @@
+"""Issue 24, the git edge (second pass), the transaction's side: new files through a
+temporary file, temporary names that fit any file name, exact modes after a rollback,
+and `recover` after a kill in each of those windows.
+
+Fault steps used here (git/faults.py): ``worktree-temp`` is passed once a file's bytes are
+in its temporary file and before it is put in place (new files and replaced files alike).
+"""
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from test_crash_safety import assert_fsck_clean, stray_files
+
+NAME_MAX = 255
+
+
+# --------------------------------------------------------------------------- pure
+
+
+@settings(max_examples=150, deadline=None)
+@given(hs.lists(hs.text(hs.characters(blacklist_characters="/\0", blacklist_categories=("Cs",)),
+                        min_size=1, max_size=255), min_size=1, max_size=4),
+       hs.integers(1, 2**22), hs.sampled_from(["tmp", "restore"]))
+def test_temp_names_fit_any_file_name_and_stay_in_the_folder(parts, pid, kind):
+    from git_aiapply.git.transaction import temp_name
+
+    path = "/".join(parts)
+    name = temp_name(path, pid, kind)
+    assert os.path.dirname(name) == os.path.dirname(path)
+    assert len(os.fsencode(os.path.basename(name))) <= 64 < NAME_MAX
+    assert name != path
+    assert f".ai-apply-{pid}-" in name and name.endswith("." + kind)
+
+
+def test_temp_names_differ_per_path_and_per_process():
+    from git_aiapply.git.transaction import temp_name
+
+    names = {temp_name(f"dir/{c}" * 3, 7, "tmp") for c in "abcdefghij"}
+    assert len(names) == 10
+    assert temp_name("a.txt", 7, "tmp") != temp_name("a.txt", 8, "tmp")
+    assert temp_name("a.txt", 7, "tmp") != temp_name("a.txt", 7, "restore")
+
+
+# --------------------------------------------------------------------------- the command
+
+LONG = "l" * 250 + ".txt"  # 254 bytes: no room for any suffix
+
+
+def _edit(path: str, old: str, new: str) -> str:
+    return (f"Change {path[:10]}.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"{path}\">\n"
+            f"@@\n-{old}\n+{new}\n</FILE_PATCH>\n</FILE_CHANGES>\n")
+
+
+def _failing_hook(repo) -> None:
+    repo.write(".git/hooks/pre-commit", "#!/bin/sh\necho refused by hook >&2\nexit 1\n",
+               mode=0o755)
+
+
+def test_long_name_keeps_uncommitted_work_on_rollback(repo):
+    """Known bug "loses work on long file names": the restore name of a 254-byte name
+    was too long, so a rollback could not put the user's work back."""
+    repo.write(LONG, "one\ntwo\n")
+    repo.commit_all()
+    repo.write(LONG, "one\ntwo\nmy uncommitted line\n")
+    _failing_hook(repo)
+    before = repo.snapshot()
+    r = repo.run("--include-dirty", response=_edit(LONG, "two", "TWO"))
+    assert r.returncode == 1 and "pre-commit" in r.err, r.err
+    assert "could not be restored" not in r.err
+    assert repo.snapshot() == before
+    assert stray_files(repo) == []
+
+
+def test_long_names_edit_delete_and_create(repo):
+    other = "d" * 251 + ".txt"
+    new = "n" * 251 + ".txt"
+    repo.write(LONG, "one\ntwo\n")
+    repo.write(other, "bye\n")
+    repo.commit_all()
+    response = (f"Several.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"{LONG}\">\n@@\n-two\n+TWO\n"
+                f"</FILE_PATCH>\n<FILE_DELETE file_path=\"{other}\" />\n"
+                f"<FILE_NEW file_path=\"{new}\">\nhello\n</FILE_NEW>\n</FILE_CHANGES>\n")
+    r = repo.run(response=response)
+    assert r.returncode == 0, r.err
+    assert repo.read(LONG) == b"one\nTWO\n" and repo.read(new) == b"hello\n"
+    assert not (repo.root / other).exists()
+    assert stray_files(repo) == []
+
+
+@pytest.mark.parametrize("fault", ["worktree-temp:1", "worktree-write:1"])
+def test_kill_on_a_long_name_is_recovered(repo, fault):
+    repo.write(LONG, "one\ntwo\n")
+    repo.commit_all()
+    repo.write("untracked.txt", "mine\n")
+    before = repo.snapshot()
+    env = dict(repo.env, GIT_AI_APPLY_FAULT=f"kill:{fault}")
+    assert repo.run(response=_edit(LONG, "two", "TWO"), env=env).returncode == -signal.SIGKILL
+    rec = repo.run("recover")
+    assert rec.returncode == 0, rec.out + rec.err
+    assert repo.snapshot() == before
+    assert stray_files(repo) == []
+
+
+NEW_FILES = ("Add two files.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"fresh/deep/a.txt\">\n"
+             + "a\n" * 2000 + "</FILE_NEW>\n<FILE_NEW file_path=\"b.txt\">\nb\n</FILE_NEW>\n"
+             "</FILE_CHANGES>\n")
+
+
+@pytest.mark.parametrize("fault", ["worktree-temp:1", "worktree-temp:2", "worktree-write:1"])
+def test_kill_while_new_files_are_written_is_recovered(repo, fault):
+    """A kill while a new file is written left a half file that `recover` refused
+    ("holds neither"); new files now go through a temporary file too."""
+    repo.write("base.txt", "base\n")
+    repo.commit_all()
+    before = repo.snapshot()
+    env = dict(repo.env, GIT_AI_APPLY_FAULT=f"kill:{fault}")
+    assert repo.run(response=NEW_FILES, env=env).returncode == -signal.SIGKILL
+    # never a half file under the final name
+    for p in ("fresh/deep/a.txt", "b.txt"):
+        full = repo.root / p
+        assert not full.exists() or full.read_bytes() in (b"a\n" * 2000, b"b\n")
+    rec = repo.run("recover")
+    assert rec.returncode == 0, rec.out + rec.err
+    assert repo.snapshot() == before
+    assert stray_files(repo) == []
+    assert_fsck_clean(repo)
+    assert repo.run(response=NEW_FILES).returncode == 0
+
+
+def test_new_file_never_replaces_a_file_that_appeared(repo, monkeypatch):
+    """The final name must not exist when the new file is put in place (pure: the
+    writer itself, with a file appearing between planning and writing)."""
+    from git_aiapply.errors import ApplyError
+    from git_aiapply.git.repo import Repo
+    from git_aiapply.git.transaction import WorktreeWriter
+    from git_aiapply.plan import MODE_FILE, FileState
+
+    repo.write("base.txt", "base\n")
+    repo.commit_all()
+    writer = WorktreeWriter(Repo(str(repo.root)))
+    real_link = os.link
+
+    def link_after_someone_wrote(src, dst, **kw):
+        with open(dst, "wb") as f:
+            f.write(b"someone else's\n")
+        return real_link(src, dst, **kw)
+
+    monkeypatch.setattr(os, "link", link_after_someone_wrote)
+    with pytest.raises(ApplyError, match="appeared"):
+        writer.write("x.txt", FileState(MODE_FILE, b"ours\n"))
+    assert repo.read("x.txt") == b"someone else's\n"
+    assert [n for n in os.listdir(repo.root) if "ai-apply" in n] == []
+    assert writer.rollback() == []
+    assert repo.read("x.txt") == b"someone else's\n"  # not ours: never removed
+
+
+# --------------------------------------------------------------------------- modes
+
+
+@pytest.mark.parametrize("perm", [0o600, 0o755, 0o640, 0o700])
+def test_refused_run_restores_the_exact_mode(repo, perm):
+    repo.write("secret.txt", "one\ntwo\n", mode=perm)
+    repo.write("gone.txt", "bye\n", mode=perm)
+    repo.commit_all()
+    _failing_hook(repo)
+    before = repo.snapshot()
+    response = ("Edit.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"secret.txt\">\n@@\n-two\n+TWO\n"
+                "</FILE_PATCH>\n<FILE_DELETE file_path=\"gone.txt\" />\n</FILE_CHANGES>\n")
+    r = repo.run(response=response)
+    assert r.returncode == 1, r.err
+    assert repo.snapshot() == before  # modes are in the snapshot
+    assert os.stat(repo.root / "secret.txt").st_mode & 0o7777 == perm
+    assert os.stat(repo.root / "gone.txt").st_mode & 0o7777 == perm
+
+
+@pytest.mark.parametrize("perm", [0o600, 0o755])
+def test_recover_restores_the_exact_mode(repo, perm):
+    repo.write("secret.txt", "one\ntwo\n", mode=perm)
+    repo.commit_all()
+    env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:index-stage")
+    assert repo.run(response=_edit("secret.txt", "two", "TWO"), env=env).returncode == -signal.SIGKILL
+    assert repo.run("recover").returncode == 0
+    assert os.stat(repo.root / "secret.txt").st_mode & 0o7777 == perm
+    assert repo.read("secret.txt") == b"one\ntwo\n"
