@@ -187,3 +187,46 @@ def test_recover_restores_the_exact_mode(repo, perm):
     assert repo.run("recover").returncode == 0
     assert os.stat(repo.root / "secret.txt").st_mode & 0o7777 == perm
     assert repo.read("secret.txt") == b"one\ntwo\n"
+
+
+# --------------------------------------------------------------------------- --json
+
+
+_STATES = hs.sampled_from([None, b"one\n", b"two\n"])
+_ACTIONS = hs.sampled_from(["add", "update", "delete"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(_STATES, _STATES, _ACTIONS)
+def test_reported_action_follows_the_net_change(old, new, action):
+    """--json's action for a path is what happened to it overall (as git's diff sees
+    it), whatever sequence of directives got there: a delete then a new file is an
+    update, never "delete" for a file that exists afterwards."""
+    from git_aiapply.pipeline import _counted_as_git
+    from git_aiapply.plan import MODE_FILE, FileChange, FileState, Plan
+
+    st = {None: None, **{b: FileState(MODE_FILE, b) for b in (b"one\n", b"two\n")}}
+    plan = Plan({"a.txt": st[new]}, {"a.txt": st[old]}, [], [FileChange("a.txt", action, None, 1, 1)])
+    out = _counted_as_git(plan)
+    if old == new and old is not None:
+        assert out == []  # written back as it was
+        return
+    if old is None and new is None:
+        return  # nothing there before or after: not a plan the planner makes
+    want = "add" if old is None else "delete" if new is None else "update"
+    assert [c.action for c in out] == [want]
+
+
+def test_json_reports_a_replaced_file_as_updated(repo):
+    import json
+
+    repo.write("a.txt", "one\n")
+    repo.commit_all()
+    response = ("Replace a.\n\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"a.txt\" />\n"
+                "<FILE_NEW file_path=\"a.txt\">\ntwo\n</FILE_NEW>\n</FILE_CHANGES>\n")
+    r = repo.run("--json", response=response)
+    assert r.returncode == 0, r.err
+    files = json.loads(r.out)["files"]
+    assert [(f["path"], f["action"], f["added"], f["removed"]) for f in files] == \
+        [("a.txt", "update", 1, 1)]
+    assert repo.read("a.txt") == b"two\n"
