@@ -263,13 +263,12 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
-    from .git.index import entries_hold, index_holds, lock_owner, pid_alive
+    from .git.index import lock_owner, pid_alive
 
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
     lock_path = os.path.join(repo.gitdir, "index.lock")
-    index_path = os.path.join(repo.gitdir, "index")
     if not os.path.exists(jpath):
         owner = lock_owner(lock_path)
         if owner is not None and not pid_alive(owner):
@@ -285,9 +284,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
                                     hint="check `git status`; then remove the journal by hand"))
         return rec
-    pid, head, originals, final, refname = j.pid, j.head, j.paths, j.final, j.branch
-    made_dirs, moves_to, kind = j.made_dirs, j.moves_to, j.kind
-    written = j.written  # the bytes written to disk, when the writer noted them (CRLF, filters)
+    pid, head, originals, refname, kind = j.pid, j.head, j.paths, j.branch, j.kind
     if pid_alive(pid):
         rec.problems.append(Problem(f"git ai-apply (pid {pid}) is still running in this "
                                     "repository", hint="wait for it to finish"))
@@ -303,81 +300,229 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     tip = _tip(repo, refname)
     tip_s = str(tip) if tip else None
     current = {p: _state_of(repo, p) for p in originals}
-    if tip_s == head:
-        # the branch never moved: back to before
-        odd = [p for p in originals
-               if not _is_on_disk(repo, current[p], originals[p])
-               and not (p in final and _holds_blob(repo, p, current[p], final[p]))
-               and not (p in written and _is_on_disk(repo, current[p], written[p]))]
-        if odd:
-            for p in odd:
-                rec.problems.append(Problem(
-                    f"{p} holds neither what it held before the interrupted run nor what the "
-                    "run was writing; it was changed since", file=p,
-                    hint="nothing was changed; put the file as you want it, then run "
-                         "`git ai-apply recover` again (or remove the journal by hand)"))
+    side, why = _which_side(repo, j, tip)
+    if side is None:
+        rec.problems.append(Problem(
+            f"{refname} moved since the interrupted {_what(kind)} (it was at "
+            f"{(head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}) and {why}, "
+            "so recover cannot tell what to put back",
+            hint="nothing was changed; compare the files it touched ("
+                 + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
+                 + f") with `git status`, then remove {jpath} by hand"))
+        return rec
+    moved_on = side.endswith("-moved")
+    if side.startswith("before"):
+        if not _back_to_before(rec, repo, j, current, has_lock, lock_path, moved_on):
             return rec
-        for p in sorted(originals):
-            if not _is_on_disk(repo, current[p], originals[p]):
-                rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
-                        j.perms.get(p))
-        _remove_temps(rec, repo, pid, originals, j.temps)  # before the folders they are in
-        for d in sorted(made_dirs, key=lambda d: -d.count("/")):
-            if os.path.isdir(os.path.join(repo.workdir, d)):
-                rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
-        if has_lock:
-            rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
         outcome = (f"the interrupted {_what(kind)} {'changed nothing' if kind == 'undo' else 'made no commit'}; "
-                   "the repository is as it was before it")
+                   + (f"{_short(refname)} moved on since ({why}) without touching its files, "
+                      "which are as they were before it" if moved_on
+                      else "the repository is as it was before it"))
     else:
-        if moves_to is not None:
-            ours = tip_s == (None if moves_to == "unborn" else moves_to)
-        else:
-            commit = repo.repo.get(tip) if tip else None
-            parents = [str(p) for p in commit.parent_ids] if commit is not None else []
-            ours = commit is not None and parents == ([head] if head else []) \
-                and entries_hold(commit.tree, final)
-        if not ours:
-            rec.problems.append(Problem(
-                f"{refname} moved since the interrupted {_what(kind)} (it was at "
-                f"{(head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}), so "
-                "recover cannot tell what to put back",
-                hint="nothing was changed; compare the files it touched ("
-                     + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
-                     + f") with `git status`, then remove {jpath} by hand"))
+        if not _complete(rec, repo, j, current, has_lock, lock_path, moved_on):
             return rec
-        odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
-               and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
-        if odd:
-            for p in odd:
-                rec.problems.append(Problem(
-                    f"{p} does not hold what the interrupted {_what(kind)} left there; it was "
-                    "changed since", file=p,
-                    hint="nothing was changed; check `git status`, then run recover again"))
-            return rec
-        if has_lock and index_holds(lock_path, final):
-            rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
-                    index_path)
-        else:
-            if has_lock:
-                rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
-            if not index_holds(index_path, final):
-                rec.act("update the index to the interrupted run's result", _stage_final,
-                        repo, final)
         if kind == "undo" and head:
             rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
                     repo, head)
         if kind == "undo":
-            outcome = (f"the interrupted undo took back {head[:12]}; "
-                       f"{refname[len('refs/heads/'):] if refname.startswith('refs/heads/') else refname}"
+            outcome = (f"the interrupted undo took back {head[:12]}; {_short(refname)}"
                        f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
         else:
-            outcome = (f"the interrupted {_what(kind)} committed {str(tip)[:12]}; its commit, "
-                       "worktree and index are complete")
-    _remove_temps(rec, repo, pid, originals, j.temps)
+            outcome = (f"the interrupted {_what(kind)} committed "
+                       f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
+                       "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
+        _remove_temps(rec, repo, pid, originals, j.temps)
     rec.act(f"remove the journal {jpath}", _remove_file, jpath)
     rec.done.append(outcome)
     return rec
+
+
+def _short(refname: str) -> str:
+    return refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
+
+
+# how far back recover looks for the run's commit below a branch that moved on
+_MAX_WALK = 10000
+
+
+def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
+    """Whether the interrupted run happened: ("before" | "after" | "before-moved" |
+    "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
+    on since (the user committed), and the commits since left the run's files alone."""
+    from .git.index import entries_hold
+
+    r = repo.repo
+    head, final, moves_to = j.head, j.final, j.moves_to
+    tip_s = str(tip) if tip else None
+    if tip_s == head:
+        return "before", ""
+    if moves_to is not None:
+        if tip_s == (None if moves_to == "unborn" else moves_to):
+            return "after", ""
+    else:
+        commit = r.get(tip) if tip else None
+        if commit is not None and _is_run_commit(commit, j):
+            return "after", ""
+    if tip is None or head is None:
+        return None, "the history it started from is gone"
+    desc_head = _descends(r, tip, head)
+    if moves_to not in (None, "unborn") and _descends(r, tip, moves_to) and \
+            (not desc_head or _descends(r, moves_to, head)):
+        run_commit = moves_to
+    elif moves_to is None and desc_head:
+        run_commit = _find_run_commit(r, tip, j)
+    else:
+        run_commit = None
+    tip_tree = r[tip].tree
+    if run_commit is not None:
+        if not entries_hold(tip_tree, final):
+            return None, "later commits changed the files it committed"
+        return "after-moved", str(run_commit)[:12]
+    if not desc_head:
+        return None, f"{head[:12]} is no longer in its history"
+    base = _entries_at(r[head].tree, j.paths)
+    if not entries_hold(tip_tree, base):
+        changed = sorted(p for p in base if not entries_hold(tip_tree, {p: base[p]}))
+        return None, "the commits since changed " + ", ".join(changed[:5])
+    n = _count_between(r, tip, head)
+    return "before-moved", f"{n} commit{'s' if n != 1 else ''}"
+
+
+def _is_run_commit(commit, j: JournalNote) -> bool:
+    from .git.index import entries_hold
+
+    parents = [str(p) for p in commit.parent_ids]
+    return parents == ([j.head] if j.head else []) and entries_hold(commit.tree, j.final)
+
+
+def _descends(r, commit, ancestor) -> bool:
+    import pygit2
+
+    try:
+        a, c = pygit2.Oid(hex=str(ancestor)), pygit2.Oid(hex=str(commit))
+        return a == c or r.descendant_of(c, a)
+    except (ValueError, KeyError, pygit2.GitError):
+        return False
+
+
+def _walk_between(r, tip, head):
+    """The commits reachable from ``tip`` and not from ``head``, newest first (at most
+    _MAX_WALK)."""
+    import pygit2
+
+    walker = r.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL)
+    walker.hide(pygit2.Oid(hex=head))
+    for n, commit in enumerate(walker):
+        if n >= _MAX_WALK:
+            return
+        yield commit
+
+
+def _find_run_commit(r, tip, j: JournalNote):
+    for commit in _walk_between(r, tip, j.head):
+        if _is_run_commit(commit, j):
+            return commit.id
+    return None
+
+
+def _count_between(r, tip, head) -> int:
+    return sum(1 for _ in _walk_between(r, tip, head))
+
+
+def _entries_at(tree, paths) -> dict:
+    """path -> [mode, hex id] of ``tree``'s entry at each path, or None (absent)."""
+    out = {}
+    for p in paths:
+        try:
+            e = tree[p]
+        except KeyError:
+            out[p] = None
+            continue
+        out[p] = None if e.type_str == "tree" else [int(e.filemode), str(e.id)]
+    return out
+
+
+def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
+                    lock_path: str, moved_on: bool) -> bool:
+    """Plan (and unless a dry run, do) the way back to before the run; False, with
+    problems, when a file was changed since."""
+    originals, final, written = j.paths, j.final, j.written
+    odd = [p for p in originals
+           if not _is_on_disk(repo, current[p], originals[p])
+           and not (p in final and _holds_blob(repo, p, current[p], final[p]))
+           and not (p in written and _is_on_disk(repo, current[p], written[p]))]
+    for p in odd:
+        rec.problems.append(Problem(
+            f"{p} holds neither what it held before the interrupted run nor what the "
+            "run was writing; it was changed since", file=p,
+            hint="nothing was changed; put the file as you want it, then run "
+                 "`git ai-apply recover` again (or remove the journal by hand)"))
+    if not odd and moved_on:
+        _refuse_staged_since(rec, repo, j)
+    if rec.problems:
+        return False
+    for p in sorted(originals):
+        if not _is_on_disk(repo, current[p], originals[p]):
+            rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
+                    j.perms.get(p))
+    _remove_temps(rec, repo, j.pid, originals, j.temps)  # before the folders they are in
+    for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
+        if os.path.isdir(os.path.join(repo.workdir, d)):
+            rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    return True
+
+
+def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
+    """After the branch moved on, the index is the user's: a run file staged since (its
+    entry is not the branch's) means someone chose it; recover does not undo that."""
+    import pygit2
+
+    from .git.index import entries_hold
+
+    r = repo.repo
+    try:
+        index = pygit2.Index(os.path.join(repo.gitdir, "index"))
+    except (pygit2.GitError, OSError, ValueError):
+        index = None
+    base = _entries_at(r[j.head].tree, j.paths)
+    for p in sorted(base):
+        if index is None or not entries_hold(index, {p: base[p]}):
+            rec.problems.append(Problem(
+                f"{p} is staged differently from the branch since the interrupted run",
+                file=p, hint="nothing was changed; unstage it (`git restore --staged "
+                             f"{p}`) or commit it, then run `git ai-apply recover` again"))
+
+
+def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
+              lock_path: str, moved_on: bool) -> bool:
+    """Plan (and do) the rest of a run whose commit was made; False, with problems, when a
+    file was changed since."""
+    from .git.index import index_holds
+
+    final, written = j.final, j.written
+    index_path = os.path.join(repo.gitdir, "index")
+    odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
+           and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
+    for p in odd:
+        rec.problems.append(Problem(
+            f"{p} does not hold what the interrupted {_what(j.kind)} left there; it was "
+            "changed since", file=p,
+            hint="nothing was changed; check `git status`, then run recover again"))
+    if odd:
+        return False
+    # after the branch moved on, the staged index predates the later commits: only the
+    # run's own entries are set in the index
+    if has_lock and not moved_on and index_holds(lock_path, final):
+        rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
+                index_path)
+        return True
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    if not index_holds(index_path, final):
+        rec.act("update the index to the interrupted run's result", _stage_final, repo, final)
+    return True
 
 
 def _remove_temps(rec: Recovery, repo, pid: int, paths, recorded) -> None:
