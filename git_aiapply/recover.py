@@ -54,7 +54,9 @@ from .git.journal import JournalNote, file_fingerprint, journal_path, read_journ
 
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
-                          r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp)$")
+                          r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp|index\.lock\.ai-apply-(\d+))$")
+
+_BACKUP_DIR = re.compile(r"^ai-apply-backup-(\d+)$")
 
 
 # --------------------------------------------------------------------------- the work
@@ -133,7 +135,7 @@ def _restore(repo, path: str, want, perm: int | None = None) -> None:
     what the file held on disk, already converted (WorktreeWriter writes what git would
     check out, which would convert them a second time)."""
     from .git.state import refuse_symlinked_parent
-    from .git.transaction import restore_file
+    from .git.worktree_files import restore_file
     from .plan import FileState
 
     refuse_symlinked_parent(repo.workdir, path)  # never through a link (a swapped folder)
@@ -274,8 +276,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         if owner is not None and not pid_alive(owner):
             rec.act(f"remove {lock_path}, left by git ai-apply (pid {owner}), killed before it "
                     "changed the worktree", _remove_file, lock_path)
-        for t in _temp_files(repo, None, []):
-            rec.act(f"remove the temporary file {t}", _remove_file, t)
+        _remove_temps(rec, repo, None, [], [])
         return rec
 
     try:
@@ -349,6 +350,7 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
     """Whether the interrupted run happened: ("before" | "after" | "before-moved" |
     "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
     on since (the user committed), and the commits since left the run's files alone."""
+    from .git.history import descends, entries_at
     from .git.index import entries_hold
 
     r = repo.repo
@@ -365,9 +367,9 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
             return "after", ""
     if tip is None or head is None:
         return None, "the history it started from is gone"
-    desc_head = _descends(r, tip, head)
-    if moves_to not in (None, "unborn") and _descends(r, tip, moves_to) and \
-            (not desc_head or _descends(r, moves_to, head)):
+    desc_head = descends(r, tip, head)
+    if moves_to not in (None, "unborn") and descends(r, tip, moves_to) and \
+            (not desc_head or descends(r, moves_to, head)):
         run_commit = moves_to
     elif moves_to is None and desc_head:
         run_commit = _find_run_commit(r, tip, j)
@@ -380,7 +382,7 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
         return "after-moved", str(run_commit)[:12]
     if not desc_head:
         return None, f"{head[:12]} is no longer in its history"
-    base = _entries_at(r[head].tree, j.paths)
+    base = entries_at(r[head].tree, j.paths)
     if not entries_hold(tip_tree, base):
         changed = sorted(p for p in base if not entries_hold(tip_tree, {p: base[p]}))
         return None, "the commits since changed " + ", ".join(changed[:5])
@@ -395,51 +397,19 @@ def _is_run_commit(commit, j: JournalNote) -> bool:
     return parents == ([j.head] if j.head else []) and entries_hold(commit.tree, j.final)
 
 
-def _descends(r, commit, ancestor) -> bool:
-    import pygit2
-
-    try:
-        a, c = pygit2.Oid(hex=str(ancestor)), pygit2.Oid(hex=str(commit))
-        return a == c or r.descendant_of(c, a)
-    except (ValueError, KeyError, pygit2.GitError):
-        return False
-
-
-def _walk_between(r, tip, head):
-    """The commits reachable from ``tip`` and not from ``head``, newest first (at most
-    _MAX_WALK)."""
-    import pygit2
-
-    walker = r.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL)
-    walker.hide(pygit2.Oid(hex=head))
-    for n, commit in enumerate(walker):
-        if n >= _MAX_WALK:
-            return
-        yield commit
-
-
 def _find_run_commit(r, tip, j: JournalNote):
-    for commit in _walk_between(r, tip, j.head):
+    from .git.history import commits_between
+
+    for commit in commits_between(r, tip, j.head, _MAX_WALK):
         if _is_run_commit(commit, j):
             return commit.id
     return None
 
 
 def _count_between(r, tip, head) -> int:
-    return sum(1 for _ in _walk_between(r, tip, head))
+    from .git.history import commits_between
 
-
-def _entries_at(tree, paths) -> dict:
-    """path -> [mode, hex id] of ``tree``'s entry at each path, or None (absent)."""
-    out = {}
-    for p in paths:
-        try:
-            e = tree[p]
-        except KeyError:
-            out[p] = None
-            continue
-        out[p] = None if e.type_str == "tree" else [int(e.filemode), str(e.id)]
-    return out
+    return sum(1 for _ in commits_between(r, tip, head, _MAX_WALK))
 
 
 def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
@@ -477,22 +447,14 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
 def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     """After the branch moved on, the index is the user's: a run file staged since (its
     entry is not the branch's) means someone chose it; recover does not undo that."""
-    import pygit2
+    from .git.history import entries_at, index_differs
 
-    from .git.index import entries_hold
-
-    r = repo.repo
-    try:
-        index = pygit2.Index(os.path.join(repo.gitdir, "index"))
-    except (pygit2.GitError, OSError, ValueError):
-        index = None
-    base = _entries_at(r[j.head].tree, j.paths)
-    for p in sorted(base):
-        if index is None or not entries_hold(index, {p: base[p]}):
-            rec.problems.append(Problem(
-                f"{p} is staged differently from the branch since the interrupted run",
-                file=p, hint="nothing was changed; unstage it (`git restore --staged "
-                             f"{p}`) or commit it, then run `git ai-apply recover` again"))
+    base = entries_at(repo.repo[j.head].tree, j.paths)
+    for p in index_differs(os.path.join(repo.gitdir, "index"), base):
+        rec.problems.append(Problem(
+            f"{p} is staged differently from the branch since the interrupted run",
+            file=p, hint="nothing was changed; unstage it (`git restore --staged "
+                         f"{p}`) or commit it, then run `git ai-apply recover` again"))
 
 
 def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
@@ -525,10 +487,36 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     return True
 
 
-def _remove_temps(rec: Recovery, repo, pid: int, paths, recorded) -> None:
+def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded) -> None:
+    """Remove the temporary files and the backup folder of ``pid`` (None: of any dead
+    ai-apply process)."""
     for t in _temp_files(repo, pid, paths, recorded):
         if rec.dry_run or os.path.lexists(t):
             rec.act(f"remove the temporary file {t}", _remove_file, t)
+    for d in _backup_dirs(repo, pid):
+        rec.act(f"remove the backups {d}", _remove_tree, d)
+
+
+def _backup_dirs(repo, pid: int | None) -> list[str]:
+    """The backup folders (transaction.backup_dir) of ``pid``, or of any dead process."""
+    from .git.index import pid_alive
+
+    try:
+        names = os.listdir(repo.gitdir)
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        m = _BACKUP_DIR.match(name)
+        if m and (pid is None or int(m.group(1)) == pid) and not pid_alive(int(m.group(1))):
+            out.append(os.path.join(repo.gitdir, name))
+    return sorted(out)
+
+
+def _remove_tree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path)
 
 
 def _what(kind: str) -> str:

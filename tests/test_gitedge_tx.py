@@ -230,3 +230,54 @@ def test_json_reports_a_replaced_file_as_updated(repo):
     assert [(f["path"], f["action"], f["added"], f["removed"]) for f in files] == \
         [("a.txt", "update", 1, 1)]
     assert repo.read("a.txt") == b"two\n"
+
+
+# --------------------------------------------------------------------------- index.lock
+
+
+def test_index_lock_is_never_left_empty_on_a_full_disk(tmp_path, monkeypatch):
+    """ENOSPC while the owner line is written: no index.lock (an empty one nobody could
+    tell as ours), no temporary file, and the cause named."""
+    import errno
+
+    from git_aiapply.errors import FatalError
+    from git_aiapply.git.index import IndexLock
+
+    index = tmp_path / "index"
+    index.write_bytes(b"")
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(FatalError, match="No space left on device") as e:
+        IndexLock(str(index)).acquire()
+    assert e.value.exit_code == 128
+    assert sorted(os.listdir(tmp_path)) == ["index"]
+
+
+def test_index_lock_taken_whole_and_released(tmp_path):
+    from git_aiapply.git.index import IndexLock, lock_owner
+
+    index = tmp_path / "index"
+    index.write_bytes(b"")
+    lock = IndexLock(str(index))
+    lock.acquire()
+    assert lock_owner(str(tmp_path / "index.lock")) == os.getpid()
+    assert sorted(os.listdir(tmp_path)) == ["index", "index.lock"]
+    lock.release()
+    assert sorted(os.listdir(tmp_path)) == ["index"]
+
+
+def test_kill_while_the_lock_is_taken_is_cleaned_by_recover(repo):
+    repo.write("a.txt", "one\ntwo\n")
+    repo.commit_all()
+    before = repo.snapshot()
+    env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:index-lock")
+    assert repo.run(response=_edit("a.txt", "two", "TWO"), env=env).returncode == -signal.SIGKILL
+    assert not (repo.root / ".git" / "index.lock").exists()
+    rec = repo.run("recover")
+    assert rec.returncode == 0 and "index.lock.ai-apply-" in rec.out, rec.out + rec.err
+    assert repo.snapshot() == before
+    assert stray_files(repo) == []
+    assert repo.run(response=_edit("a.txt", "two", "TWO")).returncode == 0

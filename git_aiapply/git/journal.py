@@ -29,6 +29,17 @@ def temp_name(path: str, pid: int, kind: str) -> str:
     return os.path.join(os.path.dirname(path), f".ai-apply-{pid}-{digest}.{kind}")
 
 
+def backup_dir(gitdir: str, pid: int) -> str:
+    """The folder of process ``pid``'s backups (the hard links WorktreeWriter keeps of
+    the files it replaces or deletes) in ``gitdir``."""
+    return os.path.join(gitdir, f"ai-apply-backup-{pid}")
+
+
+def backup_name(path: str) -> str:
+    """A backup's name in ``backup_dir``: a hash of the path, never too long."""
+    return os.path.basename(temp_name(path, 0, "orig"))
+
+
 class Journal:
     """``AI_APPLY_JOURNAL``: written before the first worktree change, removed last.
 
@@ -44,7 +55,8 @@ class Journal:
     and trailing checksum, so that recover knows the lock as the run's own; ``perms``:
     path -> permission bits of a regular file that was there (recover puts them back
     exactly); ``temps``: the temporary names (``temp_name``) the run may leave in the
-    worktree.  ``read_journal`` reads it back for recover.py."""
+    worktree; ``backups``: the folder in the git dir holding hard links to the files
+    replaced or deleted (transaction.backup_dir), removed by recover.  ``read_journal`` reads it back for recover.py."""
 
     def __init__(self, gitdir: str):
         self.path = journal_path(gitdir)
@@ -76,7 +88,8 @@ class Journal:
                 "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None,
                 "perms": perms or {},
                 "temps": sorted(temp_name(p, os.getpid(), k) for p in originals
-                                for k in ("tmp", "restore"))}
+                                for k in ("tmp", "restore")),
+                "backups": os.path.basename(backup_dir("", os.getpid()))}
         self._write(data)
         self.active = True
 
@@ -91,10 +104,14 @@ class Journal:
         self._data = data
         tmp = f"{self.path}.ai-apply-{os.getpid()}.tmp"
         text = json.dumps(data)  # in one piece: json.dump encodes item by item, in Python
-        with open(tmp, "w") as f:
-            f.write(text)  # no fsync: like git (core.fsync unset), safe against a
-            # killed process, not against power loss
-        os.replace(tmp, self.path)
+        try:
+            with open(tmp, "w") as f:
+                f.write(text)  # no fsync: like git (core.fsync unset), safe against a
+                # killed process, not against power loss
+            os.replace(tmp, self.path)
+        except BaseException:
+            remove_file(tmp)  # a full disk: nothing half written left behind
+            raise
 
     def end(self) -> None:
         if self.active:

@@ -21,18 +21,18 @@ ref only.
 """
 from __future__ import annotations
 
-import errno
 import os
-import stat
 
 import pygit2
 
 from ..errors import ApplyError, FatalError, Problem
-from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
+from ..plan import MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
-from .journal import Journal, temp_name
+from .io_errors import io_error, probe_dirs, write_cause
+from .journal import Journal, backup_dir, backup_name, temp_name
+from .worktree_files import NO_HARD_LINKS, open_new, perm_of, restore_file, write_all
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
@@ -50,6 +50,7 @@ class _Saved:
     path: str
     state: FileState | None  # what was on disk before we touched it
     perm: int | None = None  # its permission bits (0o600 stays 0o600 on rollback)
+    backup: str | None = None  # a hard link to the very file, in the git dir (see _backup)
 
 
 class WorktreeWriter:
@@ -60,6 +61,7 @@ class WorktreeWriter:
     def __init__(self, repo: Repo):
         self.repo = repo
         self.workdir = repo.workdir
+        self.backup_dir = backup_dir(repo.gitdir, os.getpid())
         self.saved: list[_Saved] = []
         self.made_dirs: list[str] = []
         self.stats: dict[str, os.stat_result] = {}
@@ -96,7 +98,7 @@ class WorktreeWriter:
         before = read_disk_here(self.workdir, path)
         if before is None:
             return self._create(path, st, data, full)
-        self.saved.append(_Saved(path, before, _perm(full)))
+        self.saved.append(_Saved(path, before, perm_of(full), self._backup(path, full)))
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
         tmp = self._temp(path, st, data)
@@ -109,6 +111,26 @@ class WorktreeWriter:
             raise
         self.stats[path] = os.lstat(full)
 
+    def _backup(self, path: str, full: str) -> str | None:
+        """A hard link to the file at ``full`` in the git dir (``backup_dir``), so that a
+        rollback puts back the very file (bytes, mode, owner) by a rename, which needs no
+        free space; None where no hard link can be made (another file system, no hard
+        links), and the rollback then rewrites the file from its saved bytes."""
+        name = os.path.join(self.backup_dir, backup_name(path))
+        try:
+            os.makedirs(self.backup_dir, exist_ok=True)
+            remove_file(name)
+            os.link(full, name, follow_symlinks=False)
+        except OSError:
+            return None
+        return name
+
+    def drop_backups(self) -> None:
+        """Remove the backups (the run is complete, or rolled back)."""
+        import shutil
+
+        shutil.rmtree(self.backup_dir, ignore_errors=True)
+
     def _temp(self, path: str, st: FileState, data: bytes) -> str:
         """A temporary file (or link) next to ``path`` holding ``data``; its name."""
         tmp = os.path.join(self.workdir, temp_name(path, os.getpid(), "tmp"))
@@ -116,9 +138,9 @@ class WorktreeWriter:
         if st.mode == MODE_LINK:
             os.symlink(os.fsdecode(data), tmp)
         else:
-            fd = _open_new(tmp, st.mode)
+            fd = open_new(tmp, st.mode)
             try:
-                _write_all(fd, data)
+                write_all(fd, data)
             except BaseException:
                 remove_file(tmp)
                 raise
@@ -142,7 +164,7 @@ class WorktreeWriter:
             raise _appeared(path) from None
         except OSError as e:
             remove_file(tmp)
-            if e.errno not in _NO_HARD_LINKS:
+            if e.errno not in NO_HARD_LINKS:
                 raise
             return self._create_in_place(path, st, data, full)
         except BaseException:
@@ -161,19 +183,22 @@ class WorktreeWriter:
                 self.saved.append(_Saved(path, None))
                 self.stats[path] = os.lstat(full)
                 return
-            fd = _open_new(full, st.mode)
+            fd = open_new(full, st.mode)
         except FileExistsError:
             raise _appeared(path) from None
         self.saved.append(_Saved(path, None))
-        _write_all(fd, data)
+        write_all(fd, data)
         self.stats[path] = os.lstat(full)
 
     def delete(self, path: str) -> None:
         refuse_symlinked_parent(self.workdir, path)
         full = self._full(path)
         before = read_disk(self.workdir, path)
-        self.saved.append(_Saved(path, before, _perm(full) if before is not None else None))
-        if before is not None:
+        if before is None:
+            self.saved.append(_Saved(path, None))
+        else:
+            backup = self._backup(path, full)
+            self.saved.append(_Saved(path, before, perm_of(full), backup))
             os.unlink(full)
         # git removes folders that the deletion left empty
         d = os.path.dirname(full)
@@ -196,6 +221,8 @@ class WorktreeWriter:
                 elif s.state is None:
                     if os.path.lexists(full):
                         os.unlink(full)
+                elif s.backup is not None and os.path.lexists(s.backup):
+                    os.replace(s.backup, full)
                 else:
                     restore_file(self.workdir, s.path, s.state, s.perm)
             except OSError:
@@ -208,70 +235,10 @@ class WorktreeWriter:
         return failed
 
 
-def _open_new(full: str, mode: int) -> int:
-    """A file descriptor of a new file at ``full``: never over an existing file (O_EXCL),
-    never through a link (O_NOFOLLOW)."""
-    perm = 0o777 if mode == MODE_EXEC else 0o666
-    return os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write ``data`` to ``fd`` (short writes continued), then close it."""
-    try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
-    finally:
-        os.close(fd)
-
-
-# errors of link() on a file system without hard links
-_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
-
-
 def _appeared(path: str) -> ApplyError:
     return ApplyError(Problem(f"{path} appeared on disk while the response was being applied; "
                               "ai-apply never overwrites an untracked file", file=path,
                               hint="move it away and run the command again"))
-
-
-def _perm(full: str) -> int | None:
-    """The permission bits of the regular file at ``full`` (None: a link, or nothing)."""
-    try:
-        st = os.lstat(full)
-    except OSError:
-        return None
-    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
-
-
-def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None) -> None:
-    """Put ``st`` (bytes exactly as they were on disk) back at ``path``, with the
-    permission bits ``perm`` when known (else as git would make the file)."""
-    full = os.path.join(workdir, path)
-    tmp = os.path.join(workdir, temp_name(path, os.getpid(), "restore"))
-    remove_file(tmp)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    if st.mode == MODE_LINK:
-        os.symlink(os.fsdecode(st.data), tmp)
-    else:
-        with open(tmp, "wb") as f:
-            f.write(st.data)
-        if perm is None or bool(perm & 0o100) != (st.mode == MODE_EXEC):
-            perm = (0o777 if st.mode == MODE_EXEC else 0o666) & ~_umask()
-        os.chmod(tmp, perm)
-    os.replace(tmp, full)
-
-
-_UMASK = None
-
-
-def _umask() -> int:
-    global _UMASK
-    if _UMASK is None:
-        _UMASK = os.umask(0)
-        os.umask(_UMASK)
-    return _UMASK
 
 
 # --------------------------------------------------------------------------- objects
@@ -453,7 +420,7 @@ class Transaction:
                               else entries[p][1])
             else:
                 written[p] = None
-        perms = {p: _perm(self.writer._full(p)) for p in paths if originals[p] is not None}
+        perms = {p: perm_of(self.writer._full(p)) for p in paths if originals[p] is not None}
         self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
                            workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to,
                            perms={p: m for p, m in perms.items() if m is not None})
@@ -487,6 +454,7 @@ class Transaction:
                 remove_file(p)
         fault("index-install")
         self.lock.install()
+        self.writer.drop_backups()
         self.journal.end()
 
     def __exit__(self, etype, exc, tb) -> bool:
@@ -507,16 +475,20 @@ class Transaction:
                 remove_file(p)
         failed = self.writer.rollback()
         self.lock.release()
-        self.journal.end()
         if failed:
-            raise ApplyError(Problem(
-                f"the {'undo' if self.kind == 'undo' else 'commit'} failed and these files "
-                "could not be restored: " + ", ".join(failed),
-                hint="restore them with `git checkout HEAD -- PATH`")) from None
+            # the journal stays: it names what the files held, for `recover` once the
+            # cause (a full disk...) is gone; the backups stay with it
+            raise FatalError(
+                f"the {'undo' if self.kind == 'undo' else 'commit'} failed ({write_cause(exc)}) and "
+                "these files could not be put back yet: " + ", ".join(failed) + "\n"
+                "hint: fix the cause, then run `git ai-apply recover`, which puts them back "
+                "as they were", kind="io") from None
+        self.writer.drop_backups()
+        self.journal.end()
         if isinstance(exc, (OSError, pygit2.GitError)):
             # a disk or repository error (full disk, I/O error): nothing changed
-            raise FatalError(f"cannot write the {'undo' if self.kind == 'undo' else 'commit'}: "
-                             f"{exc}; nothing was changed", kind="io") from None
+            raise io_error("undo" if self.kind == "undo" else "commit", exc,
+                           probe_dirs(self.repo)) from None
 
 
 def unmerged_error(paths: list[str]) -> FatalError:
@@ -641,9 +613,12 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     from .signing import write_commit
 
     r = repo.repo
-    entries = write_blobs(r, plan)
-    base_tree = base_commit.tree if base_commit is not None else None
-    tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    try:
+        entries = write_blobs(r, plan)
+        base_tree = base_commit.tree if base_commit is not None else None
+        tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    except (OSError, pygit2.GitError) as e:
+        raise io_error("commit", e, probe_dirs(repo)) from None
     if edit_message is not None:
         message = edit_message(message)
     hook_output = ""
@@ -653,7 +628,10 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     author = identity(repo, "author")
     committer = identity(repo, "committer")
     parents = [base_commit.id] if base_commit is not None else []
-    commit_id = write_commit(r, author, committer, message, tree_id, parents, sign)
+    try:
+        commit_id = write_commit(r, author, committer, message, tree_id, parents, sign)
+    except (OSError, pygit2.GitError) as e:
+        raise io_error("commit", e, probe_dirs(repo)) from None
     subject = message.split("\n", 1)[0]
     if expected_tip is None:
         # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
