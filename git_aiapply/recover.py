@@ -495,6 +495,11 @@ def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded) -> None
             rec.act(f"remove the temporary file {t}", _remove_file, t)
     for d in _backup_dirs(repo, pid):
         rec.act(f"remove the backups {d}", _remove_tree, d)
+    from .git import verify_worktree
+
+    for wt in verify_worktree.stale(repo.commondir):
+        rec.act(f"remove the temporary --verify worktree {wt} and its registration",
+                verify_worktree.remove, repo.commondir, wt)
 
 
 def _backup_dirs(repo, pid: int | None) -> list[str]:
