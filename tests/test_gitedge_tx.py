@@ -61,15 +61,21 @@ def _failing_hook(repo) -> None:
                mode=0o755)
 
 
-def test_long_name_keeps_uncommitted_work_on_rollback(repo):
+@pytest.mark.parametrize("name", [LONG, "ü" * 127 + ".c"], ids=["ascii-254", "utf8-256"])
+@pytest.mark.parametrize("how", ["edit", "delete"])
+def test_long_name_keeps_uncommitted_work_on_rollback(repo, name, how):
     """Known bug "loses work on long file names": the restore name of a 254-byte name
     was too long, so a rollback could not put the user's work back."""
-    repo.write(LONG, "one\ntwo\n")
+    if len(os.fsencode(name)) > NAME_MAX:
+        name = name[1:]  # 'ü' is two bytes: 126 of them and ".c" make 254
+    repo.write(name, "one\ntwo\n")
     repo.commit_all()
-    repo.write(LONG, "one\ntwo\nmy uncommitted line\n")
+    repo.write(name, "one\ntwo\nmy uncommitted line\n")
     _failing_hook(repo)
     before = repo.snapshot()
-    r = repo.run("--include-dirty", response=_edit(LONG, "two", "TWO"))
+    response = _edit(name, "two", "TWO") if how == "edit" else (
+        f"Drop it.\n\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"{name}\" />\n</FILE_CHANGES>\n")
+    r = repo.run("--include-dirty", response=response)
     assert r.returncode == 1 and "pre-commit" in r.err, r.err
     assert "could not be restored" not in r.err
     assert repo.snapshot() == before
