@@ -19,6 +19,13 @@ def journal_path(gitdir: str) -> str:
     return os.path.join(gitdir, JOURNAL)
 
 
+# how temporary names are made, as the journal records it (``temps``): recover derives
+# each path's names from it rather than the journal listing them (100,000 new files would
+# add megabytes to it)
+TEMP_SCHEME = "sha1-16"
+TEMP_KINDS = ("tmp", "restore")
+
+
 def temp_name(path: str, pid: int, kind: str) -> str:
     """The temporary name (worktree-relative) next to ``path`` for process ``pid``;
     ``kind``: "tmp" (a file being written) or "restore" (a file being put back).  Made
@@ -54,8 +61,9 @@ class Journal:
     to be made; ``staged_index``: once the new index is in ``index.lock``, that file's size
     and trailing checksum, so that recover knows the lock as the run's own; ``perms``:
     path -> permission bits of a regular file that was there (recover puts them back
-    exactly); ``temps``: the temporary names (``temp_name``) the run may leave in the
-    worktree; ``backups``: the folder in the git dir holding hard links to the files
+    exactly), only where they are not what git would make; ``temps``: how the
+    temporary names the run may leave in the worktree are made (TEMP_SCHEME: ``temp_name``
+    of each path); ``backups``: the folder in the git dir holding hard links to the files
     replaced or deleted (transaction.backup_dir), removed by recover.  ``read_journal`` reads it back for recover.py."""
 
     def __init__(self, gitdir: str):
@@ -87,8 +95,7 @@ class Journal:
                 "final": ids(final), "written": ids(written), "made_dirs": made_dirs,
                 "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None,
                 "perms": perms or {},
-                "temps": sorted(temp_name(p, os.getpid(), k) for p in originals
-                                for k in ("tmp", "restore")),
+                "temps": TEMP_SCHEME,
                 "backups": os.path.basename(backup_dir("", os.getpid()))}
         self._write(data)
         self.active = True
@@ -148,7 +155,7 @@ class JournalNote:
     kind: str
     staged_index: list | None
     perms: dict  # path -> permission bits (journals of older versions: empty)
-    temps: list  # worktree-relative temporary names (older versions: empty)
+    temps: list  # worktree-relative temporary names, from TEMP_SCHEME (older: empty)
 
 
 def read_journal(path: str) -> JournalNote:
@@ -164,7 +171,9 @@ def read_journal(path: str) -> JournalNote:
             branch=j.get("branch") or "HEAD", made_dirs=j.get("made_dirs") or [],
             moves_to=j.get("moves_to"), kind=j.get("kind") or "apply",
             staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None,
-            perms=dict(j.get("perms") or {}), temps=list(j.get("temps") or []))
+            perms=dict(j.get("perms") or {}),
+            temps=[temp_name(p, int(j["pid"]), k) for p in j["paths"] for k in TEMP_KINDS]
+            if j.get("temps") == TEMP_SCHEME else [])
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{type(e).__name__}: {e}") from None
 

@@ -26,13 +26,14 @@ import os
 import pygit2
 
 from ..errors import ApplyError, FatalError, Problem
-from ..plan import MODE_LINK, FileState, Plan
+from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
 from .io_errors import io_error, probe_dirs, write_cause
 from .journal import Journal, backup_dir, backup_name, temp_name
-from .worktree_files import NO_HARD_LINKS, open_new, perm_of, restore_file, write_all
+from .worktree_files import (NO_HARD_LINKS, git_perm, open_new, perm_of, restore_file,
+                             write_all)
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
@@ -118,9 +119,11 @@ class WorktreeWriter:
         links), and the rollback then rewrites the file from its saved bytes."""
         name = os.path.join(self.backup_dir, backup_name(path))
         try:
-            os.makedirs(self.backup_dir, exist_ok=True)
-            remove_file(name)
-            os.link(full, name, follow_symlinks=False)
+            try:
+                os.link(full, name, follow_symlinks=False)
+            except FileNotFoundError:  # the folder, made at the first backup
+                os.makedirs(self.backup_dir, exist_ok=True)
+                os.link(full, name, follow_symlinks=False)
         except OSError:
             return None
         return name
@@ -420,10 +423,9 @@ class Transaction:
                               else entries[p][1])
             else:
                 written[p] = None
-        perms = {p: perm_of(self.writer._full(p)) for p in paths if originals[p] is not None}
         self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
                            workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to,
-                           perms={p: m for p, m in perms.items() if m is not None})
+                           perms=self._unusual_perms(paths, originals))
         fault("journal")
         for p in paths:
             if final[p] is None:
@@ -437,6 +439,17 @@ class Transaction:
         self.lock.stage(self.index)
         self.journal.note_staged_index(self.lock.lock_path)
         fault("index-stage")
+
+    def _unusual_perms(self, paths, originals) -> dict:
+        """path -> permission bits of the files there whose bits are not what git makes
+        (0666/0777 less the umask), for recover to put back (a 0600 file stays 0600)."""
+        out = {}
+        for p in paths:
+            if originals[p] is not None:
+                perm = perm_of(self.writer._full(p))
+                if perm is not None and perm != git_perm(originals[p][0] == MODE_EXEC):
+                    out[p] = perm
+        return out
 
     # -- 6, 7 ------------------------------------------------------------------------
     def move_ref(self, refname: str, new, old, message: str, committer) -> None:

@@ -57,12 +57,17 @@ def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None
             with open(tmp, "wb") as f:
                 f.write(st.data)
             if perm is None or bool(perm & 0o100) != (st.mode == MODE_EXEC):
-                perm = (0o777 if st.mode == MODE_EXEC else 0o666) & ~_umask()
+                perm = git_perm(st.mode == MODE_EXEC)
             os.chmod(tmp, perm)
         os.replace(tmp, full)
     except BaseException:
         remove_file(tmp)
         raise
+
+
+def git_perm(executable: bool) -> int:
+    """The permission bits git gives a file it writes: 0777 or 0666 less the umask."""
+    return (0o777 if executable else 0o666) & ~_umask()
 
 
 _UMASK = None
