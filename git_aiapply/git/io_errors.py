@@ -19,8 +19,9 @@ def io_error(what: str, exc: BaseException, dirs=()) -> FatalError:
 
 
 def probe_dirs(repo) -> list[str]:
-    """Where a run writes: the object store, the git dir, the worktree."""
-    return [d for d in (os.path.join(repo.commondir, "objects"), repo.gitdir, repo.workdir) if d]
+    """Where libgit2 writes for a run: the object store, the git dir.  (The worktree is
+    written by os calls, whose errors name their cause.)"""
+    return [os.path.join(repo.commondir, "objects"), repo.gitdir]
 
 
 def write_cause(exc: BaseException, dirs=()) -> str:

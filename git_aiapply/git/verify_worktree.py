@@ -25,33 +25,34 @@ def stale(commondir: str) -> list[str]:
     a registration left."""
     from .index import pid_alive
 
-    found = set()
-    for d in (commondir, os.path.join(commondir, "worktrees")):
-        try:
-            names = os.listdir(d)
-        except OSError:
-            continue
-        for n in names:
-            m = _NAME.match(n) if d == commondir else None
-            if d != commondir:
-                target = _registered_path(os.path.join(d, n))
-                m = _NAME.match(os.path.basename(target or "")) if target and \
-                    os.path.dirname(target) == commondir else None
-            if m and not pid_alive(int(m.group(1))):
-                found.add(path_for(commondir, int(m.group(1))))
-    return sorted(found)
+    names = _listdir(commondir)  # folders left
+    admin = os.path.join(commondir, "worktrees")
+    here = os.path.realpath(commondir)
+    for n in _listdir(admin):  # registrations left, whose folder may be gone
+        target = _registered_path(os.path.join(admin, n))
+        if target and os.path.dirname(target) == here:
+            names.append(os.path.basename(target))
+    pids = {int(m.group(1)) for m in map(_NAME.match, names) if m}
+    return sorted(path_for(commondir, pid) for pid in pids if not pid_alive(pid))
+
+
+def _listdir(d: str) -> list[str]:
+    try:
+        return os.listdir(d)
+    except OSError:
+        return []
 
 
 def remove(commondir: str, path: str) -> None:
     """Remove the temporary worktree at ``path``: its folder and its registration."""
     shutil.rmtree(path, ignore_errors=True)
     admin = os.path.join(commondir, "worktrees")
-    try:
-        names = os.listdir(admin)
-    except OSError:
+    names = _listdir(admin)
+    if not names:
         return
+    real = os.path.realpath(path)
     for n in names:
-        if _registered_path(os.path.join(admin, n)) == path:
+        if _registered_path(os.path.join(admin, n)) == real:
             shutil.rmtree(os.path.join(admin, n), ignore_errors=True)
     try:
         os.rmdir(admin)  # as git leaves it when the last linked worktree goes
@@ -60,11 +61,15 @@ def remove(commondir: str, path: str) -> None:
 
 
 def _registered_path(admin_dir: str) -> str | None:
-    """The worktree folder a ``worktrees/NAME`` registration names (its ``gitdir`` file
-    holds ``FOLDER/.git``), or None."""
+    """The worktree folder (real path) a ``worktrees/NAME`` registration names (its
+    ``gitdir`` file holds ``FOLDER/.git``), or None."""
     try:
         with open(os.path.join(admin_dir, "gitdir")) as f:
             gitfile = f.read().strip()
     except OSError:
         return None
-    return os.path.dirname(os.path.normpath(gitfile)) if gitfile else None
+    if not gitfile:
+        return None
+    if not os.path.isabs(gitfile):  # worktree.useRelativePaths (git 2.48)
+        gitfile = os.path.join(admin_dir, gitfile)
+    return os.path.dirname(os.path.realpath(gitfile))
