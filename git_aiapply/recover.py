@@ -350,11 +350,8 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
     """Whether the interrupted run happened: ("before" | "after" | "before-moved" |
     "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
     on since (the user committed), and the commits since left the run's files alone."""
-    from .git.history import descends, entries_at
-    from .git.index import entries_hold
-
     r = repo.repo
-    head, final, moves_to = j.head, j.final, j.moves_to
+    head, moves_to = j.head, j.moves_to
     tip_s = str(tip) if tip else None
     if tip_s == head:
         return "before", ""
@@ -367,6 +364,16 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
             return "after", ""
     if tip is None or head is None:
         return None, "the history it started from is gone"
+    return _moved_on_side(r, j, tip)
+
+
+def _moved_on_side(r, j: JournalNote, tip) -> tuple[str | None, str]:
+    """``_which_side`` when the branch is neither where the run found it nor where the run
+    put it: did the user's commits since leave the run's files alone?"""
+    from .git.history import descends, entries_at
+    from .git.index import entries_hold
+
+    head, final, moves_to = j.head, j.final, j.moves_to
     desc_head = descends(r, tip, head)
     if moves_to not in (None, "unborn") and descends(r, tip, moves_to) and \
             (not desc_head or descends(r, moves_to, head)):
