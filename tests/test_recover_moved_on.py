@@ -117,3 +117,36 @@ def test_staged_change_to_a_run_file_since_is_refused(repo):
     rec = repo.run("recover")
     assert rec.returncode == 128 and "src/a.txt" in rec.err
     assert repo.snapshot() == snap
+
+
+def test_killed_undo_then_user_commits_is_put_back(repo):
+    """undo (moves_to: the parent) killed before the branch moved; the user's commit sits
+    on the commit undo was taking back: the files go back to that commit's content."""
+    setup_repo(repo)
+    repo.git("commit", "-q", "--no-verify", "-m", "the user's staged work")
+    assert repo.run(response=RESPONSE).returncode == 0
+    applied = _files(repo)
+    env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:worktree-write:1")
+    assert repo.run("undo", env=env).returncode == -signal.SIGKILL
+    tip = _user_commits_another_file(repo)
+    rec = repo.run("recover")
+    assert rec.returncode == 0, rec.out + rec.err
+    assert repo.head() == tip and _files(repo) == applied
+    assert repo.git("diff", "--name-only", "HEAD", "--", *TOUCHED) == ""
+    assert stray_files(repo) == []
+
+
+def test_killed_undo_after_the_branch_moved_then_git_commit_is_refused(repo):
+    """undo killed after the branch moved to the parent, before the index was installed:
+    a `git commit` from the old index puts the undone files back into the history while
+    the worktree holds the parent's: recover cannot tell which the user wants."""
+    setup_repo(repo)
+    repo.git("commit", "-q", "--no-verify", "-m", "the user's staged work")
+    assert repo.run(response=RESPONSE).returncode == 0
+    env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:ref-update")
+    assert repo.run("undo", env=env).returncode == -signal.SIGKILL
+    _user_commits_another_file(repo)
+    snap = repo.snapshot()
+    rec = repo.run("recover")
+    assert rec.returncode == 128 and "changed the files" in rec.err, rec.err
+    assert repo.snapshot() == snap
