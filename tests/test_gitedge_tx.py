@@ -168,7 +168,7 @@ def test_new_file_never_replaces_a_file_that_appeared(repo, monkeypatch):
 # --------------------------------------------------------------------------- modes
 
 
-@pytest.mark.parametrize("perm", [0o600, 0o755, 0o640, 0o700])
+@pytest.mark.parametrize("perm", [0o600, 0o755, 0o640])
 def test_refused_run_restores_the_exact_mode(repo, perm):
     repo.write("secret.txt", "one\ntwo\n", mode=perm)
     repo.write("gone.txt", "bye\n", mode=perm)
