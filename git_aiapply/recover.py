@@ -129,7 +129,7 @@ def _tip(repo, refname: str):
         return None
 
 
-def _restore(repo, path: str, want, perm: int | None = None) -> None:
+def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
     what the file held on disk, already converted (WorktreeWriter writes what git would
@@ -146,7 +146,18 @@ def _restore(repo, path: str, want, perm: int | None = None) -> None:
         return
     if os.path.isdir(full) and not os.path.islink(full):
         raise OSError(f"cannot restore {path}: a folder is in the way")
+    if backup is not None and _is_on_disk(repo, _backup_state(backup), want):
+        # the very file the run kept (a hard link): renamed back, no space needed
+        os.replace(backup, full)
+        return
     restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data), perm)
+
+
+def _backup_state(backup: str):
+    """The state of a backup file (as read_disk reads a worktree file), or None."""
+    from .git.state import read_disk_here
+
+    return read_disk_here(os.path.dirname(backup), os.path.basename(backup))
 
 
 def _rmdir_if_empty(repo, d: str) -> None:
@@ -441,7 +452,7 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
     for p in sorted(originals):
         if not _is_on_disk(repo, current[p], originals[p]):
             rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
-                    j.perms.get(p))
+                    j.perms.get(p), _backup_of(repo, j.pid, p))
     _remove_temps(rec, repo, j.pid, originals, j.temps)  # before the folders they are in
     for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
         if os.path.isdir(os.path.join(repo.workdir, d)):
@@ -507,6 +518,14 @@ def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded) -> None
     for wt in verify_worktree.stale(repo.commondir):
         rec.act(f"remove the temporary --verify worktree {wt} and its registration",
                 verify_worktree.remove, repo.commondir, wt)
+
+
+def _backup_of(repo, pid: int, path: str) -> str | None:
+    """Where the run kept a hard link to ``path``'s file (transaction.backup_dir)."""
+    from .git.journal import backup_dir, backup_name
+
+    name = os.path.join(backup_dir(repo.gitdir, pid), backup_name(path))
+    return name if os.path.lexists(name) else None
 
 
 def _backup_dirs(repo, pid: int | None) -> list[str]:

@@ -150,3 +150,24 @@ def test_read_only_object_store_is_fatal(small_fs, tmp_path, branch):
     assert out.err.startswith("fatal: ") and "Read-only file system" in out.err, out.err
     assert repo.snapshot() == before
     assert _leftovers(repo) == []
+
+
+def test_recover_on_a_full_disk_puts_back_the_kept_files(small_fs, tmp_path):
+    """A kill mid-write, then the disk fills up: `recover` still puts every file back,
+    renaming back the hard links the run kept (no space needed) with their exact mode."""
+    import signal
+
+    repo, response = _repo_on(small_fs, tmp_path)
+    os.chmod(repo.root / "src/a.txt", 0o600)
+    before = state(repo)
+    env = dict(repo.env, GIT_AI_APPLY_FAULT="kill:worktree-write:2")
+    assert repo.run(response, env=env).returncode == -signal.SIGKILL
+    filler = _fill(small_fs, 0)
+    try:
+        rec = repo.run("recover")
+    finally:
+        filler.unlink()
+    assert rec.returncode == 0, rec.out + rec.err
+    assert state(repo) == before
+    assert os.stat(repo.root / "src/a.txt").st_mode & 0o7777 == 0o600
+    assert _leftovers(repo) == []
