@@ -148,6 +148,7 @@ def _restore(repo, path: str, want, perm: int | None = None, backup: str | None 
         raise OSError(f"cannot restore {path}: a folder is in the way")
     if backup is not None and _is_on_disk(repo, _backup_state(backup), want):
         # the very file the run kept (a hard link): renamed back, no space needed
+        os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
         os.replace(backup, full)
         return
     restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data), perm)
