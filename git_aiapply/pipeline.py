@@ -135,6 +135,9 @@ def _counted_as_git(plan: Plan) -> list[FileChange]:
     out = []
     for c in plan.changes:
         old, new = plan.base.get(c.path), plan.final.get(c.path)
+        net = _net_action(c.action, old, new)
+        if net != c.action:
+            c = FileChange(c.path, net, c.old_path, c.added, c.removed)
         if c.action == "update" and old is not None and new is not None:
             if old == new:
                 continue
@@ -143,6 +146,16 @@ def _counted_as_git(plan: Plan) -> list[FileChange]:
                                *line_counts(old.data, new.data, fallback=(c.added, c.removed)))
         out.append(c)
     return out
+
+
+def _net_action(action: str, old, new) -> str:
+    """What happened to a path overall, from its states before and after (the directives'
+    sequence may say otherwise: a deletion then a new file is an update)."""
+    if action in ("rename", "mode"):
+        return action
+    if old is None:
+        return "add" if new is not None else action
+    return "delete" if new is None else "update"
 
 
 def plan_stats(plan: Plan, line_counts) -> list:

@@ -54,7 +54,9 @@ from .git.journal import JournalNote, file_fingerprint, journal_path, read_journ
 
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
-                          r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp)$")
+                          r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp|index\.lock\.ai-apply-(\d+))$")
+
+_BACKUP_DIR = re.compile(r"^ai-apply-backup-(\d+)$")
 
 
 # --------------------------------------------------------------------------- the work
@@ -127,13 +129,13 @@ def _tip(repo, refname: str):
         return None
 
 
-def _restore(repo, path: str, want) -> None:
+def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
     what the file held on disk, already converted (WorktreeWriter writes what git would
     check out, which would convert them a second time)."""
     from .git.state import refuse_symlinked_parent
-    from .git.transaction import restore_file
+    from .git.worktree_files import restore_file
     from .plan import FileState
 
     refuse_symlinked_parent(repo.workdir, path)  # never through a link (a swapped folder)
@@ -144,7 +146,19 @@ def _restore(repo, path: str, want) -> None:
         return
     if os.path.isdir(full) and not os.path.islink(full):
         raise OSError(f"cannot restore {path}: a folder is in the way")
-    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data))
+    if backup is not None and _is_on_disk(repo, _backup_state(backup), want):
+        # the very file the run kept (a hard link): renamed back, no space needed
+        os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
+        os.replace(backup, full)
+        return
+    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data), perm)
+
+
+def _backup_state(backup: str):
+    """The state of a backup file (as read_disk reads a worktree file), or None."""
+    from .git.state import read_disk_here
+
+    return read_disk_here(os.path.dirname(backup), os.path.basename(backup))
 
 
 def _rmdir_if_empty(repo, d: str) -> None:
@@ -154,9 +168,10 @@ def _rmdir_if_empty(repo, d: str) -> None:
         pass
 
 
-def _temp_files(repo, pid: int | None, paths) -> list[str]:
+def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
-    dir, and next to the journal's paths in the worktree."""
+    dir, the journal's ``recorded`` temporary names, and others of ``pid`` next to the
+    journal's paths in the worktree."""
     from .git.index import pid_alive
 
     out = []
@@ -172,15 +187,21 @@ def _temp_files(repo, pid: int | None, paths) -> list[str]:
         if (pid is None or owner == pid) and not pid_alive(owner):
             out.append(os.path.join(repo.gitdir, name))
     if pid is not None and repo.workdir:
+        for t in recorded:
+            full = os.path.join(repo.workdir, t)
+            if os.path.lexists(full) and not os.path.isdir(full) and full not in out:
+                out.append(full)
         dirs = {os.path.dirname(p) for p in paths}
-        pat = re.compile(rf"\.ai-apply-{pid}\.(?:tmp|restore)$")
+        # the names of this version (a hash of the path) and of older ones
+        pat = re.compile(rf"\.ai-apply-{pid}(?:-[0-9a-f]+)?\.(?:tmp|restore)$")
         for d in sorted(dirs):
             full = os.path.join(repo.workdir, d)
             try:
                 names = os.listdir(full)
             except OSError:
                 continue
-            out.extend(os.path.join(full, n) for n in names if pat.search(n))
+            out.extend(os.path.join(full, n) for n in names
+                       if pat.search(n) and os.path.join(full, n) not in out)
     return out
 
 
@@ -256,20 +277,18 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
-    from .git.index import entries_hold, index_holds, lock_owner, pid_alive
+    from .git.index import lock_owner, pid_alive
 
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
     lock_path = os.path.join(repo.gitdir, "index.lock")
-    index_path = os.path.join(repo.gitdir, "index")
     if not os.path.exists(jpath):
         owner = lock_owner(lock_path)
         if owner is not None and not pid_alive(owner):
             rec.act(f"remove {lock_path}, left by git ai-apply (pid {owner}), killed before it "
                     "changed the worktree", _remove_file, lock_path)
-        for t in _temp_files(repo, None, []):
-            rec.act(f"remove the temporary file {t}", _remove_file, t)
+        _remove_temps(rec, repo, None, [], [])
         return rec
 
     try:
@@ -278,9 +297,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
                                     hint="check `git status`; then remove the journal by hand"))
         return rec
-    pid, head, originals, final, refname = j.pid, j.head, j.paths, j.final, j.branch
-    made_dirs, moves_to, kind = j.made_dirs, j.moves_to, j.kind
-    written = j.written  # the bytes written to disk, when the writer noted them (CRLF, filters)
+    pid, head, originals, refname, kind = j.pid, j.head, j.paths, j.branch, j.kind
     if pid_alive(pid):
         rec.problems.append(Problem(f"git ai-apply (pid {pid}) is still running in this "
                                     "repository", hint="wait for it to finish"))
@@ -296,84 +313,247 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     tip = _tip(repo, refname)
     tip_s = str(tip) if tip else None
     current = {p: _state_of(repo, p) for p in originals}
-    if tip_s == head:
-        # the branch never moved: back to before
-        odd = [p for p in originals
-               if not _is_on_disk(repo, current[p], originals[p])
-               and not (p in final and _holds_blob(repo, p, current[p], final[p]))
-               and not (p in written and _is_on_disk(repo, current[p], written[p]))]
-        if odd:
-            for p in odd:
-                rec.problems.append(Problem(
-                    f"{p} holds neither what it held before the interrupted run nor what the "
-                    "run was writing; it was changed since", file=p,
-                    hint="nothing was changed; put the file as you want it, then run "
-                         "`git ai-apply recover` again (or remove the journal by hand)"))
+    side, why = _which_side(repo, j, tip)
+    if side is None:
+        rec.problems.append(Problem(
+            f"{refname} moved since the interrupted {_what(kind)} (it was at "
+            f"{(head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}) and {why}, "
+            "so recover cannot tell what to put back",
+            hint="nothing was changed; compare the files it touched ("
+                 + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
+                 + f") with `git status`, then remove {jpath} by hand"))
+        return rec
+    moved_on = side.endswith("-moved")
+    if side.startswith("before"):
+        if not _back_to_before(rec, repo, j, current, has_lock, lock_path, moved_on):
             return rec
-        # new files out first, then the folders the run made, then the old files back: a
-        # file replaced by a folder (x -> x/y) needs the folder x gone before x returns
-        restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
-        for p in [p for p in restore if originals[p] is None]:
-            rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
-        for d in sorted(made_dirs, key=lambda d: -d.count("/")):
-            if os.path.isdir(os.path.join(repo.workdir, d)):
-                rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
-        for p in [p for p in restore if originals[p] is not None]:
-            rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p])
-        if has_lock:
-            rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
         outcome = (f"the interrupted {_what(kind)} {'changed nothing' if kind == 'undo' else 'made no commit'}; "
-                   "the repository is as it was before it")
+                   + (f"{_short(refname)} moved on since ({why}) without touching its files, "
+                      "which are as they were before it" if moved_on
+                      else "the repository is as it was before it"))
     else:
-        if moves_to is not None:
-            ours = tip_s == (None if moves_to == "unborn" else moves_to)
-        else:
-            commit = repo.repo.get(tip) if tip else None
-            parents = [str(p) for p in commit.parent_ids] if commit is not None else []
-            ours = commit is not None and parents == ([head] if head else []) \
-                and entries_hold(commit.tree, final)
-        if not ours:
-            rec.problems.append(Problem(
-                f"{refname} moved since the interrupted {_what(kind)} (it was at "
-                f"{(head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}), so "
-                "recover cannot tell what to put back",
-                hint="nothing was changed; compare the files it touched ("
-                     + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
-                     + f") with `git status`, then remove {jpath} by hand"))
+        if not _complete(rec, repo, j, current, has_lock, lock_path, moved_on):
             return rec
-        odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
-               and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
-        if odd:
-            for p in odd:
-                rec.problems.append(Problem(
-                    f"{p} does not hold what the interrupted {_what(kind)} left there; it was "
-                    "changed since", file=p,
-                    hint="nothing was changed; check `git status`, then run recover again"))
-            return rec
-        if has_lock and index_holds(lock_path, final):
-            rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
-                    index_path)
-        else:
-            if has_lock:
-                rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
-            if not index_holds(index_path, final):
-                rec.act("update the index to the interrupted run's result", _stage_final,
-                        repo, final)
         if kind == "undo" and head:
             rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
                     repo, head)
         if kind == "undo":
-            outcome = (f"the interrupted undo took back {head[:12]}; "
-                       f"{refname[len('refs/heads/'):] if refname.startswith('refs/heads/') else refname}"
+            outcome = (f"the interrupted undo took back {head[:12]}; {_short(refname)}"
                        f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
         else:
-            outcome = (f"the interrupted {_what(kind)} committed {str(tip)[:12]}; its commit, "
-                       "worktree and index are complete")
-    for t in _temp_files(repo, pid, originals):
-        rec.act(f"remove the temporary file {t}", _remove_file, t)
+            outcome = (f"the interrupted {_what(kind)} committed "
+                       f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
+                       "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
+        _remove_temps(rec, repo, pid, originals, j.temps)
     rec.act(f"remove the journal {jpath}", _remove_file, jpath)
     rec.done.append(outcome)
     return rec
+
+
+def _short(refname: str) -> str:
+    return refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
+
+
+# how far back recover looks for the run's commit below a branch that moved on
+_MAX_WALK = 10000
+
+
+def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
+    """Whether the interrupted run happened: ("before" | "after" | "before-moved" |
+    "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
+    on since (the user committed), and the commits since left the run's files alone."""
+    r = repo.repo
+    head, moves_to = j.head, j.moves_to
+    tip_s = str(tip) if tip else None
+    if tip_s == head:
+        return "before", ""
+    if moves_to is not None:
+        if tip_s == (None if moves_to == "unborn" else moves_to):
+            return "after", ""
+    else:
+        commit = r.get(tip) if tip else None
+        if commit is not None and _is_run_commit(commit, j):
+            return "after", ""
+    if tip is None or head is None:
+        return None, "the history it started from is gone"
+    return _moved_on_side(r, j, tip)
+
+
+def _moved_on_side(r, j: JournalNote, tip) -> tuple[str | None, str]:
+    """``_which_side`` when the branch is neither where the run found it nor where the run
+    put it: did the user's commits since leave the run's files alone?"""
+    from .git.history import descends, entries_at
+    from .git.index import entries_hold
+
+    head, final, moves_to = j.head, j.final, j.moves_to
+    desc_head = descends(r, tip, head)
+    if moves_to not in (None, "unborn") and descends(r, tip, moves_to) and \
+            (not desc_head or descends(r, moves_to, head)):
+        run_commit = moves_to
+    elif moves_to is None and desc_head:
+        run_commit = _find_run_commit(r, tip, j)
+    else:
+        run_commit = None
+    tip_tree = r[tip].tree
+    if run_commit is not None:
+        if not entries_hold(tip_tree, final):
+            return None, "later commits changed the files it committed"
+        return "after-moved", str(run_commit)[:12]
+    if not desc_head:
+        return None, f"{head[:12]} is no longer in its history"
+    base = entries_at(r[head].tree, j.paths)
+    if not entries_hold(tip_tree, base):
+        changed = sorted(p for p in base if not entries_hold(tip_tree, {p: base[p]}))
+        return None, "the commits since changed " + ", ".join(changed[:5])
+    n = _count_between(r, tip, head)
+    return "before-moved", f"{n} commit{'s' if n != 1 else ''}"
+
+
+def _is_run_commit(commit, j: JournalNote) -> bool:
+    from .git.index import entries_hold
+
+    parents = [str(p) for p in commit.parent_ids]
+    return parents == ([j.head] if j.head else []) and entries_hold(commit.tree, j.final)
+
+
+def _find_run_commit(r, tip, j: JournalNote):
+    from .git.history import commits_between
+
+    for commit in commits_between(r, tip, j.head, _MAX_WALK):
+        if _is_run_commit(commit, j):
+            return commit.id
+    return None
+
+
+def _count_between(r, tip, head) -> int:
+    from .git.history import commits_between
+
+    return sum(1 for _ in commits_between(r, tip, head, _MAX_WALK))
+
+
+def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
+                    lock_path: str, moved_on: bool) -> bool:
+    """Plan (and unless a dry run, do) the way back to before the run; False, with
+    problems, when a file was changed since."""
+    originals, final, written = j.paths, j.final, j.written
+    odd = [p for p in originals
+           if not _is_on_disk(repo, current[p], originals[p])
+           and not (p in final and _holds_blob(repo, p, current[p], final[p]))
+           and not (p in written and _is_on_disk(repo, current[p], written[p]))]
+    for p in odd:
+        rec.problems.append(Problem(
+            f"{p} holds neither what it held before the interrupted run nor what the "
+            "run was writing; it was changed since", file=p,
+            hint="nothing was changed; put the file as you want it, then run "
+                 "`git ai-apply recover` again (or remove the journal by hand)"))
+    if not odd and moved_on:
+        _refuse_staged_since(rec, repo, j)
+    if rec.problems:
+        return False
+    # new files out first, then the folders the run made, then the old files back: a file
+    # replaced by a folder (x -> x/y) needs the folder x gone before x returns
+    restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
+    for p in [p for p in restore if originals[p] is None]:
+        rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
+                j.perms.get(p), _backup_of(repo, j.pid, p))
+    _remove_temps(rec, repo, j.pid, originals, j.temps)  # before the folders they are in
+    for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
+        if os.path.isdir(os.path.join(repo.workdir, d)):
+            rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
+    for p in [p for p in restore if originals[p] is not None]:
+        rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
+                j.perms.get(p), _backup_of(repo, j.pid, p))
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    return True
+
+
+def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
+    """After the branch moved on, the index is the user's: a run file staged since (its
+    entry is not the branch's) means someone chose it; recover does not undo that."""
+    from .git.history import entries_at, index_differs
+
+    base = entries_at(repo.repo[j.head].tree, j.paths)
+    for p in index_differs(os.path.join(repo.gitdir, "index"), base):
+        rec.problems.append(Problem(
+            f"{p} is staged differently from the branch since the interrupted run",
+            file=p, hint="nothing was changed; unstage it (`git restore --staged "
+                         f"{p}`) or commit it, then run `git ai-apply recover` again"))
+
+
+def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
+              lock_path: str, moved_on: bool) -> bool:
+    """Plan (and do) the rest of a run whose commit was made; False, with problems, when a
+    file was changed since."""
+    from .git.index import index_holds
+
+    final, written = j.final, j.written
+    index_path = os.path.join(repo.gitdir, "index")
+    odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
+           and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
+    for p in odd:
+        rec.problems.append(Problem(
+            f"{p} does not hold what the interrupted {_what(j.kind)} left there; it was "
+            "changed since", file=p,
+            hint="nothing was changed; check `git status`, then run recover again"))
+    if odd:
+        return False
+    # after the branch moved on, the staged index predates the later commits: only the
+    # run's own entries are set in the index
+    if has_lock and not moved_on and index_holds(lock_path, final):
+        rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
+                index_path)
+        return True
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    if not index_holds(index_path, final):
+        rec.act("update the index to the interrupted run's result", _stage_final, repo, final)
+    return True
+
+
+def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded) -> None:
+    """Remove the temporary files and the backup folder of ``pid`` (None: of any dead
+    ai-apply process)."""
+    for t in _temp_files(repo, pid, paths, recorded):
+        if rec.dry_run or os.path.lexists(t):
+            rec.act(f"remove the temporary file {t}", _remove_file, t)
+    for d in _backup_dirs(repo, pid):
+        rec.act(f"remove the backups {d}", _remove_tree, d)
+    from .git import verify_worktree
+
+    for wt in verify_worktree.stale(repo.commondir):
+        rec.act(f"remove the temporary --verify worktree {wt} and its registration",
+                verify_worktree.remove, repo.commondir, wt)
+
+
+def _backup_of(repo, pid: int, path: str) -> str | None:
+    """Where the run kept a hard link to ``path``'s file (transaction.backup_dir)."""
+    from .git.journal import backup_dir, backup_name
+
+    name = os.path.join(backup_dir(repo.gitdir, pid), backup_name(path))
+    return name if os.path.lexists(name) else None
+
+
+def _backup_dirs(repo, pid: int | None) -> list[str]:
+    """The backup folders (transaction.backup_dir) of ``pid``, or of any dead process."""
+    from .git.index import pid_alive
+
+    try:
+        names = os.listdir(repo.gitdir)
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        m = _BACKUP_DIR.match(name)
+        if m and (pid is None or int(m.group(1)) == pid) and not pid_alive(int(m.group(1))):
+            out.append(os.path.join(repo.gitdir, name))
+    return sorted(out)
+
+
+def _remove_tree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path)
 
 
 def _what(kind: str) -> str:

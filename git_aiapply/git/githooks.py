@@ -327,10 +327,10 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
     `git commit` would in a checkout of the branch.  Returns (tree, message, output):
     a pre-commit hook may re-stage files and the message hooks may edit the message.
     post-commit is not run (there is no worktree commit to announce)."""
-    import shutil
     import subprocess
-    import tempfile
 
+    from . import verify_worktree
+    from .faults import fault
     from .index import tree_of_index
     from .repo import Repo
 
@@ -344,8 +344,10 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
     env = dict(os.environ)
     for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         env.pop(k, None)
-    top = tempfile.mkdtemp(prefix="git-ai-apply-verify-")
-    wt = os.path.join(top, "worktree")
+    for left in verify_worktree.stale(repo.commondir):  # of a killed run
+        verify_worktree.remove(repo.commondir, left)
+    wt = verify_worktree.path_for(repo.commondir, os.getpid())
+    verify_worktree.remove(repo.commondir, wt)
     git_dir = repo.gitdir
 
     def git(*args, cwd=None):
@@ -362,6 +364,7 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
         if r.returncode != 0:
             raise ApplyError(Problem("--verify could not fill the temporary worktree: "
                                      + r.stderr.decode("utf-8", "replace").strip()))
+        fault("verify-worktree")
         wrepo = Repo(wt)
         index_file = os.path.join(wrepo.gitdir, "index")
         hook_env = {"GIT_INDEX_FILE": index_file, "GIT_EDITOR": ":", "GIT_AI_APPLY": "1",
@@ -397,6 +400,4 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
                              kind="hook")
         return tree_id, message, "".join(output)
     finally:
-        git("worktree", "remove", "--force", wt)
-        shutil.rmtree(top, ignore_errors=True)
-        git("worktree", "prune")
+        verify_worktree.remove(repo.commondir, wt)

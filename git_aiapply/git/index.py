@@ -2,13 +2,14 @@
 that carry the written file's stat data, and the index the commit hooks see."""
 from __future__ import annotations
 
+import errno
 import os
 
 import pygit2
 
 from ..errors import FatalError
 from . import early_index
-from .faults import remove_file
+from .faults import fault, remove_file
 
 LOCK_MARKER = "git-ai-apply lock held by pid"
 
@@ -166,29 +167,68 @@ class IndexLock:
         self._staged = None  # the lock file's stat right after stage(), for the cache
 
     def acquire(self) -> None:
+        """Take ``index.lock``, owner line included, in one step: the line is written to
+        a private name first (``owner_path``) and hard-linked to the lock's name, which
+        fails when the lock exists (as git's O_EXCL).  So no kill and no full disk leaves
+        an empty ``index.lock`` that nobody can tell as ours."""
+        owner = self.lock_path + f".ai-apply-{os.getpid()}"
+        try:
+            remove_file(owner)
+            fd = os.open(owner, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+            try:
+                # who holds the lock, for `recover` and for a clearer refusal; git never
+                # reads a lock file's content, and stage() replaces it with the new index
+                _write_fd(fd, f"{LOCK_MARKER} {os.getpid()}\n".encode())
+            except BaseException:
+                remove_file(owner)
+                raise
+        except OSError as e:
+            raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
+                             kind="io") from None
+        try:
+            fault("index-lock")  # the owner line written, the lock not yet taken
+            self._link_lock(owner)
+        finally:
+            remove_file(owner)
+        self.held = True
+
+    def _link_lock(self, owner: str) -> None:
+        try:
+            os.link(owner, self.lock_path)
+        except FileExistsError:
+            raise self._held_elsewhere() from None
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS):
+                raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
+                                 kind="lock") from None
+            self._create_lock_in_place()  # no hard links here (FAT, some FUSE mounts)
+
+    def _create_lock_in_place(self) -> None:
         try:
             fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
         except FileExistsError:
-            owner = lock_owner(self.lock_path)
-            if owner is not None and not pid_alive(owner):
-                raise FatalError(
-                    f"Unable to create '{self.lock_path}': File exists.\n\nIt was left by "
-                    f"an interrupted git ai-apply (pid {owner}): run `git ai-apply recover`.",
-                    kind="lock") from None
-            raise FatalError(
-                f"Unable to create '{self.lock_path}': File exists.\n\nAnother git process "
-                "seems to be running in this repository (index.lock exists). If no other git "
-                "process is running, remove the file and try again.", kind="lock") from None
+            raise self._held_elsewhere() from None
         except OSError as e:
             raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
                              kind="lock") from None
         try:
-            # who holds the lock, for `recover` and for a clearer refusal; git never reads
-            # a lock file's content, and stage() replaces it with the new index
-            os.write(fd, f"{LOCK_MARKER} {os.getpid()}\n".encode())
-        finally:
-            os.close(fd)
-        self.held = True
+            _write_fd(fd, f"{LOCK_MARKER} {os.getpid()}\n".encode())
+        except OSError as e:
+            remove_file(self.lock_path)
+            raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
+                             kind="io") from None
+
+    def _held_elsewhere(self) -> FatalError:
+        owner = lock_owner(self.lock_path)
+        if owner is not None and not pid_alive(owner):
+            return FatalError(
+                f"Unable to create '{self.lock_path}': File exists.\n\nIt was left by "
+                f"an interrupted git ai-apply (pid {owner}): run `git ai-apply recover`.",
+                kind="lock")
+        return FatalError(
+            f"Unable to create '{self.lock_path}': File exists.\n\nAnother git process "
+            "seems to be running in this repository (index.lock exists). If no other git "
+            "process is running, remove the file and try again.", kind="lock")
 
     def read_ahead(self) -> None:
         """Start reading the index in a thread.  libgit2 verifies the index's checksum on
@@ -273,6 +313,16 @@ class IndexLock:
         if self.held:
             remove_file(self.lock_path)
             self.held = False
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd``, then close it."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def stage_entries(index_path: str, entries: dict) -> None:

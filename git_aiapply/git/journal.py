@@ -3,6 +3,7 @@ crash in the middle can be told apart and undone (``git ai-apply recover``), and
 check every writing command makes first (is a run going on, or was one interrupted?)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -18,6 +19,34 @@ def journal_path(gitdir: str) -> str:
     return os.path.join(gitdir, JOURNAL)
 
 
+# how temporary names are made, as the journal records it (``temps``): recover derives
+# each path's names from it rather than the journal listing them (100,000 new files would
+# add megabytes to it)
+TEMP_SCHEME = "sha1-16"
+TEMP_KINDS = ("tmp", "restore")
+
+
+def temp_name(path: str, pid: int, kind: str) -> str:
+    """The temporary name (worktree-relative) next to ``path`` for process ``pid``;
+    ``kind``: "tmp" (a file being written) or "restore" (a file being put back).  Made
+    from a short hash of the path, never from the file name, so that it fits the file
+    system's name limit (255 bytes) whatever the name; the journal records these names
+    (``temps``) for ``recover``."""
+    digest = hashlib.sha1(os.fsencode(path)).hexdigest()[:16]
+    return os.path.join(os.path.dirname(path), f".ai-apply-{pid}-{digest}.{kind}")
+
+
+def backup_dir(gitdir: str, pid: int) -> str:
+    """The folder of process ``pid``'s backups (the hard links WorktreeWriter keeps of
+    the files it replaces or deletes) in ``gitdir``."""
+    return os.path.join(gitdir, f"ai-apply-backup-{pid}")
+
+
+def backup_name(path: str) -> str:
+    """A backup's name in ``backup_dir``: a hash of the path, never too long."""
+    return os.path.basename(temp_name(path, 0, "orig"))
+
+
 class Journal:
     """``AI_APPLY_JOURNAL``: written before the first worktree change, removed last.
 
@@ -30,8 +59,12 @@ class Journal:
     ``moves_to``: the commit the ref will point at when known beforehand (a fast-forward
     pick, undo; "unborn": undo of a root commit deletes the branch), None for a commit yet
     to be made; ``staged_index``: once the new index is in ``index.lock``, that file's size
-    and trailing checksum, so that recover knows the lock as the run's own.
-    ``read_journal`` reads it back for recover.py."""
+    and trailing checksum, so that recover knows the lock as the run's own; ``perms``:
+    path -> permission bits of a regular file that was there (recover puts them back
+    exactly), only where they are not what git would make; ``temps``: how the
+    temporary names the run may leave in the worktree are made (TEMP_SCHEME: ``temp_name``
+    of each path); ``backups``: the folder in the git dir holding hard links to the files
+    replaced or deleted (transaction.backup_dir), removed by recover.  ``read_journal`` reads it back for recover.py."""
 
     def __init__(self, gitdir: str):
         self.path = journal_path(gitdir)
@@ -40,7 +73,8 @@ class Journal:
 
     def begin(self, originals: dict, head_id, *, final: dict | None = None,
               written: dict | None = None, branch: str | None = None,
-              workdir: str | None = None, kind: str = "apply", moves_to=None) -> None:
+              workdir: str | None = None, kind: str = "apply", moves_to=None,
+              perms: dict | None = None) -> None:
         made_dirs: list[str] = []
         if workdir and final:
             looked: set[str] = set()  # folders already looked at (made or there)
@@ -59,7 +93,10 @@ class Journal:
         data = {"pid": os.getpid(), "head": str(head_id) if head_id else None,
                 "paths": originals, "branch": branch, "time": int(time.time()),
                 "final": ids(final), "written": ids(written), "made_dirs": made_dirs,
-                "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None}
+                "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None,
+                "perms": perms or {},
+                "temps": TEMP_SCHEME,
+                "backups": os.path.basename(backup_dir("", os.getpid()))}
         self._write(data)
         self.active = True
 
@@ -74,10 +111,14 @@ class Journal:
         self._data = data
         tmp = f"{self.path}.ai-apply-{os.getpid()}.tmp"
         text = json.dumps(data)  # in one piece: json.dump encodes item by item, in Python
-        with open(tmp, "w") as f:
-            f.write(text)  # no fsync: like git (core.fsync unset), safe against a
-            # killed process, not against power loss
-        os.replace(tmp, self.path)
+        try:
+            with open(tmp, "w") as f:
+                f.write(text)  # no fsync: like git (core.fsync unset), safe against a
+                # killed process, not against power loss
+            os.replace(tmp, self.path)
+        except BaseException:
+            remove_file(tmp)  # a full disk: nothing half written left behind
+            raise
 
     def end(self) -> None:
         if self.active:
@@ -113,6 +154,8 @@ class JournalNote:
     moves_to: str | None
     kind: str
     staged_index: list | None
+    perms: dict  # path -> permission bits (journals of older versions: empty)
+    temps: list  # worktree-relative temporary names, from TEMP_SCHEME (older: empty)
 
 
 def read_journal(path: str) -> JournalNote:
@@ -127,7 +170,10 @@ def read_journal(path: str) -> JournalNote:
             final=j.get("final") or {}, written=j.get("written") or {},
             branch=j.get("branch") or "HEAD", made_dirs=j.get("made_dirs") or [],
             moves_to=j.get("moves_to"), kind=j.get("kind") or "apply",
-            staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None)
+            staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None,
+            perms=dict(j.get("perms") or {}),
+            temps=[temp_name(p, int(j["pid"]), k) for p in j["paths"] for k in TEMP_KINDS]
+            if j.get("temps") == TEMP_SCHEME else [])
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{type(e).__name__}: {e}") from None
 

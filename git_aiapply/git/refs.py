@@ -84,8 +84,11 @@ def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid |
                     hint="run the command again"))
             yield txn
     except pygit2.GitError as e:
-        raise FatalError(f"cannot {verb} {refname}: {e} (another git process may hold the "
-                         "reference lock)", kind="lock") from None
+        # the hint only where the lock is what failed, not a full disk or read-only mount
+        locked = "lock" in str(e).lower()
+        raise FatalError(f"cannot {verb} {refname}: {e}"
+                         + (" (another git process may hold the reference lock)" if locked else ""),
+                         kind="lock" if locked else "io") from None
 
 
 def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,

@@ -31,7 +31,10 @@ from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
-from .journal import Journal
+from .io_errors import io_error, probe_dirs, write_cause
+from .journal import Journal, backup_dir, backup_name, temp_name
+from .worktree_files import (NO_HARD_LINKS, git_perm, open_new, perm_of, restore_file,
+                             write_all)
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
@@ -48,6 +51,8 @@ class _Saved:
 
     path: str
     state: FileState | None  # what was on disk before we touched it
+    perm: int | None = None  # its permission bits (0o600 stays 0o600 on rollback)
+    backup: str | None = None  # a hard link to the very file, in the git dir (see _backup)
 
 
 class WorktreeWriter:
@@ -58,6 +63,7 @@ class WorktreeWriter:
     def __init__(self, repo: Repo):
         self.repo = repo
         self.workdir = repo.workdir
+        self.backup_dir = backup_dir(repo.gitdir, os.getpid())
         self.saved: list[_Saved] = []
         self.made_dirs: list[str] = []
         self.stats: dict[str, os.stat_result] = {}
@@ -85,23 +91,19 @@ class WorktreeWriter:
 
     def write(self, path: str, st: FileState, data: bytes | None = None) -> None:
         """Write ``st`` (blob content) at ``path``; ``data``: the bytes for disk when
-        already converted."""
+        already converted.  Always through a temporary file (``temp_name``: short, so any
+        file name fits), so that a kill never leaves a half file under the final name."""
         refuse_symlinked_parent(self.workdir, path)
         if data is None:
             data = self.disk_bytes(path, st)
         full = self._full(path)
         before = read_disk_here(self.workdir, path)
-        if before is None and st.mode != MODE_LINK:
+        if before is None:
             return self._create(path, st, data, full)
-        self.saved.append(_Saved(path, before))
+        self.saved.append(_Saved(path, before, perm_of(full), self._backup(path, full)))
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
-        tmp = os.path.join(os.path.dirname(full), f".{os.path.basename(full)[:200]}.ai-apply-{os.getpid()}.tmp")
-        remove_file(tmp)
-        if st.mode == MODE_LINK:
-            os.symlink(os.fsdecode(data), tmp)
-        else:
-            _write_all(_open_new(tmp, st.mode), data)
+        tmp = self._temp(path, st, data)
         try:
             if os.path.isdir(full) and not os.path.islink(full):
                 raise ApplyError(f"cannot write {path}: a folder is in the way")
@@ -111,14 +113,56 @@ class WorktreeWriter:
             raise
         self.stats[path] = os.lstat(full)
 
+    def _backup(self, path: str, full: str) -> str | None:
+        """A hard link to the file at ``full`` in the git dir (``backup_dir``), so that a
+        rollback puts back the very file (bytes, mode, owner) by a rename, which needs no
+        free space; None where no hard link can be made (another file system, no hard
+        links), and the rollback then rewrites the file from its saved bytes."""
+        name = os.path.join(self.backup_dir, backup_name(path))
+        try:
+            try:
+                os.link(full, name, follow_symlinks=False)
+            except FileNotFoundError:  # the folder, made at the first backup
+                os.makedirs(self.backup_dir, exist_ok=True)
+                os.link(full, name, follow_symlinks=False)
+        except OSError:
+            return None
+        return name
+
+    def drop_backups(self) -> None:
+        """Remove the backups (the run is complete, or rolled back)."""
+        import shutil
+
+        shutil.rmtree(self.backup_dir, ignore_errors=True)
+
+    def _temp(self, path: str, st: FileState, data: bytes) -> str:
+        """A temporary file (or link) next to ``path`` holding ``data``; its name."""
+        tmp = os.path.join(self.workdir, temp_name(path, os.getpid(), "tmp"))
+        remove_file(tmp)
+        if st.mode == MODE_LINK:
+            os.symlink(os.fsdecode(data), tmp)
+        else:
+            fd = open_new(tmp, st.mode)
+            try:
+                write_all(fd, data)
+            except BaseException:
+                remove_file(tmp)
+                raise
+        fault("worktree-temp")
+        return tmp
+
     def _create(self, path: str, st: FileState, data: bytes, full: str) -> None:
-        """A new file (nothing at ``path``): created in place, as git creates one, never
-        over a file that appeared since (O_EXCL), never through a link (O_NOFOLLOW)."""
+        """A new file (nothing at ``path``): written to a temporary file, then hard-linked
+        to its name, which fails when anything is there (a file that appeared since, a
+        link: never followed, never replaced), then the temporary name is removed.  Where
+        the file system has no hard links, created in place with O_EXCL|O_NOFOLLOW."""
         self._makedirs(path)
         refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
+        tmp = self._temp(path, st, data)
         try:
-            fd = _open_new(full, st.mode)
+            os.link(tmp, full, follow_symlinks=False)
         except FileExistsError:
+            remove_file(tmp)
             if os.path.isdir(full) and not os.path.islink(full):
                 # a folder the response empties of tracked files, still holding others
                 raise ApplyError(Problem(
@@ -126,16 +170,43 @@ class WorktreeWriter:
                     "files that git does not track", file=path,
                     hint=f"move the untracked files out of {path}/ first")) from None
             raise _appeared(path) from None
+        except OSError as e:
+            remove_file(tmp)
+            if e.errno not in NO_HARD_LINKS:
+                raise
+            return self._create_in_place(path, st, data, full)
+        except BaseException:
+            remove_file(tmp)
+            raise
         self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
-        _write_all(fd, data)
+        remove_file(tmp)
+        self.stats[path] = os.lstat(full)  # after the unlink: the link count is in ctime
+
+    def _create_in_place(self, path: str, st: FileState, data: bytes, full: str) -> None:
+        """``_create`` on a file system without hard links (FAT, some FUSE mounts): a
+        kill while writing may leave a half file here, which `recover` then explains."""
+        try:
+            if st.mode == MODE_LINK:
+                os.symlink(os.fsdecode(data), full)  # whole at once, never over anything
+                self.saved.append(_Saved(path, None))
+                self.stats[path] = os.lstat(full)
+                return
+            fd = open_new(full, st.mode)
+        except FileExistsError:
+            raise _appeared(path) from None
+        self.saved.append(_Saved(path, None))
+        write_all(fd, data)
         self.stats[path] = os.lstat(full)
 
     def delete(self, path: str) -> None:
         refuse_symlinked_parent(self.workdir, path)
         full = self._full(path)
         before = read_disk(self.workdir, path)
-        self.saved.append(_Saved(path, before))
-        if before is not None:
+        if before is None:
+            self.saved.append(_Saved(path, None))
+        else:
+            backup = self._backup(path, full)
+            self.saved.append(_Saved(path, before, perm_of(full), backup))
             os.unlink(full)
         # git removes folders that the deletion left empty
         d = os.path.dirname(full)
@@ -161,7 +232,10 @@ class WorktreeWriter:
                 else:
                     if full in self.made_dirs and os.path.isdir(full) and not os.path.islink(full):
                         os.rmdir(full)  # a file replaced by a folder (x -> x/y): x again
-                    restore_file(self.workdir, s.path, s.state)
+                    if s.backup is not None and os.path.lexists(s.backup):
+                        os.replace(s.backup, full)  # the very file, kept as a hard link
+                    else:
+                        restore_file(self.workdir, s.path, s.state, s.perm)
             except OSError:
                 failed.append(s.path)
         for d in reversed(self.made_dirs):
@@ -184,54 +258,10 @@ def _replaced_by_folder(workdir: str, final: dict, folder: str | None) -> bool:
         return False
 
 
-def _open_new(full: str, mode: int) -> int:
-    """A file descriptor of a new file at ``full``: never over an existing file (O_EXCL),
-    never through a link (O_NOFOLLOW)."""
-    perm = 0o777 if mode == MODE_EXEC else 0o666
-    return os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, perm)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write ``data`` to ``fd`` (short writes continued), then close it."""
-    try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
-    finally:
-        os.close(fd)
-
-
 def _appeared(path: str) -> ApplyError:
     return ApplyError(Problem(f"{path} appeared on disk while the response was being applied; "
                               "ai-apply never overwrites an untracked file", file=path,
                               hint="move it away and run the command again"))
-
-
-def restore_file(workdir: str, path: str, st: FileState) -> None:
-    """Put ``st`` (bytes exactly as they were on disk) back at ``path``."""
-    full = os.path.join(workdir, path)
-    tmp = full + f".ai-apply-{os.getpid()}.restore"
-    remove_file(tmp)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    if st.mode == MODE_LINK:
-        os.symlink(os.fsdecode(st.data), tmp)
-    else:
-        with open(tmp, "wb") as f:
-            f.write(st.data)
-        os.chmod(tmp, (0o777 if st.mode == MODE_EXEC else 0o666) & ~_umask())
-    os.replace(tmp, full)
-
-
-_UMASK = None
-
-
-def _umask() -> int:
-    global _UMASK
-    if _UMASK is None:
-        _UMASK = os.umask(0)
-        os.umask(_UMASK)
-    return _UMASK
 
 
 # --------------------------------------------------------------------------- objects
@@ -415,7 +445,8 @@ class Transaction:
             else:
                 written[p] = None
         self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
-                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to)
+                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to,
+                           perms=self._unusual_perms(paths, originals))
         fault("journal")
         for p in paths:
             if final[p] is None:
@@ -429,6 +460,17 @@ class Transaction:
         self.lock.stage(self.index)
         self.journal.note_staged_index(self.lock.lock_path)
         fault("index-stage")
+
+    def _unusual_perms(self, paths, originals) -> dict:
+        """path -> permission bits of the files there whose bits are not what git makes
+        (0666/0777 less the umask), for recover to put back (a 0600 file stays 0600)."""
+        out = {}
+        for p in paths:
+            if originals[p] is not None:
+                perm = perm_of(self.writer._full(p))
+                if perm is not None and perm != git_perm(originals[p][0] == MODE_EXEC):
+                    out[p] = perm
+        return out
 
     # -- 6, 7 ------------------------------------------------------------------------
     def move_ref(self, refname: str, new, old, message: str, committer) -> None:
@@ -446,6 +488,7 @@ class Transaction:
                 remove_file(p)
         fault("index-install")
         self.lock.install()
+        self.writer.drop_backups()
         self.journal.end()
 
     def __exit__(self, etype, exc, tb) -> bool:
@@ -466,16 +509,20 @@ class Transaction:
                 remove_file(p)
         failed = self.writer.rollback()
         self.lock.release()
-        self.journal.end()
         if failed:
-            raise ApplyError(Problem(
-                f"the {'undo' if self.kind == 'undo' else 'commit'} failed and these files "
-                "could not be restored: " + ", ".join(failed),
-                hint="restore them with `git checkout HEAD -- PATH`")) from None
+            # the journal stays: it names what the files held, for `recover` once the
+            # cause (a full disk...) is gone; the backups stay with it
+            raise FatalError(
+                f"the {'undo' if self.kind == 'undo' else 'commit'} failed ({write_cause(exc)}) and "
+                "these files could not be put back yet: " + ", ".join(failed) + "\n"
+                "hint: fix the cause, then run `git ai-apply recover`, which puts them back "
+                "as they were", kind="io") from None
+        self.writer.drop_backups()
+        self.journal.end()
         if isinstance(exc, (OSError, pygit2.GitError)):
             # a disk or repository error (full disk, I/O error): nothing changed
-            raise FatalError(f"cannot write the {'undo' if self.kind == 'undo' else 'commit'}: "
-                             f"{exc}; nothing was changed", kind="io") from None
+            raise io_error("undo" if self.kind == "undo" else "commit", exc,
+                           probe_dirs(self.repo)) from None
 
 
 def unmerged_error(paths: list[str]) -> FatalError:
@@ -600,9 +647,12 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     from .signing import write_commit
 
     r = repo.repo
-    entries = write_blobs(r, plan)
-    base_tree = base_commit.tree if base_commit is not None else None
-    tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    try:
+        entries = write_blobs(r, plan)
+        base_tree = base_commit.tree if base_commit is not None else None
+        tree_id = build_tree(r, base_tree, entries) or empty_tree(r)
+    except (OSError, pygit2.GitError) as e:
+        raise io_error("commit", e, probe_dirs(repo)) from None
     if edit_message is not None:
         message = edit_message(message)
     hook_output = ""
@@ -612,7 +662,10 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
     author = identity(repo, "author")
     committer = identity(repo, "committer")
     parents = [base_commit.id] if base_commit is not None else []
-    commit_id = write_commit(r, author, committer, message, tree_id, parents, sign)
+    try:
+        commit_id = write_commit(r, author, committer, message, tree_id, parents, sign)
+    except (OSError, pygit2.GitError) as e:
+        raise io_error("commit", e, probe_dirs(repo)) from None
     subject = message.split("\n", 1)[0]
     if expected_tip is None:
         # the record `attempts --prune` trusts (attempts.prune_verdict): this tool created
