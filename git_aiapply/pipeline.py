@@ -287,6 +287,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     # the text's change blocks and the answer's edit tool calls, in answer order
     parsed = parse_with_tools(response, only=opts.format)
     out.formats = list(parsed.formats)
+    out.note = "; ".join(parsed.notes) or None  # what was left out on purpose (an empty hunk)
     if parsed.ops and (opts.strip is not None or opts.directory is not None or opts.limits):
         from .limits import limit_ops
 

@@ -173,12 +173,19 @@ def test_cut_off_answers_are_refused_and_say_so(text):
 
 @pytest.mark.parametrize("fence", [F, "````", "~~~"])
 @pytest.mark.parametrize("after", ["\nDone.\n", "", "\n", "\n\nMore prose.\n"])
-def test_a_hunk_ending_its_fence_short_of_its_counts_looks_cut_off(fence, after):
-    # BEHAVIOR §2: "a unified-diff hunk ends the response (or its fence) with fewer lines
-    # than its @@ header announces": the fence being closed does not make the hunk whole
+def test_a_hunk_its_fence_closes_is_recounted_whatever_its_counts(fence, after):
+    # BEHAVIOR §2: "a hunk that ends at something that closes it (... a closing fence ...)
+    # is complete whatever its header counts say: its body is recounted"
     text = fence + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n\n" + fence + after
+    (op,) = parse_response(text).ops
+    assert op.hunks[0].lines == [(" ", "a"), ("-", "b"), ("+", "B")]
+
+
+@pytest.mark.parametrize("after", ["", "\n", "\n\n"])
+def test_a_short_hunk_that_ends_the_answer_with_nothing_closing_it_looks_cut_off(after):
+    text = "--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n" + after
     message = refused(text)
-    assert "cut off" in message and "ends its code fence" in message and "response line 4" in message
+    assert "cut off" in message and "nothing closes it" in message and "response line 3" in message
 
 
 def test_loose_counts_are_hints_where_the_hunk_does_not_end_the_response_or_its_fence():

@@ -23,6 +23,7 @@ from ..text import HunkHeader, fence_open, read_hunk_header
 NAME = "unified-diff"
 
 DEV_NULL = "/dev/null"
+PATCH_OPEN, PATCH_CLOSE = "<patch>", "</patch>"  # the SWE-bench prompt's wrapper
 # '@@ -l[,c] +l[,c] @@ section'; the closing '@@' is optional (models drop it).
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 _TIME_RE = re.compile(r"\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
@@ -136,6 +137,8 @@ class _Section:
         self.deleted = False
         self.new_mode: str | None = None
         self.hunks: list[Hunk] = []
+        self.notes: list[str] = []  # what was left out on purpose (an empty hunk)
+        self.empty_hunks: list[tuple[int, int]] = []  # (hunk number, response line)
         self.display = "diff"  # directive words, refined once the path is known
 
     def error(self, reason: str, line: int | None = None, hint: str | None = None,
@@ -182,27 +185,33 @@ class UnifiedDiff(Format):
     name = NAME
     prompts = {"unified-diff": PROMPT}
     new_file_hint = 'a diff from `--- /dev/null`'
-    triggers = "dI-"
-    markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -")
+    triggers = "dI-<"
+    markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -",
+               PATCH_OPEN)
     tells = ("\n+++ ", "\n@@ ")
 
     def opens(self, scan: Scan, i: int) -> bool:
-        return _svn_header(scan.lines, i) or _section_starts(scan.lines, i)
+        return (_svn_header(scan.lines, i) or _section_starts(scan.lines, i)
+                or _patch_tag_opens(scan.lines, i))
 
     def parse(self, scan: Scan, i: int) -> Block:
         lines = scan.lines
         n = len(lines)
         first = i
+        tagged = _patch_tag_opens(lines, i)
+        if tagged:
+            i = _next_content(lines, i + 1)
         if _svn_header(lines, i):
             i += 2
+        bounded = tagged or scan.fence is not None or scan.inside_fence
         ops: list[Operation] = []
+        notes: list[str] = []
         while True:
-            section, i = _read_section(lines, i, scan)
+            section, i = _read_section(lines, i, scan, bounded)
             ops.extend(_operations(section))
+            notes.extend(section.notes)
             end = i
-            j = i
-            while j < n and not lines[j].strip():
-                j += 1
+            j = _next_content(lines, i)
             if j < n and _section_starts(lines, j):
                 i = j
                 continue
@@ -210,7 +219,40 @@ class UnifiedDiff(Format):
                 i = j + 2
                 continue
             break
-        return Block(NAME, scan.starts[first], scan.offset(end), ops)
+        if tagged:
+            end = _patch_tag_close(lines, end, first, scan) + 1
+        return Block(NAME, scan.starts[first], scan.offset(end), ops, notes=notes)
+
+
+def _next_content(lines: list[str], i: int) -> int:
+    """The first line at or after ``i`` that is not blank (``len(lines)`` if none)."""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return i
+
+
+def _patch_tag_opens(lines: list[str], i: int) -> bool:
+    """Line ``i`` is ``<patch>`` (the SWE-bench prompt's wrapper) and a diff follows it."""
+    if lines[i].strip().lower() != PATCH_OPEN:
+        return False
+    j = _next_content(lines, i + 1)
+    return j < len(lines) and (_svn_header(lines, j) or _section_starts(lines, j))
+
+
+def _patch_tag_close(lines: list[str], i: int, opened: int, scan: Scan) -> int:
+    """The ``</patch>`` line closing the ``<patch>`` of line ``opened``, the diff having
+    ended before line ``i``; refused when the answer ends first (cut off) or something
+    else stands there."""
+    j = _next_content(lines, i)
+    if j < len(lines) and lines[j].strip().lower() == PATCH_CLOSE:
+        return j
+    if j >= len(lines):
+        raise ParseError(f"{CUT_OFF}: the <patch> opened at response line {opened + 1} is "
+                         "never closed", line=opened + 1, directive="patch", hint=CUT_OFF_HINT)
+    raise ParseError(f"the <patch> opened at response line {opened + 1} holds "
+                     f"{lines[j].strip()[:40]!r} after its diff (response line {j + 1}), "
+                     "where </patch> should close it", line=j + 1, directive="patch",
+                     hint="put only the diff between <patch> and </patch>")
 
 
 FORMAT = UnifiedDiff()
@@ -220,8 +262,10 @@ def find_blocks(text: str) -> list[Block]:
     return scan_blocks(text, [FORMAT]).blocks
 
 
-def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_Section, int]:
-    """Read one file section from line ``i``; return it and the line after it."""
+def _read_section(lines: list[str], i: int, scan: Scan | None = None,
+                  bounded: bool = False) -> tuple[_Section, int]:
+    """Read one file section from line ``i``; return it and the line after it.
+    ``bounded``: something closes the diff (a fence, ``</patch>``), see ``_read_hunk``."""
     n = len(lines)
     sec = _Section(i + 1)
     if lines[i].startswith("diff --git "):
@@ -247,14 +291,31 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_
     number = 0
     while i < n and lines[i].startswith("@@"):
         number += 1
-        hunk, i = _read_hunk(lines, i, number, sec, scan)
-        sec.hunks.append(hunk)
+        header = i
+        hunk, i = _read_hunk(lines, i, number, sec, scan, bounded)
+        if hunk is not None:
+            sec.hunks.append(hunk)
+        else:
+            _drop_empty_hunk(lines, header, number, sec)
     if not sec.hunks and scan is not None and i >= n - 1 and scan.ends_mid_line(n - 1):
         # the response stops inside a header line ('rename to ne' for 'new.py') or in
         # the one after them ('ind' for 'index ...' after 'new file mode 100644')
         raise sec.error(f"{CUT_OFF}: its last line {lines[n - 1][:60]!r} ends the response "
                         "in the middle of the line", n, hint=CUT_OFF_HINT)
     return sec, i
+
+
+def _drop_empty_hunk(lines: list[str], i: int, number: int, sec: _Section) -> None:
+    """An '@@' header with no lines inside a diff that goes on (BEHAVIOR.md §2): it
+    changes nothing and is left out with a note.  A new or deleted file's hunks are its
+    content, so there an empty one is refused rather than make the file empty."""
+    if sec.new_file or sec.deleted or DEV_NULL in (sec.old_name, sec.new_name):
+        raise sec.error(f"hunk {number} has no lines", i + 1,
+                        hint="a new file's hunk gives its lines as '+' lines, a deleted "
+                             "file's as '-' lines")
+    sec.empty_hunks.append((number, i + 1))
+    sec.notes.append(f"response line {i + 1}: hunk {number} of {sec.named_file() or 'the diff'} "
+                     f"({lines[i].strip()[:40]}) has no lines; left out")
 
 
 def _strip_git(sec: _Section, name: str) -> str:
@@ -326,8 +387,16 @@ def _read_names(lines: list[str], i: int, sec: _Section) -> None:
 
 
 def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
-               scan: Scan | None = None) -> tuple[Hunk, int]:
-    """Read the hunk whose '@@' header is line ``i``; return it and the line after it."""
+               scan: Scan | None = None, bounded: bool = False) -> tuple[Hunk | None, int]:
+    """Read the hunk whose '@@' header is line ``i``; return it (None for a header with no
+    lines after it) and the line after it.
+
+    The body runs to its real end (the next '@@', a file header, the line closing the
+    fence or ``<patch>``, anything that is not a hunk line) whatever the header counts say:
+    it is recounted, as ``git apply --recount`` does (BEHAVIOR.md §2).  The counts are
+    used only where nothing else can tell: a ``---``/``+++`` pair that may be a removed
+    and an added line, trailing blank lines that may be blank context, and, in an
+    unfenced (not ``bounded``) diff, a blank line followed by diff-like prose."""
     n = len(lines)
     header = lines[i].rstrip()
     if header.startswith("@@@"):
@@ -348,16 +417,7 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
     j = i + 1
     while j < n:
         line = lines[j]
-        counted = old_left is not None and (old_left > 0 or new_left > 0)
-        if line.startswith("@@") or line.startswith("diff --git "):
-            break
-        if not counted:
-            if _is_file_header(lines, j) and j + 2 < n and lines[j + 2].startswith("@@"):
-                break  # the next file; without its '@@' the pair is a removed and an added line
-            if (old_left is not None and line.rstrip() == "--"
-                    and (j + 1 == n or not _is_hunk_line(lines[j + 1]))):
-                break  # 'git format-patch' signature separator after the last hunk
-        if not _is_hunk_line(line):
+        if _closes_hunk(lines, j, old_left, new_left) or not _is_hunk_line(line):
             break
         if line.startswith("\\"):
             if last_tag in (CONTEXT, REMOVE):
@@ -368,6 +428,9 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
             j += 1
             continue
         if not line.strip():
+            if (blank_run == 0 and body and not bounded
+                    and _prose_follows(lines, j, number, sec, old_left, new_left)):
+                break
             if blank_run == 0:
                 old_before_blanks, new_before_blanks = old_left, new_left
             blank_run += 1
@@ -400,11 +463,10 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
         del body[len(body) - drop:]
         j -= drop
         # a '\' line cannot sit after a blank run (it resets the run), so j is exact
-    if not body:
-        raise sec.error(f"hunk {number} has no lines", i + 1,
-                        hint="a hunk needs context (' '), removed ('-') or added ('+') lines")
-    if scan is not None and (j > scan.last_content or _ends_its_fence(lines, j, scan)):
+    if scan is not None and j > scan.last_content:
         _check_not_cut(lines, i, j, number, sec, m, body, scan)
+    if not body:
+        return None, j
     if (j + 1 < n and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
             and lines[j + 1].strip() and lines[j + 1][0] in " -+"):
         # hunk lines resume right after a foreign line: most likely a context line that
@@ -417,28 +479,79 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
                 old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
 
 
-def _ends_its_fence(lines: list[str], j: int, scan: Scan) -> bool:
-    """Nothing but blank lines lies between the hunk (ending before line ``j``) and the
-    line that closes the markdown fence around its diff."""
-    if scan.fence is None:
-        return False
-    while j < len(lines) and not lines[j].strip():
-        j += 1
-    return j < len(lines) and scan.ends_fence(j)
+def _closes_hunk(lines: list[str], j: int, old_left: int | None, new_left: int | None) -> bool:
+    """Line ``j`` ends the hunk before it: the next hunk, the next file's header, or
+    'git format-patch''s signature separator."""
+    line = lines[j]
+    if line.startswith("@@") or line.startswith("diff --git "):
+        return True
+    n = len(lines)
+    if _is_file_header(lines, j) and j + 2 < n and lines[j + 2].startswith("@@"):
+        # the next file, unless the counts announce exactly one more removed and one
+        # more added line: then the pair is those lines ('-- x' removed, '++ y' added)
+        return not (old_left == 1 and new_left == 1)
+    counted = old_left is not None and (old_left > 0 or new_left > 0)
+    return (old_left is not None and not counted and line.rstrip() == "--"
+            and (j + 1 == n or not _is_hunk_line(lines[j + 1])))
+
+
+def _prose_follows(lines: list[str], j: int, number: int, sec: _Section,
+                   old_left: int | None, new_left: int | None) -> bool:
+    """In an unfenced diff, whether the blank line ``j`` after hunk lines ends the hunk
+    because what follows it is prose, not more of the hunk (BEHAVIOR.md §2).
+
+    Nothing closes an unfenced diff, so a list after it (``- fixed``, ``+ added``) looks
+    like hunk lines.  The diff-like lines after the blank run belong to the hunk when the
+    diff visibly goes on after them (another hunk or file follows), or when the counts
+    are still open and those lines complete them or end the answer.  After a hunk whose
+    counts are met they are prose, unless one of them reads as a context line (a leading
+    space): that cannot be told apart, and is refused."""
+    n = len(lines)
+    k = j
+    while k < n and not lines[k].strip():
+        k += 1
+    r = k
+    context = False
+    while r < n and _is_hunk_line(lines[r]) and not _closes_hunk(lines, r, None, None):
+        context = context or (lines[r][:1] == CONTEXT and lines[r].strip() != "")
+        r += 1
+    if r == k or (r < n and (lines[r].startswith(("@@", "diff ")) or _is_file_header(lines, r)
+                             or _svn_header(lines, r))):
+        return False  # no diff-like line after the blanks, or the diff goes on after them
+    if old_left is None:
+        return False  # a bare '@@': no counts to go by; the lines are read as the body
+    if old_left == 0 and new_left == 0 and not context:
+        return True
+    if old_left or new_left:
+        old_more = sum(1 for line in lines[j:r] if line[:1] != ADD)
+        new_more = sum(1 for line in lines[j:r] if line[:1] != REMOVE)
+        if (old_more, new_more) == (old_left, new_left) or all(not l.strip() for l in lines[r:]):
+            return False  # the lines complete the counts, or the hunk ends the answer
+    raise sec.error(
+        f"hunk {number}: after the blank line at response line {j + 1}, diff-like lines "
+        f"follow ({lines[k].strip()[:40]!r}) that may be the hunk's or prose after the diff; "
+        "its header counts do not settle it", j + 1,
+        hint="put the diff in a ```diff fence, or give the hunk's real line counts")
 
 
 def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m: HunkHeader | None,
                    body: list[tuple[str, str]], scan: Scan) -> None:
-    """Refuse a hunk that ends the response or its fence and looks cut off (BEHAVIOR.md
-    §2): it holds fewer lines than its '@@' header announces, or its last line has no
-    newline (the response stopped in the middle of it).  A hunk followed by anything
-    else (another hunk or file, prose after an unfenced diff) is complete as written:
-    its counts are only hints."""
+    """Refuse a hunk that ends the response and looks cut off (BEHAVIOR.md §2): its last
+    line has no newline (the response stopped in the middle of it), or it holds fewer
+    lines than its '@@' header announces and nothing closes it (no fence, tag or line
+    after it; a chat API's answer that its JSON calls complete, or the content of a
+    closed fence, ends where its author stopped).  A hunk that something closes is
+    complete as written: its counts are only hints."""
     last = j - 1
-    if scan.ends_mid_line(last) and lines[last][:1] in (CONTEXT, REMOVE, ADD):
+    if last > i and scan.ends_mid_line(last) and lines[last][:1] in (CONTEXT, REMOVE, ADD):
         raise sec.error(f"{CUT_OFF}: the last line of hunk {number} ({lines[last][:40]!r}) "
                         "ends the response without a newline, in the middle of the line",
                         last + 1, hint=CUT_OFF_HINT)
+    if scan.ends_whole or scan.inside_fence:
+        return
+    if not body:
+        raise sec.error(f"{CUT_OFF}: hunk {number}'s header {lines[i].strip()!r} ends the "
+                        "response with no lines after it", i + 1, hint=CUT_OFF_HINT)
     if not m:
         return
     old_count = m.old_count if m.old_count is not None else 1
@@ -446,15 +559,10 @@ def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section,
     old_seen = sum(1 for tag, _ in body if tag != ADD)
     new_seen = sum(1 for tag, _ in body if tag != REMOVE)
     if old_seen < old_count or new_seen < new_count:
-        if j > scan.last_content:
-            where, hint = "the response", CUT_OFF_HINT
-        else:
-            where = "its code fence"
-            hint = (CUT_OFF_HINT + " (if this hunk is whole, its header's counts are wrong: "
-                    "give the hunk's real line counts)")
-        raise sec.error(f"{CUT_OFF}: hunk {number} ends {where} with {old_seen} of the "
+        raise sec.error(f"{CUT_OFF}: hunk {number} ends the response with {old_seen} of the "
                         f"{old_count} old and {new_seen} of the {new_count} new lines its "
-                        f"header {lines[i].strip()!r} announces", i + 1, hint=hint)
+                        f"header {lines[i].strip()!r} announces, and nothing closes it",
+                        i + 1, hint=CUT_OFF_HINT)
 
 
 def _ends_hunk_cleanly(lines: list[str], j: int) -> bool:
@@ -537,6 +645,11 @@ def _operations(sec: _Section) -> list[Operation]:
         ops.append(EditFile(path, sec.hunks, source))
     if mode is not None:
         ops.append(SetMode(path, mode, source))
+    if not ops and sec.empty_hunks:
+        number, line = sec.empty_hunks[0]
+        raise sec.error(f"hunk {number} has no lines, and this file's diff has no other hunk",
+                        line, file=path, hint="a hunk needs context (' '), removed ('-') or "
+                                              "added ('+') lines")
     if not ops:
         raise sec.error("this file's diff has no hunks and changes nothing", file=path,
                         hint="give '@@' hunks with the changed lines")
