@@ -28,6 +28,8 @@ PATCH_OPEN, PATCH_CLOSE = "<patch>", "</patch>"  # the SWE-bench prompt's wrappe
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 _TIME_RE = re.compile(r"\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
 _ZONE_RE = re.compile(r"[+-]\d{4}")
+# a markdown list item as prose writes it: '- Fixed ...', '+ Added ...'
+_LIST_ITEM = re.compile(r"[-+] \S")
 # one-letter prefixes git writes: a/ b/, and the mnemonic ones (diff.mnemonicPrefix)
 _GIT_PREFIX_LETTERS = "abciwo"
 _BACKUP_SUFFIXES = (".orig", ".old", ".bak", ".rej", "~")
@@ -447,17 +449,20 @@ def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
                 new_left -= 1
         j += 1
     if blank_run:
-        # Trailing blank lines end the hunk, unless the counts announce exactly that many
-        # more context lines (a blank context line whose leading space was trimmed).  At
-        # the end of the response a bare empty line is not taken as such a line: it is the
-        # answer's own trailing blank (or where it was cut), so a short hunk shows as cut.
+        # Trailing blank lines end the hunk, but those written as context (' ', the
+        # space kept) are the hunk's, and so are as many more as the counts announce
+        # exactly (blank context lines whose leading space was trimmed).  At the end of
+        # the response a bare empty line is not taken as such a line: it is the answer's
+        # own trailing blank (or where it was cut), so a short hunk shows as cut.
         usable = blank_run
         if j == n:
             while usable and not lines[j - blank_run + usable - 1].startswith(CONTEXT):
                 usable -= 1
-        keep = 0
+        keep = usable
+        while keep and not lines[j - blank_run + keep - 1].startswith(CONTEXT):
+            keep -= 1
         if (old_before_blanks is not None and old_before_blanks == new_before_blanks
-                and 0 < old_before_blanks <= usable):
+                and keep < old_before_blanks <= usable):
             keep = old_before_blanks
         drop = blank_run - keep
         del body[len(body) - drop:]
@@ -502,31 +507,39 @@ def _prose_follows(lines: list[str], j: int, number: int, sec: _Section,
 
     Nothing closes an unfenced diff, so a list after it (``- fixed``, ``+ added``) looks
     like hunk lines.  The diff-like lines after the blank run belong to the hunk when the
-    diff visibly goes on after them (another hunk or file follows), or when the counts
-    are still open and those lines complete them or end the answer.  After a hunk whose
-    counts are met they are prose, unless one of them reads as a context line (a leading
-    space): that cannot be told apart, and is refused."""
+    diff visibly goes on after them (another hunk or file follows) or when they complete
+    the header's counts exactly.  Otherwise they are prose when every one of them reads
+    as a markdown list item (the sign, one space, a word).  Other lines (``-x``,
+    ``+    return``, a context line) are the body when there are no counts (a bare
+    '@@'), or when the counts are still open and the lines end the answer (the cut check
+    then judges the hunk); anywhere else they may be the rest of a miscounted hunk or
+    prose: that cannot be told apart, and is refused rather than guessed either way."""
     n = len(lines)
     k = j
     while k < n and not lines[k].strip():
         k += 1
     r = k
-    context = False
+    listed = True  # every non-blank line of the run reads as a list item
     while r < n and _is_hunk_line(lines[r]) and not _closes_hunk(lines, r, None, None):
-        context = context or (lines[r][:1] == CONTEXT and lines[r].strip() != "")
+        listed = listed and (not lines[r].strip() or _LIST_ITEM.match(lines[r]) is not None)
         r += 1
     if r == k or (r < n and (lines[r].startswith(("@@", "diff ")) or _is_file_header(lines, r)
                              or _svn_header(lines, r))):
         return False  # no diff-like line after the blanks, or the diff goes on after them
-    if old_left is None:
-        return False  # a bare '@@': no counts to go by; the lines are read as the body
-    if old_left == 0 and new_left == 0 and not context:
+    if old_left is not None:
+        last = r  # the run without its own trailing blank lines (the prose's separator)
+        while not lines[last - 1].strip():
+            last -= 1
+        old_more = sum(1 for line in lines[j:last] if line[:1] != ADD)
+        new_more = sum(1 for line in lines[j:last] if line[:1] != REMOVE)
+        if (old_more, new_more) == (old_left, new_left):
+            return False  # the lines complete the counts exactly: the hunk's
+    if listed:
         return True
-    if old_left or new_left:
-        old_more = sum(1 for line in lines[j:r] if line[:1] != ADD)
-        new_more = sum(1 for line in lines[j:r] if line[:1] != REMOVE)
-        if (old_more, new_more) == (old_left, new_left) or all(not l.strip() for l in lines[r:]):
-            return False  # the lines complete the counts, or the hunk ends the answer
+    if old_left is None or ((old_left > 0 or new_left > 0) and r == n):
+        # no counts to go by (a bare '@@'), or the counts are still open and these lines
+        # end the answer: the body (whether it is cut is judged at its end)
+        return False
     raise sec.error(
         f"hunk {number}: after the blank line at response line {j + 1}, diff-like lines "
         f"follow ({lines[k].strip()[:40]!r}) that may be the hunk's or prose after the diff; "
