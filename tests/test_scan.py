@@ -376,6 +376,33 @@ def _sweep_responses() -> list[tuple[str, str]]:
                 if (case / name).exists():
                     raw = (case / name).read_bytes().decode("utf-8", "surrogateescape")
                     out.append((f"{d.name}/{case.name}", normalize_newlines(raw)))
+    return out + _miscounted(out)
+
+
+_COUNTS = re.compile(r"^@@ -(\d+),(\d+) \+(\d+),(\d+) @@", re.M)
+
+
+def _miscounted(responses: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The responses holding unified-diff hunks again with wrong header counts (a
+    complete hunk is recounted, BEHAVIOR §2): counts too large everywhere (every cut in a
+    hunk leaves it short: cut off); counts too small only where each diff is fenced or
+    tagged (a raw diff with counts too small, cut at a line, cannot be told from a
+    complete one: docs/DECISIONS.md)."""
+    out = []
+    for name, text in responses:
+        if not _COUNTS.search(text):
+            continue
+        out.append((name + "+counts-too-large", _COUNTS.sub(
+            lambda m: f"@@ -{m[1]},{int(m[2]) + 2} +{m[3]},{int(m[4]) + 3} @@", text)))
+        try:
+            found = scan_blocks(text, selected_formats(None))
+        except ApplyError:
+            continue
+        if all(any(a <= b.start and b.end <= z for a, z in found.wrappers) or "<patch>" in
+               text[b.start:b.end] for b in found.blocks if b.format == "unified-diff"):
+            out.append((name + "+counts-too-small", _COUNTS.sub(
+                lambda m: f"@@ -{m[1]},{max(0, int(m[2]) - 1)} +{m[3]},{max(0, int(m[4]) - 2)} @@",
+                text)))
     return out
 
 
