@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from git_aiapply.errors import ParseError
+from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
 from git_aiapply.locate import apply_hunks
 from git_aiapply.text import FileText
@@ -116,6 +116,24 @@ def test_trailing_blank_context_lines_the_model_wrote_empty_are_kept_when_counts
     # counts that announce fewer: the blank lines are the fence's padding
     text = F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\n\n" + F + "\n"
     assert hunks_of(text) == {"a.py": [body(" a", "-b", "+B")]}
+
+
+@pytest.mark.parametrize("wrap", ["raw", "fence"])
+def test_blank_lines_between_two_hunks_keep_the_second_one(wrap):
+    # the second hunk was left as prose (inside the fence) and dropped while the first applied
+    diff = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\n\n@@ -8,2 +8,2 @@\n-x\n+X\n y\n"
+    text = diff if wrap == "raw" else F + "diff\n" + diff + F + "\n"
+    assert hunks_of(text) == {"a.py": [body(" a", "-b", "+B"), body("-x", "+X", " y")]}
+
+
+@pytest.mark.parametrize("text", [
+    "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\nAnd also:\n\n@@ -8,2 +8,2 @@\n-x\n+X\n",
+    F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n# then\n@@ -8 +8 @@\n-x\n+X\n" + F + "\n",
+    "Change line 8:\n\n" + F + "diff\n@@ -8 +8 @@\n-x\n+X\n" + F + "\n",
+])
+def test_a_hunk_outside_any_files_diff_is_refused_never_dropped(text):
+    message = refused(text)
+    assert "stands outside any file's diff" in message
 
 
 # ------------------------------------------------------- unfenced: prose after the hunk
@@ -294,9 +312,19 @@ def test_parsed_hunks_are_the_written_hunks_and_apply_as_written(case):
         return
     (op,) = r.ops
     got = [[(t, c) for t, c in h.lines] for h in op.hunks]
-    assert got == bodies  # no hunk dropped, none cut at its counts
+    assert len(got) == len(bodies)  # no hunk dropped
+    guessed = False
+    for g, b in zip(got, bodies):
+        # none cut at its counts; the one guess left to the counts: trailing blank lines
+        # written empty are context when the counts announce exactly that many more
+        assert g[:len(b)] == b and set(g[len(b):]) <= {(" ", "")}
+        guessed = guessed or len(g) > len(b)
     ft = FileText.from_str("".join(t + "\n" for t in lines))
-    result, _a, _r = apply_hunks(ft, op.hunks, path="f.py")
+    try:
+        result, _a, _r = apply_hunks(ft, op.hunks, path="f.py")
+    except ApplyError:
+        assert guessed  # a blank context line the file lacks: refused, never misplaced
+        return
     assert result.lines == expected
 
 

@@ -187,19 +187,25 @@ class UnifiedDiff(Format):
     name = NAME
     prompts = {"unified-diff": PROMPT}
     new_file_hint = 'a diff from `--- /dev/null`'
-    triggers = "dI-<"
+    triggers = "dI-<@"
     markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -",
                PATCH_OPEN)
     tells = ("\n+++ ", "\n@@ ")
 
     def opens(self, scan: Scan, i: int) -> bool:
         return (_svn_header(scan.lines, i) or _section_starts(scan.lines, i)
-                or _patch_tag_opens(scan.lines, i))
+                or _patch_tag_opens(scan.lines, i) or _orphan_hunk(scan.lines, i))
 
     def parse(self, scan: Scan, i: int) -> Block:
         lines = scan.lines
         n = len(lines)
         first = i
+        if _orphan_hunk(lines, i):
+            raise ParseError(
+                f"a hunk header ({lines[i].strip()[:40]!r}) stands outside any file's diff: "
+                "no '---'/'+++' or 'diff --git' header names its file", line=i + 1,
+                directive="diff", hint="give every hunk after its file's '--- a/PATH' and "
+                                       "'+++ b/PATH' lines, with no prose in between")
         tagged = _patch_tag_opens(lines, i)
         if tagged:
             i = _next_content(lines, i + 1)
@@ -224,6 +230,14 @@ class UnifiedDiff(Format):
         if tagged:
             end = _patch_tag_close(lines, end, first, scan) + 1
         return Block(NAME, scan.starts[first], scan.offset(end), ops, notes=notes)
+
+
+def _orphan_hunk(lines: list[str], i: int) -> bool:
+    """Line ``i``, outside every block, is a numbered '@@' hunk header with hunk lines
+    after it: a hunk whose file header is missing (or that prose cut off from its diff).
+    Left as prose it would be dropped while the rest applies, so it is refused."""
+    return (lines[i].startswith("@@ -") and read_hunk_header(lines[i].rstrip()) is not None
+            and i + 1 < len(lines) and lines[i + 1][:1] in (CONTEXT, REMOVE, ADD))
 
 
 def _next_content(lines: list[str], i: int) -> int:
@@ -299,6 +313,9 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None,
             sec.hunks.append(hunk)
         else:
             _drop_empty_hunk(lines, header, number, sec)
+        after = _next_content(lines, i)
+        if after < n and lines[after].startswith("@@"):
+            i = after  # blank lines between two hunks: the next hunk is this file's too
     if not sec.hunks and scan is not None and i >= n - 1 and scan.ends_mid_line(n - 1):
         # the response stops inside a header line ('rename to ne' for 'new.py') or in
         # the one after them ('ind' for 'index ...' after 'new file mode 100644')
@@ -493,11 +510,21 @@ def _closes_hunk(lines: list[str], j: int, old_left: int | None, new_left: int |
     n = len(lines)
     if _is_file_header(lines, j) and j + 2 < n and lines[j + 2].startswith("@@"):
         # the next file, unless the counts announce exactly one more removed and one
-        # more added line: then the pair is those lines ('-- x' removed, '++ y' added)
-        return not (old_left == 1 and new_left == 1)
+        # more added line and the pair is not git's 'a/P' 'b/P' or /dev/null: then it
+        # is those lines ('-- x' removed, '++ y' added)
+        return not (old_left == 1 and new_left == 1) or _names_a_file(lines, j)
     counted = old_left is not None and (old_left > 0 or new_left > 0)
     return (old_left is not None and not counted and line.rstrip() == "--"
             and (j + 1 == n or not _is_hunk_line(lines[j + 1])))
+
+
+def _names_a_file(lines: list[str], j: int) -> bool:
+    """The '---'/'+++' pair at line ``j`` is a header as git writes one: 'a/P' and 'b/P',
+    or /dev/null on one side."""
+    old, new = _header_name(lines[j][4:]), _header_name(lines[j + 1][4:])
+    if old is None or new is None:
+        return False
+    return DEV_NULL in (old, new) or (old[:2], new[:2]) == ("a/", "b/") and old[2:] == new[2:]
 
 
 def _prose_follows(lines: list[str], j: int, number: int, sec: _Section,
