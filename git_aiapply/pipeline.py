@@ -277,6 +277,7 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color,
                after=None) -> Outcome:
     from .git.refs import branch_refname, branches_in_use, resolve_symbolic
+    from .already import missing_edit
     from .git.repo import find_response_commit
     from .git.state import TreeSnapshot, WorktreeSnapshot
     from .formats import no_changes_problem
@@ -355,16 +356,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
     out.base = str(base_commit.id) if base_commit is not None else None
 
-    # the same response again: nothing to do
     done = find_response_commit(repo, search_tip, response.response_id)
-    if done is not None:
-        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
-        out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
-        if branch_mode and tip is None:
-            out.note = (f"already applied as {str(done.id)[:12]}, in the base's history; "
-                        f"nothing to do, no branch {out.branch} made")
-        return out
-
     tree = base_commit.tree if base_commit is not None else None
     if opts.include_dirty and not branch_mode:
         base = WorktreeSnapshot(repo, tree, workdir, repo.read_index())
@@ -375,6 +367,16 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
         base = Overlay(base, after)
     root = repo.workdir or ""
+    # the same response again: nothing to do, while the files still hold every edit's
+    # result (after a revert, or a commit of only some of its edits, it applies again)
+    if done is not None and missing_edit(parsed.ops, base.entry,
+                                         lambda raw: normalize_path(raw, worktree=root)) is None:
+        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
+        out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
+        if branch_mode and tip is None:
+            out.note = (f"already applied as {str(done.id)[:12]}, in the base's history; "
+                        f"nothing to do, no branch {out.branch} made")
+        return out
     plan = make_plan(parsed.ops, base, lambda raw: normalize_path(raw, worktree=root))
     out.changes = _counted_as_git(plan)
     out.renames = plan.renames

@@ -130,6 +130,9 @@ def test_blank_lines_between_two_hunks_keep_the_second_one(wrap):
     "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\nAnd also:\n\n@@ -8,2 +8,2 @@\n-x\n+X\n",
     F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n# then\n@@ -8 +8 @@\n-x\n+X\n" + F + "\n",
     "Change line 8:\n\n" + F + "diff\n@@ -8 +8 @@\n-x\n+X\n" + F + "\n",
+    # headers that do not make a file section (they were read as prose, the hunk lost)
+    "--- a/x\n@@ -1 +1 @@\n-a\n+b\n",
+    "--- a/x\n+++ b/x\n\n@@ -1 +1 @@\n-a\n+b\n",
 ])
 def test_a_hunk_outside_any_files_diff_is_refused_never_dropped(text):
     message = refused(text)

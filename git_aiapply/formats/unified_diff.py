@@ -5,9 +5,10 @@ a ``--- X`` line directly followed by ``+++ Y`` and an ``@@`` line, so prose wit
 never counts as a diff.  Consecutive sections (blank lines between them allowed) form one
 change block; prose in between starts a new block.
 
-Line numbers and counts in ``@@`` headers are hints: the body defines the hunk.  Counts
-are used for one thing only, telling a removed line ``--- x`` or an added line ``+++ x``
-from the next file header, and for keeping trailing blank context lines they announce.
+Line numbers and counts in ``@@`` headers are hints: the body defines the hunk, read to
+its real end and recounted (``diff_hunks``).  ``<patch>`` ... ``</patch>`` (the SWE-bench
+prompt's wrapper) holds a diff; a numbered hunk header outside any file's section is
+refused, never left as prose.
 """
 from __future__ import annotations
 
@@ -16,20 +17,23 @@ import re
 from ..errors import ParseError
 from ..ops import (ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation,
                    RenameFile, SetMode, Source)
+from .diff_hunks import DEV_NULL
+from .diff_hunks import is_file_header as _is_file_header
+from .diff_hunks import next_content as _next_content
+from .diff_hunks import read_hunk as _read_hunk
+from .diff_hunks import section_starts as _section_starts
+from .diff_hunks import svn_header as _svn_header
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from ..paths import read_quoted_path
-from ..text import HunkHeader, fence_open, read_hunk_header
+from ..text import read_hunk_header
 
 NAME = "unified-diff"
 
-DEV_NULL = "/dev/null"
 PATCH_OPEN, PATCH_CLOSE = "<patch>", "</patch>"  # the SWE-bench prompt's wrapper
 # '@@ -l[,c] +l[,c] @@ section'; the closing '@@' is optional (models drop it).
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 _TIME_RE = re.compile(r"\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
 _ZONE_RE = re.compile(r"[+-]\d{4}")
-# a markdown list item as prose writes it: '- Fixed ...', '+ Added ...'
-_LIST_ITEM = re.compile(r"[-+] \S")
 # one-letter prefixes git writes: a/ b/, and the mnemonic ones (diff.mnemonicPrefix)
 _GIT_PREFIX_LETTERS = "abciwo"
 _BACKUP_SUFFIXES = (".orig", ".old", ".bak", ".rej", "~")
@@ -94,32 +98,6 @@ def _git_names(rest: str) -> tuple[str, str] | None:
     if len(parts) == 2 and all(parts):
         return parts[0], parts[1]
     return None
-
-
-def _is_file_header(lines: list[str], i: int) -> bool:
-    """A '--- X' line directly followed by '+++ Y'."""
-    return (i + 1 < len(lines) and lines[i].startswith("--- ")
-            and lines[i + 1].startswith("+++ "))
-
-
-def _section_starts(lines: list[str], i: int) -> bool:
-    """Line ``i`` begins a file section (see the module doc for why '@@' is required)."""
-    line = lines[i]
-    if line.startswith("diff --git "):
-        return True
-    if line.startswith("diff ") and _is_file_header(lines, i + 1):
-        return i + 3 < len(lines) and lines[i + 3].startswith("@@")
-    return _is_file_header(lines, i) and i + 2 < len(lines) and lines[i + 2].startswith("@@")
-
-
-def _svn_header(lines: list[str], i: int) -> bool:
-    """Subversion's 'Index: PATH' and '====' lines right before a file section."""
-    return (i + 2 < len(lines) and lines[i].startswith("Index: ")
-            and lines[i + 1].startswith("====") and _section_starts(lines, i + 2))
-
-
-def _is_hunk_line(line: str) -> bool:
-    return line == "" or line[0] in " -+\\"
 
 
 class _Section:
@@ -238,13 +216,6 @@ def _orphan_hunk(lines: list[str], i: int) -> bool:
     Left as prose it would be dropped while the rest applies, so it is refused."""
     return (lines[i].startswith("@@ -") and read_hunk_header(lines[i].rstrip()) is not None
             and i + 1 < len(lines) and lines[i + 1][:1] in (CONTEXT, REMOVE, ADD))
-
-
-def _next_content(lines: list[str], i: int) -> int:
-    """The first line at or after ``i`` that is not blank (``len(lines)`` if none)."""
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    return i
 
 
 def _patch_tag_opens(lines: list[str], i: int) -> bool:
@@ -403,213 +374,6 @@ def _read_names(lines: list[str], i: int, sec: _Section) -> None:
     sec.old_name, sec.new_name = old, new
     shown = new if new != DEV_NULL else old
     sec.display = "diff " + shown
-
-
-def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
-               scan: Scan | None = None, bounded: bool = False) -> tuple[Hunk | None, int]:
-    """Read the hunk whose '@@' header is line ``i``; return it (None for a header with no
-    lines after it) and the line after it.
-
-    The body runs to its real end (the next '@@', a file header, the line closing the
-    fence or ``<patch>``, anything that is not a hunk line) whatever the header counts say:
-    it is recounted, as ``git apply --recount`` does (BEHAVIOR.md §2).  The counts are
-    used only where nothing else can tell: a ``---``/``+++`` pair that may be a removed
-    and an added line, trailing blank lines that may be blank context, and, in an
-    unfenced (not ``bounded``) diff, a blank line followed by diff-like prose."""
-    n = len(lines)
-    header = lines[i].rstrip()
-    if header.startswith("@@@"):
-        raise sec.error("combined diffs ('@@@' hunks of a merge) are not supported", i + 1,
-                        hint="write an ordinary two-sided diff")
-    m = read_hunk_header(header)
-    old_left = new_left = None  # lines the counts still announce (None: no counts)
-    line_hint = None
-    if m:
-        line_hint = m.old_start
-        old_left = m.old_count if m.old_count is not None else 1
-        new_left = m.new_count if m.new_count is not None else 1
-    body: list[tuple[str, str]] = []
-    blank_run = 0  # trailing blank lines in ``body`` (tentative context)
-    old_before_blanks = new_before_blanks = None  # counts left before that run
-    last_tag = None
-    old_no_newline = new_no_newline = False
-    j = i + 1
-    while j < n:
-        line = lines[j]
-        if _closes_hunk(lines, j, old_left, new_left) or not _is_hunk_line(line):
-            break
-        if line.startswith("\\"):
-            if last_tag in (CONTEXT, REMOVE):
-                old_no_newline = True
-            if last_tag in (CONTEXT, ADD):
-                new_no_newline = True
-            blank_run = 0
-            j += 1
-            continue
-        if not line.strip():
-            if (blank_run == 0 and body and not bounded
-                    and _prose_follows(lines, j, number, sec, old_left, new_left)):
-                break
-            if blank_run == 0:
-                old_before_blanks, new_before_blanks = old_left, new_left
-            blank_run += 1
-            tag, content = CONTEXT, line[1:]
-        else:
-            blank_run = 0
-            tag, content = line[0], line[1:]
-        body.append((tag, content))
-        last_tag = tag
-        if old_left is not None:
-            if tag != ADD:
-                old_left -= 1
-            if tag != REMOVE:
-                new_left -= 1
-        j += 1
-    if blank_run:
-        # Trailing blank lines end the hunk, but those written as context (' ', the
-        # space kept) are the hunk's, and so are as many more as the counts announce
-        # exactly (blank context lines whose leading space was trimmed).  At the end of
-        # the response a bare empty line is not taken as such a line: it is the answer's
-        # own trailing blank (or where it was cut), so a short hunk shows as cut.
-        usable = blank_run
-        if j == n:
-            while usable and not lines[j - blank_run + usable - 1].startswith(CONTEXT):
-                usable -= 1
-        keep = usable
-        while keep and not lines[j - blank_run + keep - 1].startswith(CONTEXT):
-            keep -= 1
-        if (old_before_blanks is not None and old_before_blanks == new_before_blanks
-                and keep < old_before_blanks <= usable):
-            keep = old_before_blanks
-        drop = blank_run - keep
-        del body[len(body) - drop:]
-        j -= drop
-        # a '\' line cannot sit after a blank run (it resets the run), so j is exact
-    if scan is not None and j > scan.last_content:
-        _check_not_cut(lines, i, j, number, sec, m, body, scan)
-    if not body:
-        return None, j
-    if (j + 1 < n and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
-            and lines[j + 1].strip() and lines[j + 1][0] in " -+"):
-        # hunk lines resume right after a foreign line: most likely a context line that
-        # lost its leading space; ending the hunk here would apply only part of it.
-        raise sec.error(
-            f"hunk {number}: line {lines[j].strip()[:40]!r} does not start with ' ', '-' or '+' "
-            "but hunk lines follow it", j + 1,
-            hint="start every context line with a space, even an empty one")
-    return Hunk(body, number=number, kind="hunk", line_hint=line_hint,
-                old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
-
-
-def _closes_hunk(lines: list[str], j: int, old_left: int | None, new_left: int | None) -> bool:
-    """Line ``j`` ends the hunk before it: the next hunk, the next file's header, or
-    'git format-patch''s signature separator."""
-    line = lines[j]
-    if line.startswith("@@") or line.startswith("diff --git "):
-        return True
-    n = len(lines)
-    if _is_file_header(lines, j) and j + 2 < n and lines[j + 2].startswith("@@"):
-        # the next file, unless the counts announce exactly one more removed and one
-        # more added line and the pair is not git's 'a/P' 'b/P' or /dev/null: then it
-        # is those lines ('-- x' removed, '++ y' added)
-        return not (old_left == 1 and new_left == 1) or _names_a_file(lines, j)
-    counted = old_left is not None and (old_left > 0 or new_left > 0)
-    return (old_left is not None and not counted and line.rstrip() == "--"
-            and (j + 1 == n or not _is_hunk_line(lines[j + 1])))
-
-
-def _names_a_file(lines: list[str], j: int) -> bool:
-    """The '---'/'+++' pair at line ``j`` is a header as git writes one: 'a/P' and 'b/P',
-    or /dev/null on one side."""
-    old, new = _header_name(lines[j][4:]), _header_name(lines[j + 1][4:])
-    if old is None or new is None:
-        return False
-    return DEV_NULL in (old, new) or (old[:2], new[:2]) == ("a/", "b/") and old[2:] == new[2:]
-
-
-def _prose_follows(lines: list[str], j: int, number: int, sec: _Section,
-                   old_left: int | None, new_left: int | None) -> bool:
-    """In an unfenced diff, whether the blank line ``j`` after hunk lines ends the hunk
-    because what follows it is prose, not more of the hunk (BEHAVIOR.md §2).
-
-    Nothing closes an unfenced diff, so a list after it (``- fixed``, ``+ added``) looks
-    like hunk lines.  The diff-like lines after the blank run belong to the hunk when the
-    diff visibly goes on after them (another hunk or file follows) or when they complete
-    the header's counts exactly.  Otherwise they are prose when every one of them reads
-    as a markdown list item (the sign, one space, a word).  Other lines (``-x``,
-    ``+    return``, a context line) are the body when there are no counts (a bare
-    '@@'), or when the counts are still open and the lines end the answer (the cut check
-    then judges the hunk); anywhere else they may be the rest of a miscounted hunk or
-    prose: that cannot be told apart, and is refused rather than guessed either way."""
-    n = len(lines)
-    k = j
-    while k < n and not lines[k].strip():
-        k += 1
-    r = k
-    listed = True  # every non-blank line of the run reads as a list item
-    while r < n and _is_hunk_line(lines[r]) and not _closes_hunk(lines, r, None, None):
-        listed = listed and (not lines[r].strip() or _LIST_ITEM.match(lines[r]) is not None)
-        r += 1
-    if r == k or (r < n and (lines[r].startswith(("@@", "diff ")) or _is_file_header(lines, r)
-                             or _svn_header(lines, r))):
-        return False  # no diff-like line after the blanks, or the diff goes on after them
-    if old_left is not None:
-        last = r  # the run without its own trailing blank lines (the prose's separator)
-        while not lines[last - 1].strip():
-            last -= 1
-        old_more = sum(1 for line in lines[j:last] if line[:1] != ADD)
-        new_more = sum(1 for line in lines[j:last] if line[:1] != REMOVE)
-        if (old_more, new_more) == (old_left, new_left):
-            return False  # the lines complete the counts exactly: the hunk's
-    if listed:
-        return True
-    if old_left is None or ((old_left > 0 or new_left > 0) and r == n):
-        # no counts to go by (a bare '@@'), or the counts are still open and these lines
-        # end the answer: the body (whether it is cut is judged at its end)
-        return False
-    raise sec.error(
-        f"hunk {number}: after the blank line at response line {j + 1}, diff-like lines "
-        f"follow ({lines[k].strip()[:40]!r}) that may be the hunk's or prose after the diff; "
-        "its header counts do not settle it", j + 1,
-        hint="put the diff in a ```diff fence, or give the hunk's real line counts")
-
-
-def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m: HunkHeader | None,
-                   body: list[tuple[str, str]], scan: Scan) -> None:
-    """Refuse a hunk that ends the response and looks cut off (BEHAVIOR.md §2): its last
-    line has no newline (the response stopped in the middle of it), or it holds fewer
-    lines than its '@@' header announces and nothing closes it (no fence, tag or line
-    after it; a chat API's answer that its JSON calls complete, or the content of a
-    closed fence, ends where its author stopped).  A hunk that something closes is
-    complete as written: its counts are only hints."""
-    last = j - 1
-    if last > i and scan.ends_mid_line(last) and lines[last][:1] in (CONTEXT, REMOVE, ADD):
-        raise sec.error(f"{CUT_OFF}: the last line of hunk {number} ({lines[last][:40]!r}) "
-                        "ends the response without a newline, in the middle of the line",
-                        last + 1, hint=CUT_OFF_HINT)
-    if scan.ends_whole or scan.inside_fence:
-        return
-    if not body:
-        raise sec.error(f"{CUT_OFF}: hunk {number}'s header {lines[i].strip()!r} ends the "
-                        "response with no lines after it", i + 1, hint=CUT_OFF_HINT)
-    if not m:
-        return
-    old_count = m.old_count if m.old_count is not None else 1
-    new_count = m.new_count if m.new_count is not None else 1
-    old_seen = sum(1 for tag, _ in body if tag != ADD)
-    new_seen = sum(1 for tag, _ in body if tag != REMOVE)
-    if old_seen < old_count or new_seen < new_count:
-        raise sec.error(f"{CUT_OFF}: hunk {number} ends the response with {old_seen} of the "
-                        f"{old_count} old and {new_seen} of the {new_count} new lines its "
-                        f"header {lines[i].strip()!r} announces, and nothing closes it",
-                        i + 1, hint=CUT_OFF_HINT)
-
-
-def _ends_hunk_cleanly(lines: list[str], j: int) -> bool:
-    """A line after a hunk that plainly ends it: a fence, a header, another diff."""
-    line = lines[j]
-    return (fence_open(line) is not None or line.startswith(("@@", "diff ", "Index: ", "--- ", "+++ "))
-            or line.startswith("==="))
 
 
 def _mode(sec: _Section) -> int | None:
