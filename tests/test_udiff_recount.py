@@ -179,6 +179,9 @@ def test_code_after_a_blank_line_past_the_counts_is_refused_not_guessed(after):
 def test_diff_lines_after_a_blank_that_complete_open_counts_are_the_hunks():
     text = "--- a/a.py\n+++ b/a.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n\n c\n d\n\nDone.\n"
     assert hunks_of(text) == {"a.py": [body(" a", "-b", "+B", " ", " c", " d")]}
+    # the last of them a blank context line written empty, before the blank separator
+    text = "--- a/a.py\n+++ b/a.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n\n c\n\n\nDone.\n"
+    assert hunks_of(text) == {"a.py": [body(" a", "-b", "+B", " ", " c", " ")]}
 
 
 # ------------------------------------------------------------------------- empty hunks
@@ -359,3 +362,21 @@ def test_the_recount_agrees_with_git_apply_recount(seed, tmp_path):
     assert [["".join(l) for l in h.lines] for h in op.hunks] == bodies
     ours, _a, _r = apply_hunks(FileText.from_str(original), op.hunks, path="f.py")
     assert ours.to_str() == by_git != original
+
+
+# ------------------------------------------------------------------------- end to end
+
+def test_a_left_out_empty_hunk_is_noted_end_to_end(repo):
+    import json
+
+    repo.write("x.txt", "a\nb\nc\nd\ne\nf\n")
+    repo.commit_all("base")
+    text = (F + "diff\n--- a/x.txt\n+++ b/x.txt\n@@ -1,3 +1,3 @@\n@@ -4,3 +4,3 @@\n d\n-e\n+E\n f\n"
+            + F + "\n")
+    r = repo.run("--check", response=text)
+    assert r.returncode == 0 and "note: response line 4: hunk 1 of x.txt" in r.err, r.err
+    r = repo.run("--json", response=text)
+    out = json.loads(r.out)
+    assert out["status"] == "applied", r.out
+    assert "hunk 1 of x.txt (@@ -1,3 +1,3 @@) has no lines; left out" in out["note"]
+    assert repo.read("x.txt") == b"a\nb\nc\nd\nE\nf\n"

@@ -83,6 +83,7 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
     old_no_newline = new_no_newline = False
     j = i + 1
     prose_at = None  # where prose after the hunk begins (an unfenced diff's list)
+    ahead: _RunAhead | None = None  # the lines after the hunk's first blank line
     while j < n:
         line = lines[j]
         if j == prose_at or _closes_hunk(lines, j, old_left, new_left) or not is_hunk_line(line):
@@ -96,8 +97,10 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
             j += 1
             continue
         if not line.strip():
+            if blank_run == 0 and body and not bounded and (ahead is None or j >= ahead.end):
+                ahead = _RunAhead(lines, j)
             if (blank_run == 0 and body and not bounded
-                    and _prose_follows(lines, j, number, sec, old_left, new_left)):
+                    and _prose_follows(lines, j, number, sec, old_left, new_left, ahead)):
                 # the blank run before it is read as any trailing blank lines are
                 prose_at = next_content(lines, j)
             if blank_run == 0:
@@ -175,8 +178,44 @@ def _names_a_file(lines: list[str], j: int) -> bool:
     return DEV_NULL in (old, new) or (old[:2], new[:2]) == ("a/", "b/") and old[2:] == new[2:]
 
 
-def _prose_follows(lines: list[str], j: int, number: int, sec,
-                   old_left: int | None, new_left: int | None) -> bool:
+class _RunAhead:
+    """The run of hunk-like lines from ``start`` (a hunk's first blank line) to where it
+    ends (the next hunk or file, or a line that is not a hunk line), read once so that
+    the question ``_prose_follows`` asks at each later blank line costs nothing more."""
+
+    def __init__(self, lines: list[str], start: int):
+        n = len(lines)
+        r = start
+        while r < n and is_hunk_line(lines[r]) and not _closes_hunk(lines, r, None, None):
+            r += 1
+        self.start, self.end = start, r
+        # the diff visibly goes on after the run
+        self.goes_on = r < n and (lines[r].startswith(("@@", "diff ")) or is_file_header(lines, r)
+                                  or svn_header(lines, r))
+        last = r  # the run without its trailing blank lines (the separator before prose)
+        while last > start and not lines[last - 1].strip():
+            last -= 1
+        self.last = last
+        # the last line of the run that is neither blank nor a markdown list item
+        self.last_unlisted = max((x for x in range(start, r) if lines[x].strip()
+                                  and _LIST_ITEM.match(lines[x]) is None), default=-1)
+        self._old, self._new = [0], [0]  # old / new lines in the run before each line
+        for x in range(start, r):
+            first = lines[x][:1]
+            self._old.append(self._old[-1] + (first != ADD))
+            self._new.append(self._new[-1] + (first != REMOVE))
+
+    def completes(self, j: int, old_left: int, new_left: int) -> bool:
+        """The lines from ``j`` to the end of the run are exactly what the counts still
+        announce, with some or none of the run's trailing blank lines as blank context."""
+        a, b = j - self.start, max(j, self.last) - self.start
+        old, new = self._old[b] - self._old[a], self._new[b] - self._new[a]
+        extra = old_left - old
+        return extra == new_left - new and 0 <= extra <= self.end - max(j, self.last)
+
+
+def _prose_follows(lines: list[str], j: int, number: int, sec, old_left: int | None,
+                   new_left: int | None, ahead: _RunAhead) -> bool:
     """In an unfenced diff, whether the blank line ``j`` after hunk lines ends the hunk
     because what follows it is prose, not more of the hunk (BEHAVIOR.md §2).
 
@@ -189,29 +228,14 @@ def _prose_follows(lines: list[str], j: int, number: int, sec,
     '@@'), or when the counts are still open and the lines end the answer (the cut check
     then judges the hunk); anywhere else they may be the rest of a miscounted hunk or
     prose: that cannot be told apart, and is refused rather than guessed either way."""
-    n = len(lines)
-    k = j
-    while k < n and not lines[k].strip():
-        k += 1
-    r = k
-    listed = True  # every non-blank line of the run reads as a list item
-    while r < n and is_hunk_line(lines[r]) and not _closes_hunk(lines, r, None, None):
-        listed = listed and (not lines[r].strip() or _LIST_ITEM.match(lines[r]) is not None)
-        r += 1
-    if r == k or (r < n and (lines[r].startswith(("@@", "diff ")) or is_file_header(lines, r)
-                             or svn_header(lines, r))):
+    k = next_content(lines, j)
+    if k >= ahead.end or ahead.goes_on:
         return False  # no diff-like line after the blanks, or the diff goes on after them
-    if old_left is not None:
-        last = r  # the run without its own trailing blank lines (the prose's separator)
-        while not lines[last - 1].strip():
-            last -= 1
-        old_more = sum(1 for line in lines[j:last] if line[:1] != ADD)
-        new_more = sum(1 for line in lines[j:last] if line[:1] != REMOVE)
-        if (old_more, new_more) == (old_left, new_left):
-            return False  # the lines complete the counts exactly: the hunk's
-    if listed:
-        return True
-    if old_left is None or ((old_left > 0 or new_left > 0) and r == n):
+    if old_left is not None and ahead.completes(j, old_left, new_left):
+        return False  # the lines complete the counts exactly: the hunk's
+    if ahead.last_unlisted < k:
+        return True  # every one reads as a list item
+    if old_left is None or ((old_left > 0 or new_left > 0) and ahead.end == len(lines)):
         # no counts to go by (a bare '@@'), or the counts are still open and these lines
         # end the answer: the body (whether it is cut is judged at its end)
         return False
