@@ -9,6 +9,8 @@ edit whose result is shown missing makes the trailer no proof.
 Only what can be shown is used: an edit of a kind whose result cannot be read back from
 the files (a hashline edit, a tool call's insert) never counts as missing, so the trailer
 keeps deciding for it (applying such an edit twice would not fail, it would double it).
+A hunk that only removes lines leaves nothing of its own to find (its new side is
+context that was there before), so a revert of such hunks alone is not seen.
 """
 from __future__ import annotations
 
@@ -57,7 +59,8 @@ def missing_edit(ops: list[Operation], entry: Callable[[str], tuple[int, bytes] 
             if isinstance(op, EditFile):
                 lines = list(FileText.from_bytes(found[1]).lines)
                 for h in op.hunks:
-                    if h.new and not _holds_run(lines, h.new):
+                    # a block read several ways (h.readings) may have applied another one
+                    if h.new and not h.readings and not _holds_run(lines, h.new):
                         return f"{path} does not hold edit {h.number}"
         elif isinstance(op, DeleteFile) and entry(normalize(op.path)) is not None:
             return f"{normalize(op.path)} still exists"
