@@ -148,6 +148,9 @@ UNFENCED = "Fix b.\n\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n"
     "\n+ Handles the empty case\n+ Adds a test\n",
     "\n- Fixed the typo\n\nThat is all.\n",
     "\n\n- Fixed the typo\n- Renamed b\nDone.\n",
+    # glued to the hunk, right after the last line its counts announce
+    "+ Handles the empty case\n+ Adds a test\n",
+    "- Fixed the typo\n\nThat is all.\n",
 ])
 def test_a_list_after_an_unfenced_hunk_whose_counts_are_met_is_prose(prose):
     r = parse_response(UNFENCED + prose)
@@ -156,9 +159,15 @@ def test_a_list_after_an_unfenced_hunk_whose_counts_are_met_is_prose(prose):
     assert first_item in r.explanation
 
 
-def test_lines_glued_to_an_unfenced_hunk_past_its_counts_are_its_own():
+@pytest.mark.parametrize("more,extra", [
+    ("+C\n c\n", ["+C", " c"]),
+    # list-like lines, but the diff goes on after them: the counts are what is wrong
+    ("+ x\n@@ -9 +9 @@\n-q\n+Q\n", ["+ x"]),
+    ("+ x\n y\n", ["+ x", " y"]),
+])
+def test_lines_glued_to_an_unfenced_hunk_past_its_counts_are_its_own(more, extra):
     # no blank line between: the counts are wrong, as git apply --recount reads it
-    assert hunks_of(UNFENCED + "+C\n c\n") == {"a.py": [body(" a", "-b", "+B", "+C", " c")]}
+    assert hunks_of(UNFENCED + more)["a.py"][0] == body(" a", "-b", "+B", *extra)
 
 
 def test_diff_lines_after_a_blank_line_before_the_next_hunk_are_the_hunks():

@@ -70,12 +70,8 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
         raise sec.error("combined diffs ('@@@' hunks of a merge) are not supported", i + 1,
                         hint="write an ordinary two-sided diff")
     m = read_hunk_header(header)
-    old_left = new_left = None  # lines the counts still announce (None: no counts)
-    line_hint = None
-    if m:
-        line_hint = m.old_start
-        old_left = m.old_count if m.old_count is not None else 1
-        new_left = m.new_count if m.new_count is not None else 1
+    # lines the counts still announce (None: no counts)
+    old_left, new_left = _announced(m) if m else (None, None)
     body: list[tuple[str, str]] = []
     blank_run = 0  # trailing blank lines in ``body`` (tentative context)
     old_before_blanks = new_before_blanks = None  # counts left before that run
@@ -84,25 +80,23 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
     j = i + 1
     prose_at = None  # where prose after the hunk begins (an unfenced diff's list)
     ahead: _RunAhead | None = None  # the lines after the hunk's first blank line
+    watch = not bounded  # an unfenced diff: watch for the prose after it
     while j < n:
         line = lines[j]
         if j == prose_at or _closes_hunk(lines, j, old_left, new_left) or not is_hunk_line(line):
             break
-        if line.startswith("\\"):
-            if last_tag in (CONTEXT, REMOVE):
-                old_no_newline = True
-            if last_tag in (CONTEXT, ADD):
-                new_no_newline = True
+        if line.startswith("\\"):  # '\ No newline at end of file': of the line before
+            old_no_newline = old_no_newline or last_tag in (CONTEXT, REMOVE)
+            new_no_newline = new_no_newline or last_tag in (CONTEXT, ADD)
             blank_run = 0
             j += 1
             continue
+        if watch and body and not blank_run:
+            ahead, prose_at = _prose_after(lines, j, number, sec, old_left, new_left, ahead)
+            watch = prose_at is None
+            if j == prose_at:
+                break
         if not line.strip():
-            if blank_run == 0 and body and not bounded and (ahead is None or j >= ahead.end):
-                ahead = _RunAhead(lines, j)
-            if (blank_run == 0 and body and not bounded
-                    and _prose_follows(lines, j, number, sec, old_left, new_left, ahead)):
-                # the blank run before it is read as any trailing blank lines are
-                prose_at = next_content(lines, j)
             if blank_run == 0:
                 old_before_blanks, new_before_blanks = old_left, new_left
             blank_run += 1
@@ -113,28 +107,12 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
         body.append((tag, content))
         last_tag = tag
         if old_left is not None:
-            if tag != ADD:
-                old_left -= 1
-            if tag != REMOVE:
-                new_left -= 1
+            old_left -= tag != ADD
+            new_left -= tag != REMOVE
         j += 1
     if blank_run:
-        # Trailing blank lines end the hunk, but those written as context (' ', the
-        # space kept) are the hunk's, and so are as many more as the counts announce
-        # exactly (blank context lines whose leading space was trimmed).  At the end of
-        # the response a bare empty line is not taken as such a line: it is the answer's
-        # own trailing blank (or where it was cut), so a short hunk shows as cut.
-        usable = blank_run
-        if j == n:
-            while usable and not lines[j - blank_run + usable - 1].startswith(CONTEXT):
-                usable -= 1
-        keep = usable
-        while keep and not lines[j - blank_run + keep - 1].startswith(CONTEXT):
-            keep -= 1
-        if (old_before_blanks is not None and old_before_blanks == new_before_blanks
-                and keep < old_before_blanks <= usable):
-            keep = old_before_blanks
-        drop = blank_run - keep
+        drop = blank_run - _blank_lines_kept(lines, j, blank_run, old_before_blanks,
+                                             new_before_blanks)
         del body[len(body) - drop:]
         j -= drop
         # a '\' line cannot sit after a blank run (it resets the run), so j is exact
@@ -142,16 +120,50 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
         _check_not_cut(lines, i, j, number, sec, m, body, scan)
     if not body:
         return None, j
-    if (j + 1 < n and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
+    if j != prose_at:
+        _refuse_a_lost_context_line(lines, j, number, sec)
+    return Hunk(body, number=number, kind="hunk", line_hint=m.old_start if m else None,
+                old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
+
+
+def _announced(m: HunkHeader) -> tuple[int, int]:
+    """The old and new line counts an '@@' header announces (an omitted count is 1)."""
+    return (m.old_count if m.old_count is not None else 1,
+            m.new_count if m.new_count is not None else 1)
+
+
+def _blank_lines_kept(lines: list[str], j: int, blank_run: int, old_before: int | None,
+                      new_before: int | None) -> int:
+    """How many of the ``blank_run`` blank lines ending before line ``j`` belong to the
+    hunk.  Trailing blank lines end the hunk, but those written as context (' ', the
+    space kept) are the hunk's, and so are as many more as the counts (``old_before``,
+    ``new_before``: what they still announced before the run) announce exactly: blank
+    context lines whose leading space was trimmed.  At the end of the response a bare
+    empty line is not taken as such a line: it is the answer's own trailing blank (or
+    where it was cut), so a short hunk shows as cut."""
+    first = j - blank_run
+    usable = blank_run
+    if j == len(lines):
+        while usable and not lines[first + usable - 1].startswith(CONTEXT):
+            usable -= 1
+    keep = usable
+    while keep and not lines[first + keep - 1].startswith(CONTEXT):
+        keep -= 1
+    if old_before is not None and old_before == new_before and keep < old_before <= usable:
+        keep = old_before
+    return keep
+
+
+def _refuse_a_lost_context_line(lines: list[str], j: int, number: int, sec) -> None:
+    """Hunk lines resume right after the foreign line ``j`` that ended the hunk: most
+    likely a context line that lost its leading space; ending the hunk there would apply
+    only part of it."""
+    if (j + 1 < len(lines) and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
             and lines[j + 1].strip() and lines[j + 1][0] in " -+"):
-        # hunk lines resume right after a foreign line: most likely a context line that
-        # lost its leading space; ending the hunk here would apply only part of it.
         raise sec.error(
             f"hunk {number}: line {lines[j].strip()[:40]!r} does not start with ' ', '-' or '+' "
             "but hunk lines follow it", j + 1,
             hint="start every context line with a space, even an empty one")
-    return Hunk(body, number=number, kind="hunk", line_hint=line_hint,
-                old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
 
 
 def _closes_hunk(lines: list[str], j: int, old_left: int | None, new_left: int | None) -> bool:
@@ -176,6 +188,28 @@ def _names_a_file(lines: list[str], j: int) -> bool:
     or /dev/null on one side."""
     old, new = (lines[k][4:].split("\t", 1)[0].strip() for k in (j, j + 1))
     return DEV_NULL in (old, new) or (old[:2], new[:2]) == ("a/", "b/") and old[2:] == new[2:]
+
+
+def _prose_after(lines: list[str], j: int, number: int, sec, old_left: int | None,
+                 new_left: int | None, ahead: "_RunAhead | None") -> tuple["_RunAhead | None", int | None]:
+    """In an unfenced diff, where prose begins after the hunk lines before line ``j``
+    (None: not there), and the run read ahead (kept for the next question).
+
+    At a blank line ``_prose_follows`` decides (the blank lines before the prose are read
+    as any trailing blank lines are).  Right after the last line the counts announce, a
+    markdown list (``+ Handles the empty case``) glued to the hunk is prose when every
+    line of it reads as a list item and no more diff follows it."""
+    if not lines[j].strip():
+        if ahead is None or j >= ahead.end:
+            ahead = _RunAhead(lines, j)
+        if _prose_follows(lines, j, number, sec, old_left, new_left, ahead):
+            return ahead, next_content(lines, j)
+        return ahead, None
+    if old_left == 0 and new_left == 0 and _LIST_ITEM.match(lines[j]):
+        ahead = _RunAhead(lines, j)
+        if not ahead.goes_on and ahead.last_unlisted < j:
+            return ahead, j
+    return ahead, None
 
 
 class _RunAhead:
