@@ -228,11 +228,16 @@ def test_empty_hunks_that_cannot_be_left_out_are_refused(text, reason):
 
 # ------------------------------------------------------------------------------ <patch>
 
-def test_a_patch_tag_wraps_a_diff_and_stays_out_of_the_message():
-    text = ("I fixed the bug.\n\n<patch>\ndiff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n"
-            "@@ -1,2 +1,2 @@\n a\n-b\n+B\n</patch>\n\nThanks.\n")
+@pytest.mark.parametrize("fence", ["", F + "diff\n", "~~~\n"])
+@pytest.mark.parametrize("around", ["", F + "\n"])
+def test_a_patch_tag_wraps_a_diff_and_stays_out_of_the_message(fence, around):
+    close = fence and fence[:3] + "\n"
+    text = ("I fixed the bug.\n\n" + around + "<patch>\n" + fence + "diff --git a/a.py b/a.py\n"
+            "--- a/a.py\n+++ b/a.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n" + close + "</patch>\n"
+            + around + "\nThanks.\n")
     r = parse_response(text)
-    assert [op.path for op in r.ops] == ["a.py"]
+    assert [(op.path, [h.lines for h in op.hunks]) for op in r.ops] == [
+        ("a.py", [body(" a", "-b", "+B")])]
     assert r.explanation == "I fixed the bug.\n\nThanks."
 
 
@@ -240,6 +245,11 @@ def test_a_patch_tag_wraps_a_diff_and_stays_out_of_the_message():
     ("<patch>\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n", "never closed"),
     ("<patch>\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\nDone.\n</patch>\n",
      "where </patch> should close it"),
+    ("<patch>\n" + F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n", "never closed"),
+    ("<patch>\n" + F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n" + F + "\n",
+     "never closed"),
+    ("<patch>\n" + F + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n</patch>\n",
+     "where the code fence inside it should close"),
 ])
 def test_a_patch_tag_left_open_or_holding_prose_is_refused(text, reason):
     message = refused(text)

@@ -25,7 +25,7 @@ from .diff_hunks import section_starts as _section_starts
 from .diff_hunks import svn_header as _svn_header
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from ..paths import read_quoted_path
-from ..text import read_hunk_header
+from ..text import fence_open, is_fence_close, read_hunk_header
 
 NAME = "unified-diff"
 
@@ -172,7 +172,7 @@ class UnifiedDiff(Format):
 
     def opens(self, scan: Scan, i: int) -> bool:
         return (_svn_header(scan.lines, i) or _section_starts(scan.lines, i)
-                or _patch_tag_opens(scan.lines, i) or _orphan_hunk(scan.lines, i))
+                or _patch_tag_diff(scan.lines, i) is not None or _orphan_hunk(scan.lines, i))
 
     def parse(self, scan: Scan, i: int) -> Block:
         lines = scan.lines
@@ -184,9 +184,9 @@ class UnifiedDiff(Format):
                 "no '---'/'+++' or 'diff --git' header names its file", line=i + 1,
                 directive="diff", hint="give every hunk after its file's '--- a/PATH' and "
                                        "'+++ b/PATH' lines, with no prose in between")
-        tagged = _patch_tag_opens(lines, i)
+        tagged = _patch_tag_diff(lines, i)
         if tagged:
-            i = _next_content(lines, i + 1)
+            i, inner_fence = tagged
         if _svn_header(lines, i):
             i += 2
         bounded = tagged or scan.fence is not None or scan.inside_fence
@@ -206,7 +206,7 @@ class UnifiedDiff(Format):
                 continue
             break
         if tagged:
-            end = _patch_tag_close(lines, end, first, scan) + 1
+            end = _patch_tag_close(lines, end, first, inner_fence) + 1
         return Block(NAME, scan.starts[first], scan.offset(end), ops, notes=notes)
 
 
@@ -218,22 +218,38 @@ def _orphan_hunk(lines: list[str], i: int) -> bool:
             and i + 1 < len(lines) and lines[i + 1][:1] in (CONTEXT, REMOVE, ADD))
 
 
-def _patch_tag_opens(lines: list[str], i: int) -> bool:
-    """Line ``i`` is ``<patch>`` (the SWE-bench prompt's wrapper) and a diff follows it."""
+def _patch_tag_diff(lines: list[str], i: int) -> tuple[int, tuple[str, int] | None] | None:
+    """When line ``i`` is ``<patch>`` (the SWE-bench prompt's wrapper) and a diff follows
+    it, directly or in a markdown fence: (the diff's first line, that fence or None)."""
     if lines[i].strip().lower() != PATCH_OPEN:
-        return False
+        return None
     j = _next_content(lines, i + 1)
-    return j < len(lines) and (_svn_header(lines, j) or _section_starts(lines, j))
+    fence = fence_open(lines[j]) if j < len(lines) else None
+    if fence is not None:
+        j = _next_content(lines, j + 1)
+    if j < len(lines) and (_svn_header(lines, j) or _section_starts(lines, j)):
+        return j, fence
+    return None
 
 
-def _patch_tag_close(lines: list[str], i: int, opened: int, scan: Scan) -> int:
-    """The ``</patch>`` line closing the ``<patch>`` of line ``opened``, the diff having
-    ended before line ``i``; refused when the answer ends first (cut off) or something
-    else stands there."""
+def _patch_tag_close(lines: list[str], i: int, opened: int,
+                     inner_fence: tuple[str, int] | None) -> int:
+    """The ``</patch>`` line closing the ``<patch>`` of line ``opened`` (after the fence
+    inside it, if any), the diff having ended before line ``i``; refused when the answer
+    ends first (cut off) or something else stands there."""
+    n = len(lines)
     j = _next_content(lines, i)
-    if j < len(lines) and lines[j].strip().lower() == PATCH_CLOSE:
+    if inner_fence is not None and j < n:
+        if not is_fence_close(lines[j], *inner_fence):
+            raise ParseError(f"the <patch> opened at response line {opened + 1} holds "
+                             f"{lines[j].strip()[:40]!r} after its diff (response line {j + 1}), "
+                             "where the code fence inside it should close", line=j + 1,
+                             directive="patch", hint="put only the diff between <patch> and "
+                                                     "</patch>")
+        j = _next_content(lines, j + 1)
+    if j < n and lines[j].strip().lower() == PATCH_CLOSE:
         return j
-    if j >= len(lines):
+    if j >= n:
         raise ParseError(f"{CUT_OFF}: the <patch> opened at response line {opened + 1} is "
                          "never closed", line=opened + 1, directive="patch", hint=CUT_OFF_HINT)
     raise ParseError(f"the <patch> opened at response line {opened + 1} holds "
