@@ -27,7 +27,8 @@ def is_file_header(lines: list[str], i: int) -> bool:
 
 
 def section_starts(lines: list[str], i: int) -> bool:
-    """Line ``i`` begins a file section (see the module doc for why '@@' is required)."""
+    """Line ``i`` begins a file section (a '---'/'+++' pair counts only with an '@@' line
+    after it, so prose with dashes never reads as a diff: ``unified_diff``'s module doc)."""
     line = lines[i]
     if line.startswith("diff --git "):
         return True
@@ -43,6 +44,8 @@ def svn_header(lines: list[str], i: int) -> bool:
 
 
 def is_hunk_line(line: str) -> bool:
+    """A context, removed or added line, a '\\ No newline' line, or an empty line (a blank
+    context line whose space was trimmed)."""
     return line == "" or line[0] in " -+\\"
 
 
