@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 
 import pytest
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
 from git_aiapply.locate import apply_hunks
+from git_aiapply.ops import EditFile
 from git_aiapply.text import FileText
 
 F = "```"
@@ -399,3 +401,32 @@ def test_a_left_out_empty_hunk_is_noted_end_to_end(repo):
     assert out["status"] == "applied", r.out
     assert "hunk 1 of x.txt (@@ -1,3 +1,3 @@) has no lines; left out" in out["note"]
     assert repo.read("x.txt") == b"a\nb\nc\nd\nE\nf\n"
+
+
+# ----------------------------------------------- no hunk header is ever left as prose
+
+def _case_responses():
+    from pathlib import Path
+
+    roots = [Path(__file__).parent / "cases", Path("/work/shared/conformance/seed-examples"),
+             Path("/work/shared/conformance/peer-codex")]
+    for root in roots:
+        for path in sorted(root.glob("*/response.*")) if root.is_dir() else ():
+            if path.suffix != ".json":
+                yield pytest.param(path.read_text(encoding="utf-8", errors="replace"),
+                                   id=f"{root.name}/{path.parent.name}")
+
+
+@pytest.mark.parametrize("text", list(_case_responses()))
+def test_every_hunk_header_of_a_diff_answer_is_a_hunk_or_a_note(text):
+    # a hunk left as prose (even inside the diff's fence, which stays out of the message)
+    # is a hunk dropped while the rest commits: count them from the text to the operations
+    text = text.replace("\r\n", "\n")
+    try:
+        r = parse_response(text)
+    except ApplyError:
+        return
+    if r.formats != ["unified-diff"] or not all(isinstance(op, EditFile) for op in r.ops):
+        return  # other formats' '@@' lines; a new or deleted file's hunks are its content
+    headers = [line for line in text.split("\n") if re.match(r"@@ -\d", line.lstrip())]
+    assert len(headers) == sum(len(op.hunks) for op in r.ops) + len(r.notes)
