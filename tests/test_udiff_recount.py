@@ -264,6 +264,11 @@ def test_an_answer_ending_at_an_opening_patch_tag_is_cut_off():
 
 # --------------------------------------------------------- property: parsed = applied
 
+# prose after an unfenced diff, as a markdown list (BEHAVIOR §2, issue 21 item 11)
+LIST_AFTER = "\n- Fixed the loop\n+ Added a test\n\nThat is all.\n"
+LISTED = [("-", " Fixed the loop"), ("+", " Added a test")]
+
+
 def _file(n: int) -> list[str]:
     # unique code lines (no list items, no diff headers) with a few blank lines between
     return ["" if k % 5 == 4 else f"v{k} = {k}" for k in range(n)]
@@ -275,7 +280,7 @@ def miscounted_diffs(draw):
     lines = _file(draw(st.integers(8, 30)))
     cuts = sorted(draw(st.sets(st.integers(0, len(lines)), min_size=2, max_size=6)))
     pairs = [(cuts[k], cuts[k + 1]) for k in range(0, len(cuts) - 1, 2)]
-    wrapper = draw(st.sampled_from(["fence", "patch", "raw", "raw+prose"]))
+    wrapper = draw(st.sampled_from(["fence", "patch", "raw", "raw+prose", "raw+list"]))
     replaced, bodies, hunk_texts = [], [], []
     prev_end = 0
     for n, (start, end) in enumerate(pairs):
@@ -312,7 +317,8 @@ def miscounted_diffs(draw):
     text = {"fence": "Here.\n\n" + F + "diff\n" + diff + F + "\n",
             "patch": "<patch>\n" + diff + "</patch>\n",
             "raw": diff,
-            "raw+prose": "Here.\n\n" + diff + "\nThis fixes it.\n"}[wrapper]
+            "raw+prose": "Here.\n\n" + diff + "\nThis fixes it.\n",
+            "raw+list": "Here.\n\n" + diff + LIST_AFTER}[wrapper]
     expected: list[str] = []
     at = 0
     for start, end, new in replaced:
@@ -342,9 +348,12 @@ def test_parsed_hunks_are_the_written_hunks_and_apply_as_written(case):
     assert len(got) == len(bodies)  # no hunk dropped
     guessed = False
     for g, b in zip(got, bodies):
-        # none cut at its counts; the one guess left to the counts: trailing blank lines
-        # written empty are context when the counts announce exactly that many more
-        assert g[:len(b)] == b and set(g[len(b):]) <= {(" ", "")}
+        # none cut at its counts; the guesses left to the counts: trailing blank lines
+        # written empty are context when the counts announce exactly that many more, and
+        # a list after the diff is the hunk's when it completes the counts exactly
+        extra = g[len(b):]
+        assert g[:len(b)] == b
+        assert set(extra) <= {(" ", "")} or [x for x in extra if x != (" ", "")] == LISTED
         guessed = guessed or len(g) > len(b)
     ft = FileText.from_str("".join(t + "\n" for t in lines))
     try:
