@@ -56,6 +56,9 @@ PATHOLOGICAL = {
     "at-runs": lambda n: "@@ " * (n // 3),
     "diff-headers": lambda n: "--- a/x\n+++ b/x\n" * (n // 16),
     "hunk-headers": lambda n: "--- a/x\n+++ b/x\n" + "@@ -1 +1 @@\n" * (n // 12),
+    # an unfenced hunk whose blank lines each ask what follows them (prose or more hunk)
+    "raw-hunk-blank-lines": lambda n: (f"--- a/x\n+++ b/x\n@@ -1,{n // 2} +1,{n // 2} @@\n"
+                                       + " a\n\n" * (n // 4) + "\nDone.\n"),
     "fences": lambda n: "```\n" * (n // 4),
     "fence-backticks": lambda n: "`" * n,
     "tildes": lambda n: "~" * n,

@@ -317,6 +317,7 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color,
                after=None) -> Outcome:
     from .git.refs import branch_refname, branches_in_use, resolve_symbolic
+    from .already import missing_edit
     from .git.repo import find_response_commit, still_holds
     from .git.state import TreeSnapshot, WorktreeSnapshot
     from .formats import no_changes_problem
@@ -327,6 +328,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     # the text's change blocks and the answer's edit tool calls, in answer order
     parsed = parse_with_tools(response, only=opts.format)
     out.formats = list(parsed.formats)
+    out.note = "; ".join(parsed.notes) or None  # what was left out on purpose (an empty hunk)
     if parsed.ops and (opts.strip is not None or opts.directory is not None or opts.limits):
         from .limits import limit_ops
 
@@ -394,21 +396,14 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
     out.base = str(base_commit.id) if base_commit is not None else None
 
-    # the same response again, with the same path options, and the files still hold what it
-    # made: nothing to do (after a revert it applies again; --force applies regardless)
+    # the same response again, with the same path options, and the files still hold what
+    # its commit made: nothing to do (after a revert it applies again; --force applies
+    # regardless); every edit's result must be in the files too (checked below)
     done = None if opts.force else find_response_commit(
         repo, search_tip, response.response_id, paths=opts.path_options())
     if done is not None and not still_holds(
             repo, done.id, base_commit.tree.id if base_commit is not None else None):
         done = None
-    if done is not None:
-        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
-        out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
-        if branch_mode and tip is None:
-            out.note = (f"already applied as {str(done.id)[:12]}, in the base's history; "
-                        f"nothing to do, no branch {out.branch} made")
-        return out
-
     tree = base_commit.tree if base_commit is not None else None
     if opts.include_dirty and not branch_mode:
         base = WorktreeSnapshot(repo, tree, workdir, repo.read_index())
@@ -423,6 +418,15 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     def normalize(raw):
         return normalize_path(raw, worktree=root)
 
+    # ... while the files still hold every edit's result (after a revert, or a commit of
+    # only some of its edits, it applies again)
+    if done is not None and missing_edit(parsed.ops, base.entry, normalize) is None:
+        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
+        out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
+        if branch_mode and tip is None:
+            out.note = (f"already applied as {str(done.id)[:12]}, in the base's history; "
+                        f"nothing to do, no branch {out.branch} made")
+        return out
     try:
         plan = make_plan(parsed.ops, base, normalize,
                          ignore_case=repo.config_bool("core.ignorecase"))

@@ -450,7 +450,7 @@ def parse_with_tools(response, only: str | None = None):
         ops = list(parsed.ops) + [op for _off, o in call_ops_at for op in o]
         formats = list(parsed.formats) + ([NAME] if NAME not in parsed.formats else [])
     return ParsedResponse(ops, parsed.blocks, parsed.explanation, formats,
-                          list(parsed.descriptions))
+                          list(parsed.descriptions), list(parsed.notes))
 
 
 # --------------------------------------------------------------------- str_replace, insert

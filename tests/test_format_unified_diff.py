@@ -176,9 +176,7 @@ def test_parses(text, expected):
 
 NOT_A_DIFF = {
     "markdown rule and list": "Intro\n---\n- one\n+ two\n",
-    "--- without +++": "--- a/x\n@@ -1 +1 @@\n-a\n+b\n",
     "---/+++ without @@": "--- a/x\n+++ b/x\nsome prose\n",
-    "--- and +++ prose then @@ later": "--- a/x\n+++ b/x\n\n@@ -1 +1 @@\n-a\n+b\n",
     "diff --git mentioned inside a line": "Run `diff --git a/x b/x` to see.\n",
     "Binary files line outside a git section": "Binary files a/x and b/x differ\n",
 }

@@ -173,12 +173,19 @@ def test_cut_off_answers_are_refused_and_say_so(text):
 
 @pytest.mark.parametrize("fence", [F, "````", "~~~"])
 @pytest.mark.parametrize("after", ["\nDone.\n", "", "\n", "\n\nMore prose.\n"])
-def test_a_hunk_ending_its_fence_short_of_its_counts_looks_cut_off(fence, after):
-    # BEHAVIOR §2: "a unified-diff hunk ends the response (or its fence) with fewer lines
-    # than its @@ header announces": the fence being closed does not make the hunk whole
+def test_a_hunk_its_fence_closes_is_recounted_whatever_its_counts(fence, after):
+    # BEHAVIOR §2: "a hunk that ends at something that closes it (... a closing fence ...)
+    # is complete whatever its header counts say: its body is recounted"
     text = fence + "diff\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n\n" + fence + after
+    (op,) = parse_response(text).ops
+    assert op.hunks[0].lines == [(" ", "a"), ("-", "b"), ("+", "B")]
+
+
+@pytest.mark.parametrize("after", ["", "\n", "\n\n"])
+def test_a_short_hunk_that_ends_the_answer_with_nothing_closing_it_looks_cut_off(after):
+    text = "--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,7 @@\n a\n-b\n+B\n" + after
     message = refused(text)
-    assert "cut off" in message and "ends its code fence" in message and "response line 4" in message
+    assert "cut off" in message and "nothing closes it" in message and "response line 3" in message
 
 
 def test_loose_counts_are_hints_where_the_hunk_does_not_end_the_response_or_its_fence():
@@ -369,6 +376,33 @@ def _sweep_responses() -> list[tuple[str, str]]:
                 if (case / name).exists():
                     raw = (case / name).read_bytes().decode("utf-8", "surrogateescape")
                     out.append((f"{d.name}/{case.name}", normalize_newlines(raw)))
+    return out + _miscounted(out)
+
+
+_COUNTS = re.compile(r"^@@ -(\d+),(\d+) \+(\d+),(\d+) @@", re.M)
+
+
+def _miscounted(responses: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The responses holding unified-diff hunks again with wrong header counts (a
+    complete hunk is recounted, BEHAVIOR §2): counts too large everywhere (every cut in a
+    hunk leaves it short: cut off); counts too small only where each diff is fenced or
+    tagged (a raw diff with counts too small, cut at a line, cannot be told from a
+    complete one: docs/DECISIONS.md)."""
+    out = []
+    for name, text in responses:
+        if not _COUNTS.search(text):
+            continue
+        out.append((name + "+counts-too-large", _COUNTS.sub(
+            lambda m: f"@@ -{m[1]},{int(m[2]) + 2} +{m[3]},{int(m[4]) + 3} @@", text)))
+        try:
+            found = scan_blocks(text, selected_formats(None))
+        except ApplyError:
+            continue
+        if all(any(a <= b.start and b.end <= z for a, z in found.wrappers) or "<patch>" in
+               text[b.start:b.end] for b in found.blocks if b.format == "unified-diff"):
+            out.append((name + "+counts-too-small", _COUNTS.sub(
+                lambda m: f"@@ -{m[1]},{max(0, int(m[2]) - 1)} +{m[3]},{max(0, int(m[4]) - 2)} @@",
+                text)))
     return out
 
 

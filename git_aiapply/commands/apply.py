@@ -328,6 +328,8 @@ def print_outcome(repo, o, show) -> None:
         _print_reports(o, show)
     if o.hook_output.strip():  # what the hooks printed, shown even with -q, as git does
         echo_err(o.hook_output.rstrip("\n"))
+    if o.note and o.status in (Status.APPLIED, Status.WOULD_APPLY):
+        echo_err(f"note: {o.note}")  # what was left out on purpose (an empty hunk)
     if show.quiet:
         return
     if o.status == Status.APPLIED:

@@ -65,6 +65,7 @@ class ParsedResponse:
     explanation: str  # the prose outside every change block
     formats: list[str]  # in order of first appearance
     descriptions: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the blocks left out on purpose
 
 
 def selected_formats(only: str | None) -> list[Format]:
@@ -101,7 +102,8 @@ def parse_response(text: str, only: str | None = None, *, ends_whole: bool = Fal
         descriptions.extend(b.descriptions)
     spans = [(b.start, b.end) for b in found.blocks] + found.wrappers
     explanation = _outside(text, spans)
-    return ParsedResponse(ops, blocks, explanation, formats, descriptions)
+    return ParsedResponse(ops, blocks, explanation, formats, descriptions,
+                          [note for b in blocks for note in b.notes])
 
 
 def _outside(text: str, spans: list[tuple[int, int]]) -> str:

@@ -86,6 +86,7 @@ class Block:
     ops: list[Operation]
     formats: list[str] = field(default_factory=list)  # formats used (default: [format])
     descriptions: list[tuple[str, str]] = field(default_factory=list)  # (path, text)
+    notes: list[str] = field(default_factory=list)  # what was left out on purpose, and why
 
     def __post_init__(self):
         if not self.formats:
@@ -144,6 +145,8 @@ class Scan:
         # what a format remembers from one block to the next (aider's path), by format name
         self.memo: dict[str, object] = {}
         self._last_content: int | None = None
+        # the text is a closed fence's content: it ends where its author closed it
+        self.inside_fence = False
 
     def offset(self, i: int) -> int:
         """Offset of line ``i`` (the end of the text past the last line)."""
@@ -261,6 +264,7 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     ``inside_fence``: the text is a closed fence's content, so where it ends no block was
     cut off."""
     scan = Scan(text, ends_whole)
+    scan.inside_fence = inside_fence
     lines = scan.lines
     n = len(lines)
     blocks: list[Block] = []

@@ -5,9 +5,10 @@ a ``--- X`` line directly followed by ``+++ Y`` and an ``@@`` line, so prose wit
 never counts as a diff.  Consecutive sections (blank lines between them allowed) form one
 change block; prose in between starts a new block.
 
-Line numbers and counts in ``@@`` headers are hints: the body defines the hunk.  Counts
-are used for one thing only, telling a removed line ``--- x`` or an added line ``+++ x``
-from the next file header, and for keeping trailing blank context lines they announce.
+Line numbers and counts in ``@@`` headers are hints: the body defines the hunk, read to
+its real end and recounted (``diff_hunks``).  ``<patch>`` ... ``</patch>`` (the SWE-bench
+prompt's wrapper) holds a diff; a numbered hunk header outside any file's section is
+refused, never left as prose.
 """
 from __future__ import annotations
 
@@ -16,13 +17,19 @@ import re
 from ..errors import ParseError
 from ..ops import (ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation,
                    RenameFile, SetMode, Source)
+from .diff_hunks import DEV_NULL
+from .diff_hunks import is_file_header as _is_file_header
+from .diff_hunks import next_content as _next_content
+from .diff_hunks import read_hunk as _read_hunk
+from .diff_hunks import section_starts as _section_starts
+from .diff_hunks import svn_header as _svn_header
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
 from ..paths import read_quoted_path
-from ..text import HunkHeader, fence_open, read_hunk_header
+from ..text import fence_open, is_fence_close, read_hunk_header
 
 NAME = "unified-diff"
 
-DEV_NULL = "/dev/null"
+PATCH_OPEN, PATCH_CLOSE = "<patch>", "</patch>"  # the SWE-bench prompt's wrapper
 # '@@ -l[,c] +l[,c] @@ section'; the closing '@@' is optional (models drop it).
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 _TIME_RE = re.compile(r"\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
@@ -93,32 +100,6 @@ def _git_names(rest: str) -> tuple[str, str] | None:
     return None
 
 
-def _is_file_header(lines: list[str], i: int) -> bool:
-    """A '--- X' line directly followed by '+++ Y'."""
-    return (i + 1 < len(lines) and lines[i].startswith("--- ")
-            and lines[i + 1].startswith("+++ "))
-
-
-def _section_starts(lines: list[str], i: int) -> bool:
-    """Line ``i`` begins a file section (see the module doc for why '@@' is required)."""
-    line = lines[i]
-    if line.startswith("diff --git "):
-        return True
-    if line.startswith("diff ") and _is_file_header(lines, i + 1):
-        return i + 3 < len(lines) and lines[i + 3].startswith("@@")
-    return _is_file_header(lines, i) and i + 2 < len(lines) and lines[i + 2].startswith("@@")
-
-
-def _svn_header(lines: list[str], i: int) -> bool:
-    """Subversion's 'Index: PATH' and '====' lines right before a file section."""
-    return (i + 2 < len(lines) and lines[i].startswith("Index: ")
-            and lines[i + 1].startswith("====") and _section_starts(lines, i + 2))
-
-
-def _is_hunk_line(line: str) -> bool:
-    return line == "" or line[0] in " -+\\"
-
-
 class _Section:
     """One file's part of a diff, as read."""
 
@@ -136,6 +117,8 @@ class _Section:
         self.deleted = False
         self.new_mode: str | None = None
         self.hunks: list[Hunk] = []
+        self.notes: list[str] = []  # what was left out on purpose (an empty hunk)
+        self.empty_hunks: list[tuple[int, int]] = []  # (hunk number, response line)
         self.display = "diff"  # directive words, refined once the path is known
 
     def error(self, reason: str, line: int | None = None, hint: str | None = None,
@@ -182,27 +165,39 @@ class UnifiedDiff(Format):
     name = NAME
     prompts = {"unified-diff": PROMPT}
     new_file_hint = 'a diff from `--- /dev/null`'
-    triggers = "dI-"
-    markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -")
+    triggers = "dI-<@"
+    markers = ("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/null", "@@ -",
+               PATCH_OPEN)
     tells = ("\n+++ ", "\n@@ ")
 
     def opens(self, scan: Scan, i: int) -> bool:
-        return _svn_header(scan.lines, i) or _section_starts(scan.lines, i)
+        return (_svn_header(scan.lines, i) or _section_starts(scan.lines, i)
+                or _patch_tag_diff(scan.lines, i) is not None or _orphan_hunk(scan.lines, i))
 
     def parse(self, scan: Scan, i: int) -> Block:
         lines = scan.lines
         n = len(lines)
         first = i
+        if _orphan_hunk(lines, i):
+            raise ParseError(
+                f"a hunk header ({lines[i].strip()[:40]!r}) stands outside any file's diff: "
+                "no '---'/'+++' or 'diff --git' header names its file", line=i + 1,
+                directive="diff", hint="give every hunk after its file's '--- a/PATH' and "
+                                       "'+++ b/PATH' lines, with no prose in between")
+        tagged = _patch_tag_diff(lines, i)
+        if tagged:
+            i, inner_fence = tagged
         if _svn_header(lines, i):
             i += 2
+        bounded = tagged or scan.fence is not None or scan.inside_fence
         ops: list[Operation] = []
+        notes: list[str] = []
         while True:
-            section, i = _read_section(lines, i, scan)
+            section, i = _read_section(lines, i, scan, bounded)
             ops.extend(_operations(section))
+            notes.extend(section.notes)
             end = i
-            j = i
-            while j < n and not lines[j].strip():
-                j += 1
+            j = _next_content(lines, i)
             if j < n and _section_starts(lines, j):
                 i = j
                 continue
@@ -210,7 +205,57 @@ class UnifiedDiff(Format):
                 i = j + 2
                 continue
             break
-        return Block(NAME, scan.starts[first], scan.offset(end), ops)
+        if tagged:
+            end = _patch_tag_close(lines, end, first, inner_fence) + 1
+        return Block(NAME, scan.starts[first], scan.offset(end), ops, notes=notes)
+
+
+def _orphan_hunk(lines: list[str], i: int) -> bool:
+    """Line ``i``, outside every block, is a numbered '@@' hunk header with hunk lines
+    after it: a hunk whose file header is missing (or that prose cut off from its diff).
+    Left as prose it would be dropped while the rest applies, so it is refused."""
+    return (lines[i].startswith("@@ -") and read_hunk_header(lines[i].rstrip()) is not None
+            and i + 1 < len(lines) and lines[i + 1][:1] in (CONTEXT, REMOVE, ADD))
+
+
+def _patch_tag_diff(lines: list[str], i: int) -> tuple[int, tuple[str, int] | None] | None:
+    """When line ``i`` is ``<patch>`` (the SWE-bench prompt's wrapper) and a diff follows
+    it, directly or in a markdown fence: (the diff's first line, that fence or None)."""
+    if lines[i].strip().lower() != PATCH_OPEN:
+        return None
+    j = _next_content(lines, i + 1)
+    fence = fence_open(lines[j]) if j < len(lines) else None
+    if fence is not None:
+        j = _next_content(lines, j + 1)
+    if j < len(lines) and (_svn_header(lines, j) or _section_starts(lines, j)):
+        return j, fence
+    return None
+
+
+def _patch_tag_close(lines: list[str], i: int, opened: int,
+                     inner_fence: tuple[str, int] | None) -> int:
+    """The ``</patch>`` line closing the ``<patch>`` of line ``opened`` (after the fence
+    inside it, if any), the diff having ended before line ``i``; refused when the answer
+    ends first (cut off) or something else stands there."""
+    n = len(lines)
+    j = _next_content(lines, i)
+    if inner_fence is not None and j < n:
+        if not is_fence_close(lines[j], *inner_fence):
+            raise ParseError(f"the <patch> opened at response line {opened + 1} holds "
+                             f"{lines[j].strip()[:40]!r} after its diff (response line {j + 1}), "
+                             "where the code fence inside it should close", line=j + 1,
+                             directive="patch", hint="put only the diff between <patch> and "
+                                                     "</patch>")
+        j = _next_content(lines, j + 1)
+    if j < n and lines[j].strip().lower() == PATCH_CLOSE:
+        return j
+    if j >= n:
+        raise ParseError(f"{CUT_OFF}: the <patch> opened at response line {opened + 1} is "
+                         "never closed", line=opened + 1, directive="patch", hint=CUT_OFF_HINT)
+    raise ParseError(f"the <patch> opened at response line {opened + 1} holds "
+                     f"{lines[j].strip()[:40]!r} after its diff (response line {j + 1}), "
+                     "where </patch> should close it", line=j + 1, directive="patch",
+                     hint="put only the diff between <patch> and </patch>")
 
 
 FORMAT = UnifiedDiff()
@@ -220,8 +265,10 @@ def find_blocks(text: str) -> list[Block]:
     return scan_blocks(text, [FORMAT]).blocks
 
 
-def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_Section, int]:
-    """Read one file section from line ``i``; return it and the line after it."""
+def _read_section(lines: list[str], i: int, scan: Scan | None = None,
+                  bounded: bool = False) -> tuple[_Section, int]:
+    """Read one file section from line ``i``; return it and the line after it.
+    ``bounded``: something closes the diff (a fence, ``</patch>``), see ``_read_hunk``."""
     n = len(lines)
     sec = _Section(i + 1)
     if lines[i].startswith("diff --git "):
@@ -247,14 +294,34 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None) -> tuple[_
     number = 0
     while i < n and lines[i].startswith("@@"):
         number += 1
-        hunk, i = _read_hunk(lines, i, number, sec, scan)
-        sec.hunks.append(hunk)
+        header = i
+        hunk, i = _read_hunk(lines, i, number, sec, scan, bounded)
+        if hunk is not None:
+            sec.hunks.append(hunk)
+        else:
+            _drop_empty_hunk(lines, header, number, sec)
+        after = _next_content(lines, i)
+        if after < n and lines[after].startswith("@@"):
+            i = after  # blank lines between two hunks: the next hunk is this file's too
     if not sec.hunks and scan is not None and i >= n - 1 and scan.ends_mid_line(n - 1):
         # the response stops inside a header line ('rename to ne' for 'new.py') or in
         # the one after them ('ind' for 'index ...' after 'new file mode 100644')
         raise sec.error(f"{CUT_OFF}: its last line {lines[n - 1][:60]!r} ends the response "
                         "in the middle of the line", n, hint=CUT_OFF_HINT)
     return sec, i
+
+
+def _drop_empty_hunk(lines: list[str], i: int, number: int, sec: _Section) -> None:
+    """An '@@' header with no lines inside a diff that goes on (BEHAVIOR.md §2): it
+    changes nothing and is left out with a note.  A new or deleted file's hunks are its
+    content, so there an empty one is refused rather than make the file empty."""
+    if sec.new_file or sec.deleted or DEV_NULL in (sec.old_name, sec.new_name):
+        raise sec.error(f"hunk {number} has no lines", i + 1,
+                        hint="a new file's hunk gives its lines as '+' lines, a deleted "
+                             "file's as '-' lines")
+    sec.empty_hunks.append((number, i + 1))
+    sec.notes.append(f"response line {i + 1}: hunk {number} of {sec.named_file() or 'the diff'} "
+                     f"({lines[i].strip()[:40]}) has no lines; left out")
 
 
 def _strip_git(sec: _Section, name: str) -> str:
@@ -323,148 +390,6 @@ def _read_names(lines: list[str], i: int, sec: _Section) -> None:
     sec.old_name, sec.new_name = old, new
     shown = new if new != DEV_NULL else old
     sec.display = "diff " + shown
-
-
-def _read_hunk(lines: list[str], i: int, number: int, sec: _Section,
-               scan: Scan | None = None) -> tuple[Hunk, int]:
-    """Read the hunk whose '@@' header is line ``i``; return it and the line after it."""
-    n = len(lines)
-    header = lines[i].rstrip()
-    if header.startswith("@@@"):
-        raise sec.error("combined diffs ('@@@' hunks of a merge) are not supported", i + 1,
-                        hint="write an ordinary two-sided diff")
-    m = read_hunk_header(header)
-    old_left = new_left = None  # lines the counts still announce (None: no counts)
-    line_hint = None
-    if m:
-        line_hint = m.old_start
-        old_left = m.old_count if m.old_count is not None else 1
-        new_left = m.new_count if m.new_count is not None else 1
-    body: list[tuple[str, str]] = []
-    blank_run = 0  # trailing blank lines in ``body`` (tentative context)
-    old_before_blanks = new_before_blanks = None  # counts left before that run
-    last_tag = None
-    old_no_newline = new_no_newline = False
-    j = i + 1
-    while j < n:
-        line = lines[j]
-        counted = old_left is not None and (old_left > 0 or new_left > 0)
-        if line.startswith("@@") or line.startswith("diff --git "):
-            break
-        if not counted and line[:1] == " " and scan is not None and scan.ends_fence_as_markdown(j):
-            # past the lines its header counts, ' ```' closes the diff's fence (BEHAVIOR.md §2)
-            break
-        if not counted:
-            if _is_file_header(lines, j) and j + 2 < n and lines[j + 2].startswith("@@"):
-                break  # the next file; without its '@@' the pair is a removed and an added line
-            if (old_left is not None and line.rstrip() == "--"
-                    and (j + 1 == n or not _is_hunk_line(lines[j + 1]))):
-                break  # 'git format-patch' signature separator after the last hunk
-        if not _is_hunk_line(line):
-            break
-        if line.startswith("\\"):
-            if last_tag in (CONTEXT, REMOVE):
-                old_no_newline = True
-            if last_tag in (CONTEXT, ADD):
-                new_no_newline = True
-            blank_run = 0
-            j += 1
-            continue
-        if not line.strip():
-            if blank_run == 0:
-                old_before_blanks, new_before_blanks = old_left, new_left
-            blank_run += 1
-            tag, content = CONTEXT, line[1:]
-        else:
-            blank_run = 0
-            tag, content = line[0], line[1:]
-        body.append((tag, content))
-        last_tag = tag
-        if old_left is not None:
-            if tag != ADD:
-                old_left -= 1
-            if tag != REMOVE:
-                new_left -= 1
-        j += 1
-    if blank_run:
-        # Trailing blank lines end the hunk, unless the counts announce exactly that many
-        # more context lines (a blank context line whose leading space was trimmed).  At
-        # the end of the response a bare empty line is not taken as such a line: it is the
-        # answer's own trailing blank (or where it was cut), so a short hunk shows as cut.
-        usable = blank_run
-        if j == n:
-            while usable and not lines[j - blank_run + usable - 1].startswith(CONTEXT):
-                usable -= 1
-        keep = 0
-        if (old_before_blanks is not None and old_before_blanks == new_before_blanks
-                and 0 < old_before_blanks <= usable):
-            keep = old_before_blanks
-        drop = blank_run - keep
-        del body[len(body) - drop:]
-        j -= drop
-        # a '\' line cannot sit after a blank run (it resets the run), so j is exact
-    if not body:
-        raise sec.error(f"hunk {number} has no lines", i + 1,
-                        hint="a hunk needs context (' '), removed ('-') or added ('+') lines")
-    if scan is not None and (j > scan.last_content or _ends_its_fence(lines, j, scan)):
-        _check_not_cut(lines, i, j, number, sec, m, body, scan)
-    if (j + 1 < n and lines[j].strip() and not _ends_hunk_cleanly(lines, j)
-            and lines[j + 1].strip() and lines[j + 1][0] in " -+"):
-        # hunk lines resume right after a foreign line: most likely a context line that
-        # lost its leading space; ending the hunk here would apply only part of it.
-        raise sec.error(
-            f"hunk {number}: line {lines[j].strip()[:40]!r} does not start with ' ', '-' or '+' "
-            "but hunk lines follow it", j + 1,
-            hint="start every context line with a space, even an empty one")
-    return Hunk(body, number=number, kind="hunk", line_hint=line_hint,
-                old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
-
-
-def _ends_its_fence(lines: list[str], j: int, scan: Scan) -> bool:
-    """Nothing but blank lines lies between the hunk (ending before line ``j``) and the
-    line that closes the markdown fence around its diff."""
-    if scan.fence is None:
-        return False
-    while j < len(lines) and not lines[j].strip():
-        j += 1
-    return j < len(lines) and scan.ends_fence(j)
-
-
-def _check_not_cut(lines: list[str], i: int, j: int, number: int, sec: _Section, m: HunkHeader | None,
-                   body: list[tuple[str, str]], scan: Scan) -> None:
-    """Refuse a hunk that ends the response or its fence and looks cut off (BEHAVIOR.md
-    §2): it holds fewer lines than its '@@' header announces, or its last line has no
-    newline (the response stopped in the middle of it).  A hunk followed by anything
-    else (another hunk or file, prose after an unfenced diff) is complete as written:
-    its counts are only hints."""
-    last = j - 1
-    if scan.ends_mid_line(last) and lines[last][:1] in (CONTEXT, REMOVE, ADD):
-        raise sec.error(f"{CUT_OFF}: the last line of hunk {number} ({lines[last][:40]!r}) "
-                        "ends the response without a newline, in the middle of the line",
-                        last + 1, hint=CUT_OFF_HINT)
-    if not m:
-        return
-    old_count = m.old_count if m.old_count is not None else 1
-    new_count = m.new_count if m.new_count is not None else 1
-    old_seen = sum(1 for tag, _ in body if tag != ADD)
-    new_seen = sum(1 for tag, _ in body if tag != REMOVE)
-    if old_seen < old_count or new_seen < new_count:
-        if j > scan.last_content:
-            where, hint = "the response", CUT_OFF_HINT
-        else:
-            where = "its code fence"
-            hint = (CUT_OFF_HINT + " (if this hunk is whole, its header's counts are wrong: "
-                    "give the hunk's real line counts)")
-        raise sec.error(f"{CUT_OFF}: hunk {number} ends {where} with {old_seen} of the "
-                        f"{old_count} old and {new_seen} of the {new_count} new lines its "
-                        f"header {lines[i].strip()!r} announces", i + 1, hint=hint)
-
-
-def _ends_hunk_cleanly(lines: list[str], j: int) -> bool:
-    """A line after a hunk that plainly ends it: a fence, a header, another diff."""
-    line = lines[j]
-    return (fence_open(line) is not None or line.startswith(("@@", "diff ", "Index: ", "--- ", "+++ "))
-            or line.startswith("==="))
 
 
 def _mode(sec: _Section) -> int | None:
@@ -540,6 +465,11 @@ def _operations(sec: _Section) -> list[Operation]:
         ops.append(EditFile(path, sec.hunks, source))
     if mode is not None:
         ops.append(SetMode(path, mode, source))
+    if not ops and sec.empty_hunks:
+        number, line = sec.empty_hunks[0]
+        raise sec.error(f"hunk {number} has no lines, and this file's diff has no other hunk",
+                        line, file=path, hint="a hunk needs context (' '), removed ('-') or "
+                                              "added ('+') lines")
     if not ops:
         raise sec.error("this file's diff has no hunks and changes nothing", file=path,
                         hint="give '@@' hunks with the changed lines")

@@ -1,0 +1,11 @@
+from .config import load
+
+
+def fetch(session, url):
+    settings = load()
+    for attempt in range(settings["retries"]):
+        try:
+            return session.get(url, timeout=settings["timeout"])
+        except TimeoutError:
+            continue
+    raise TimeoutError(url)
