@@ -4,6 +4,7 @@ git/ident.py's; dates, dates.py's.)"""
 from __future__ import annotations
 
 import os
+import re
 
 import pygit2
 
@@ -21,8 +22,42 @@ def _open(path: str, shown: str) -> pygit2.Repository:
 
     try:
         return pygit2.Repository(path, RepositoryOpenFlag.NO_SEARCH)
-    except (pygit2.GitError, KeyError, ValueError):
-        raise FatalError(f"not a git repository: '{shown}'", kind="repository") from None
+    except (pygit2.GitError, KeyError, ValueError) as e:
+        raise _unopenable(path, e) or FatalError(f"not a git repository: '{shown}'",
+                                                 kind="repository") from None
+
+
+_NOT_OWNED = re.compile(r"repository path '(.*)' is not owned by current user")
+
+
+def _unopenable(gitdir: str, error: Exception) -> FatalError | None:
+    """git's own reason for a repository libgit2 will not open, where git has one: a
+    folder another user owns (git's ownership check, in git's words), or an object format
+    this build cannot read.  None: it is not a repository."""
+    owned = _NOT_OWNED.search(str(error))
+    if owned:
+        where = owned.group(1)
+        return FatalError(f"detected dubious ownership in repository at '{where}'\n"
+                          "To add an exception for this directory, call:\n\n"
+                          f"\tgit config --global --add safe.directory {where}",
+                          kind="repository")
+    if _object_format(gitdir) not in ("", "sha1"):
+        return FatalError(f"{_object_format(gitdir).upper().replace('SHA', 'SHA-')} "
+                          f"repositories are not supported (extensions.objectFormat in "
+                          f"{os.path.normpath(gitdir)}); git ai-apply reads SHA-1 "
+                          "repositories only",
+                          kind="repository")
+    return None
+
+
+def _object_format(gitdir: str) -> str:
+    """``extensions.objectFormat`` of the repository at ``gitdir`` ("" when unset or
+    unreadable), read without libgit2's repository checks."""
+    try:
+        value = pygit2.Config(os.path.join(gitdir, "config"))["extensions.objectformat"]
+    except (KeyError, ValueError, pygit2.GitError, OSError):
+        return ""
+    return str(value).strip().lower()
 
 
 class Repo:
@@ -67,6 +102,8 @@ class Repo:
         self.workdir = self._worktree(git_dir, start)
         if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
             self.repo.workdir = self.workdir
+        self._index_file = self._index_file_from_env()
+        _use_object_directories(self.repo)
 
     def _worktree(self, git_dir: str | None, start: str) -> str | None:
         """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
@@ -220,8 +257,17 @@ class Repo:
         return number
 
     # -- the index lock taken ahead ---------------------------------------------------
+    def _index_file_from_env(self) -> str | None:
+        """``GIT_INDEX_FILE`` as git reads it: a relative path is taken from the top of the
+        worktree, where git runs its commands (or the current folder without one)."""
+        value = os.environ.get("GIT_INDEX_FILE")
+        if not value:
+            return None
+        return os.path.normpath(os.path.join(self.workdir or os.getcwd(), value))
+
     def index_path(self) -> str:
-        return os.path.join(self.gitdir, "index")
+        """The index git uses: ``GIT_INDEX_FILE`` when set, else ``<gitdir>/index``."""
+        return self._index_file or os.path.join(self.gitdir, "index")
 
     def new_index_lock(self):
         from .index import IndexLock
@@ -289,6 +335,28 @@ class Repo:
 
 
 TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+def _use_object_directories(repo: pygit2.Repository) -> None:
+    """``GIT_OBJECT_DIRECTORY`` (objects read and written there, with its own
+    ``info/alternates``) and ``GIT_ALTERNATE_OBJECT_DIRECTORIES`` (more folders to read
+    from, separated by ``:``), as git honours them; libgit2 reads them only when asked
+    to discover the repository from the environment, which would bypass git's layout
+    rules kept here."""
+    objects = os.environ.get("GIT_OBJECT_DIRECTORY")
+    alternates = [p for p in os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES", "")
+                  .split(os.pathsep) if p]
+    if not objects and not alternates:
+        return
+    try:
+        odb = pygit2.Odb(os.path.abspath(objects)) if objects else repo.odb
+        for folder in alternates:
+            odb.add_disk_alternate(os.path.abspath(folder))
+    except (pygit2.GitError, OSError, ValueError) as e:
+        raise FatalError(f"cannot use the object directories named by GIT_OBJECT_DIRECTORY/"
+                         f"GIT_ALTERNATE_OBJECT_DIRECTORIES: {e}", kind="repository") from None
+    if objects:
+        repo.set_odb(odb)
 
 
 # --------------------------------------------------------------------------- history
