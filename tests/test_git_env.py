@@ -150,3 +150,51 @@ def test_a_sha256_repository_is_refused_as_such(tmp_path, git_env):
     assert "SHA-256 repositories are not supported" in r.err
     assert "not a git repository" not in r.err
     assert repo.snapshot() == before
+
+
+# --------------------------------------------------------------------------- partial clones
+
+
+def _partial_clone(repo: GitRepo, tmp_path: Path, *flags: str) -> GitRepo:
+    """A ``--filter=blob:none`` clone of ``repo`` (with src/b.txt) over file://."""
+    beta_repo(repo)
+    repo.git("config", "uploadpack.allowfilter", "true")
+    clone = tmp_path / "partial"
+    repo.git("clone", "-q", "--filter=blob:none", *flags, f"file://{repo.root}", str(clone))
+    return GitRepo(clone, repo.env)
+
+
+def _missing(clone: GitRepo) -> set[str]:
+    listed = clone.git("rev-list", "--objects", "--all", "--missing=print")
+    return {line[1:] for line in listed.splitlines() if line.startswith("?")}
+
+
+def test_a_blob_missing_from_a_partial_clone_is_fetched_as_git_fetches_it(repo, tmp_path):
+    clone = _partial_clone(repo, tmp_path, "--no-checkout")
+    blob = clone.git("rev-parse", "HEAD:src/b.txt").strip()
+    assert blob in _missing(clone)  # the case under test: libgit2 alone cannot read it
+    r = clone.run("--branch", "louder", response=LOUDER_BETA)
+    assert r.returncode == 0, r.err
+    assert clone.git("show", "louder:src/b.txt") == "alpha\nBETA\n"
+    assert blob not in _missing(clone)
+    fsck = subprocess.run(["git", "fsck"], cwd=clone.root, env=clone.env, capture_output=True)
+    assert fsck.returncode == 0
+
+
+def test_a_blob_git_cannot_fetch_is_fatal_and_named(repo, tmp_path):
+    clone = _partial_clone(repo, tmp_path, "--no-checkout")
+    blob = clone.git("rev-parse", "HEAD:src/b.txt").strip()
+    clone.git("remote", "set-url", "origin", f"file://{tmp_path}/gone")
+    refs = clone.git("for-each-ref")
+    r = clone.run("--branch", "louder", response=LOUDER_BETA)
+    assert r.returncode == 128, r.out + r.err
+    assert r.err.startswith("fatal: ") and blob in r.err and "internal error" not in r.err
+    assert clone.git("for-each-ref") == refs
+
+
+def test_a_checked_out_partial_clone_applies_and_stays_clean(repo, tmp_path):
+    clone = _partial_clone(repo, tmp_path)
+    r = clone.run(response=LOUDER_BETA)
+    assert r.returncode == 0, r.err
+    assert clone.read("src/b.txt") == b"alpha\nBETA\n"
+    assert status(clone) == ""

@@ -12,6 +12,7 @@ from ..errors import ApplyError, FatalError, UsageError
 from ..trailers import AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
+from .promisor import fetch_lazily
 
 _ABSENT = object()
 GitError = pygit2.GitError  # for callers that catch the library's errors by type
@@ -104,6 +105,7 @@ class Repo:
             self.repo.workdir = self.workdir
         self._index_file = self._index_file_from_env()
         _use_object_directories(self.repo)
+        fetch_lazily(self.repo, self._config())
 
     def _worktree(self, git_dir: str | None, start: str) -> str | None:
         """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
