@@ -216,6 +216,10 @@ def validate_options(options: dict) -> dict:
     if out.get("strip", 0) < 0:
         raise InvalidOptions("option strip (-p) takes a number of leading path components, "
                              "0 or more")
+    from .limits import directory_problem
+
+    if directory_problem(out.get("directory")):
+        raise InvalidOptions(directory_problem(out.get("directory")))
     branch = out.get("branch")
     if branch is not None:
         if "{n}" in branch or "{name}" in branch:

@@ -53,6 +53,10 @@ def _run(p: dict) -> None:
         raise UsageError("--verify goes with --branch, and not with --no-verify")
     if p["strip"] is not None and p["strip"] < 0:
         raise UsageError("-p takes a number of leading path components, 0 or more")
+    from ..limits import directory_problem
+
+    if directory_problem(p["directory"]):
+        raise UsageError(directory_problem(p["directory"]))
     message = _message(p["messages"], p["message_file"])
     if p["author"] is not None or p["date"] is not None:
         _set_author(repo, p["author"], p["date"])
