@@ -283,12 +283,13 @@ class Repo:
         will follow (commit_to_worktree takes it over).  False, and nothing held, when the
         lock cannot be taken: the transaction then refuses with the reason itself."""
         lock = self.new_index_lock()
-        try:
-            lock.acquire()
-        except (ApplyError, FatalError):
-            return False
+        with interrupts_deferred():  # taken and recorded, or neither: release finds it
+            try:
+                lock.acquire()
+            except (ApplyError, FatalError):
+                return False
+            self._index_lock = lock
         lock.read_ahead()
-        self._index_lock = lock
         return True
 
     def index_lock(self):
@@ -337,6 +338,30 @@ class Repo:
 
 
 TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+class interrupts_deferred:
+    """Ctrl-C (and SIGTERM) held back for a few statements that must not be cut between
+    them (a lock file made and recorded as ours); delivered when the block ends.  Only in
+    the main thread on POSIX; elsewhere it does nothing."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self._held = None
+        if hasattr(signal, "pthread_sigmask") and \
+                threading.current_thread() is threading.main_thread():
+            self._held = signal.pthread_sigmask(signal.SIG_BLOCK,
+                                                {signal.SIGINT, signal.SIGTERM})
+        return self
+
+    def __exit__(self, *exc):
+        if self._held is not None:
+            import signal
+
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._held)
+        return False
 
 
 def _use_object_directories(repo: pygit2.Repository) -> None:
