@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import sys
 
 import pygit2
 
@@ -232,7 +233,8 @@ class Filters:
                 self._head_tree = self.repo.repo.head.peel().tree
             except Exception:  # unborn HEAD: nothing committed to look in
                 self._head_tree = None
-        return self._head_tree is not None and rel in self._head_tree
+        # interned: pygit2 keeps the path a Tree lookup is given (state.tree_entry)
+        return self._head_tree is not None and sys.intern(rel) in self._head_tree
 
     def _any_shared_source(self) -> bool:
         """Whether an attributes file outside the worktree exists: $GIT_DIR/info/attributes,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
 import pygit2
 
@@ -18,11 +19,45 @@ _ABSENT = object()
 GitError = pygit2.GitError  # for callers that catch the library's errors by type
 
 
+class _Repository(pygit2.Repository):
+    """pygit2's Repository, with the reference name of a lookup interned: pygit2 1.21's
+    ``lookup_reference`` keeps a reference to the name it is given, so each lookup with a
+    freshly built name (``repo.head()`` does three a call) leaked it: 66 bytes a request
+    in a long-lived server.  An interned name leaks one reference to one string, however
+    many lookups (``references[...]``, ``.get`` and ``in`` come through here too)."""
+
+    def lookup_reference(self, name):
+        return super().lookup_reference(sys.intern(name) if type(name) is str else name)
+
+    def TreeBuilder(self, *args):  # noqa: N802 (pygit2's name)
+        return _InterningTreeBuilder(super().TreeBuilder(*args))
+
+
+class _InterningTreeBuilder:
+    """A pygit2 TreeBuilder whose ``get`` and ``remove`` intern the name: pygit2 1.21
+    keeps a reference to it, as for lookup_reference above."""
+
+    def __init__(self, builder):
+        self._builder = builder
+
+    def get(self, name):
+        return self._builder.get(sys.intern(name))
+
+    def remove(self, name):
+        return self._builder.remove(sys.intern(name))
+
+    def __getattr__(self, attr):
+        return getattr(self._builder, attr)
+
+    def __len__(self):
+        return len(self._builder)
+
+
 def _open(path: str, shown: str) -> pygit2.Repository:
     from pygit2.enums import RepositoryOpenFlag
 
     try:
-        return pygit2.Repository(path, RepositoryOpenFlag.NO_SEARCH)
+        return _Repository(path, RepositoryOpenFlag.NO_SEARCH)
     except (pygit2.GitError, KeyError, ValueError) as e:
         raise _unopenable(path, e) or FatalError(f"not a git repository: '{shown}'",
                                                  kind="repository") from None
@@ -89,7 +124,7 @@ class Repo:
             try:
                 # opened from the start folder, libgit2 finds the worktree of a gitfile
                 # (--separate-git-dir, linked worktrees) and core.worktree
-                self.repo = pygit2.Repository(start)
+                self.repo = _Repository(start)
             except (pygit2.GitError, KeyError, ValueError):
                 self.repo = _open(found, found)
             if os.path.normpath(self.repo.path) != os.path.normpath(found):
@@ -222,8 +257,10 @@ class Repo:
 
     def forget_config(self) -> None:
         """Read the config files again at the next read (another process may have run
-        `git config` since)."""
+        `git config` since), and with them the attributes and eol settings
+        (git/filters.py: a .gitattributes may have been committed since)."""
         self._config_snapshot = None
+        self._filters = None
 
     def config_get(self, key: str, default=None):
         value = self._raw(key)
