@@ -134,6 +134,11 @@ def test_a_repository_another_user_owns_is_refused_in_gits_words(repo):
         assert "not a git repository" not in r.out + r.err
     assert repo.read("src/b.txt") == before
     assert not [n for n in os.listdir(repo.root / ".git") if "ai-apply" in n or "lock" in n]
+    # git honours safe.directory given with -c (libgit2 reads only the config files)
+    ok = subprocess.run(["git", "-c", f"safe.directory={repo.root}", "ai-apply", "--check", "-"],
+                        cwd=repo.root, env=repo.env, input=LOUDER_BETA, capture_output=True,
+                        text=True)
+    assert ok.returncode == 0, ok.stderr
 
 
 def test_a_sha256_repository_is_refused_as_such(tmp_path, git_env):

@@ -59,8 +59,31 @@ def _open(path: str, shown: str) -> pygit2.Repository:
     try:
         return _Repository(path, RepositoryOpenFlag.NO_SEARCH)
     except (pygit2.GitError, KeyError, ValueError) as e:
+        owned = _NOT_OWNED.search(str(e))
+        if owned and _safe_by_command_line(owned.group(1)):
+            return _open_unvalidated(path, RepositoryOpenFlag.NO_SEARCH)
         raise _unopenable(path, e) or FatalError(f"not a git repository: '{shown}'",
                                                  kind="repository") from None
+
+
+def _safe_by_command_line(where: str) -> bool:
+    """``git -c safe.directory=...`` naming ``where`` (or ``*``): git honours it from the
+    command line too, libgit2 only from the config files."""
+    value = command_line_settings().get("safe.directory")
+    if not value:
+        return False
+    value = value.rstrip("/")
+    return value == "*" or os.path.normpath(value) == os.path.normpath(where)
+
+
+def _open_unvalidated(path: str, flags) -> pygit2.Repository:
+    from pygit2.enums import Option
+
+    pygit2.option(Option.SET_OWNER_VALIDATION, False)
+    try:
+        return _Repository(path, flags)
+    finally:
+        pygit2.option(Option.SET_OWNER_VALIDATION, True)
 
 
 _NOT_OWNED = re.compile(r"repository path '(.*)' is not owned by current user")
