@@ -75,7 +75,7 @@ def test_ctrl_c_at_any_moment_of_the_start_leaves_nothing(base, delay_ms):
     """A sweep over the start-up and the run: each run ends applied (0) or untouched
     (130, or killed before Python could handle the signal), never with a traceback of
     ours, a lock, a link, or half a change."""
-    before = base.snapshot()
+    before = _content(base)
     proc = _start(base, str(_response_file(base)), stdin=subprocess.DEVNULL)
     time.sleep(delay_ms / 1000)
     os.killpg(proc.pid, signal.SIGINT)
@@ -89,9 +89,19 @@ def test_ctrl_c_at_any_moment_of_the_start_leaves_nothing(base, delay_ms):
         assert base.git("status", "--porcelain") == ""
     elif proc.returncode == 1:
         assert "Traceback" in err  # only Python's own start-up, before any code of ours
-        assert base.snapshot() == before
+        assert _content(base) == before
     else:
-        assert base.snapshot() == before
+        assert _content(base) == before
+
+
+def _content(repo: GitRepo) -> tuple:
+    """What the user sees: HEAD, the refs, the index's entries, the files, a clean status.
+    (Not the index file's bytes: a run interrupted after it wrote and rolled back a file
+    leaves the file as it was but with a new mtime, and `git status` then refreshes the
+    index's stat data, as after any `touch`.)"""
+    return (repo.git("for-each-ref"), repo.git("rev-parse", "HEAD"),
+            repo.git("ls-files", "-s"), repo.read("src/b.txt"),
+            repo.git("status", "--porcelain"))
 
 
 def _response_file(repo: GitRepo):
@@ -149,3 +159,43 @@ def test_apply_into_a_closed_pipe_exits_with_what_it_did(base):
     assert base.read("src/b.txt") == b"alpha\nBETA\n"
     code, err = _with_stdout_closed(base, "--json", "-", stdin=b"no change blocks here\n")
     assert code == 1, err
+
+
+# --------------------------------------------------------------------------- windows of the transaction
+
+
+def _interrupt_right_after(monkeypatch, owner, name):
+    """Make ``owner.name`` deliver a real SIGINT to this process as soon as it returns:
+    the windows between doing a thing and recording it, found by the sweep above."""
+    original = getattr(owner, name)
+
+    def then_interrupt(*args, **kwargs):
+        result = original(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return result
+    monkeypatch.setattr(owner, name, then_interrupt)
+
+
+def test_ctrl_c_just_after_the_branch_moved_puts_everything_back(base, monkeypatch):
+    from git_aiapply.api import Session
+    from git_aiapply.git import transaction
+
+    session = Session(base.root)
+    before = _content(base)
+    _interrupt_right_after(monkeypatch, transaction, "update_ref")
+    with pytest.raises(KeyboardInterrupt):
+        session.apply(LOUDER_BETA)
+    assert _content(base) == before  # the branch too, not only the files and the index
+
+
+def test_ctrl_c_just_after_the_index_was_installed_keeps_the_whole_commit(base, monkeypatch):
+    from git_aiapply.api import Session
+    from git_aiapply.git import index
+
+    session = Session(base.root)
+    head = base.head()
+    _interrupt_right_after(monkeypatch, index.IndexLock, "install")
+    with pytest.raises(KeyboardInterrupt):
+        session.apply(LOUDER_BETA)
+    assert base.head() != head and base.read("src/b.txt") == b"alpha\nBETA\n"
+    assert base.git("status", "--porcelain") == ""  # not the new index over old files
