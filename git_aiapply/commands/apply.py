@@ -224,6 +224,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     earlier: dict = {}  # --check / --diff: path -> state after the responses so far
     for name, raw in inputs:
         before = _ref_state(repo, opts)
+        resp = None
         try:
             try:
                 resp = read_response(raw, name=name, max_bytes=max_bytes)
@@ -237,7 +238,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         except FatalError as e:
             o = _fatal_outcome(name, e)
         except KeyboardInterrupt:
-            _interrupted(repo, opts, before, outcomes, show, name, len(inputs))
+            _interrupted(repo, opts, before, outcomes, show, resp or name, len(inputs))
             raise
         if o.status == Status.WOULD_APPLY and o.plan is not None:
             earlier.update(o.plan.final)
@@ -284,7 +285,8 @@ def _ref_state(repo, opts):
 def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
     """Ctrl-C: when a commit was already made (this response's, during the post-commit
     hook, or an earlier response's), say so, and with --json name it, instead of the usual
-    "nothing was changed": a harness must never be told nothing changed after a change."""
+    "nothing was changed": a harness must never be told nothing changed after a change.
+    ``name``: the Response when it was read, else the name it was given."""
     if opts.check or opts.diff:
         return
     made = [o.commit for o in outcomes if o.status == "applied" and o.commit]
@@ -312,8 +314,9 @@ def _print_interrupted_json(name, commit_id, label, message, count) -> None:
     from ..pipeline import Outcome, Status
     from ..response import Response, response_name
 
-    resp = Response(text="", given_text="", response_id="", model=None,
-                    name=response_name(name), is_json=False)
+    resp = name if isinstance(name, Response) else Response(
+        text="", given_text="", response_id="", model=None, name=response_name(name),
+        is_json=False)
     o = Outcome(resp, Status.APPLIED, 130, commit=commit_id, branch=label, message=message,
                 note="interrupted after the commit was made (during the post-commit hook); "
                      "the commit stays")
