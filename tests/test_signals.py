@@ -124,7 +124,7 @@ def test_ctrl_c_in_the_post_commit_hook_names_the_commit_in_json(base):
     outcome = json.loads(out)
     assert outcome["commit"] == made and outcome["status"] == "applied"
     assert outcome["exit_code"] == 130 and "interrupted" in outcome["note"]
-    assert outcome["response_id"] in base.message()  # the AI-Response trailer's id
+    assert outcome["response_id"] and f"AI-Response: {outcome['response_id']}" in base.message()
     assert made[:7] in err.decode() and "nothing was changed" not in err.decode()
 
 
