@@ -397,7 +397,8 @@ class Session:
     def apply(self, response, *, name: str | None = None, **options) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
         opts = validate_options(options)
-        raw, name = _response_bytes(response, name, self._read_limit(opts))
+        limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
+        raw, name = _response_bytes(response, name, limit)
         with self._lock:
             outcome = self._apply(raw, name, opts)
         return Result.from_json(outcome.to_json())
