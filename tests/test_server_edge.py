@@ -10,7 +10,10 @@ import json
 import os
 import subprocess
 import tracemalloc
+from importlib.util import find_spec
 from pathlib import Path
+
+import pytest
 
 from conftest import AI_APPLY, LOUDER_BETA, GitRepo
 from git_aiapply.api import Session, _response_bytes
@@ -162,3 +165,65 @@ def test_reference_and_tree_lookups_keep_nothing_per_call(repo):
         builder.get("".join(["sr", "c"]))
     # the interned names are kept once, not once per call
     assert _growth_per_call(lookups, warm=10, calls=2000) < 2
+
+
+# --------------------------------------------------------------------------- mcp
+
+
+def _bounded_lines(data: bytes, limit):
+    """The lines BoundedLines hands a text reader for ``data`` written to a pipe."""
+    import threading
+
+    from git_aiapply.mcp_server import BoundedLines
+
+    r, w = os.pipe()
+
+    def feed():
+        with os.fdopen(w, "wb") as f:
+            f.write(data)
+    writer = threading.Thread(target=feed)
+    writer.start()
+    raw = BoundedLines(r, lambda: limit)
+    try:
+        lines = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8").readlines()
+    finally:
+        writer.join()
+        os.close(r)
+    return lines, raw
+
+
+def test_an_mcp_message_over_the_limit_is_replaced_unread():
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "check_response", "arguments": {"response": "x" * 500_000}}}
+    small = {"jsonrpc": "2.0", "id": 8, "method": "ping"}
+    ping_big = {"jsonrpc": "2.0", "id": "p", "method": "ping", "params": {"pad": "y" * 500_000}}
+    note_big = {"jsonrpc": "2.0", "method": "notifications/x", "params": {"pad": "z" * 500_000}}
+    data = b"".join(json.dumps(m).encode() + b"\n" for m in (call, small, ping_big, note_big, small))
+    lines, raw = _bounded_lines(data, 10_000)
+    got = [json.loads(line) for line in lines]
+    assert got[0]["id"] == 7 and got[0]["params"]["name"] == "check_response"
+    assert got[0]["params"]["arguments"]["response"].endswith("request too large: 10000")
+    assert got[1] == small and got[3] == small and len(got) == 4  # the notification dropped
+    assert got[2] == {"jsonrpc": "2.0", "id": "p", "method": "git-ai-apply/request-too-large"}
+    assert len(raw.line) == 0 and max(len(line) for line in lines) < 10_000
+
+
+def test_mcp_lines_within_the_limit_pass_as_they_are():
+    data = b'{"a": 1}\n' + b'{"b": "' + b"q" * 900 + b'"}\n' + b'{"c": 3}'  # no final newline
+    lines, _ = _bounded_lines(data, 1000)
+    assert "".join(lines).encode() == data
+    lines, _ = _bounded_lines(data, None)
+    assert "".join(lines).encode() == data
+
+
+@pytest.mark.skipif(find_spec("mcp") is None or find_spec("anyio") is None,
+                    reason="the optional mcp extra is not installed")
+def test_mcp_answers_a_call_over_the_limit_with_a_tool_error(repo):
+    from test_mcp import talk
+
+    beta_repo(repo)
+    repo.git("config", "aiapply.maxResponseBytes", "1000")  # line limit 6000 + 64 KiB
+    _tools, (big, fine) = talk(repo, [("check_response", {"response": "x" * 200_000}),
+                                      ("check_response", {"response": LOUDER_BETA})])
+    assert big.is_error and "request is more than" in big.content[0].text
+    assert not fine.is_error and json.loads(fine.content[0].text)["status"] == "would-apply"
