@@ -173,39 +173,46 @@ def test_apply_into_a_closed_pipe_exits_with_what_it_did(base):
 
 # --------------------------------------------------------------------------- windows of the transaction
 
+# Run in a process of its own (pytest-xdist runs tests where a signal may reach another
+# thread): ``TARGET`` delivers a real SIGINT to the process as soon as it returns, the
+# window between doing a thing and recording it that the sweep above found.
+_INTERRUPTED_RUN = """
+import os, signal, sys
+from git_aiapply.api import Session
+from git_aiapply.git import index, transaction
+owner = {"update_ref": transaction, "install": index.IndexLock}[sys.argv[1]]
+original = getattr(owner, sys.argv[1])
+def then_interrupt(*args, **kwargs):
+    result = original(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGINT)
+    return result
+setattr(owner, sys.argv[1], then_interrupt)
+try:
+    Session(".").apply(sys.stdin.read())
+except KeyboardInterrupt:
+    sys.exit(130)
+sys.exit(0)
+"""
 
-def _interrupt_right_after(monkeypatch, owner, name):
-    """Make ``owner.name`` deliver a real SIGINT to this process as soon as it returns:
-    the windows between doing a thing and recording it, found by the sweep above."""
-    original = getattr(owner, name)
 
-    def then_interrupt(*args, **kwargs):
-        result = original(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGINT)
-        return result
-    monkeypatch.setattr(owner, name, then_interrupt)
+def _interrupted_right_after(repo: GitRepo, target: str) -> int:
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _INTERRUPTED_RUN, target], cwd=repo.root,
+                       env=repo.env, input=LOUDER_BETA.encode(), capture_output=True,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert b"Traceback" not in r.stderr, r.stderr.decode()
+    return r.returncode
 
 
-def test_ctrl_c_just_after_the_branch_moved_puts_everything_back(base, monkeypatch):
-    from git_aiapply.api import Session
-    from git_aiapply.git import transaction
-
-    session = Session(base.root)
+def test_ctrl_c_just_after_the_branch_moved_puts_everything_back(base):
     before = _content(base)
-    _interrupt_right_after(monkeypatch, transaction, "update_ref")
-    with pytest.raises(KeyboardInterrupt):
-        session.apply(LOUDER_BETA)
+    assert _interrupted_right_after(base, "update_ref") == 130
     assert _content(base) == before  # the branch too, not only the files and the index
 
 
-def test_ctrl_c_just_after_the_index_was_installed_keeps_the_whole_commit(base, monkeypatch):
-    from git_aiapply.api import Session
-    from git_aiapply.git import index
-
-    session = Session(base.root)
+def test_ctrl_c_just_after_the_index_was_installed_keeps_the_whole_commit(base):
     head = base.head()
-    _interrupt_right_after(monkeypatch, index.IndexLock, "install")
-    with pytest.raises(KeyboardInterrupt):
-        session.apply(LOUDER_BETA)
+    assert _interrupted_right_after(base, "install") == 130
     assert base.head() != head and base.read("src/b.txt") == b"alpha\nBETA\n"
     assert base.git("status", "--porcelain") == ""  # not the new index over old files
