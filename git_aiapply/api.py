@@ -13,6 +13,7 @@ checksum on every run, is read again only when the file changed on disk.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from dataclasses import dataclass, fields
 
@@ -231,6 +232,10 @@ def validate_options(options: dict) -> dict:
     if out.get("strip", 0) < 0:
         raise InvalidOptions("option strip (-p) takes a number of leading path components, "
                              "0 or more")
+    from .limits import directory_problem
+
+    if directory_problem(out.get("directory")):
+        raise InvalidOptions(directory_problem(out.get("directory")))
     branch = out.get("branch")
     if branch is not None:
         if "{n}" in branch or "{name}" in branch:
@@ -330,9 +335,10 @@ class IndexCache:
 # --------------------------------------------------------------------------- sessions
 
 
-def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
+def _response_bytes(response, name: str | None, read_limit: int | None = None
+                    ) -> tuple[bytes, str]:
     """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
-    JSON object."""
+    JSON object; of a file, at most ``read_limit`` bytes are read."""
     if isinstance(response, str):
         try:
             return response.encode("utf-8", "surrogateescape"), name or "response"
@@ -345,7 +351,8 @@ def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
         path = os.fspath(response)
         try:
             with open(path, "rb") as f:
-                return f.read(), name or os.fsdecode(path)
+                return f.read(-1 if read_limit is None else read_limit), \
+                    name or os.fsdecode(path)
         except OSError as e:
             raise UsageError(f"cannot read {os.fsdecode(path)}: {e.strerror}") from None
     if isinstance(response, dict) or isinstance(response, list):
@@ -405,10 +412,24 @@ class Session:
     def apply(self, response, *, name: str | None = None, **options) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
         opts = validate_options(options)
-        raw, name = _response_bytes(response, name)
+        limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
+        raw, name = _response_bytes(response, name, limit)
         with self._lock:
             outcome = self._apply(raw, name, opts)
         return Result.from_json(outcome.to_json())
+
+    def _read_limit(self, opts: dict) -> int | None:
+        """How much of a response file to read: one byte past the limit is enough for
+        read_response to refuse it (None: no limit)."""
+        from .response import DEFAULT_MAX_BYTES
+
+        max_bytes = opts.get("max_bytes")
+        if max_bytes is None:
+            with self._lock:
+                self.repo.forget_config()
+                max_bytes = self.repo.config_int("aiapply.maxResponseBytes",
+                                                 DEFAULT_MAX_BYTES, 0)
+        return max_bytes + 1 if max_bytes else None
 
     def check(self, response, *, name: str | None = None, **options) -> Result:
         return self.apply(response, name=name, **dict(options, check=True))
@@ -554,7 +575,7 @@ def hashline_view(repo, path: str, rev: str | None = None) -> str:
     if rev or not root:
         commit = repo.resolve_commit(rev or "HEAD")
         try:
-            data = repo.repo[commit.tree[path].id].data
+            data = repo.repo[commit.tree[sys.intern(path)].id].data  # see state.tree_entry
         except KeyError:
             raise UsageError(f"{path} is not in {rev or 'HEAD'}") from None
     else:

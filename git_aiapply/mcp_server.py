@@ -12,7 +12,15 @@ between calls (git_aiapply.api.Session).  Tools (docs/API.md):
 
 A refused response is a normal result (``status`` ``"refused"``, ``error_text`` to send
 back to the model); a bad call or a repository that stops the run is a tool error.
+
+A message is read only up to the request line limit of ``serve`` (serve.py): a longer one
+is dropped as soon as it passes it, never held whole, and its caller is answered with an
+error naming the limit (a tool call with a tool error; any other request with JSON-RPC's
+"method not found", so that no caller waits for an answer).
 """
+import io
+import os
+import re
 import sys
 from typing import Optional
 
@@ -123,6 +131,104 @@ def _schemas():
     return Annotated, Field, Format, ApplyOutcome, UndoOutcome
 
 
+# A tool call's response argument replaced by this marker (and the size) is answered with
+# the tool error below: the SDK owns the output, so the answer goes through it.
+TOO_LARGE = "\x00git-ai-apply: request too large: "
+_ID = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)')
+_TOOL = re.compile(rb'"name"\s*:\s*"(apply_response|check_response)"')
+_PEEK = 64 * 1024  # where a message's id and tool name are looked for
+
+
+def too_large_stand_in(head: bytes, limit: int) -> bytes:
+    """The message that stands in for one longer than ``limit`` (``head``: its start):
+    the same call of the same tool with the marker as its response, or a request of no
+    method with the same id; nothing for a notification (no id: no one waits)."""
+    found = _ID.search(head)
+    if found is None:
+        return b""
+    req_id = found.group(1)
+    tool = _TOOL.search(head)
+    if tool is not None and b'"tools/call"' in head:
+        arguments = {"response": f"{TOO_LARGE}{limit}"}
+        return (b'{"jsonrpc":"2.0","id":' + req_id + b',"method":"tools/call","params":'
+                + json_bytes({"name": tool.group(1).decode(), "arguments": arguments}) + b"}\n")
+    return b'{"jsonrpc":"2.0","id":' + req_id + b',"method":"git-ai-apply/request-too-large"}\n'
+
+
+def json_bytes(obj) -> bytes:
+    import json
+
+    return json.dumps(obj).encode("ascii")
+
+
+class BoundedLines(io.RawIOBase):
+    """The lines of file descriptor ``fd``, each held only up to ``limit()`` bytes: a
+    longer one is replaced by too_large_stand_in as soon as it passes the limit, and the
+    rest of it is read and dropped."""
+
+    def __init__(self, fd: int, limit):
+        super().__init__()
+        self.fd, self.limit = fd, limit
+        self.line = bytearray()  # the line being read (never more than the limit)
+        self.ready = bytearray()  # whole lines to hand out
+        self.skipping = False
+        self.eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def readinto(self, buffer) -> int:
+        while not self.ready and not self.eof:
+            self._take(os.read(self.fd, 65536))
+        n = min(len(buffer), len(self.ready))
+        buffer[:n] = self.ready[:n]
+        del self.ready[:n]
+        return n
+
+    def _take(self, chunk: bytes) -> None:
+        if not chunk:
+            self.eof = True
+            if not self.skipping:
+                self.ready += self.line
+            self.line.clear()
+            return
+        while chunk:
+            newline = chunk.find(b"\n")
+            piece = chunk if newline < 0 else chunk[:newline + 1]
+            chunk = b"" if newline < 0 else chunk[newline + 1:]
+            if self.skipping:
+                self.skipping = newline < 0
+                continue
+            limit = self.limit()
+            self.line += piece
+            if limit is not None and len(self.line) > limit:
+                self.ready += too_large_stand_in(bytes(self.line[:_PEEK]), limit)
+                self.line.clear()
+                self.skipping = newline < 0
+            elif newline >= 0:
+                self.ready += self.line
+                self.line.clear()
+
+
+def bound_standard_input(session) -> None:
+    """Standard input read through BoundedLines from a private descriptor, fd 0 pointed at
+    the null device (a hook must not read the protocol)."""
+    from .serve import request_line_limit
+
+    try:
+        private = os.dup(0)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+    except OSError:
+        return  # no standard input to bound: the SDK reports it
+    raw = BoundedLines(private, lambda: request_line_limit(session))
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", errors="replace")
+
+
 def build_server(session):
     """The MCP server with its tools and prompts, answering from ``session`` (an
     api.Session)."""
@@ -136,6 +242,10 @@ def build_server(session):
         return server.tool(structured_output=True)(_tool_errors(fn, tool_error))
 
     def run(response: str, **options) -> ApplyOutcome:
+        if response.startswith(TOO_LARGE):  # what stands in for a message over the limit
+            raise tool_error(f"the request is more than {response[len(TOO_LARGE):]} bytes, "
+                             "the limit (6 × aiapply.maxResponseBytes + 64 KiB); set "
+                             "aiapply.maxResponseBytes to raise it")
         options = {k: v for k, v in options.items() if v is not None}
         return ApplyOutcome(**session.apply(response, name="response", **options).to_json())
 
@@ -244,4 +354,5 @@ def mcp_cmd():
     except FatalError as e:
         click.echo(f"fatal: {e.message}", err=True)
         sys.exit(128)
+    bound_standard_input(session)
     build_server(session).run("stdio")

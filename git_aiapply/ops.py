@@ -23,6 +23,7 @@ class Source:
     # a git diff's a/ b/ prefix was taken off the paths: `-p N` counts it, as git apply's
     # -p1 (limits.reroot)
     git_prefix: bool = False
+    prefixes: str = "ab"  # the letters of that prefix, old side then new (a/ b/, or c/ w/ ...)
 
 
 # Tags of hunk lines.

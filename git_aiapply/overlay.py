@@ -3,6 +3,8 @@
 run (one commit after the other) would apply it.  Pure."""
 from __future__ import annotations
 
+import sys
+
 from .plan import MODE_LINK
 
 
@@ -55,7 +57,7 @@ def _emptied(base, folder: str, removed: list[str]) -> bool:
     if tree is None:
         return False
     try:
-        sub = base.repo[tree[folder].id]
+        sub = base.repo[tree[sys.intern(folder)].id]  # interned: see state.tree_entry
     except (KeyError, ValueError):
         return False
     count = 0

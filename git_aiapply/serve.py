@@ -10,7 +10,13 @@ of the command (docs/JSON.md), or for a request the command would not run an obj
 ``status`` ``"error"`` (``exit_code`` 2 for a bad request, 128 when the repository or the
 environment stopped it).  A request's ``"id"``, when given, is copied into its answer.
 The repository and its index stay warm between requests (git_aiapply.api.Session); the
-index is read again only when it changed on disk.  End of input ends the server (exit 0).
+index is read again only when it changed on disk; the config, attributes and eol settings
+are read again for every request.  End of input ends the server (exit 0).
+
+A request line is read only up to its limit, ``6 × aiapply.maxResponseBytes + 64 KiB``
+(room for the largest response the limit lets through, however JSON escapes it; no limit
+when that setting is 0): a longer line is refused as soon as it passes the limit, its
+rest skipped unread into memory, and the next line is served.
 """
 from __future__ import annotations
 
@@ -80,12 +86,65 @@ def answer(session, line: bytes) -> dict:
     return out
 
 
+_LINE_SLACK = 64 * 1024  # the request's other fields around the response
+_SKIP_CHUNK = 64 * 1024
+
+
+class LineTooLong:
+    """A request line that passed ``limit`` bytes (what was read of it is dropped)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    def strip(self):
+        return self  # not blank: answered
+
+
+def request_line_limit(session) -> int | None:
+    """The longest request line read (None: no limit), from the limit on responses as
+    the config says now."""
+    from .response import DEFAULT_MAX_BYTES
+
+    try:
+        session.repo.forget_config()
+        max_bytes = session.repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
+    except FatalError:
+        max_bytes = DEFAULT_MAX_BYTES  # the request itself reports the bad setting
+    return max_bytes * 6 + _LINE_SLACK if max_bytes else None
+
+
+def read_requests(stream, limit):
+    """The lines of ``stream`` (a binary reader), each read only up to ``limit()`` bytes:
+    a longer one is a LineTooLong, and the rest of it is skipped in chunks."""
+    while True:
+        most = limit()
+        line = stream.readline() if most is None else stream.readline(most + 1)
+        if not line:
+            return
+        if most is None or len(line) <= most:
+            yield line
+            continue
+        while not line.endswith(b"\n"):  # skip the rest without keeping it
+            line = stream.readline(_SKIP_CHUNK)
+            if not line:
+                break
+        yield LineTooLong(most)
+
+
+def _too_long(line: LineTooLong) -> dict:
+    text = (f"the request line is more than {line.limit} bytes, the limit (6 × "
+            "aiapply.maxResponseBytes + 64 KiB: room for the largest response allowed, "
+            "JSON-escaped); set aiapply.maxResponseBytes to raise it")
+    return {**error_object(1, "refused", text), "status": "refused", "fault": "response"}
+
+
 def serve(session, requests, write) -> None:
     """Answer every line of ``requests`` (bytes lines) with ``write(bytes)``, in order."""
     for line in requests:
         if not line.strip():
             continue
-        write(json.dumps(answer(session, line)).encode("ascii") + b"\n")
+        out = _too_long(line) if isinstance(line, LineTooLong) else answer(session, line)
+        write(json.dumps(out).encode("ascii") + b"\n")
 
 
 def run_server() -> None:
@@ -106,6 +165,7 @@ def run_server() -> None:
         out.flush()  # each answer as soon as it is known
 
     try:
-        serve(session, iter(sys.stdin.buffer.readline, b""), write)
+        serve(session, read_requests(sys.stdin.buffer, lambda: request_line_limit(session)),
+              write)
     except BrokenPipeError:
         pass  # the reader went away: nothing left to answer

@@ -11,8 +11,59 @@ may use pygit2 for TLS.
 """
 from __future__ import annotations
 
+import io
 import os
 import sys
+
+
+class _PipeTolerantFile(io.RawIOBase):
+    """A standard stream's file descriptor whose reader may go away: once a write finds
+    the pipe closed (EPIPE), the rest of the output is dropped instead of raising."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self.fd = fd
+        self.broken = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data) -> int:
+        if self.broken:
+            return len(data)
+        try:
+            return os.write(self.fd, data)
+        except BrokenPipeError:
+            self.broken = True
+            return len(data)
+
+
+def tolerate_closed_pipes() -> None:
+    """Standard output and error that never fail for a reader that went away (``git
+    ai-apply undo | head -0``): a command then exits with the status of what it did,
+    never "failed" (click exits 1 on EPIPE) or "nothing changed" after a change.  ``serve``
+    and ``mcp`` keep the plain streams: a closed pipe there ends the loop."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            continue  # closed at start, or not a file: left as it is
+        try:
+            stream.flush()
+        except OSError:
+            pass
+        wrapped = io.TextIOWrapper(io.BufferedWriter(_PipeTolerantFile(fd)),
+                                   encoding=stream.encoding, errors=stream.errors,
+                                   line_buffering=stream.line_buffering,
+                                   write_through=getattr(stream, "write_through", False))
+        setattr(sys, name, wrapped)
 
 
 def import_pygit2(read_index_early: bool = False) -> None:

@@ -56,6 +56,10 @@ def _run(p: dict) -> None:
         raise UsageError("--verify goes with --branch, and not with --no-verify")
     if p["strip"] is not None and p["strip"] < 0:
         raise UsageError("-p takes a number of leading path components, 0 or more")
+    from ..limits import directory_problem
+
+    if directory_problem(p["directory"]):
+        raise UsageError(directory_problem(p["directory"]))
     message = _message(p["messages"], p["message_file"])
     if p["author"] is not None or p["date"] is not None:
         _set_author(repo, p["author"], p["date"])
@@ -75,11 +79,11 @@ def _run(p: dict) -> None:
         import gc
 
         gc.disable()
-    if commits:
-        # the commit will need the index: take the lock and read the index while the rest
-        # of the command is imported and the response parsed (bench/results.md)
-        repo.lock_index_ahead()
     try:
+        if commits:
+            # the commit will need the index: take the lock and read the index while the
+            # rest of the command is imported and the response parsed (bench/results.md)
+            repo.lock_index_ahead()
         from ..formats import FORMAT_NAMES
         from ..pipeline import Options, message_settings
 
@@ -109,11 +113,21 @@ def _run(p: dict) -> None:
         show = _Show(quiet=p["quiet"], as_json=as_json, stat=p["stat"], numstat=p["numstat"],
                      summary=p["summary"], date_given=p["date"] is not None)
         outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, show)
+        _ignore_interrupts()  # what was done is done: a Ctrl-C now must not hide it
     finally:
         repo.release_index_lock()
     if as_json and len(inputs) == 1:  # several: JSON Lines, printed as each finished
         _print_json(outcomes)
     sys.exit(code)
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):  # not the main thread (a library caller's)
+        pass
 
 
 class _Show:
@@ -216,6 +230,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     earlier: dict = {}  # --check / --diff: path -> state after the responses so far
     for name, raw in inputs:
         before = _ref_state(repo, opts)
+        resp = None
         try:
             try:
                 resp = read_response(raw, name=name, max_bytes=max_bytes)
@@ -229,7 +244,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         except FatalError as e:
             o = _fatal_outcome(name, e)
         except KeyboardInterrupt:
-            _interrupted(repo, opts, before)
+            _interrupted(repo, opts, before, outcomes, show, resp or name, len(inputs))
             raise
         if o.status == Status.WOULD_APPLY and o.plan is not None:
             earlier.update(o.plan.final)
@@ -273,20 +288,45 @@ def _ref_state(repo, opts):
         return None
 
 
-def _interrupted(repo, opts, before) -> None:
-    """Ctrl-C: when the commit was already made (the post-commit hook was running), say
-    so, instead of the usual "nothing was changed"."""
-    if before is None or opts.check or opts.diff:
+def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
+    """Ctrl-C: when a commit was already made (this response's, during the post-commit
+    hook, or an earlier response's), say so, and with --json name it, instead of the usual
+    "nothing was changed": a harness must never be told nothing changed after a change.
+    ``name``: the Response when it was read, else the name it was given."""
+    if opts.check or opts.diff:
         return
-    after = _ref_state(repo, opts)
+    made = [o.commit for o in outcomes if o.status == "applied" and o.commit]
+    after = _ref_state(repo, opts) if before is not None else None
     if after is None or after == before or after[1] is None:
-        return
+        if not made:
+            return  # nothing was changed: the usual message
+        commits = ", ".join(c[:7] for c in made)
+        echo_err(f"interrupted; the responses before it were committed ({commits}), nothing "
+                 "else was changed")
+        sys.exit(130)
     commit = repo.repo[after[1]]
     label = _branch_label(after[0])
     subject = commit.message.split("\n", 1)[0]
     echo_err(f"interrupted after the commit was made: [{label} {str(commit.id)[:7]}] {subject}")
     echo_err("the commit stays; `git ai-apply undo` takes it back")
+    if show.as_json:
+        _print_interrupted_json(name, str(commit.id), label, commit.message, count)
     sys.exit(130)
+
+
+def _print_interrupted_json(name, commit_id, label, message, count) -> None:
+    import json
+
+    from ..pipeline import Outcome, Status
+    from ..response import Response, response_name
+
+    resp = name if isinstance(name, Response) else Response(
+        text="", given_text="", response_id="", model=None, name=response_name(name),
+        is_json=False)
+    o = Outcome(resp, Status.APPLIED, 130, commit=commit_id, branch=label, message=message,
+                note="interrupted after the commit was made (during the post-commit hook); "
+                     "the commit stays")
+    echo(json.dumps(o.to_json(), indent=2 if count == 1 else None))
 
 
 def _branch_label(ref: str | None) -> str:

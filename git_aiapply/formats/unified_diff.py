@@ -108,6 +108,7 @@ class _Section:
         self.git_names: tuple[str, str] | None = None
         self.git_prefixed = False
         self.prefix_taken = False  # the paths lost an a/ b/ prefix (see Source.git_prefix)
+        self.prefixes = "ab"  # its letters (Source.prefixes)
         self.git_unreadable = False  # a 'diff --git' line whose two names cannot be split
         self.old_name: str | None = None  # from '---' (DEV_NULL for /dev/null)
         self.new_name: str | None = None  # from '+++'
@@ -278,6 +279,7 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None,
             sec.git_names = names
             sec.git_prefixed = _has_git_prefix(names[0]) and _has_git_prefix(names[1])
             sec.prefix_taken = sec.git_prefixed
+            sec.prefixes = names[0][0] + names[1][0]
             sec.display = "diff " + _strip_git(sec, names[1])
         else:
             # names with spaces and no a/ b/ prefixes cannot be split; the '---'/'+++' or
@@ -477,7 +479,8 @@ def _operations(sec: _Section) -> list[Operation]:
 
 
 def _source(sec: _Section) -> Source:
-    return Source(NAME, sec.display, line=sec.line, git_prefix=sec.prefix_taken)
+    return Source(NAME, sec.display, line=sec.line, git_prefix=sec.prefix_taken,
+                  prefixes=sec.prefixes)
 
 
 def _new_file(sec: _Section, path: str, mode: int | None) -> NewFile:

@@ -35,7 +35,6 @@ _DISCOVERY_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"
 
 def start() -> None:
     """Load libgit2 and start reading the likely index in a thread (or do nothing)."""
-    global _pending
     if _pending is not None or "pygit2" in sys.modules or os.name != "posix":
         return  # the proof (module docstring) leans on POSIX renames, inodes and owners
     if any(name in os.environ for name in _DISCOVERY_ENV):
@@ -43,6 +42,19 @@ def start() -> None:
     index_path = _likely_index_path()
     if index_path is None:
         return
+    import signal
+
+    # a Ctrl-C between making the link and recording it would leave the link behind: it
+    # waits until the link is recorded (discard() then removes it)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        _start(index_path)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _start(index_path: str) -> None:
+    global _pending
     try:
         if os.stat(index_path).st_uid != os.geteuid():
             return  # another user's repository: git may refuse it; create nothing there

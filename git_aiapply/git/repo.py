@@ -4,6 +4,8 @@ git/ident.py's; dates, dates.py's.)"""
 from __future__ import annotations
 
 import os
+import re
+import sys
 
 import pygit2
 
@@ -11,18 +13,110 @@ from ..errors import ApplyError, FatalError, UsageError
 from ..trailers import AI_PATHS, AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
+from .promisor import fetch_lazily
 
 _ABSENT = object()
 GitError = pygit2.GitError  # for callers that catch the library's errors by type
+
+
+class _Repository(pygit2.Repository):
+    """pygit2's Repository, with the reference name of a lookup interned: pygit2 1.21's
+    ``lookup_reference`` keeps a reference to the name it is given, so each lookup with a
+    freshly built name (``repo.head()`` does three a call) leaked it: 66 bytes a request
+    in a long-lived server.  An interned name leaks one reference to one string, however
+    many lookups (``references[...]``, ``.get`` and ``in`` come through here too)."""
+
+    def lookup_reference(self, name):
+        return super().lookup_reference(sys.intern(name) if type(name) is str else name)
+
+    def TreeBuilder(self, *args):  # noqa: N802 (pygit2's name)
+        return _InterningTreeBuilder(super().TreeBuilder(*args))
+
+
+class _InterningTreeBuilder:
+    """A pygit2 TreeBuilder whose ``get`` and ``remove`` intern the name: pygit2 1.21
+    keeps a reference to it, as for lookup_reference above."""
+
+    def __init__(self, builder):
+        self._builder = builder
+
+    def get(self, name):
+        return self._builder.get(sys.intern(name))
+
+    def remove(self, name):
+        return self._builder.remove(sys.intern(name))
+
+    def __getattr__(self, attr):
+        return getattr(self._builder, attr)
+
+    def __len__(self):
+        return len(self._builder)
 
 
 def _open(path: str, shown: str) -> pygit2.Repository:
     from pygit2.enums import RepositoryOpenFlag
 
     try:
-        return pygit2.Repository(path, RepositoryOpenFlag.NO_SEARCH)
-    except (pygit2.GitError, KeyError, ValueError):
-        raise FatalError(f"not a git repository: '{shown}'", kind="repository") from None
+        return _Repository(path, RepositoryOpenFlag.NO_SEARCH)
+    except (pygit2.GitError, KeyError, ValueError) as e:
+        owned = _NOT_OWNED.search(str(e))
+        if owned and _safe_by_command_line(owned.group(1)):
+            return _open_unvalidated(path, RepositoryOpenFlag.NO_SEARCH)
+        raise _unopenable(path, e) or FatalError(f"not a git repository: '{shown}'",
+                                                 kind="repository") from None
+
+
+def _safe_by_command_line(where: str) -> bool:
+    """``git -c safe.directory=...`` naming ``where`` (or ``*``): git honours it from the
+    command line too, libgit2 only from the config files."""
+    value = command_line_settings().get("safe.directory")
+    if not value:
+        return False
+    value = value.rstrip("/")
+    return value == "*" or os.path.normpath(value) == os.path.normpath(where)
+
+
+def _open_unvalidated(path: str, flags) -> pygit2.Repository:
+    from pygit2.enums import Option
+
+    pygit2.option(Option.SET_OWNER_VALIDATION, False)
+    try:
+        return _Repository(path, flags)
+    finally:
+        pygit2.option(Option.SET_OWNER_VALIDATION, True)
+
+
+_NOT_OWNED = re.compile(r"repository path '(.*)' is not owned by current user")
+
+
+def _unopenable(gitdir: str, error: Exception) -> FatalError | None:
+    """git's own reason for a repository libgit2 will not open, where git has one: a
+    folder another user owns (git's ownership check, in git's words), or an object format
+    this build cannot read.  None: it is not a repository."""
+    owned = _NOT_OWNED.search(str(error))
+    if owned:
+        where = owned.group(1)
+        return FatalError(f"detected dubious ownership in repository at '{where}'\n"
+                          "To add an exception for this directory, call:\n\n"
+                          f"\tgit config --global --add safe.directory {where}",
+                          kind="repository")
+    if _object_format(gitdir) not in ("", "sha1"):
+        return FatalError(f"{_object_format(gitdir).upper().replace('SHA', 'SHA-')} "
+                          f"repositories are not supported (extensions.objectFormat in "
+                          f"{os.path.normpath(gitdir)}); git ai-apply reads SHA-1 "
+                          "repositories only",
+                          kind="repository")
+    return None
+
+
+def _object_format(gitdir: str) -> str:
+    """``extensions.objectFormat`` of the repository at ``gitdir`` ("" when unset or
+    unreadable), read without libgit2's repository checks."""
+    try:
+        value = pygit2.Config(os.path.join(gitdir, "config"))["extensions.objectformat"]
+    except (KeyError, ValueError, pygit2.GitError, OSError):
+        return ""
+    return str(value).strip().lower()
 
 
 class Repo:
@@ -53,7 +147,7 @@ class Repo:
             try:
                 # opened from the start folder, libgit2 finds the worktree of a gitfile
                 # (--separate-git-dir, linked worktrees) and core.worktree
-                self.repo = pygit2.Repository(start)
+                self.repo = _Repository(start)
             except (pygit2.GitError, KeyError, ValueError):
                 self.repo = _open(found, found)
             if os.path.normpath(self.repo.path) != os.path.normpath(found):
@@ -67,6 +161,9 @@ class Repo:
         self.workdir = self._worktree(git_dir, start)
         if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
             self.repo.workdir = self.workdir
+        self._index_file = self._index_file_from_env()
+        _use_object_directories(self.repo)
+        fetch_lazily(self.repo, self._config())
 
     def _worktree(self, git_dir: str | None, start: str) -> str | None:
         """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
@@ -183,8 +280,10 @@ class Repo:
 
     def forget_config(self) -> None:
         """Read the config files again at the next read (another process may have run
-        `git config` since)."""
+        `git config` since), and with them the attributes and eol settings
+        (git/filters.py: a .gitattributes may have been committed since)."""
         self._config_snapshot = None
+        self._filters = None
 
     def config_get(self, key: str, default=None):
         value = self._raw(key)
@@ -220,8 +319,17 @@ class Repo:
         return number
 
     # -- the index lock taken ahead ---------------------------------------------------
+    def _index_file_from_env(self) -> str | None:
+        """``GIT_INDEX_FILE`` as git reads it: a relative path is taken from the top of the
+        worktree, where git runs its commands (or the current folder without one)."""
+        value = os.environ.get("GIT_INDEX_FILE")
+        if not value:
+            return None
+        return os.path.normpath(os.path.join(self.workdir or os.getcwd(), value))
+
     def index_path(self) -> str:
-        return os.path.join(self.gitdir, "index")
+        """The index git uses: ``GIT_INDEX_FILE`` when set, else ``<gitdir>/index``."""
+        return self._index_file or os.path.join(self.gitdir, "index")
 
     def new_index_lock(self):
         from .index import IndexLock
@@ -235,12 +343,13 @@ class Repo:
         will follow (commit_to_worktree takes it over).  False, and nothing held, when the
         lock cannot be taken: the transaction then refuses with the reason itself."""
         lock = self.new_index_lock()
-        try:
-            lock.acquire()
-        except (ApplyError, FatalError):
-            return False
+        with interrupts_deferred():  # taken and recorded, or neither: release finds it
+            try:
+                lock.acquire()
+            except (ApplyError, FatalError):
+                return False
+            self._index_lock = lock
         lock.read_ahead()
-        self._index_lock = lock
         return True
 
     def index_lock(self):
@@ -289,6 +398,52 @@ class Repo:
 
 
 TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+class interrupts_deferred:
+    """Ctrl-C (and SIGTERM) held back for a few statements that must not be cut between
+    them (a lock file made and recorded as ours); delivered when the block ends.  Only in
+    the main thread on POSIX; elsewhere it does nothing."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self._held = None
+        if hasattr(signal, "pthread_sigmask") and \
+                threading.current_thread() is threading.main_thread():
+            self._held = signal.pthread_sigmask(signal.SIG_BLOCK,
+                                                {signal.SIGINT, signal.SIGTERM})
+        return self
+
+    def __exit__(self, *exc):
+        if self._held is not None:
+            import signal
+
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._held)
+        return False
+
+
+def _use_object_directories(repo: pygit2.Repository) -> None:
+    """``GIT_OBJECT_DIRECTORY`` (objects read and written there, with its own
+    ``info/alternates``) and ``GIT_ALTERNATE_OBJECT_DIRECTORIES`` (more folders to read
+    from, separated by ``:``), as git honours them; libgit2 reads them only when asked
+    to discover the repository from the environment, which would bypass git's layout
+    rules kept here."""
+    objects = os.environ.get("GIT_OBJECT_DIRECTORY")
+    alternates = [p for p in os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES", "")
+                  .split(os.pathsep) if p]
+    if not objects and not alternates:
+        return
+    try:
+        odb = pygit2.Odb(os.path.abspath(objects)) if objects else repo.odb
+        for folder in alternates:
+            odb.add_disk_alternate(os.path.abspath(folder))
+    except (pygit2.GitError, OSError, ValueError) as e:
+        raise FatalError(f"cannot use the object directories named by GIT_OBJECT_DIRECTORY/"
+                         f"GIT_ALTERNATE_OBJECT_DIRECTORIES: {e}", kind="repository") from None
+    if objects:
+        repo.set_odb(odb)
 
 
 # --------------------------------------------------------------------------- history

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 import pygit2
 from pygit2.enums import FileMode
@@ -161,7 +162,7 @@ class TreeSnapshot:
             ent = None
             if above_is_tree:
                 try:
-                    ent = self.tree[p]
+                    ent = self.tree[sys.intern(p)]  # see tree_entry
                 except (KeyError, ValueError):
                     ent = None
             entries[p] = ent
@@ -475,7 +476,9 @@ def tree_entry(tree, path: str):
     if tree is None:
         return None
     try:
-        e = tree[path]
+        # interned: pygit2 1.21's Tree lookup keeps a reference to the path it is given,
+        # so a fresh string per lookup leaked in a long-lived server (git/repo.py)
+        e = tree[sys.intern(path)]
     except (KeyError, ValueError):
         return None
     return int(e.filemode), e.id

@@ -387,6 +387,7 @@ class Transaction:
         self.journal = Journal(repo.gitdir)
         self.temp_files: list[str] = []  # removed on success and on failure
         self._moved: list[tuple] = []  # (refname, new, old, committer) to undo on failure
+        self.installed = False  # the new index is in place: the transaction is complete
 
     # -- 1, 2 ------------------------------------------------------------------------
     def __enter__(self) -> "Transaction":
@@ -475,11 +476,16 @@ class Transaction:
     # -- 6, 7 ------------------------------------------------------------------------
     def move_ref(self, refname: str, new, old, message: str, committer) -> None:
         """Move ``refname`` from ``old`` to ``new`` (None: delete it) by compare-and-swap."""
-        if new is None:
-            remove_ref(self.r, refname, old)
-        else:
-            update_ref(self.r, refname, new, old, message, committer)
-        self._moved.append((refname, new, old, committer))
+        from .repo import interrupts_deferred
+
+        # moved and recorded, or neither: a Ctrl-C between the two left the branch on the
+        # new commit while the rollback put the worktree and index back
+        with interrupts_deferred():
+            if new is None:
+                remove_ref(self.r, refname, old)
+            else:
+                update_ref(self.r, refname, new, old, message, committer)
+            self._moved.append((refname, new, old, committer))
         fault("ref-update")
 
     def install(self) -> None:
@@ -487,13 +493,19 @@ class Transaction:
             if p != self.lock.lock_path:
                 remove_file(p)
         fault("index-install")
-        self.lock.install()
+        from .repo import interrupts_deferred
+
+        # installed and known to be, or neither: a Ctrl-C just after the index was put in
+        # place rolled the branch and worktree back under the new index
+        with interrupts_deferred():
+            self.lock.install()
+            self.installed = True
         self.writer.drop_backups()
         self.journal.end()
 
     def __exit__(self, etype, exc, tb) -> bool:
         try:
-            if exc is not None:
+            if exc is not None and not self.installed:  # complete: nothing to take back
                 self._rollback(exc)
         finally:
             self.lock.release()
