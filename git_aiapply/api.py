@@ -23,6 +23,22 @@ __all__ = [
     "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions",
 ]
 
+TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TypeAlias, Unpack
+
+    from .api_types import ApplyOptions, PathOptions, ResponseInput as _ResponseInput
+    from .errors import Problem
+    from .git.index import Index
+    from .git.repo import GitError, Repo, Repository
+    from .ops import Operation
+    from .pipeline import Outcome
+    from .response import Response
+
+    # a repository: a folder of its worktree, a pygit2.Repository, or a warm Session
+    _RepoInput: TypeAlias = "str | os.PathLike[str] | Repository | Session"
+
 
 class InvalidOptions(UsageError, ValueError):
     """An option the command would refuse as a usage error (exit 2)."""
@@ -55,16 +71,17 @@ class ErrorDetail:
     candidates: tuple[int, ...] = ()
 
     @classmethod
-    def from_json(cls, d: dict) -> "ErrorDetail":
+    def from_json(cls, d: dict[str, Any]) -> ErrorDetail:
         return cls(d["reason"], d.get("file"), d.get("directive"), d.get("edit"),
                    d.get("edit_first_line"), d.get("hint"), d.get("response_line"),
                    tuple(NearbyLine(n["line"], n["text"], n.get("ref")) for n in d.get("nearby", ())),
                    tuple(d.get("candidates", ())))
 
-    def to_json(self) -> dict:
-        d = {"reason": self.reason, "file": self.file, "directive": self.directive,
-             "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
-             "response_line": self.response_line}
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "reason": self.reason, "file": self.file, "directive": self.directive,
+            "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
+            "response_line": self.response_line}
         if self.nearby:
             d["nearby"] = [{"line": n.line, "ref": n.ref, "text": n.text} if n.ref is not None
                            else {"line": n.line, "text": n.text} for n in self.nearby]
@@ -116,7 +133,7 @@ class Result:
         return self.exit_code == 0
 
     @classmethod
-    def from_json(cls, d: dict) -> "Result":
+    def from_json(cls, d: dict[str, Any]) -> Result:
         """A Result from a ``--json`` object (the command's, or ``to_json()``'s)."""
         values = dict(d)
         values["formats"] = tuple(d["formats"])
@@ -124,7 +141,7 @@ class Result:
         values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
         return cls(**{f.name: values[f.name] for f in fields(cls)})
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` object, field for field, as the command prints it."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["formats"] = list(self.formats)
@@ -133,9 +150,9 @@ class Result:
         return d
 
 
-def _file_json(f: FileResult) -> dict:
-    d = {"path": f.path, "action": f.action, "old_path": f.old_path, "added": f.added,
-         "removed": f.removed}
+def _file_json(f: FileResult) -> dict[str, Any]:
+    d: dict[str, Any] = {"path": f.path, "action": f.action, "old_path": f.old_path,
+                         "added": f.added, "removed": f.removed}
     if f.merged_from is not None:
         d["merged_from"] = f.merged_from
     return d
@@ -147,7 +164,7 @@ class Parsed:
     ``git_aiapply.ops``: NewFile, EditFile, HashlineEdit, DeleteFile, RenameFile,
     SetMode), in order, and what the commit message would be made from."""
 
-    operations: tuple
+    operations: tuple[Operation, ...]
     formats: tuple[str, ...]
     explanation: str
     descriptions: tuple[tuple[str, str], ...]
@@ -155,15 +172,15 @@ class Parsed:
     model: str | None
 
 
-def _three_way_setting(repo, opts: dict) -> bool:
-    value = opts.get("three_way")
+def _three_way_setting(repo: Repo, opts: dict[str, Any]) -> bool:
+    value: bool | None = opts.get("three_way")
     return repo.config_bool("aiapply.threeWay", False) if value is None else value
 
 
 # --------------------------------------------------------------------------- options
 
 # name -> (type, what the command line calls it)
-_OPTION_TYPES: dict[str, tuple[type | tuple, str]] = {
+_OPTION_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "check": (bool, "--check"),
     "diff": (bool, "--diff"),
     "include_dirty": (bool, "--include-dirty"),
@@ -192,7 +209,7 @@ PATH_OPTIONS = ("strip", "directory", "include", "exclude")
 OPTION_NAMES = tuple(_OPTION_TYPES)
 
 
-def validate_options(options: dict) -> dict:
+def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
     """The options checked as the command checks its own: unknown names, wrong types and
     combinations the command refuses raise ``InvalidOptions``."""
     unknown = sorted(set(options) - set(_OPTION_TYPES))
@@ -200,7 +217,7 @@ def validate_options(options: dict) -> dict:
         raise InvalidOptions(f"unknown option{'s' if len(unknown) > 1 else ''} "
                              f"{', '.join(map(repr, unknown))}; known options: "
                              f"{', '.join(OPTION_NAMES)}")
-    out = {}
+    out: dict[str, Any] = {}
     for name, value in options.items():
         if value is None:
             continue  # None is "not given": the repository's config or the default
@@ -213,6 +230,7 @@ def validate_options(options: dict) -> dict:
                                      f"of them, not {value!r}")
             out[name] = tuple(patterns)
             continue
+        assert isinstance(kind, type)  # the one tuple kind, the patterns', was read above
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
                                  f"not {type(value).__name__} {value!r}")
@@ -248,7 +266,7 @@ def validate_options(options: dict) -> dict:
 # --------------------------------------------------------------------------- the warm index
 
 
-def _index_stamp(path: str):
+def _index_stamp(path: str) -> tuple[int, int, int, int, bytes] | None:
     """What identifies the index file's content without reading it: its stat and its
     trailing checksum (the last bytes of the file: git's and libgit2's hash of the rest)."""
     try:
@@ -272,29 +290,29 @@ class IndexCache:
     it was: another git process that wrote the index or moved HEAD between two requests
     makes the next transaction read the file again, so its update is never lost."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._index = None
-        self._stamp = None
-        self._head = None
+        self._index: Index | None = None
+        self._stamp: tuple[int, int, int, int, bytes] | None = None
+        self._head: object = None
 
     def clear(self) -> None:
         with self._guard:
             self._index = self._stamp = None
 
-    def note_head(self, head) -> None:
+    def note_head(self, head: object) -> None:
         """Before a request: forget the index when HEAD is not where the last one left it."""
         with self._guard:
             if head != self._head:
                 self._index = self._stamp = None
                 self._head = head
 
-    def left_head(self, head) -> None:
+    def left_head(self, head: object) -> None:
         """After a request: where it left HEAD (its own commit moved it)."""
         with self._guard:
             self._head = head
 
-    def take(self, path: str):
+    def take(self, path: str) -> Index | None:
         """The warm index for a transaction that holds ``index.lock``, or None (read it)."""
         with self._guard:
             index, stamp = self._index, self._stamp
@@ -303,7 +321,7 @@ class IndexCache:
             return index
         return None
 
-    def peek(self, path: str):
+    def peek(self, path: str) -> Index | None:
         """The warm index to look at (never to change), or None."""
         with self._guard:
             index, stamp = self._index, self._stamp
@@ -311,13 +329,13 @@ class IndexCache:
             return index
         return None
 
-    def give_back(self, path: str, index) -> None:
+    def give_back(self, path: str, index: Index) -> None:
         """An index read (or taken) and left unchanged: keep it for the next request."""
         stamp = _index_stamp(path)
         with self._guard:
             self._index, self._stamp = index, stamp
 
-    def keep(self, path: str, index, staged: os.stat_result) -> None:
+    def keep(self, path: str, index: Index, staged: os.stat_result) -> None:
         """After a commit: keep the index written from memory, if the installed file is
         the one written (a pre-commit hook may have re-staged files into it)."""
         stamp = _index_stamp(path)
@@ -330,7 +348,7 @@ class IndexCache:
 # --------------------------------------------------------------------------- sessions
 
 
-def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
+def _response_bytes(response: _ResponseInput, name: str | None) -> tuple[bytes, str]:
     """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
     JSON object."""
     if isinstance(response, str):
@@ -356,13 +374,13 @@ def _response_bytes(response, name: str | None) -> tuple[bytes, str]:
                          f"or a chat-API JSON object (dict), not {type(response).__name__}")
 
 
-def _refused(response_obj, problems, kind):
+def _refused(response_obj: Response, problems: list[Problem], kind: str) -> Outcome:
     from .pipeline import Outcome, Status
 
     return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
 
 
-def _blank_response(name: str):
+def _blank_response(name: str) -> Response:
     from .response import Response, response_name
 
     return Response(text="", given_text="", response_id="", model=None,
@@ -377,7 +395,7 @@ class Session:
     index from disk for every call (for measuring what the warm index gains).  A session
     may be shared by threads: calls run one at a time."""
 
-    def __init__(self, repo: "str | os.PathLike" = ".", *, warm: bool = True):
+    def __init__(self, repo: str | os.PathLike[str] = ".", *, warm: bool = True) -> None:
         from .git.repo import Repo
 
         start = os.fspath(repo)
@@ -402,7 +420,22 @@ class Session:
         """False when the repository folder was removed or replaced since it was opened."""
         return _dir_id(self.repo.gitdir) == self._gitdir_id
 
-    def apply(self, response, *, name: str | None = None, **options) -> Result:
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Drop the warm index and release the repository's open files (a later call
+        opens them again: the session stays usable)."""
+        with self._lock:
+            if self.repo.index_cache is not None:
+                self.repo.index_cache.clear()
+            self.repo.repo.free()
+
+    def apply(self, response: _ResponseInput, *, name: str | None = None,
+              **options: Unpack[ApplyOptions]) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
         opts = validate_options(options)
         raw, name = _response_bytes(response, name)
@@ -410,8 +443,10 @@ class Session:
             outcome = self._apply(raw, name, opts)
         return Result.from_json(outcome.to_json())
 
-    def check(self, response, *, name: str | None = None, **options) -> Result:
-        return self.apply(response, name=name, **dict(options, check=True))
+    def check(self, response: _ResponseInput, *, name: str | None = None,
+              **options: Unpack[ApplyOptions]) -> Result:
+        options["check"] = True  # a dict of this call's own
+        return self.apply(response, name=name, **options)
 
     def show(self, *paths: str, rev: str | None = None) -> str:
         """The hashline view of files (paths relative to the worktree root), as
@@ -420,7 +455,7 @@ class Session:
             self.repo.forget_config()
             return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
 
-    def undo(self, force: bool = False, batch: bool = False) -> dict:
+    def undo(self, force: bool = False, batch: bool = False) -> dict[str, Any]:
         """``git ai-apply undo --json``'s object: take back the last commit this tool made
         (``batch``: every commit of the last run)."""
         from .undo_last import refusal_object, undo as undo_head
@@ -436,7 +471,7 @@ class Session:
             return dict(done, exit_code=0)
 
     # -- the work ------------------------------------------------------------------------
-    def _apply(self, raw: bytes, name: str, opts: dict):
+    def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
         from .pipeline import Options, apply_one
         from .response import DEFAULT_MAX_BYTES, read_response
 
@@ -506,14 +541,14 @@ class Session:
                 cache.clear()
 
 
-def path_limits(opts: dict) -> tuple:
+def path_limits(opts: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """The include and exclude options as the command's ordered --include/--exclude list:
     the excludes first, so a path matching one is left out even if an include matches it."""
     return (tuple(("exclude", p) for p in opts.get("exclude", ()))
             + tuple(("include", p) for p in opts.get("include", ())))
 
 
-def _author_env(repo, opts: dict) -> dict:
+def _author_env(repo: Repo, opts: dict[str, Any]) -> dict[str, str]:
     """GIT_AUTHOR_* for the author and date options (as --author and --date)."""
     if opts.get("author") is None and opts.get("date") is None:
         return {}
@@ -525,13 +560,13 @@ def _author_env(repo, opts: dict) -> dict:
         raise InvalidOptions(str(e)) from None
 
 
-def _git_error():
+def _git_error() -> type[GitError]:
     from .git.repo import GitError
 
     return GitError
 
 
-def _dir_id(path: str):
+def _dir_id(path: str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -539,7 +574,7 @@ def _dir_id(path: str):
     return (st.st_dev, st.st_ino)
 
 
-def hashline_view(repo, path: str, rev: str | None = None) -> str:
+def hashline_view(repo: Repo, path: str, rev: str | None = None) -> str:
     """One file's ``<FILE_CONTENT>`` view with ``LINE#ID`` prefixes: the worktree's file,
     or REV's.  ``path`` is relative to the worktree root (absolute inside it accepted)."""
     from .git.state import read_disk
@@ -554,9 +589,12 @@ def hashline_view(repo, path: str, rev: str | None = None) -> str:
     if rev or not root:
         commit = repo.resolve_commit(rev or "HEAD")
         try:
-            data = repo.repo[commit.tree[path].id].data
+            entry = commit.tree[path]
         except KeyError:
             raise UsageError(f"{path} is not in {rev or 'HEAD'}") from None
+        if entry.type_str != "blob":  # a folder or a submodule
+            raise UsageError(f"{path} is not a file in {rev or 'HEAD'}")
+        data = entry.read_raw()
     else:
         st = read_disk(root, path)
         if st is None:
@@ -567,7 +605,7 @@ def hashline_view(repo, path: str, rev: str | None = None) -> str:
 
 # --------------------------------------------------------------------------- module level
 
-_SESSIONS: "dict[tuple, Session]" = {}
+_SESSIONS: dict[tuple[str, str, tuple[str | None, ...]], Session] = {}
 _SESSIONS_GUARD = threading.Lock()
 _MAX_SESSIONS = 8
 # what decides which repository a folder means, besides the folder itself
@@ -575,13 +613,16 @@ _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTOR
              "GIT_DISCOVERY_ACROSS_FILESYSTEM")
 
 
-def session(repo: "str | os.PathLike | Session" = ".") -> Session:
+def session(repo: _RepoInput = ".") -> Session:
     """The warm session of the repository at ``repo`` (opened on first use, kept for the
     next calls; at most eight are kept)."""
     if isinstance(repo, Session):
         return repo
-    if type(repo).__module__.startswith("pygit2"):  # a pygit2.Repository
-        repo = repo.workdir or repo.path
+    if not isinstance(repo, (str, os.PathLike)):
+        if not type(repo).__module__.startswith("pygit2"):
+            raise InvalidOptions("repo must be a folder (str or path-like object), a "
+                                 f"pygit2.Repository or a Session, not {type(repo).__name__}")
+        repo = repo.workdir or repo.path  # a pygit2.Repository
     start = os.path.realpath(os.fspath(repo))
     # the folder, and what else decides which repository it means (a relative GIT_DIR is
     # read from the current folder)
@@ -596,8 +637,8 @@ def session(repo: "str | os.PathLike | Session" = ".") -> Session:
         return s
 
 
-def apply(response, repo: "str | os.PathLike | Session" = ".", *, name: str | None = None,
-          **options) -> Result:
+def apply(response: _ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+          **options: Unpack[ApplyOptions]) -> Result:
     """Apply one response to ``repo`` and commit, as ``git ai-apply --json`` does.
 
     ``response``: the text (str), its bytes, a path-like object naming a file, or a
@@ -609,25 +650,26 @@ def apply(response, repo: "str | os.PathLike | Session" = ".", *, name: str | No
     return session(repo).apply(response, name=name, **options)
 
 
-def check(response, repo: "str | os.PathLike | Session" = ".", *, name: str | None = None,
-          **options) -> Result:
+def check(response: _ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+          **options: Unpack[ApplyOptions]) -> Result:
     """Would ``response`` apply?  ``apply(..., check=True)``: nothing is written."""
     return session(repo).check(response, name=name, **options)
 
 
-def show(*paths: str, repo: "str | os.PathLike | Session" = ".", rev: str | None = None) -> str:
+def show(*paths: str, repo: _RepoInput = ".", rev: str | None = None) -> str:
     """Files with hashline ids (``LINE#ID:text``), for a model's prompt."""
     return session(repo).show(*paths, rev=rev)
 
 
-def undo(repo: "str | os.PathLike | Session" = ".", force: bool = False,
-         batch: bool = False) -> dict:
+def undo(repo: _RepoInput = ".", force: bool = False,
+         batch: bool = False) -> dict[str, Any]:
     """Take back the last commit this tool made (``git ai-apply undo --json``'s object);
     called again, the one before; ``batch``: every commit of the last run."""
     return session(repo).undo(force=force, batch=batch)
 
 
-def parse(response, *, format: str | None = None, **path_options) -> Parsed:
+def parse(response: _ResponseInput, *, format: str | None = None,
+          **path_options: Unpack[PathOptions]) -> Parsed:
     """A response's operations, without a repository, read as the command reads them: the
     text's change blocks and a chat-API answer's edit tool calls, in answer order.
     ``path_options``: strip, directory, include, exclude (as for ``apply``).  Raises

@@ -10,6 +10,23 @@ from ..errors import FatalError
 from . import early_index
 from .faults import remove_file
 
+TYPE_CHECKING = False  # `typing` stays off the start-up path
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from pygit2 import Index as Index  # named here for the library's annotations
+
+    class WarmIndex(Protocol):
+        """A warm index kept between transactions (api.IndexCache): Repo.index_cache."""
+
+        def clear(self) -> None: ...
+        def note_head(self, head: object) -> None: ...
+        def left_head(self, head: object) -> None: ...
+        def take(self, path: str) -> Index | None: ...
+        def peek(self, path: str) -> Index | None: ...
+        def give_back(self, path: str, index: Index) -> None: ...
+        def keep(self, path: str, index: Index, staged: os.stat_result) -> None: ...
+
 LOCK_MARKER = "git-ai-apply lock held by pid"
 
 

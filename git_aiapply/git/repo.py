@@ -12,6 +12,12 @@ from ..trailers import AI_PATHS, AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
 
+TYPE_CHECKING = False  # `typing` stays off the start-up path
+if TYPE_CHECKING:
+    from pygit2 import Repository as Repository  # named here for the library's annotations
+
+    from .index import WarmIndex
+
 _ABSENT = object()
 GitError = pygit2.GitError  # for callers that catch the library's errors by type
 
@@ -61,7 +67,7 @@ class Repo:
         self.gitdir = os.path.normpath(self.repo.path)
         # a warm index kept between transactions by a long-lived caller (serve, the
         # library: git_aiapply.api.IndexCache); None re-reads the index every time
-        self.index_cache = None
+        self.index_cache: WarmIndex | None = None
         self.commondir = self._common_dir()
         self.inside_gitdir = False  # found from inside the git dir: no worktree, as git
         self.workdir = self._worktree(git_dir, start)
