@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -78,6 +79,26 @@ def test_py_typed_is_shipped_and_mypy_is_a_test_dependency():
     assert "py.typed" in config["tool"]["setuptools"]["package-data"]["git_aiapply"]
     assert (ROOT / "git_aiapply" / "py.typed").is_file()
     assert any(re.match(r"mypy\b", req) for req in config["project"]["optional-dependencies"]["test"])
+
+
+def test_a_regular_build_ships_py_typed(tmp_path):
+    # what `pip install .` copies: setuptools' build_py on a copy of the source (it writes
+    # an egg-info beside pyproject.toml); an editable install would hide an omission
+    pytest.importorskip("setuptools", reason="setuptools is not installed")
+    src = tmp_path / "src"
+    ignore = shutil.ignore_patterns("__pycache__")
+    for name in ("git_aiapply", "hooks"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md", "docs/git-ai-apply.1"):
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, src / name)
+    out = tmp_path / "build"
+    r = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q",
+                        "build_py", "--build-lib", str(out)], cwd=src, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert (out / "git_aiapply" / "py.typed").is_file()
+    assert (out / "git_aiapply" / "api_types.py").is_file()
 
 
 def test_the_option_types_are_the_options_the_library_checks():
