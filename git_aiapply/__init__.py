@@ -21,7 +21,13 @@ _EXPORTS = {
     "ApplyError": "errors", "FatalError": "errors", "UsageError": "errors",
     "Problem": "errors",
 }
-__all__ = sorted(_EXPORTS)
+# a literal list, which type checkers read for `from git_aiapply import *` (the names of
+# _EXPORTS, sorted: tests/test_typing.py)
+__all__ = [
+    "ApplyError", "ErrorDetail", "FatalError", "FileResult", "InvalidOptions", "NearbyLine",
+    "Parsed", "Problem", "Result", "Session", "UsageError", "apply", "check", "parse",
+    "session", "show", "undo",
+]
 
 # Type checkers see the names as plain imports (``X as X``: re-exported under --strict);
 # at run time they stay lazy, and `typing` is not imported.

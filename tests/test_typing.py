@@ -42,6 +42,8 @@ git_aiapply.Session(".").check("x", max_bytes="10")  # E: arg-type
 git_aiapply.Result.from_json({}).files[0].added + "x"  # E: operator
 git_aiapply.apply("x").status = "applied"  # E: misc
 ok: bool = git_aiapply.apply(b"x", ".", include=["a", "b"], sign=None).ok
+from git_aiapply import *
+starred: Result = apply("x", repo=session("."))
 '''
 
 
@@ -99,6 +101,11 @@ def test_a_regular_build_ships_py_typed(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (out / "git_aiapply" / "py.typed").is_file()
     assert (out / "git_aiapply" / "api_types.py").is_file()
+
+
+def test_all_names_every_lazy_export():
+    assert git_aiapply.__all__ == sorted(git_aiapply._EXPORTS)
+    assert all(getattr(git_aiapply, name) is not None for name in git_aiapply.__all__)
 
 
 def test_the_option_types_are_the_options_the_library_checks():
