@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, TypeAlias, Unpack
 
-    from .api_types import ApplyOptions, PathOptions, ResponseInput as _ResponseInput
+    from .api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
     from .errors import Problem
     from .git.index import Index
     from .git.repo import GitError, Repo, Repository
@@ -109,7 +109,7 @@ class Result:
     response: str
     response_id: str
     model: str | None
-    status: str  # applied, would-apply, already-applied, no-change, empty, refused
+    status: Status  # applied, would-apply, already-applied, no-change, empty, refused, fatal
     exit_code: int
     commit: str | None
     branch: str | None
@@ -121,7 +121,7 @@ class Result:
     message: str | None
     note: str | None
     error_kind: str | None
-    fault: str | None  # response, repository, usage, internal (docs/JSON.md)
+    fault: Fault | None  # response, repository, usage, internal (docs/JSON.md)
     errors: tuple[ErrorDetail, ...]
     error_text: str | None
     hook_output: str | None
@@ -348,7 +348,7 @@ class IndexCache:
 # --------------------------------------------------------------------------- sessions
 
 
-def _response_bytes(response: _ResponseInput, name: str | None) -> tuple[bytes, str]:
+def _response_bytes(response: ResponseInput, name: str | None) -> tuple[bytes, str]:
     """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
     JSON object."""
     if isinstance(response, str):
@@ -434,7 +434,7 @@ class Session:
                 self.repo.index_cache.clear()
             self.repo.repo.free()
 
-    def apply(self, response: _ResponseInput, *, name: str | None = None,
+    def apply(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
         opts = validate_options(options)
@@ -443,7 +443,7 @@ class Session:
             outcome = self._apply(raw, name, opts)
         return Result.from_json(outcome.to_json())
 
-    def check(self, response: _ResponseInput, *, name: str | None = None,
+    def check(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:
         options["check"] = True  # a dict of this call's own
         return self.apply(response, name=name, **options)
@@ -637,7 +637,7 @@ def session(repo: _RepoInput = ".") -> Session:
         return s
 
 
-def apply(response: _ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+def apply(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
           **options: Unpack[ApplyOptions]) -> Result:
     """Apply one response to ``repo`` and commit, as ``git ai-apply --json`` does.
 
@@ -650,7 +650,7 @@ def apply(response: _ResponseInput, repo: _RepoInput = ".", *, name: str | None 
     return session(repo).apply(response, name=name, **options)
 
 
-def check(response: _ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+def check(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
           **options: Unpack[ApplyOptions]) -> Result:
     """Would ``response`` apply?  ``apply(..., check=True)``: nothing is written."""
     return session(repo).check(response, name=name, **options)
@@ -668,7 +668,7 @@ def undo(repo: _RepoInput = ".", force: bool = False,
     return session(repo).undo(force=force, batch=batch)
 
 
-def parse(response: _ResponseInput, *, format: str | None = None,
+def parse(response: ResponseInput, *, format: str | None = None,
           **path_options: Unpack[PathOptions]) -> Parsed:
     """A response's operations, without a repository, read as the command reads them: the
     text's change blocks and a chat-API answer's edit tool calls, in answer order.

@@ -4,12 +4,18 @@ that wrap the library: what a response may be, and the options as typed dictiona
 The package imports this module only for type checkers (``if TYPE_CHECKING:``): it loads
 `typing`, which the command's start-up does without."""
 import os
-from typing import Any, TypeAlias, TypedDict
+from typing import Any, Literal, TypeAlias, TypedDict
 
 # a response: its text, its bytes, a path-like object naming a file, or a chat-API JSON
 # object (a conversation: a list)
 ResponseInput: TypeAlias = (str | bytes | bytearray | memoryview | os.PathLike[str]
                             | os.PathLike[bytes] | dict[str, Any] | list[Any])
+
+# Result.status (docs/JSON.md; pipeline.Status's values)
+Status: TypeAlias = Literal["applied", "would-apply", "already-applied", "no-change", "empty",
+                            "refused", "fatal"]
+# Result.fault: whose fault a refusal or a stop is (errors.fault_of)
+Fault: TypeAlias = Literal["response", "repository", "usage", "internal"]
 
 
 class PathOptions(TypedDict, total=False):

@@ -41,6 +41,7 @@ shown: int = git_aiapply.show("a.txt")  # E: assignment
 git_aiapply.Session(".").check("x", max_bytes="10")  # E: arg-type
 git_aiapply.Result.from_json({}).files[0].added + "x"  # E: operator
 git_aiapply.apply("x").status = "applied"  # E: misc
+git_aiapply.apply("x").status == "refuse"  # E: comparison-overlap
 ok: bool = git_aiapply.apply(b"x", ".", include=["a", "b"], sign=None).ok
 from git_aiapply import *
 starred: Result = apply("x", repo=session("."))
@@ -106,6 +107,15 @@ def test_a_regular_build_ships_py_typed(tmp_path):
 def test_all_names_every_lazy_export():
     assert git_aiapply.__all__ == sorted(git_aiapply._EXPORTS)
     assert all(getattr(git_aiapply, name) is not None for name in git_aiapply.__all__)
+
+
+def test_the_status_and_fault_types_hold_every_value():
+    from git_aiapply.errors import ErrorKind, fault_of
+    from git_aiapply.pipeline import Status
+
+    assert set(typing.get_args(api_types.Status)) == {s.value for s in Status}
+    faults = {fault_of(kind) for kind in ErrorKind} | {fault_of("a kind added later")}
+    assert faults == set(typing.get_args(api_types.Fault))
 
 
 def test_the_option_types_are_the_options_the_library_checks():

@@ -8,7 +8,7 @@ import pathlib
 from typing import Any, assert_type
 
 import git_aiapply
-from git_aiapply.api_types import ApplyOptions
+from git_aiapply.api_types import ApplyOptions, Fault, Status
 
 
 def send_back_to_the_model(text: str) -> None:
@@ -47,6 +47,8 @@ def one_response(text: str, repo: str) -> None:
             assert_type(f.path, str)
             assert_type(f.added, int)
     assert_type(result.ok, bool)
+    assert_type(result.status, Status)
+    assert_type(result.fault, Fault | None)
     assert_type(result.formats, tuple[str, ...])
     assert_type(result.to_json(), dict[str, Any])
     assert_type(git_aiapply.Result.from_json(result.to_json()), git_aiapply.Result)
