@@ -21,19 +21,47 @@ _EXPORTS = {
     "ApplyError": "errors", "FatalError": "errors", "UsageError": "errors",
     "Problem": "errors",
 }
-__all__ = sorted(_EXPORTS)
+# a literal list, which type checkers read for `from git_aiapply import *` (the names of
+# _EXPORTS, sorted: tests/test_typing.py)
+__all__ = [
+    "ApplyError", "ErrorDetail", "FatalError", "FileResult", "InvalidOptions", "NearbyLine",
+    "Parsed", "Problem", "Result", "Session", "UsageError", "apply", "check", "parse",
+    "session", "show", "undo",
+]
+
+# Type checkers see the names as plain imports (``X as X``: re-exported under --strict);
+# at run time they stay lazy, and `typing` is not imported.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .api import ErrorDetail as ErrorDetail
+    from .api import FileResult as FileResult
+    from .api import InvalidOptions as InvalidOptions
+    from .api import NearbyLine as NearbyLine
+    from .api import Parsed as Parsed
+    from .api import Result as Result
+    from .api import Session as Session
+    from .api import apply as apply
+    from .api import check as check
+    from .api import parse as parse
+    from .api import session as session
+    from .api import show as show
+    from .api import undo as undo
+    from .errors import ApplyError as ApplyError
+    from .errors import FatalError as FatalError
+    from .errors import Problem as Problem
+    from .errors import UsageError as UsageError
+else:
+    # hidden from type checkers, so that a misspelt name is an error there, not `object`
+    def __getattr__(name: str) -> object:
+        module = _EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(f"module 'git_aiapply' has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
 
 
-def __getattr__(name):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'git_aiapply' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))

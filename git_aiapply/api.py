@@ -24,6 +24,22 @@ __all__ = [
     "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions",
 ]
 
+TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TypeAlias, Unpack
+
+    from .api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
+    from .errors import Problem
+    from .git.index import Index
+    from .git.repo import GitError, Repo, Repository
+    from .ops import Operation
+    from .pipeline import Outcome
+    from .response import Response
+
+    # a repository: a folder of its worktree, a pygit2.Repository, or a warm Session
+    _RepoInput: TypeAlias = "str | os.PathLike[str] | Repository | Session"
+
 
 class InvalidOptions(UsageError, ValueError):
     """An option the command would refuse as a usage error (exit 2)."""
@@ -56,16 +72,17 @@ class ErrorDetail:
     candidates: tuple[int, ...] = ()
 
     @classmethod
-    def from_json(cls, d: dict) -> "ErrorDetail":
+    def from_json(cls, d: dict[str, Any]) -> ErrorDetail:
         return cls(d["reason"], d.get("file"), d.get("directive"), d.get("edit"),
                    d.get("edit_first_line"), d.get("hint"), d.get("response_line"),
                    tuple(NearbyLine(n["line"], n["text"], n.get("ref")) for n in d.get("nearby", ())),
                    tuple(d.get("candidates", ())))
 
-    def to_json(self) -> dict:
-        d = {"reason": self.reason, "file": self.file, "directive": self.directive,
-             "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
-             "response_line": self.response_line}
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "reason": self.reason, "file": self.file, "directive": self.directive,
+            "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
+            "response_line": self.response_line}
         if self.nearby:
             d["nearby"] = [{"line": n.line, "ref": n.ref, "text": n.text} if n.ref is not None
                            else {"line": n.line, "text": n.text} for n in self.nearby]
@@ -93,7 +110,7 @@ class Result:
     response: str
     response_id: str
     model: str | None
-    status: str  # applied, would-apply, already-applied, no-change, empty, refused
+    status: Status  # applied, would-apply, already-applied, no-change, empty, refused, fatal
     exit_code: int
     commit: str | None
     branch: str | None
@@ -105,7 +122,7 @@ class Result:
     message: str | None
     note: str | None
     error_kind: str | None
-    fault: str | None  # response, repository, usage, internal (docs/JSON.md)
+    fault: Fault | None  # response, repository, usage, internal (docs/JSON.md)
     errors: tuple[ErrorDetail, ...]
     error_text: str | None
     hook_output: str | None
@@ -117,7 +134,7 @@ class Result:
         return self.exit_code == 0
 
     @classmethod
-    def from_json(cls, d: dict) -> "Result":
+    def from_json(cls, d: dict[str, Any]) -> Result:
         """A Result from a ``--json`` object (the command's, or ``to_json()``'s)."""
         values = dict(d)
         values["formats"] = tuple(d["formats"])
@@ -125,7 +142,7 @@ class Result:
         values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
         return cls(**{f.name: values[f.name] for f in fields(cls)})
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` object, field for field, as the command prints it."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["formats"] = list(self.formats)
@@ -134,9 +151,9 @@ class Result:
         return d
 
 
-def _file_json(f: FileResult) -> dict:
-    d = {"path": f.path, "action": f.action, "old_path": f.old_path, "added": f.added,
-         "removed": f.removed}
+def _file_json(f: FileResult) -> dict[str, Any]:
+    d: dict[str, Any] = {"path": f.path, "action": f.action, "old_path": f.old_path,
+                         "added": f.added, "removed": f.removed}
     if f.merged_from is not None:
         d["merged_from"] = f.merged_from
     return d
@@ -148,7 +165,7 @@ class Parsed:
     ``git_aiapply.ops``: NewFile, EditFile, HashlineEdit, DeleteFile, RenameFile,
     SetMode), in order, and what the commit message would be made from."""
 
-    operations: tuple
+    operations: tuple[Operation, ...]
     formats: tuple[str, ...]
     explanation: str
     descriptions: tuple[tuple[str, str], ...]
@@ -156,15 +173,15 @@ class Parsed:
     model: str | None
 
 
-def _three_way_setting(repo, opts: dict) -> bool:
-    value = opts.get("three_way")
+def _three_way_setting(repo: Repo, opts: dict[str, Any]) -> bool:
+    value: bool | None = opts.get("three_way")
     return repo.config_bool("aiapply.threeWay", False) if value is None else value
 
 
 # --------------------------------------------------------------------------- options
 
 # name -> (type, what the command line calls it)
-_OPTION_TYPES: dict[str, tuple[type | tuple, str]] = {
+_OPTION_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "check": (bool, "--check"),
     "diff": (bool, "--diff"),
     "include_dirty": (bool, "--include-dirty"),
@@ -193,7 +210,7 @@ PATH_OPTIONS = ("strip", "directory", "include", "exclude")
 OPTION_NAMES = tuple(_OPTION_TYPES)
 
 
-def validate_options(options: dict) -> dict:
+def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
     """The options checked as the command checks its own: unknown names, wrong types and
     combinations the command refuses raise ``InvalidOptions``."""
     unknown = sorted(set(options) - set(_OPTION_TYPES))
@@ -201,7 +218,7 @@ def validate_options(options: dict) -> dict:
         raise InvalidOptions(f"unknown option{'s' if len(unknown) > 1 else ''} "
                              f"{', '.join(map(repr, unknown))}; known options: "
                              f"{', '.join(OPTION_NAMES)}")
-    out = {}
+    out: dict[str, Any] = {}
     for name, value in options.items():
         if value is None:
             continue  # None is "not given": the repository's config or the default
@@ -214,6 +231,7 @@ def validate_options(options: dict) -> dict:
                                      f"of them, not {value!r}")
             out[name] = tuple(patterns)
             continue
+        assert isinstance(kind, type)  # the one tuple kind, the patterns', was read above
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
                                  f"not {type(value).__name__} {value!r}")
@@ -253,90 +271,11 @@ def validate_options(options: dict) -> dict:
 # --------------------------------------------------------------------------- the warm index
 
 
-def _index_stamp(path: str):
-    """What identifies the index file's content without reading it: its stat and its
-    trailing checksum (the last bytes of the file: git's and libgit2's hash of the rest)."""
-    try:
-        st = os.stat(path)
-        with open(path, "rb") as f:
-            f.seek(max(0, st.st_size - 32))
-            tail = f.read(32)
-    except OSError:
-        return None
-    # not ctime: the transaction hard-links the index (git.IndexLock), which changes it
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, tail)
-
-
-class IndexCache:
-    """One repository's index kept in memory between transactions.
-
-    The transaction (git.IndexLock) takes the index from here instead of reading the file,
-    and hands it back after installing what it wrote from it.  It is used only while the
-    file on disk is exactly the one it was read from or written to (device, inode, size,
-    mtime in nanoseconds, and the file's own trailing checksum) and HEAD is where
-    it was: another git process that wrote the index or moved HEAD between two requests
-    makes the next transaction read the file again, so its update is never lost."""
-
-    def __init__(self):
-        self._guard = threading.Lock()
-        self._index = None
-        self._stamp = None
-        self._head = None
-
-    def clear(self) -> None:
-        with self._guard:
-            self._index = self._stamp = None
-
-    def note_head(self, head) -> None:
-        """Before a request: forget the index when HEAD is not where the last one left it."""
-        with self._guard:
-            if head != self._head:
-                self._index = self._stamp = None
-                self._head = head
-
-    def left_head(self, head) -> None:
-        """After a request: where it left HEAD (its own commit moved it)."""
-        with self._guard:
-            self._head = head
-
-    def take(self, path: str):
-        """The warm index for a transaction that holds ``index.lock``, or None (read it)."""
-        with self._guard:
-            index, stamp = self._index, self._stamp
-            self._index = self._stamp = None
-        if index is not None and stamp is not None and stamp == _index_stamp(path):
-            return index
-        return None
-
-    def peek(self, path: str):
-        """The warm index to look at (never to change), or None."""
-        with self._guard:
-            index, stamp = self._index, self._stamp
-        if index is not None and stamp is not None and stamp == _index_stamp(path):
-            return index
-        return None
-
-    def give_back(self, path: str, index) -> None:
-        """An index read (or taken) and left unchanged: keep it for the next request."""
-        stamp = _index_stamp(path)
-        with self._guard:
-            self._index, self._stamp = index, stamp
-
-    def keep(self, path: str, index, staged: os.stat_result) -> None:
-        """After a commit: keep the index written from memory, if the installed file is
-        the one written (a pre-commit hook may have re-staged files into it)."""
-        stamp = _index_stamp(path)
-        same = stamp is not None and stamp[:4] == (staged.st_dev, staged.st_ino,
-                                                   staged.st_size, staged.st_mtime_ns)
-        with self._guard:
-            self._index, self._stamp = (index, stamp) if same else (None, None)
-
-
 # --------------------------------------------------------------------------- sessions
 
 
-def _response_bytes(response, name: str | None, read_limit: int | None = None
-                    ) -> tuple[bytes, str]:
+def _response_bytes(response: ResponseInput, name: str | None,
+                    read_limit: int | None = None) -> tuple[bytes, str]:
     """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
     JSON object; of a file, at most ``read_limit`` bytes are read."""
     if isinstance(response, str):
@@ -363,13 +302,13 @@ def _response_bytes(response, name: str | None, read_limit: int | None = None
                          f"or a chat-API JSON object (dict), not {type(response).__name__}")
 
 
-def _refused(response_obj, problems, kind):
+def _refused(response_obj: Response, problems: list[Problem], kind: str) -> Outcome:
     from .pipeline import Outcome, Status
 
     return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
 
 
-def _blank_response(name: str):
+def _blank_response(name: str) -> Response:
     from .response import Response, response_name
 
     return Response(text="", given_text="", response_id="", model=None,
@@ -384,7 +323,7 @@ class Session:
     index from disk for every call (for measuring what the warm index gains).  A session
     may be shared by threads: calls run one at a time."""
 
-    def __init__(self, repo: "str | os.PathLike" = ".", *, warm: bool = True):
+    def __init__(self, repo: str | os.PathLike[str] = ".", *, warm: bool = True) -> None:
         from .git.repo import Repo
 
         start = os.fspath(repo)
@@ -397,6 +336,8 @@ class Session:
         except UsageError as e:  # not a repository: the environment, as git's exit 128
             raise FatalError(str(e), kind="repository") from None
         # warm=False reads the index anew for every call, as a new process would
+        from .warm_index import IndexCache
+
         self.repo.index_cache = IndexCache() if warm else None
         self._gitdir_id = _dir_id(self.repo.gitdir)
         self._lock = threading.RLock()
@@ -409,7 +350,22 @@ class Session:
         """False when the repository folder was removed or replaced since it was opened."""
         return _dir_id(self.repo.gitdir) == self._gitdir_id
 
-    def apply(self, response, *, name: str | None = None, **options) -> Result:
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Drop the warm index and release the repository's open files (a later call
+        opens them again: the session stays usable)."""
+        with self._lock:
+            if self.repo.index_cache is not None:
+                self.repo.index_cache.clear()
+            self.repo.repo.free()
+
+    def apply(self, response: ResponseInput, *, name: str | None = None,
+              **options: Unpack[ApplyOptions]) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
         opts = validate_options(options)
         limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
@@ -418,7 +374,7 @@ class Session:
             outcome = self._apply(raw, name, opts)
         return Result.from_json(outcome.to_json())
 
-    def _read_limit(self, opts: dict) -> int | None:
+    def _read_limit(self, opts: dict[str, object]) -> int | None:
         """How much of a response file to read: one byte past the limit is enough for
         read_response to refuse it (None: no limit)."""
         from .response import DEFAULT_MAX_BYTES
@@ -429,10 +385,13 @@ class Session:
                 self.repo.forget_config()
                 max_bytes = self.repo.config_int("aiapply.maxResponseBytes",
                                                  DEFAULT_MAX_BYTES, 0)
+        assert isinstance(max_bytes, int)
         return max_bytes + 1 if max_bytes else None
 
-    def check(self, response, *, name: str | None = None, **options) -> Result:
-        return self.apply(response, name=name, **dict(options, check=True))
+    def check(self, response: ResponseInput, *, name: str | None = None,
+              **options: Unpack[ApplyOptions]) -> Result:
+        options["check"] = True  # a dict of this call's own
+        return self.apply(response, name=name, **options)
 
     def show(self, *paths: str, rev: str | None = None) -> str:
         """The hashline view of files (paths relative to the worktree root), as
@@ -441,7 +400,7 @@ class Session:
             self.repo.forget_config()
             return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
 
-    def undo(self, force: bool = False, batch: bool = False) -> dict:
+    def undo(self, force: bool = False, batch: bool = False) -> dict[str, Any]:
         """``git ai-apply undo --json``'s object: take back the last commit this tool made
         (``batch``: every commit of the last run)."""
         from .undo_last import refusal_object, undo as undo_head
@@ -457,12 +416,14 @@ class Session:
             return dict(done, exit_code=0)
 
     # -- the work ------------------------------------------------------------------------
-    def _apply(self, raw: bytes, name: str, opts: dict):
+    def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
         from .pipeline import Options, apply_one
         from .response import DEFAULT_MAX_BYTES, read_response
 
         repo = self.repo
         repo.forget_config()  # `git config` may have run since the last request
+        from .warm_index import IndexCache
+
         cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
         try:
             cache.note_head(repo.head())
@@ -527,14 +488,14 @@ class Session:
                 cache.clear()
 
 
-def path_limits(opts: dict) -> tuple:
+def path_limits(opts: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """The include and exclude options as the command's ordered --include/--exclude list:
     the excludes first, so a path matching one is left out even if an include matches it."""
     return (tuple(("exclude", p) for p in opts.get("exclude", ()))
             + tuple(("include", p) for p in opts.get("include", ())))
 
 
-def _author_env(repo, opts: dict) -> dict:
+def _author_env(repo: Repo, opts: dict[str, Any]) -> dict[str, str]:
     """GIT_AUTHOR_* for the author and date options (as --author and --date)."""
     if opts.get("author") is None and opts.get("date") is None:
         return {}
@@ -546,13 +507,13 @@ def _author_env(repo, opts: dict) -> dict:
         raise InvalidOptions(str(e)) from None
 
 
-def _git_error():
+def _git_error() -> type[GitError]:
     from .git.repo import GitError
 
     return GitError
 
 
-def _dir_id(path: str):
+def _dir_id(path: str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -560,7 +521,7 @@ def _dir_id(path: str):
     return (st.st_dev, st.st_ino)
 
 
-def hashline_view(repo, path: str, rev: str | None = None) -> str:
+def hashline_view(repo: Repo, path: str, rev: str | None = None) -> str:
     """One file's ``<FILE_CONTENT>`` view with ``LINE#ID`` prefixes: the worktree's file,
     or REV's.  ``path`` is relative to the worktree root (absolute inside it accepted)."""
     from .git.state import read_disk
@@ -575,9 +536,12 @@ def hashline_view(repo, path: str, rev: str | None = None) -> str:
     if rev or not root:
         commit = repo.resolve_commit(rev or "HEAD")
         try:
-            data = repo.repo[commit.tree[sys.intern(path)].id].data  # see state.tree_entry
+            entry = commit.tree[sys.intern(path)]  # see state.tree_entry
         except KeyError:
             raise UsageError(f"{path} is not in {rev or 'HEAD'}") from None
+        if entry.type_str != "blob":  # a folder or a submodule
+            raise UsageError(f"{path} is not a file in {rev or 'HEAD'}")
+        data = entry.read_raw()
     else:
         st = read_disk(root, path)
         if st is None:
@@ -588,7 +552,7 @@ def hashline_view(repo, path: str, rev: str | None = None) -> str:
 
 # --------------------------------------------------------------------------- module level
 
-_SESSIONS: "dict[tuple, Session]" = {}
+_SESSIONS: dict[tuple[str, str, tuple[str | None, ...]], Session] = {}
 _SESSIONS_GUARD = threading.Lock()
 _MAX_SESSIONS = 8
 # what decides which repository a folder means, besides the folder itself
@@ -596,13 +560,16 @@ _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTOR
              "GIT_DISCOVERY_ACROSS_FILESYSTEM")
 
 
-def session(repo: "str | os.PathLike | Session" = ".") -> Session:
+def session(repo: _RepoInput = ".") -> Session:
     """The warm session of the repository at ``repo`` (opened on first use, kept for the
     next calls; at most eight are kept)."""
     if isinstance(repo, Session):
         return repo
-    if type(repo).__module__.startswith("pygit2"):  # a pygit2.Repository
-        repo = repo.workdir or repo.path
+    if not isinstance(repo, (str, os.PathLike)):
+        if not type(repo).__module__.startswith("pygit2"):
+            raise InvalidOptions("repo must be a folder (str or path-like object), a "
+                                 f"pygit2.Repository or a Session, not {type(repo).__name__}")
+        repo = repo.workdir or repo.path  # a pygit2.Repository
     start = os.path.realpath(os.fspath(repo))
     # the folder, and what else decides which repository it means (a relative GIT_DIR is
     # read from the current folder)
@@ -617,8 +584,8 @@ def session(repo: "str | os.PathLike | Session" = ".") -> Session:
         return s
 
 
-def apply(response, repo: "str | os.PathLike | Session" = ".", *, name: str | None = None,
-          **options) -> Result:
+def apply(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+          **options: Unpack[ApplyOptions]) -> Result:
     """Apply one response to ``repo`` and commit, as ``git ai-apply --json`` does.
 
     ``response``: the text (str), its bytes, a path-like object naming a file, or a
@@ -630,25 +597,26 @@ def apply(response, repo: "str | os.PathLike | Session" = ".", *, name: str | No
     return session(repo).apply(response, name=name, **options)
 
 
-def check(response, repo: "str | os.PathLike | Session" = ".", *, name: str | None = None,
-          **options) -> Result:
+def check(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+          **options: Unpack[ApplyOptions]) -> Result:
     """Would ``response`` apply?  ``apply(..., check=True)``: nothing is written."""
     return session(repo).check(response, name=name, **options)
 
 
-def show(*paths: str, repo: "str | os.PathLike | Session" = ".", rev: str | None = None) -> str:
+def show(*paths: str, repo: _RepoInput = ".", rev: str | None = None) -> str:
     """Files with hashline ids (``LINE#ID:text``), for a model's prompt."""
     return session(repo).show(*paths, rev=rev)
 
 
-def undo(repo: "str | os.PathLike | Session" = ".", force: bool = False,
-         batch: bool = False) -> dict:
+def undo(repo: _RepoInput = ".", force: bool = False,
+         batch: bool = False) -> dict[str, Any]:
     """Take back the last commit this tool made (``git ai-apply undo --json``'s object);
     called again, the one before; ``batch``: every commit of the last run."""
     return session(repo).undo(force=force, batch=batch)
 
 
-def parse(response, *, format: str | None = None, **path_options) -> Parsed:
+def parse(response: ResponseInput, *, format: str | None = None,
+          **path_options: Unpack[PathOptions]) -> Parsed:
     """A response's operations, without a repository, read as the command reads them: the
     text's change blocks and a chat-API answer's edit tool calls, in answer order.
     ``path_options``: strip, directory, include, exclude (as for ``apply``).  Raises

@@ -9,6 +9,10 @@ from enum import StrEnum
 
 from .record import field, record
 
+TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 @record
 class Problem:
@@ -52,7 +56,8 @@ class Problem:
             out.append(f"  hint: {self.hint}")
         return "\n".join(printable(line) for line in out)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any]
         d = {
             "reason": self.reason,
             "file": self.file,

@@ -11,6 +11,23 @@ from ..errors import FatalError
 from . import early_index
 from .faults import fault, remove_file
 
+TYPE_CHECKING = False  # `typing` stays off the start-up path
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from pygit2 import Index as Index  # named here for the library's annotations
+
+    class WarmIndex(Protocol):
+        """A warm index kept between transactions (warm_index.IndexCache): Repo.index_cache."""
+
+        def clear(self) -> None: ...
+        def note_head(self, head: object) -> None: ...
+        def left_head(self, head: object) -> None: ...
+        def take(self, path: str) -> Index | None: ...
+        def peek(self, path: str) -> Index | None: ...
+        def give_back(self, path: str, index: Index) -> None: ...
+        def keep(self, path: str, index: Index, staged: os.stat_result) -> None: ...
+
 LOCK_MARKER = "git-ai-apply lock held by pid"
 
 
@@ -156,7 +173,7 @@ class IndexLock:
 
     def __init__(self, index_path: str, cache=None):
         self.path = index_path
-        self.cache = cache  # api.IndexCache: take / give back / keep a warm index
+        self.cache = cache  # warm_index.IndexCache: take / give back / keep a warm index
         self.lock_path = index_path + ".lock"
         self.work_path = f"{index_path}.ai-apply-{os.getpid()}"
         self.held = False

@@ -15,6 +15,12 @@ from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
 from .promisor import fetch_lazily
 
+TYPE_CHECKING = False  # `typing` stays off the start-up path
+if TYPE_CHECKING:
+    from pygit2 import Repository as Repository  # named here for the library's annotations
+
+    from .index import WarmIndex
+
 _ABSENT = object()
 GitError = pygit2.GitError  # for callers that catch the library's errors by type
 
@@ -154,8 +160,8 @@ class Repo:
                 self.repo = _open(found, found)
         self.gitdir = os.path.normpath(self.repo.path)
         # a warm index kept between transactions by a long-lived caller (serve, the
-        # library: git_aiapply.api.IndexCache); None re-reads the index every time
-        self.index_cache = None
+        # library: git_aiapply.warm_index.IndexCache); None re-reads the index every time
+        self.index_cache: WarmIndex | None = None
         self.commondir = self._common_dir()
         self.inside_gitdir = False  # found from inside the git dir: no worktree, as git
         self.workdir = self._worktree(git_dir, start)
