@@ -136,9 +136,12 @@ class _Restatements:
     def _made_alone(self, h) -> bytes | None:
         from .locate import apply_hunks
 
+        from .edit_report import muted
+
         if id(h) not in self.alone:
             try:
-                made = apply_hunks(self.original, [h], path=self.path)[0].to_bytes()
+                with muted():  # a trial (-v reports only what is applied)
+                    made = apply_hunks(self.original, [h], path=self.path)[0].to_bytes()
             except ApplyError:
                 made = None
             self.alone[id(h)] = made
@@ -155,6 +158,7 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
     edit could apply a second time."""
     from .locate import apply_hunks
     from .toolcalls import apply_text_edit
+    from .edit_report import muted
 
     added = (op.new if isinstance(op, ReplaceText) else op.text).strip()
     ft = FileText.from_bytes(before)
@@ -166,7 +170,9 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
     # each locating one hunk in the whole file
     for h in [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]:
         try:
-            if apply_hunks(ft, [h], path=path)[0].to_bytes() == made:
+            with muted():  # a trial (-v reports only what is applied)
+                made_by_edit = apply_hunks(ft, [h], path=path)[0].to_bytes()
+            if made_by_edit == made:
                 return True
         except ApplyError:
             continue

@@ -2,8 +2,10 @@
 transaction.  Pure steps are in their own modules; this one only sequences them."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from enum import StrEnum
 
+from . import edit_report
 from .record import field, record
 
 from .errors import ApplyError, FatalError, Problem, fault_of
@@ -40,6 +42,7 @@ class Options:
     force: bool = False  # apply even when the history says the response was applied
     three_way: bool = False  # -3: edits that do not fit are applied at the answer's base, merged
     three_way_depth: int = 50  # commits searched for that base (aiapply.threeWayDepth)
+    verbose: bool = False  # -v: report where and how each edit landed (Outcome.edits)
 
     def path_options(self) -> str | None:
         """The path options as one line (the AI-Paths trailer), None when none was given."""
@@ -85,6 +88,8 @@ class Outcome:
     plan: Plan | None = None  # what was (or would be) written; not in the JSON
     merged: dict[str, str] = field(default_factory=dict)  # path -> base it was merged from (-3)
     three_way_base: str | None = None  # -3: the commit the edits were applied at
+    # -v: where and how each edit landed (edit_report.EditReport); None when not asked
+    edits: list | None = None
 
     @property
     def added(self) -> int:
@@ -123,7 +128,7 @@ class Outcome:
             "error_text": "\n".join(p.render() for p in self.problems) or None,
             "hook_output": self.hook_output or None,
             "diff": self.diff,
-        }
+        } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
 
 
 def _counted_as_git(plan: Plan) -> list[FileChange]:
@@ -291,13 +296,16 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 
     ``after`` (--check / --diff of a series): path -> state the earlier responses of the
     series leave, so that this one is judged on top of them."""
-    out = Outcome(response, Status.REFUSED, 1, branch=opts.branch)
+    out = Outcome(response, Status.REFUSED, 1, branch=opts.branch,
+                  edits=[] if opts.verbose else None)
     try:
         return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)
         out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
+        if out.edits:  # nothing landed (a refusal after planning: dirty files, a hook)
+            out.edits = []
         return out
 
 
@@ -410,16 +418,20 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     def normalize(raw):
         return normalize_path(raw, worktree=root)
 
-    try:
-        plan = make_plan(parsed.ops, base, normalize,
-                         ignore_case=repo.config_bool("core.ignorecase"))
-    except ApplyError as e:
-        if not opts.three_way or e.kind != "refused":
-            raise
-        three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
-        plan = three.plan
-        out.merged = {p: three.base for p in three.merged}
-        out.three_way_base = three.base
+    with edit_report.scope() if opts.verbose else nullcontext([]) as edits:
+        try:
+            plan = make_plan(parsed.ops, base, normalize,
+                             ignore_case=repo.config_bool("core.ignorecase"))
+        except ApplyError as e:
+            if not opts.three_way or e.kind != "refused":
+                raise
+            three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
+            plan = three.plan
+            out.merged = {p: three.base for p in three.merged}
+            out.three_way_base = three.base
+            edit_report.mark_three_way(edits, three.base, three.merged)
+    if opts.verbose:
+        out.edits = edits
     out.changes = _counted_as_git(plan)
     out.renames = plan.renames
     out.plan = plan

@@ -95,7 +95,8 @@ def _run(p: dict) -> None:
                        directory=p["directory"], limits=tuple(p["limits"]),
                        batch=os.urandom(4).hex() if len(inputs) > 1 else None,
                        force=p["force"], three_way=three_way,
-                       three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1))
+                       three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
+                       verbose=p["verbose"])
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):
@@ -329,7 +330,7 @@ def print_outcome(repo, o, show) -> None:
     if o.hook_output.strip():  # what the hooks printed, shown even with -q, as git does
         echo_err(o.hook_output.rstrip("\n"))
     if show.quiet:
-        return
+        return print_edits(o)  # -v asked for them: -q quiets the rest
     if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
@@ -339,6 +340,14 @@ def print_outcome(repo, o, show) -> None:
              f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")
     elif o.note:
         echo(o.note)
+    print_edits(o)
+
+
+def print_edits(o) -> None:
+    """-v: one line per edit on standard error, after the usual output (standard output
+    stays as without -v); also after a refusal, for the files that were located."""
+    for e in o.edits or ():
+        echo_err(e.render())
 
 
 def _print_reports(o, show) -> None:
