@@ -269,3 +269,19 @@ def mark_three_way(reports: list[EditReport], base: str, merged) -> None:
             r.how.append("three-way")
             r.detail = "; ".join(filter(None, [r.detail, f"from base {base[:12]}, lines as "
                                                           "there, merged into the current file"]))
+
+
+@contextmanager
+def in_turn():
+    """Edits applied one after another, each on the result of the ones before (aider's
+    blocks, a conversation's turns): their reports are kept only when all of them fit,
+    and say that their old lines are those of that intermediate result."""
+    if _current.get() is None:  # not collecting: nothing to do
+        yield None
+        return
+    with scope() as got:
+        yield got
+        for r in got:
+            if "in turn" not in (r.detail or ""):
+                r.detail = "; ".join(filter(None, [r.detail, "in turn: old lines as the edits "
+                                                             "before it left the file"]))

@@ -74,6 +74,7 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
     written against the earlier turns' result), copies of an edit already made skipped;
     if that fails too, the refusal is the one of locating them together."""
     from .divider_readings import apply_edit
+    from . import edit_report
     from .placer import same_edit
 
     def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
@@ -90,17 +91,18 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
             raise
         refusal = together
     try:
-        added = removed = 0
-        made: set[tuple] = set()
-        earlier = _Restatements(ft, path)
-        for hunks in directives.values():
-            fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
-            made.update(same_edit(h) for h in hunks)
-            earlier.add(hunks)
-            if fresh:
-                ft, a, r = apply(ft, fresh)
-                added, removed = added + a, removed + r
-        return ft, added, removed
+        with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
+            added = removed = 0
+            made: set[tuple] = set()
+            earlier = _Restatements(ft, path)
+            for hunks in directives.values():
+                fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+                made.update(same_edit(h) for h in hunks)
+                earlier.add(hunks)
+                if fresh:
+                    ft, a, r = apply(ft, fresh)
+                    added, removed = added + a, removed + r
+            return ft, added, removed
     except ApplyError:
         raise refusal from None
 

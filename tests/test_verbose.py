@@ -293,3 +293,37 @@ def test_the_library_reports_edits_field_for_field(m_repo: GitRepo):
     assert Result.from_json(out).to_json() == out
     res = git_aiapply.apply(answer, repo=m_repo.root, check=True, verbose=True)
     assert [(e.how, e.old_start) for e in res.edits] == [(("exact",), 4)]
+
+
+def test_edits_in_turn_say_so_and_a_failed_turn_reports_nothing():
+    from git_aiapply.divider_readings import apply_edit
+
+    text = FileText.from_bytes(b"def f(a):\n    return a\n")
+    first = H("-def f(a):\n+def f(a, b=0):", number=1)
+    second = H(" def f(a, b=0):\n-    return a\n+    return a + b", number=2)
+    with edit_report.scope() as got:
+        apply_edit(text, [first, second], path="m.py", in_turn=True)
+    assert [r.edit for r in got] == [1, 2]
+    assert all("in turn" in r.detail for r in got)
+    with edit_report.scope() as got:
+        with pytest.raises(ApplyError):
+            apply_edit(text, [first, H("-nowhere\n+x", number=2)], path="m.py", in_turn=True)
+    assert got == []
+
+
+def test_tool_call_str_replace_and_insert(repo: GitRepo):
+    repo.write("a.txt", "one\ntwo\nthree\n")
+    repo.commit_all("base")
+
+    def call(i, **inp):
+        return {"type": "tool_use", "id": f"t{i}", "name": "str_replace_based_edit_tool",
+                "input": {"path": "a.txt", **inp}}
+    answer = json.dumps({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+                         "content": [call(1, command="str_replace", old_str="two\n",
+                                          new_str="TWO\n2\n"),
+                                     call(2, command="insert", insert_line=0, new_str="zero\n")]})
+    edits, err = _both(repo, answer)
+    assert [(e["how"], e["old_start"], e["old_end"], e["new_start"], e["new_end"])
+            for e in edits] == [(["exact"], 2, 2, 2, 3), (["line-number"], 1, 0, 1, 1)]
+    assert err == ["a.txt: edit 1 line 2 -> 2-3 (exact)",
+                   "a.txt: edit 2 at the top -> line 1 (line-number: insert after line 0)"]
