@@ -153,10 +153,16 @@ def _placed_report(path, directive, p, new_range, several: bool) -> EditReport:
                       new_range[0], new_range[1], how, "; ".join(details) or None)
 
 
+def restated_report(path: str, directive: str | None, number: int) -> EditReport:
+    """An edit left out as the same change another edit of the file makes (its place is
+    that edit's)."""
+    return EditReport(path, directive, number, how=["restated"],
+                      detail="the same change as another edit of the file, made once")
+
+
 def _restated_report(path, directive, h, twin, new_range) -> EditReport:
     if twin is None or new_range is None:
-        return EditReport(path, h.directive or directive, h.number, how=["restated"],
-                          detail="a copy of another edit, applied once")
+        return restated_report(path, h.directive or directive, h.number)
     return EditReport(path, h.directive or directive, h.number, twin.start + 1, twin.end,
                       new_range[0], new_range[1], ["restated"],
                       f"a copy of edit {twin.hunk.number}, applied once")

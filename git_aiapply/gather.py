@@ -97,6 +97,10 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
             earlier = _Restatements(ft, path)
             for hunks in directives.values():
                 fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+                if edit_report.collecting():
+                    kept = {id(h) for h in fresh}
+                    edit_report.note(edit_report.restated_report(path, h.directive, h.number)
+                                     for h in hunks if id(h) not in kept)
                 made.update(same_edit(h) for h in hunks)
                 earlier.add(hunks)
                 if fresh:

@@ -294,10 +294,12 @@ class _Planner:
                 ch.old_path = old_path
 
     def report(self, path: str, source: Source, how: str, detail: str | None,
-               old_lines: int = 0, new_lines: int = 0) -> None:
-        """-v: a whole-file operation's report (line ranges: the whole old and new file)."""
-        edit_report.note([edit_report.EditReport(path, source.directive, 1, 1, old_lines, 1,
-                                                 new_lines, [how], detail)])
+               old_lines: int | None = None, new_lines: int | None = None) -> None:
+        """-v: a whole-file operation's report (line ranges: the whole old and new file;
+        none for a rename or a mode change)."""
+        ranges = (None,) * 4 if old_lines is None else (1, old_lines, 1, new_lines)
+        edit_report.note([edit_report.EditReport(path, source.directive, 1, *ranges, [how],
+                                                 detail)])
 
     def placeholders(self, op: Operation, path: str, old: FileState | FileText | None) -> bool:
         """Refuse (True) an edit that writes a placeholder over lines it replaces
@@ -575,8 +577,11 @@ class _Planner:
             return
         if path in self.edited:
             with edit_report.muted():  # a trial: only its result is compared
-                if restates(op, *self.edited[path], path):
-                    return  # made already by an edit of the response (a diff, then a tool call)
+                again = restates(op, *self.edited[path], path)
+            if again:  # made already by an edit of the response (a diff, then a tool call)
+                edit_report.note([edit_report.restated_report(path, op.source.directive,
+                                                              op.number)])
+                return
         old = FileText.from_bytes(st.data)
         try:
             new, added, removed = apply_text_edit(old, op, path)

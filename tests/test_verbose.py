@@ -327,3 +327,74 @@ def test_tool_call_str_replace_and_insert(repo: GitRepo):
             for e in edits] == [(["exact"], 2, 2, 2, 3), (["line-number"], 1, 0, 1, 1)]
     assert err == ["a.txt: edit 1 line 2 -> 2-3 (exact)",
                    "a.txt: edit 2 at the top -> line 1 (line-number: insert after line 0)"]
+
+
+# --------------------------------------------------------------------------- through make_plan
+
+def _planned(ops, files) -> list[EditReport]:
+    from git_aiapply.paths import normalize_path
+    from git_aiapply.plan import make_plan
+    from test_plan import DictBase
+
+    with edit_report.scope() as got:
+        make_plan(ops, DictBase(files), lambda p: normalize_path(p, worktree="/w"))
+    return got
+
+
+def _edit_op(path: str, spec: str, n: int, **kw):
+    from git_aiapply.ops import EditFile, Source
+
+    return EditFile(path, [H(spec)], Source("search-replace", f"block {n} {path}", block=n), **kw)
+
+
+def test_a_tool_call_restating_a_diff_is_reported_restated():
+    from git_aiapply.ops import ReplaceText, Source
+    from git_aiapply.plan import MODE_FILE
+
+    files = {"m.py": (MODE_FILE, b"a\nx = 1\nb\n")}
+    again = ReplaceText("m.py", "x = 1\n", "x = 1\nx += 1\n", Source("tool-call", "tool call 1"))
+    got = _planned([_edit_op("m.py", " x = 1\n+x += 1\n b", 1), again], files)
+    assert [r.how for r in got] == [["exact"], ["restated"]]
+
+
+def test_directives_in_turn_report_the_restatement_between_them():
+    from git_aiapply.plan import MODE_FILE
+
+    files = {"m.py": (MODE_FILE, b"a\nx = 1\nb\n")}
+    ops = [_edit_op("m.py", "-x = 1\n+x = 1\n+x += 1", 1),
+           _edit_op("m.py", " a\n x = 1\n+x += 1\n b", 2),
+           _edit_op("m.py", " x += 1\n-b\n+c", 3)]
+    got = _planned(ops, files)
+    assert sorted((r.directive, r.how[0]) for r in got) == [
+        ("block 1 m.py", "exact"), ("block 2 m.py", "restated"), ("block 3 m.py", "exact")]
+    assert all("in turn" in r.detail for r in got if r.how != ["restated"])
+
+
+def test_whole_file_operations_are_reported():
+    from git_aiapply.ops import DeleteFile, NewFile, RenameFile, SetMode, Source
+    from git_aiapply.plan import MODE_EXEC, MODE_FILE
+
+    src = Source("unified-diff", "diff")
+    files = {"a.txt": (MODE_FILE, b"1\n2\n"), "b.txt": (MODE_FILE, b"b\n"),
+             "c.sh": (MODE_FILE, b"c\n")}
+    got = _planned([NewFile("n.txt", "x\ny\nz\n", src), NewFile("a.txt", "one\n", src, replace=True),
+                    DeleteFile("b.txt", src), RenameFile("c.sh", "d.sh", src),
+                    SetMode("d.sh", MODE_EXEC, src)], files)
+    assert [(r.file, r.how, r.detail, r.old_end, r.new_end) for r in got] == [
+        ("n.txt", ["whole file"], "new file", 0, 3),
+        ("a.txt", ["whole file"], "rewritten", 2, 1),
+        ("b.txt", ["whole file"], "deleted", 1, 0),
+        ("d.sh", ["rename"], "from c.sh", None, None),
+        ("d.sh", ["mode"], "100644 -> 100755", None, None)]
+    assert got[3].render() == "d.sh: edit 1 (rename: from c.sh)"
+    assert got[0].render() == "n.txt: edit 1 at the top -> lines 1-3 (whole file: new file)"
+
+
+def test_a_refused_plan_reports_nothing():
+    from git_aiapply.plan import MODE_FILE
+
+    files = {"m.py": (MODE_FILE, b"a\n")}
+    with edit_report.scope() as got:
+        with pytest.raises(ApplyError):
+            _planned([_edit_op("m.py", "-a\n+A", 1), _edit_op("m.py", "-zz\n+x", 2)], files)
+    assert got == []

@@ -19,7 +19,9 @@ def run(params: dict) -> None:
     except FatalError as e:
         if params["as_json"]:  # an agent reads why, and whose fault it is, from the JSON
             names = params["responses"] or ("-",)
-            _print_json([_fatal_outcome(names[0], e)])
+            o = _fatal_outcome(names[0], e)
+            o.edits = [] if params["verbose"] else None  # -v: the field is always there
+            _print_json([o])
         raise
 
 
@@ -232,6 +234,8 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         except KeyboardInterrupt:
             _interrupted(repo, opts, before)
             raise
+        if opts.verbose and o.edits is None:  # refused before planning: nothing landed
+            o.edits = []
         if o.status == Status.WOULD_APPLY and o.plan is not None:
             earlier.update(o.plan.final)
         outcomes.append(o)
