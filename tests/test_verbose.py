@@ -398,3 +398,10 @@ def test_a_refused_plan_reports_nothing():
         with pytest.raises(ApplyError):
             _planned([_edit_op("m.py", "-a\n+A", 1), _edit_op("m.py", "-zz\n+x", 2)], files)
     assert got == []
+
+
+def test_quiet_verbose_commit_prints_only_the_edit_lines(m_repo: GitRepo):
+    r = m_repo.run("-q", "-v", response=_search("m.py", "    return 1\n", "    return 2\n"))
+    assert r.returncode == 0, r.err
+    assert r.out == "" and r.err.splitlines() == ["m.py: edit 1 line 4 -> 4 (exact)"]
+    assert b"    return 2\n" in m_repo.read("m.py")
