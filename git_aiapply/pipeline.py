@@ -296,15 +296,16 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
 
     ``after`` (--check / --diff of a series): path -> state the earlier responses of the
     series leave, so that this one is judged on top of them."""
-    out = Outcome(response, Status.REFUSED, 1, branch=opts.branch,
-                  edits=[] if opts.verbose else None)
+    out = Outcome(response, Status.REFUSED, 1, branch=opts.branch)
     try:
-        return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
+        # -v: the plan's reports fill out.edits (make_plan keeps those of a plan it makes)
+        with edit_report.scope() if opts.verbose else nullcontext() as out.edits:
+            return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)
         out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
-        if out.edits:  # nothing landed (a refusal after planning: dirty files, a hook)
+        if opts.verbose:  # nothing landed (also a refusal after planning: dirty files, a hook)
             out.edits = []
         return out
 
@@ -418,20 +419,17 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     def normalize(raw):
         return normalize_path(raw, worktree=root)
 
-    with edit_report.scope() if opts.verbose else nullcontext([]) as edits:
-        try:
-            plan = make_plan(parsed.ops, base, normalize,
-                             ignore_case=repo.config_bool("core.ignorecase"))
-        except ApplyError as e:
-            if not opts.three_way or e.kind != "refused":
-                raise
-            three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
-            plan = three.plan
-            out.merged = {p: three.base for p in three.merged}
-            out.three_way_base = three.base
-            edit_report.mark_three_way(edits, three.base, three.merged)
-    if opts.verbose:
-        out.edits = edits
+    try:
+        plan = make_plan(parsed.ops, base, normalize,
+                         ignore_case=repo.config_bool("core.ignorecase"))
+    except ApplyError as e:
+        if not opts.three_way or e.kind != "refused":
+            raise
+        three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
+        plan = three.plan
+        out.merged = {p: three.base for p in three.merged}
+        out.three_way_base = three.base
+        edit_report.mark_three_way(out.edits or [], three.base, three.merged)
     out.changes = _counted_as_git(plan)
     out.renames = plan.renames
     out.plan = plan
