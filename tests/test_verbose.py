@@ -405,3 +405,30 @@ def test_quiet_verbose_commit_prints_only_the_edit_lines(m_repo: GitRepo):
     assert r.returncode == 0, r.err
     assert r.out == "" and r.err.splitlines() == ["m.py: edit 1 line 4 -> 4 (exact)"]
     assert b"    return 2\n" in m_repo.read("m.py")
+
+
+@settings(max_examples=150, deadline=None)
+@given(_files, st.data())
+def test_hashline_ranges_hold_each_operations_lines(lines, data):
+    """Sets and inserts on distinct lines: each report's old range holds the lines a set
+    replaced, and its new range the operation's lines in the result."""
+    from git_aiapply.hashline import apply_hashline
+    from git_aiapply.ops import HashlineEdit, HashlineOp, Source
+
+    at = sorted(data.draw(st.sets(st.integers(1, len(lines)), min_size=1, max_size=5)))
+    ops = []
+    for k, n in enumerate(at):
+        kind = data.draw(st.sampled_from(["set", "insert_before", "insert_after"]))
+        text = [f"new {k} {j}" for j in range(data.draw(st.integers(0 if kind == "set" else 1, 2)))]
+        ops.append(HashlineOp(kind, n, line_id(lines[n - 1]), n, line_id(lines[n - 1]), text,
+                              k + 1, f"{n}#{line_id(lines[n - 1])}"))
+    ft = FileText.from_bytes(("\n".join(lines) + "\n").encode())
+    new, _a, _r = apply_hashline(ft, HashlineEdit("f", ops, Source("hashline", "d")), "f")
+    reports = edit_report.hashline_reports("f", "d", ops)
+    assert [r.edit for r in reports] == [op.number for op in ops]
+    for r, op in zip(reports, ops):
+        assert new.lines[r.new_start - 1:r.new_end] == op.text_lines
+        if op.kind == "set":
+            assert (r.old_start, r.old_end) == (op.start, op.end)
+        else:
+            assert r.old_end == r.old_start - 1
