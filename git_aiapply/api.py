@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 
 from .errors import AiApplyError, ApplyError, FatalError, UsageError
 
@@ -104,6 +104,22 @@ class FileResult:
 
 
 @dataclass(frozen=True)
+class EditResult:
+    """Where one edit landed and how it was found (docs/JSON.md, ``edits[]``, with the
+    ``verbose`` option): 1-based inclusive line ranges, an empty one ends before it starts."""
+
+    file: str
+    directive: str | None
+    edit: int
+    old_start: int | None
+    old_end: int | None
+    new_start: int | None
+    new_end: int | None
+    how: tuple[str, ...]  # exact, trailing-whitespace, whitespace, punctuation-folded, ...
+    detail: str | None
+
+
+@dataclass(frozen=True)
 class Result:
     """What happened to one response: the fields of the ``--json`` object (docs/JSON.md)."""
 
@@ -127,6 +143,7 @@ class Result:
     error_text: str | None
     hook_output: str | None
     diff: str | None
+    edits: tuple[EditResult, ...] | None = None  # only with the verbose option (-v)
 
     @property
     def ok(self) -> bool:
@@ -140,7 +157,11 @@ class Result:
         values["formats"] = tuple(d["formats"])
         values["files"] = tuple(FileResult(**f) for f in d["files"])
         values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
-        return cls(**{f.name: values[f.name] for f in fields(cls)})
+        if d.get("edits") is not None:
+            values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"])})
+                                    for e in d["edits"])
+        return cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
+                      or f.default is MISSING})
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object, field for field, as the command prints it."""
@@ -148,6 +169,11 @@ class Result:
         d["formats"] = list(self.formats)
         d["files"] = [_file_json(f) for f in self.files]
         d["errors"] = [e.to_json() for e in self.errors]
+        if self.edits is None:  # asked for with verbose only
+            del d["edits"]
+        else:
+            d["edits"] = [{f.name: getattr(e, f.name) for f in fields(e)} | {"how": list(e.how)}
+                          for e in self.edits]
         return d
 
 
@@ -204,6 +230,7 @@ _OPTION_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "exclude": ((str, list, tuple), "--exclude"),
     "author": (str, "--author"),
     "date": (str, "--date"),
+    "verbose": (bool, "-v / --verbose"),
 }
 # the options that only change the response's paths: parse() takes them too
 PATH_OPTIONS = ("strip", "directory", "include", "exclude")
@@ -454,7 +481,8 @@ class Session:
                 directory=opts.get("directory"), limits=path_limits(opts),
                 force=opts.get("force", False),
                 three_way=three_way,
-                three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1))
+                three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
+                verbose=opts.get("verbose", False))
             identity = _author_env(repo, opts)
             try:
                 response = read_response(raw, name=name, max_bytes=max_bytes)

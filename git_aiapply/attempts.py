@@ -149,6 +149,8 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                         problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
         if o.branch is None:
             o.branch = branch
+        if opts.verbose and o.edits is None:  # -v: refused before planning, nothing landed
+            o.edits = []
         outcomes.append((n, item, o))
         if as_json:
             # JSON Lines: each result as soon as it is known (docs/JSON.md)
@@ -171,6 +173,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     if as_json:
         return code
     _print_summary(outcomes, quiet, checking=opts.check or opts.diff, to_stderr=opts.diff)
+    for _n, _i, o in outcomes:  # -v: each attempt's edits, by its branch
+        for e in o.edits or ():
+            click.echo(f"{o.branch}: {e.render()}", err=True)
     return code
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import edit_report
 from .errors import ApplyError, Problem
 from .locate import apply_hunks
 from .placer import same_edit
@@ -37,21 +38,22 @@ def apply_edit(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | N
             raise
         refusal = together
     try:
-        added = removed = 0
-        done: set[tuple] = set()
-        for h in hunks:
-            # a copy of an edit already applied is a restatement: on top of the first it
-            # could fit again (an insertion keeps its old side), but it is applied once
-            key = same_edit(h)
-            if key in done and not h.readings:
-                continue
-            done.add(key)
-            ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
-                                                       directive=directive),
-                                   path=path, directive=directive,
-                                   ensure_final_newline=ensure_final_newline)
-            added, removed = added + a, removed + r
-        return ft, added, removed
+        with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
+            added = removed = 0
+            done: set[tuple] = set()
+            for h in hunks:
+                # a copy of an edit already applied is a restatement: on top of the first it
+                # could fit again (an insertion keeps its old side), but it is applied once
+                key = same_edit(h)
+                if key in done and not h.readings:
+                    continue
+                done.add(key)
+                ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
+                                                           directive=directive),
+                                       path=path, directive=directive,
+                                       ensure_final_newline=ensure_final_newline)
+                added, removed = added + a, removed + r
+            return ft, added, removed
     except ApplyError:
         raise refusal from None
 

@@ -74,6 +74,7 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
     written against the earlier turns' result), copies of an edit already made skipped;
     if that fails too, the refusal is the one of locating them together."""
     from .divider_readings import apply_edit
+    from . import edit_report
     from .placer import same_edit
 
     def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
@@ -90,17 +91,22 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
             raise
         refusal = together
     try:
-        added = removed = 0
-        made: set[tuple] = set()
-        earlier = _Restatements(ft, path)
-        for hunks in directives.values():
-            fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
-            made.update(same_edit(h) for h in hunks)
-            earlier.add(hunks)
-            if fresh:
-                ft, a, r = apply(ft, fresh)
-                added, removed = added + a, removed + r
-        return ft, added, removed
+        with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
+            added = removed = 0
+            made: set[tuple] = set()
+            earlier = _Restatements(ft, path)
+            for hunks in directives.values():
+                fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+                if edit_report.collecting():
+                    kept = {id(h) for h in fresh}
+                    edit_report.note(edit_report.restated_report(path, h.directive, h.number)
+                                     for h in hunks if id(h) not in kept)
+                made.update(same_edit(h) for h in hunks)
+                earlier.add(hunks)
+                if fresh:
+                    ft, a, r = apply(ft, fresh)
+                    added, removed = added + a, removed + r
+            return ft, added, removed
     except ApplyError:
         raise refusal from None
 
@@ -136,9 +142,12 @@ class _Restatements:
     def _made_alone(self, h) -> bytes | None:
         from .locate import apply_hunks
 
+        from .edit_report import muted
+
         if id(h) not in self.alone:
             try:
-                made = apply_hunks(self.original, [h], path=self.path)[0].to_bytes()
+                with muted():  # a trial (-v reports only what is applied)
+                    made = apply_hunks(self.original, [h], path=self.path)[0].to_bytes()
             except ApplyError:
                 made = None
             self.alone[id(h)] = made
@@ -155,6 +164,7 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
     edit could apply a second time."""
     from .locate import apply_hunks
     from .toolcalls import apply_text_edit
+    from .edit_report import muted
 
     added = (op.new if isinstance(op, ReplaceText) else op.text).strip()
     ft = FileText.from_bytes(before)
@@ -166,7 +176,9 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
     # each locating one hunk in the whole file
     for h in [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]:
         try:
-            if apply_hunks(ft, [h], path=path)[0].to_bytes() == made:
+            with muted():  # a trial (-v reports only what is applied)
+                made_by_edit = apply_hunks(ft, [h], path=path)[0].to_bytes()
+            if made_by_edit == made:
                 return True
         except ApplyError:
             continue

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import edit_report
 from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
@@ -71,11 +72,14 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     candidates, restated = _locate_all(hunks, lines, index, problem, problems)
     if problems:
         raise ApplyError(problems)
+    reporting = edit_report.collecting()  # -v: which edits the line numbers chose for
+    several = {i for i, c in enumerate(candidates) if len(c) > 1} if reporting else ()
     restated |= narrow_by_line_numbers(hunks, candidates)
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
     placer = Placer(hunks, candidates, restated)
-    placed = placer.distinct(placer.place(lines, problem))
+    chosen = placer.place(lines, problem)
+    placed = placer.distinct(chosen)
 
     # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies;
     # the changed runs of all edits, in file order (runs never overlap: Placer checked)
@@ -115,6 +119,11 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
         final_newline = True
     if not n_lines and not any(h.new_no_newline for h in hunks):
         final_newline = True
+    if reporting:
+        kept = {p.index for p in placed}
+        edit_report.note(edit_report.placement_reports(
+            path, directive, hunks, placed, [p for p in chosen if p.index not in kept],
+            sorted(restated), {i for i in several if len(candidates[i]) == 1}))
     return out.finish(final_newline), added, removed
 
 

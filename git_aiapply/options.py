@@ -94,6 +94,9 @@ APPLY_OPTIONS: list[Opt] = [
     Opt(("--max-bytes",), "max_bytes", INT, "Largest response accepted, in bytes (0: no "
         "limit; default aiapply.maxResponseBytes).", metavar="N"),
     Opt(("-q", "--quiet"), "quiet", FLAG, "Print nothing on success."),
+    Opt(("-v", "--verbose"), "verbose", FLAG, "Say where each edit landed (file, lines) and "
+        "how it was found (exact, whitespace, punctuation folded, line numbers, anchor, "
+        "three-way...), one line per edit on standard error; with --json, the list edits."),
 ]
 
 # every parameter of the apply command, with its default ("responses": the arguments)

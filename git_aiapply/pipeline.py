@@ -2,8 +2,10 @@
 transaction.  Pure steps are in their own modules; this one only sequences them."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from enum import StrEnum
 
+from . import edit_report
 from .record import field, record
 
 from .errors import ApplyError, FatalError, Problem, fault_of
@@ -40,6 +42,7 @@ class Options:
     force: bool = False  # apply even when the history says the response was applied
     three_way: bool = False  # -3: edits that do not fit are applied at the answer's base, merged
     three_way_depth: int = 50  # commits searched for that base (aiapply.threeWayDepth)
+    verbose: bool = False  # -v: report where and how each edit landed (Outcome.edits)
 
     def path_options(self) -> str | None:
         """The path options as one line (the AI-Paths trailer), None when none was given."""
@@ -85,6 +88,8 @@ class Outcome:
     plan: Plan | None = None  # what was (or would be) written; not in the JSON
     merged: dict[str, str] = field(default_factory=dict)  # path -> base it was merged from (-3)
     three_way_base: str | None = None  # -3: the commit the edits were applied at
+    # -v: where and how each edit landed (edit_report.EditReport); None when not asked
+    edits: list | None = None
 
     @property
     def added(self) -> int:
@@ -123,7 +128,7 @@ class Outcome:
             "error_text": "\n".join(p.render() for p in self.problems) or None,
             "hook_output": self.hook_output or None,
             "diff": self.diff,
-        }
+        } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
 
 
 def _counted_as_git(plan: Plan) -> list[FileChange]:
@@ -306,11 +311,15 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
     series leave, so that this one is judged on top of them."""
     out = Outcome(response, Status.REFUSED, 1, branch=opts.branch)
     try:
-        return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
+        # -v: the plan's reports fill out.edits (make_plan keeps those of a plan it makes)
+        with edit_report.scope() if opts.verbose else nullcontext() as out.edits:
+            return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)
         out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
+        if opts.verbose:  # nothing landed (also a refusal after planning: dirty files, a hook)
+            out.edits = []
         return out
 
 
@@ -437,6 +446,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         plan = three.plan
         out.merged = {p: three.base for p in three.merged}
         out.three_way_base = three.base
+        edit_report.mark_three_way(out.edits or [], three.base, three.merged)
     out.changes = _counted_as_git(plan)
     out.renames = plan.renames
     out.plan = plan

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .record import field, record
 from typing import Protocol
 
+from . import edit_report
 from .errors import ApplyError, Problem
 from .gather import apply_gathered, gather_edits, restates
 from .paths import check_leading_folders
@@ -292,6 +293,14 @@ class _Planner:
             if old_path:
                 ch.old_path = old_path
 
+    def report(self, path: str, source: Source, how: str, detail: str | None,
+               old_lines: int | None = None, new_lines: int | None = None) -> None:
+        """-v: a whole-file operation's report (line ranges: the whole old and new file;
+        none for a rename or a mode change)."""
+        ranges = (None,) * 4 if old_lines is None else (1, old_lines, 1, new_lines)
+        edit_report.note([edit_report.EditReport(path, source.directive, 1, *ranges, [how],
+                                                 detail)])
+
     def placeholders(self, op: Operation, path: str, old: FileState | FileText | None) -> bool:
         """Refuse (True) an edit that writes a placeholder over lines it replaces
         (placeholders.py); ``old`` is the file, for writes and hashline edits."""
@@ -362,6 +371,9 @@ class _Planner:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=line_count(old.data))
+        if edit_report.collecting():
+            self.report(path, op.source, "whole file", "new file" if old is None else "rewritten",
+                        line_count(old.data) if old is not None else 0, n)
 
     def append(self, op: AppendFile) -> None:
         """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
@@ -412,6 +424,8 @@ class _Planner:
             del self.changes[path]
         else:
             self.record(path, "delete", removed=removed)
+        if edit_report.collecting():
+            self.report(path, op.source, "whole file", "deleted", removed, 0)
 
     def deletion_matches(self, op: DeleteFile, path: str, st: FileState) -> bool:
         """A diff's deletion removes exactly the file's content (as `git apply` checks);
@@ -462,6 +476,8 @@ class _Planner:
             old_path = prior.old_path if prior and prior.old_path else src
             self.record(dst, "rename", prior.added if prior else 0, prior.removed if prior else 0,
                         old_path=old_path)
+        if edit_report.collecting():
+            self.report(dst, op.source, "rename", f"from {src}")
 
     def rename_source(self, src: str, source: Source) -> FileState | None:
         """What a rename moves: the file as the running git diff found it (when the diff
@@ -513,6 +529,8 @@ class _Planner:
             return self.fail(op.source, path, f"unsupported mode {op.mode:o}")
         self.set(path, FileState(op.mode, st.data))
         self.record(path, "mode")
+        if edit_report.collecting():
+            self.report(path, op.source, "mode", f"{st.mode:o} -> {op.mode:o}")
 
     def edit(self, op: EditFile | HashlineEdit) -> None:
         path = self.path(op.path, op.source)
@@ -539,6 +557,8 @@ class _Planner:
             return
         if isinstance(op, EditFile):
             self.edited[path] = (st.data, op.hunks)
+        elif edit_report.collecting():
+            edit_report.note(edit_report.hashline_reports(path, op.source.directive, op.ops))
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
@@ -555,13 +575,21 @@ class _Planner:
         st = self.editable(path, op.source, "edit")
         if st is None or self.placeholders(op, path, None):
             return
-        if path in self.edited and restates(op, *self.edited[path], path):
-            return  # made already by an edit of the response (a diff, then a tool call)
+        if path in self.edited:
+            with edit_report.muted():  # a trial: only its result is compared
+                again = restates(op, *self.edited[path], path)
+            if again:  # made already by an edit of the response (a diff, then a tool call)
+                edit_report.note([edit_report.restated_report(path, op.source.directive,
+                                                              op.number)])
+                return
+        old = FileText.from_bytes(st.data)
         try:
-            new, added, removed = apply_text_edit(FileText.from_bytes(st.data), op, path)
+            new, added, removed = apply_text_edit(old, op, path)
         except ApplyError as e:
             self.problems.extend(e.problems)
             return
+        if edit_report.collecting():
+            edit_report.note([edit_report.text_edit_report(path, op, old, new)])
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
@@ -584,6 +612,7 @@ def _git_dotfile(name: str) -> str | None:
     return None
 
 
+@edit_report.kept_on_success  # -v: a refused plan (-3 tries several bases) reports nothing
 def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool = False) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
     ``ignore_case``: core.ignorecase (a new path in another case names the tracked file).

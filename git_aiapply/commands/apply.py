@@ -19,7 +19,9 @@ def run(params: dict) -> None:
     except FatalError as e:
         if params["as_json"]:  # an agent reads why, and whose fault it is, from the JSON
             names = params["responses"] or ("-",)
-            _print_json([_fatal_outcome(names[0], e)])
+            o = _fatal_outcome(names[0], e)
+            o.edits = [] if params["verbose"] else None  # -v: the field is always there
+            _print_json([o])
         raise
 
 
@@ -99,7 +101,8 @@ def _run(p: dict) -> None:
                        directory=p["directory"], limits=tuple(p["limits"]),
                        batch=os.urandom(4).hex() if len(inputs) > 1 else None,
                        force=p["force"], three_way=three_way,
-                       three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1))
+                       three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
+                       verbose=p["verbose"])
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):
@@ -246,6 +249,8 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         except KeyboardInterrupt:
             _interrupted(repo, opts, before, outcomes, show, resp or name, len(inputs))
             raise
+        if opts.verbose and o.edits is None:  # refused before planning: nothing landed
+            o.edits = []
         if o.status == Status.WOULD_APPLY and o.plan is not None:
             earlier.update(o.plan.final)
         outcomes.append(o)
@@ -371,7 +376,7 @@ def print_outcome(repo, o, show) -> None:
     if o.note and o.status in (Status.APPLIED, Status.WOULD_APPLY):
         echo_err(f"note: {o.note}")  # what was left out on purpose (an empty hunk)
     if show.quiet:
-        return
+        return print_edits(o)  # -v asked for them: -q quiets the rest
     if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
@@ -381,6 +386,14 @@ def print_outcome(repo, o, show) -> None:
              f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")
     elif o.note:
         echo(o.note)
+    print_edits(o)
+
+
+def print_edits(o) -> None:
+    """-v: one line per edit on standard error, after the usual output (standard output
+    stays as without -v); also after a refusal, for the files that were located."""
+    for e in o.edits or ():
+        echo_err(e.render())
 
 
 def _print_reports(o, show) -> None:
