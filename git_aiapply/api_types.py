@@ -36,6 +36,7 @@ class ApplyOptions(PathOptions, total=False):
     allow_empty: bool | None
     force: bool | None
     three_way: bool | None
+    verbose: bool | None
     format: str | None
     message: str | None
     no_verify: bool | None

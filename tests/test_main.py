@@ -157,9 +157,10 @@ def _imports(path: str, package: str) -> set[str]:
             if node.level > 1:
                 base = base[:-(node.level - 1)]
             mod = ".".join(base + ([node.module] if node.module else []))
-            names = [mod + "." + a.name for a in node.names] if not node.module else []
-            out.add(mod)
-            out.update(names)
+            if node.module:
+                out.add(mod)
+            else:  # `from . import x`: the module x; its package is already initialised
+                out.update(mod + "." + a.name for a in node.names)
     return out
 
 
