@@ -81,6 +81,10 @@ APPLY_OPTIONS: list[Opt] = [
     Opt(("-n", "--no-verify"), "no_verify", FLAG, "Skip the pre-commit and commit-msg hooks."),
     Opt(("--verify",), "verify", FLAG, "With --branch: run the commit hooks in a temporary "
         "worktree (branch mode skips them by default)."),
+    Opt(("--no-commit",), "no_commit", FLAG, "Apply to the index and the worktree without "
+        "committing (no commit hooks), as git apply --index."),
+    Opt(("--cached",), "cached", FLAG, "Apply to the index only, as git apply --cached: the "
+        "worktree is not touched, nothing is committed."),
     Opt(("--branch",), "branch", VALUE, "Commit onto branch NAME without touching HEAD, the "
         "index or the worktree ({n} and {name} give each response its own branch).",
         metavar="NAME"),

@@ -43,6 +43,8 @@ class Options:
     three_way: bool = False  # -3: edits that do not fit are applied at the answer's base, merged
     three_way_depth: int = 50  # commits searched for that base (aiapply.threeWayDepth)
     verbose: bool = False  # -v: report where and how each edit landed (Outcome.edits)
+    no_commit: bool = False  # --no-commit: index and worktree, no commit (git apply --index)
+    cached: bool = False  # --cached: the index only (git apply --cached)
 
     def path_options(self) -> str | None:
         """The path options as one line (the AI-Paths trailer), None when none was given."""
@@ -58,6 +60,7 @@ class Status(StrEnum):
     the library's ``Result`` (docs/JSON.md).  A str, so it prints and compares as its value."""
 
     APPLIED = "applied"  # committed
+    STAGED = "staged"  # --no-commit / --cached: written to the index (and worktree), no commit
     ALREADY_APPLIED = "already-applied"  # a commit in the history carries its AI-Response
     NO_CHANGE = "no-change"  # every edit is already in place
     WOULD_APPLY = "would-apply"  # --check / --diff: it applies
@@ -417,7 +420,8 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     if opts.include_dirty and not branch_mode:
         base = WorktreeSnapshot(repo, tree, workdir, repo.read_index())
     else:
-        base = TreeSnapshot(r, tree, workdir)
+        # --cached never looks at the worktree: an untracked file in the way is no matter
+        base = TreeSnapshot(r, tree, None if opts.cached else workdir)
     if after:
         from .overlay import Overlay
 
@@ -462,7 +466,8 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     defer_dirty = check_dirty and not (opts.check or opts.diff)
     if check_dirty and not defer_dirty:
         # paths an earlier response of the series changes are judged by that response
-        _refuse_dirty(repo, base, plan, skip=set(after or ()))
+        _refuse_dirty(repo, base, plan, skip=set(after or ()),
+                      cached=(tree,) if opts.cached else None)
     try:
         return _finish(repo, parsed, response, plan, opts, out, editor=editor, color=color,
                        branch_mode=branch_mode, refname=refname if branch_mode else None,
@@ -470,7 +475,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
                        planned_head=planned_head)
     except _BeforeTransaction as e:
         if defer_dirty:
-            _refuse_dirty(repo, base, plan)
+            _refuse_dirty(repo, base, plan, cached=(tree,) if opts.cached else None)
         raise e.error from None
 
 
@@ -539,7 +544,9 @@ class _BeforeTransaction(Exception):
         self.error = error
 
 
-def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
+def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset(),
+                  cached: tuple | None = None) -> None:
+    """``cached``: (HEAD's tree,) with --cached, whose touched paths must be staged as HEAD."""
     from .git.state import dirty_paths, unmerged_paths
 
     index = repo.read_index()
@@ -547,6 +554,13 @@ def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
         from .git.transaction import unmerged_error
 
         raise unmerged_error(unmerged_paths(index))
+    if cached is not None:  # --cached: the index must hold HEAD's; the worktree is no matter
+        from .git.transaction import staged_error, staged_paths
+
+        staged = staged_paths(index, cached[0], [p for p in plan.touched if p not in skip])
+        if staged:
+            raise staged_error(staged)
+        return
     dirty = dirty_paths(repo, index, base, [p for p in plan.touched if p not in skip])
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
@@ -561,9 +575,10 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     from .git.signing import signer
     from .git.transaction import CommitRequest, commit_to_branch, commit_to_worktree
 
+    staging = opts.no_commit or opts.cached  # no commit: no message
     try:
-        message = build_commit_message(repo, parsed, response, plan, opts,
-                                       three_way_base=out.three_way_base)
+        message = None if staging else build_commit_message(
+            repo, parsed, response, plan, opts, three_way_base=out.three_way_base)
     except ApplyError as e:
         raise _BeforeTransaction(e) from None
     out.message = message
@@ -573,6 +588,8 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         out.status, out.exit_code = Status.WOULD_APPLY, 0
         return out
 
+    if staging:
+        return _stage(repo, plan, opts, out, planned_head)
     sign = signer(repo, opts.sign)
     if branch_mode:
         # hooks are skipped in branch mode unless --verify (docs/ATTEMPTS.md)
@@ -609,4 +626,20 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
     out.status, out.exit_code = Status.APPLIED, 0
     out.commit = str(res.commit)
     out.message = res.message
+    return out
+
+
+def _stage(repo, plan: Plan, opts: Options, out: Outcome, planned_head) -> Outcome:
+    """--no-commit / --cached: the plan staged (and written to the worktree), no commit,
+    so no message, no hooks, no trailer."""
+    from .git.transaction import stage_index_only, stage_to_worktree
+
+    if opts.cached:
+        stage_index_only(repo, plan, planned_head)
+    else:
+        stage_to_worktree(repo, plan, planned_head, include_dirty=opts.include_dirty)
+    out.status, out.exit_code = Status.STAGED, 0
+    out.commit, out.message = None, None
+    out.note = ("index only, worktree unchanged; nothing committed" if opts.cached
+                else "nothing committed")
     return out

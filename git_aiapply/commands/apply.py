@@ -62,6 +62,7 @@ def _run(p: dict) -> None:
 
     if directory_problem(p["directory"]):
         raise UsageError(directory_problem(p["directory"]))
+    _refuse_with_staging(p)
     message = _message(p["messages"], p["message_file"])
     if p["author"] is not None or p["date"] is not None:
         _set_author(repo, p["author"], p["date"])
@@ -94,7 +95,7 @@ def _run(p: dict) -> None:
             raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
         message_settings(repo, Options())  # a bad aiapply.trailers or .subjectLength is fatal now
         opts = Options(check=p["check"] or report_only, diff=p["show_diff"],
-                       include_dirty=include_dirty, allow_empty=p["allow_empty"], format=fmt,
+                       include_dirty=include_dirty and not p["cached"], allow_empty=p["allow_empty"], format=fmt,
                        message=message, edit=p["edit"], no_verify=p["no_verify"],
                        verify=p["verify"], branch=branch, base=p["base"], signoff=p["signoff"],
                        sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
@@ -102,7 +103,7 @@ def _run(p: dict) -> None:
                        batch=os.urandom(4).hex() if len(inputs) > 1 else None,
                        force=p["force"], three_way=three_way,
                        three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
-                       verbose=p["verbose"])
+                       verbose=p["verbose"], no_commit=p["no_commit"], cached=p["cached"])
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):
@@ -122,6 +123,31 @@ def _run(p: dict) -> None:
     if as_json and len(inputs) == 1:  # several: JSON Lines, printed as each finished
         _print_json(outcomes)
     sys.exit(code)
+
+
+# what --no-commit and --cached cannot go with: there is no commit (for --branch: no
+# commit is where that mode writes)
+_COMMIT_ONLY = (("branch", "--branch"), ("messages", "-m"), ("message_file", "-F"),
+                ("edit", "--edit"), ("signoff", "--signoff"), ("author", "--author"),
+                ("date", "--date"))
+
+
+def _refuse_with_staging(p: dict) -> None:
+    """Usage errors of --no-commit and --cached (docs/DECISIONS.md)."""
+    if p["no_commit"] and p["cached"]:
+        raise UsageError("--no-commit and --cached cannot be used together (--cached "
+                         "writes the index only)")
+    staging = "--no-commit" if p["no_commit"] else "--cached" if p["cached"] else None
+    if staging is None:
+        return
+    given = [flag for key, flag in _COMMIT_ONLY if p[key]]
+    if p["gpg_sign"]:
+        given.append("-S")
+    if p["cached"] and p["include_dirty"]:
+        given.append("--include-dirty")  # the index is applied to as HEAD holds it
+    if given:
+        raise UsageError(f"{staging} makes no commit: it cannot be used with "
+                         + ", ".join(given))
 
 
 def _ignore_interrupts() -> None:
@@ -380,6 +406,8 @@ def print_outcome(repo, o, show) -> None:
     if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
+    elif o.status == Status.STAGED:
+        echo(staged_summary(o))
     elif o.status == Status.WOULD_APPLY and o.diff is None and not reports:
         n = len(o.changes)
         echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
@@ -387,6 +415,13 @@ def print_outcome(repo, o, show) -> None:
     elif o.note:
         echo(o.note)
     print_edits(o)
+
+
+def staged_summary(o) -> str:
+    """The one line after --no-commit / --cached (git apply --index prints nothing, but
+    a run that commits nothing should say so)."""
+    n = len(o.changes)
+    return f"staged {n} file{'s' if n != 1 else ''} (+{o.added} -{o.removed}); {o.note}"
 
 
 def print_edits(o) -> None:
