@@ -231,6 +231,8 @@ _OPTION_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "author": (str, "--author"),
     "date": (str, "--date"),
     "verbose": (bool, "-v / --verbose"),
+    "no_commit": (bool, "--no-commit"),
+    "cached": (bool, "--cached"),
 }
 # the options that only change the response's paths: parse() takes them too
 PATH_OPTIONS = ("strip", "directory", "include", "exclude")
@@ -272,6 +274,7 @@ def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
         raise InvalidOptions("option base (--base) goes with branch (--branch) or three_way (-3)")
     if out.get("verify") and (not out.get("branch") or out.get("no_verify")):
         raise InvalidOptions("option verify (--verify) goes with branch, and not with no_verify")
+    _check_staging(out)
     if out.get("max_bytes", 0) < 0:
         raise InvalidOptions("option max_bytes must be 0 (no limit) or more")
     if out.get("strip", 0) < 0:
@@ -293,6 +296,23 @@ def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
         except UsageError as e:
             raise InvalidOptions(str(e)) from None
     return out
+
+
+def _check_staging(out: dict[str, Any]) -> None:
+    """no_commit and cached make no commit: the commit's options do not go with them (as
+    the command's --no-commit / --cached)."""
+    if out.get("no_commit") and out.get("cached"):
+        raise InvalidOptions("options no_commit and cached cannot be used together (cached "
+                             "writes the index only)")
+    staging = "no_commit" if out.get("no_commit") else "cached" if out.get("cached") else None
+    if staging is None:
+        return
+    given = [n for n in ("branch", "message", "signoff", "author", "date") if out.get(n)]
+    given += ["sign"] if out.get("sign") else []
+    given += ["include_dirty"] if staging == "cached" and out.get("include_dirty") else []
+    if given:
+        raise InvalidOptions(f"option {staging} makes no commit: it cannot be used with "
+                             + ", ".join(given))
 
 
 # --------------------------------------------------------------------------- the warm index
@@ -473,7 +493,8 @@ class Session:
                                      "three_way (-3)")
             options = Options(
                 check=opts.get("check", False), diff=opts.get("diff", False),
-                include_dirty=include_dirty, allow_empty=opts.get("allow_empty", False),
+                include_dirty=include_dirty and not opts.get("cached"),
+                allow_empty=opts.get("allow_empty", False),
                 format=fmt, message=opts.get("message"), no_verify=opts.get("no_verify", False),
                 verify=opts.get("verify", False), branch=branch, base=opts.get("base"),
                 signoff=opts.get("signoff", False), sign=opts.get("sign"),
@@ -482,7 +503,8 @@ class Session:
                 force=opts.get("force", False),
                 three_way=three_way,
                 three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
-                verbose=opts.get("verbose", False))
+                verbose=opts.get("verbose", False), no_commit=opts.get("no_commit", False),
+                cached=opts.get("cached", False))
             identity = _author_env(repo, opts)
             try:
                 response = read_response(raw, name=name, max_bytes=max_bytes)
@@ -619,7 +641,7 @@ def apply(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None =
     ``response``: the text (str), its bytes, a path-like object naming a file, or a
     chat-API JSON object (dict).  ``options``: check, diff, include_dirty, allow_empty,
     format, message, no_verify, verify, branch, base, signoff, sign, trailers, max_bytes,
-    strip, directory, include, exclude, author, date.
+    strip, directory, include, exclude, author, date, verbose, no_commit, cached.
     Returns a ``Result`` (a refusal too); raises ``InvalidOptions`` / ``UsageError`` for a
     bad call and ``FatalError`` when the repository or the environment stopped it."""
     return session(repo).apply(response, name=name, **options)

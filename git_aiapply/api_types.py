@@ -12,7 +12,7 @@ ResponseInput: TypeAlias = (str | bytes | bytearray | memoryview | os.PathLike[s
                             | os.PathLike[bytes] | dict[str, Any] | list[Any])
 
 # Result.status (docs/JSON.md; pipeline.Status's values)
-Status: TypeAlias = Literal["applied", "would-apply", "already-applied", "no-change", "empty",
+Status: TypeAlias = Literal["applied", "staged", "would-apply", "already-applied", "no-change", "empty",
                             "refused", "fatal"]
 # Result.fault: whose fault a refusal or a stop is (errors.fault_of)
 Fault: TypeAlias = Literal["response", "repository", "usage", "internal"]
@@ -49,3 +49,5 @@ class ApplyOptions(PathOptions, total=False):
     max_bytes: int | None
     author: str | None
     date: str | None
+    no_commit: bool | None
+    cached: bool | None

@@ -50,7 +50,8 @@ import click
 from .errors import AiApplyError, FatalError, Problem
 
 # the journal and the checks on it are the git layer's (git/journal.py)
-from .git.journal import JournalNote, file_fingerprint, journal_path, read_journal
+from .git.journal import (STAGE_KINDS, JournalNote, file_fingerprint, journal_path,
+                          read_journal)
 
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
@@ -337,7 +338,10 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         if kind == "undo" and head:
             rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
                     repo, head)
-        if kind == "undo":
+        if kind in STAGE_KINDS:
+            outcome = (f"the interrupted --{kind} run staged its changes"
+                       f"{' (index only)' if kind == 'cached' else ''}; nothing was committed")
+        elif kind == "undo":
             outcome = (f"the interrupted undo took back {head[:12]}; {_short(refname)}"
                        f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
         else:
@@ -365,6 +369,8 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
     r = repo.repo
     head, moves_to = j.head, j.moves_to
     tip_s = str(tip) if tip else None
+    if j.kind in STAGE_KINDS and tip_s == head:
+        return _staging_side(repo, j)
     if tip_s == head:
         return "before", ""
     if moves_to is not None:
@@ -377,6 +383,18 @@ def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
     if tip is None or head is None:
         return None, "the history it started from is gone"
     return _moved_on_side(r, j, tip)
+
+
+def _staging_side(repo, j: JournalNote) -> tuple[str, str]:
+    """--no-commit / --cached moves no ref: the run happened when its index was installed
+    (the lock is gone and the index holds its entries), else it did not."""
+    from .git.index import index_holds
+
+    gitdir = repo.gitdir
+    if not os.path.lexists(os.path.join(gitdir, "index.lock")) and \
+            index_holds(os.path.join(gitdir, "index"), j.final):
+        return "after", ""
+    return "before", ""
 
 
 def _moved_on_side(r, j: JournalNote, tip) -> tuple[str | None, str]:
@@ -489,7 +507,9 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
 
     final, written = j.final, j.written
     index_path = os.path.join(repo.gitdir, "index")
-    odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
+    # --cached wrote no worktree file: only the index is the run's
+    odd = [p for p in final if j.kind != "cached"
+           and not _holds_blob(repo, p, current.get(p), final[p])
            and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
     for p in odd:
         rec.problems.append(Problem(

@@ -26,6 +26,11 @@ TEMP_SCHEME = "sha1-16"
 TEMP_KINDS = ("tmp", "restore")
 
 
+# the kinds of a run that stages without committing: --no-commit writes the worktree and
+# the index, --cached the index only; no ref moves, so recover decides on the index alone
+STAGE_KINDS = ("no-commit", "cached")
+
+
 def temp_name(path: str, pid: int, kind: str) -> str:
     """The temporary name (worktree-relative) next to ``path`` for process ``pid``;
     ``kind``: "tmp" (a file being written) or "restore" (a file being put back).  Made

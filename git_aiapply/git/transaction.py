@@ -511,6 +511,7 @@ class Transaction:
         with interrupts_deferred():
             self.lock.install()
             self.installed = True
+        fault("journal-end")  # installed, the journal still there (recover: wholly after)
         self.writer.drop_backups()
         self.journal.end()
 
@@ -661,11 +662,6 @@ def _check_touched(repo: Repo, txn: Transaction, plan: Plan, head_tree,
 
 
 # --------------------------------------------------------------------------- staging only
-
-# the journal's kind for a run that stages without committing: --no-commit writes the
-# worktree and the index, --cached the index only (recover.py decides on the index alone)
-STAGE_KINDS = ("no-commit", "cached")
-
 
 def stage_to_worktree(repo: Repo, plan: Plan, planned_head: tuple, *,
                       include_dirty: bool = False) -> None:
