@@ -555,7 +555,7 @@ def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset(),
 
         raise unmerged_error(unmerged_paths(index))
     if cached is not None:  # --cached: the index must hold HEAD's; the worktree is no matter
-        from .git.transaction import staged_error, staged_paths
+        from .git.staging import staged_error, staged_paths
 
         staged = staged_paths(index, cached[0], [p for p in plan.touched if p not in skip])
         if staged:
@@ -632,7 +632,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
 def _stage(repo, plan: Plan, opts: Options, out: Outcome, planned_head) -> Outcome:
     """--no-commit / --cached: the plan staged (and written to the worktree), no commit,
     so no message, no hooks, no trailer."""
-    from .git.transaction import stage_index_only, stage_to_worktree
+    from .git.staging import stage_index_only, stage_to_worktree
 
     if opts.cached:
         stage_index_only(repo, plan, planned_head)

@@ -16,7 +16,7 @@ back completely, and a crash leaves a journal that ``recover`` can undo:
 7. rename the lock over the index, drop the journal, run post-commit.
 
 ``Transaction`` holds steps 1, 2, 4, 6 and 7 and the rollback; ``commit_to_worktree``
-(apply, pick) and ``undo`` drive it.  ``commit_to_branch`` is branch mode: objects and a
+(apply, pick), ``undo`` and staging.py (--no-commit, --cached) drive it.  ``commit_to_branch`` is branch mode: objects and a
 ref only.
 """
 from __future__ import annotations
@@ -462,17 +462,6 @@ class Transaction:
         self.journal.note_staged_index(self.lock.lock_path)
         fault("index-stage")
 
-    def write_index_only(self, entries: dict[str, tuple | None], head_id, branch) -> None:
-        """--cached: a journal naming no worktree file (recover then only has the index
-        to decide on), then the entries, without stat data, staged into the lock file."""
-        self.journal.begin({}, head_id, final=entries, written={}, branch=branch,
-                           kind=self.kind)
-        fault("journal")
-        set_entries(self.index, entries, None)
-        self.lock.stage(self.index)
-        self.journal.note_staged_index(self.lock.lock_path)
-        fault("index-stage")
-
     def _unusual_perms(self, paths, originals) -> dict:
         """path -> permission bits of the files there whose bits are not what git makes
         (0666/0777 less the umask), for recover to put back (a 0600 file stays 0600)."""
@@ -598,7 +587,7 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     with Transaction(repo, planned_head, kind="pick" if req.fast_forward_to else "apply") as txn:
         branch, head_id = planned_head
         head_tree = r[head_id].tree if head_id else None
-        _check_touched(repo, txn, plan, head_tree, req.include_dirty)
+        check_touched(repo, txn, plan, head_tree, req.include_dirty)
         # 3. objects
         entries = write_blobs(r, plan)
         tree_id = build_tree(r, head_tree, entries) or empty_tree(r)
@@ -644,8 +633,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     return CommitResult(commit_id, tree_id, branch, message, "".join(hook_output))
 
 
-def _check_touched(repo: Repo, txn: Transaction, plan: Plan, head_tree,
-                   include_dirty: bool) -> None:
+def check_touched(repo: Repo, txn: Transaction, plan: Plan, head_tree,
+                  include_dirty: bool) -> None:
     """Under the lock: every touched file clean, or (include-dirty) unchanged since planning."""
     if not include_dirty:
         base = TreeSnapshot(repo.repo, head_tree, repo.workdir)
@@ -659,62 +648,6 @@ def _check_touched(repo: Repo, txn: Transaction, plan: Plan, head_tree,
         if read_disk_as_git(repo, p, txn.index) != plan.base.get(p):
             raise ApplyError(Problem(f"{p} changed while the response was being applied",
                                      file=p, hint="run the command again"))
-
-
-# --------------------------------------------------------------------------- staging only
-
-def stage_to_worktree(repo: Repo, plan: Plan, planned_head: tuple, *,
-                      include_dirty: bool = False) -> None:
-    """``--no-commit``: the plan written to the worktree and the index, all or nothing, as
-    ``commit_to_worktree`` up to step 5, then the index installed; no hooks (as
-    ``git apply --index``), no commit, the ref untouched."""
-    with Transaction(repo, planned_head, kind="no-commit") as txn:
-        branch, head_id = planned_head
-        head_tree = repo.repo[head_id].tree if head_id else None
-        _check_touched(repo, txn, plan, head_tree, include_dirty)
-        entries = write_blobs(repo.repo, plan)
-        txn.write_worktree(plan.final, entries, head_id, branch)
-        txn.install()
-
-
-def staged_paths(index: pygit2.Index, head_tree, paths) -> list[str]:
-    """The ``paths`` whose index entry (mode, blob, or presence) is not HEAD's."""
-    out = []
-    for p in paths:
-        try:
-            e = index[p]
-        except KeyError:
-            e = None
-        t = tree_entry(head_tree, p)
-        if e is None and t is None:
-            continue
-        if e is None or t is None or (int(e.mode), e.id) != t:
-            out.append(p)
-    return sorted(out)
-
-
-def staged_error(paths: list[str]) -> ApplyError:
-    return ApplyError([Problem(f"{p} has staged changes; --cached applies the response to "
-                               "the index as HEAD holds it", file=p,
-                               hint="commit or unstage them (`git restore --staged "
-                                    f"{p}`) first, or leave out --cached")
-                       for p in paths], kind="dirty")
-
-
-def stage_index_only(repo: Repo, plan: Plan, planned_head: tuple) -> None:
-    """``--cached``: the plan written to the index only, as ``git apply --cached``; the
-    worktree is not touched.  The touched paths must be in the index as in HEAD (the
-    plan was made against HEAD).  The entries carry no stat data, so that git compares
-    the worktree files with them by content (they differ now)."""
-    with Transaction(repo, planned_head, kind="cached") as txn:
-        branch, head_id = planned_head
-        head_tree = repo.repo[head_id].tree if head_id else None
-        staged = staged_paths(txn.index, head_tree, plan.touched)
-        if staged:
-            raise staged_error(staged)
-        entries = write_blobs(repo.repo, plan)
-        txn.write_index_only(entries, head_id, branch)
-        txn.install()
 
 
 # --------------------------------------------------------------------------- branch mode
