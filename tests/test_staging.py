@@ -292,3 +292,56 @@ def test_kill_mid_run_is_repaired_by_recover(repo, staging, step):
     assert repo.git("show", ":new/deep/n.txt") == "brand new\n"
     want = b"one\nTWO\nthree\n" if staging == "--no-commit" else b"one\ntwo\nthree\n"
     assert repo.read("src/a.txt") == want
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+
+
+def _interrupt_after(repo, monkeypatch, capsys, opts, outcomes, stage):
+    """What the command says to a Ctrl-C once ``stage()`` has run (a staging that took
+    effect, or nothing)."""
+    from git_aiapply.commands import apply as cmd
+    from git_aiapply.git.repo import Repo
+
+    monkeypatch.chdir(repo.root)
+    for k, v in repo.env.items():
+        monkeypatch.setenv(k, v)
+    r = Repo(".")
+    before = cmd._ref_state(r, opts)
+    stage()
+    show = cmd._Show(quiet=False, as_json=False, stat=False, numstat=False, summary=False)
+    with pytest.raises(SystemExit) as e:
+        cmd._interrupted(r, opts, before, outcomes, show, "resp", 1)
+        raise SystemExit("returned")  # the caller then says "nothing was changed"
+    return e.value.code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["no_commit", "cached"])
+def test_ctrl_c_after_the_index_was_staged_never_says_nothing_changed(repo, monkeypatch,
+                                                                     capsys, flag):
+    from git_aiapply.pipeline import Options
+
+    setup_repo(repo)
+    opts = Options(**{flag: True})
+
+    def stage():
+        repo.write("src/a.txt", "x\n")
+        repo.git("add", "src/a.txt")
+
+    code, err = _interrupt_after(repo, monkeypatch, capsys, opts, [], stage)
+    assert code == 130 and "staged" in err and "nothing was committed" in err
+    # nothing staged: the usual message (the caller's)
+    code, err = _interrupt_after(repo, monkeypatch, capsys, opts, [], lambda: None)
+    assert code == "returned"
+
+
+def test_ctrl_c_after_earlier_responses_were_staged_names_them(repo, monkeypatch, capsys):
+    from git_aiapply.pipeline import Options, Outcome, Status
+    from git_aiapply.response import Response
+
+    setup_repo(repo)
+    done = Outcome(Response(text="", given_text="", response_id="", model=None, name="r1",
+                            is_json=False), Status.STAGED, 0)
+    code, err = _interrupt_after(repo, monkeypatch, capsys, Options(no_commit=True), [done],
+                                 lambda: None)
+    assert code == 130 and "r1" in err and "staged" in err

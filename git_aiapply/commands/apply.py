@@ -314,9 +314,19 @@ def _ref_state(repo, opts):
                 return refname, None
             except Exception:
                 return refname, None
+        if opts.no_commit or opts.cached:  # no ref moves: the index tells
+            return (*repo.head(), _index_signature(repo))
         return repo.head()
     except Exception:
         return None
+
+
+def _index_signature(repo):
+    try:
+        st = os.stat(os.path.join(repo.gitdir, "index"))
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
 
 
 def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
@@ -328,6 +338,8 @@ def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
         return
     made = [o.commit for o in outcomes if o.status == "applied" and o.commit]
     after = _ref_state(repo, opts) if before is not None else None
+    if opts.no_commit or opts.cached:
+        return _interrupted_staging(outcomes, staged_now=after != before)
     if after is None or after == before or after[1] is None:
         if not made:
             return  # nothing was changed: the usual message
@@ -342,6 +354,20 @@ def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
     echo_err("the commit stays; `git ai-apply undo` takes it back")
     if show.as_json:
         _print_interrupted_json(name, str(commit.id), label, commit.message, count)
+    sys.exit(130)
+
+
+def _interrupted_staging(outcomes, staged_now: bool) -> None:
+    """Ctrl-C during --no-commit / --cached: never "nothing was changed" once an index was
+    installed (this response's, ``staged_now``, or an earlier one's)."""
+    earlier = [o.response.name for o in outcomes if o.status == "staged"]
+    if not staged_now and not earlier:
+        return  # nothing was changed: the usual message
+    what = ["this response's changes were staged"] if staged_now else []
+    if earlier:
+        what.insert(0, "the responses before it were staged (" + ", ".join(earlier) + ")")
+    echo_err(f"interrupted; {' and '.join(what)}; nothing was committed"
+             + ("" if staged_now else ", nothing else was changed"))
     sys.exit(130)
 
 
