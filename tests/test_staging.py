@@ -345,3 +345,39 @@ def test_ctrl_c_after_earlier_responses_were_staged_names_them(repo, monkeypatch
     code, err = _interrupt_after(repo, monkeypatch, capsys, Options(no_commit=True), [done],
                                  lambda: None)
     assert code == 130 and "r1" in err and "staged" in err
+
+
+# --------------------------------------------------------------------------- the --cached rule
+
+
+def test_staged_paths_are_exactly_those_whose_index_entry_is_not_heads(tmp_path):
+    """Property: for any HEAD and index over a few paths (absent, or one of two blobs in
+    one of two modes), a path is reported iff its index entry differs from HEAD's."""
+    import pygit2
+    from hypothesis import given, settings, strategies as st
+
+    from git_aiapply.git.staging import staged_paths
+
+    r = pygit2.init_repository(str(tmp_path / "r"))
+    blobs = [r.create_blob(b"a\n"), r.create_blob(b"b\n")]
+    paths = ["x", "d/y", "d/e/z"]
+    state = st.one_of(st.none(), st.tuples(st.sampled_from([0o100644, 0o100755]),
+                                           st.sampled_from([0, 1])))
+
+    def tree_of(entries):
+        idx = pygit2.Index()
+        for p, ent in entries.items():
+            if ent is not None:
+                idx.add(pygit2.IndexEntry(p, blobs[ent[1]], ent[0]))
+        return r[idx.write_tree(r)] if len(idx) else None, idx
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.fixed_dictionaries({p: state for p in paths}),
+           st.fixed_dictionaries({p: state for p in paths}))
+    def check(head, index):
+        head_tree, _ = tree_of(head)
+        _, idx = tree_of(index)
+        want = sorted(p for p in paths if head[p] != index[p])
+        assert staged_paths(idx, head_tree, paths) == want
+
+    check()
