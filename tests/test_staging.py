@@ -381,3 +381,19 @@ def test_staged_paths_are_exactly_those_whose_index_entry_is_not_heads(tmp_path)
         assert staged_paths(idx, head_tree, paths) == want
 
     check()
+
+
+@pytest.mark.parametrize("staging", ["--no-commit", "--cached"])
+def test_bare_repository_says_staging_needs_a_worktree(tmp_path, git_env, staging):
+    import subprocess
+
+    from conftest import run_command
+
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], env=git_env, check=True)
+    rp = tmp_path / "r.md"
+    rp.write_text(RESPONSE)
+    r = run_command([staging, str(rp)], cwd=bare, env=git_env)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and "stage into a worktree's index" in err, err
+    assert "--branch" not in err

@@ -71,7 +71,9 @@ def _run(p: dict) -> None:
     commits = commits_to_worktree(p)
     if commits:
         # nowhere to commit: said before the response is read and planned
-        repo.require_worktree("this is a bare repository: use --branch NAME to commit onto "
+        repo.require_worktree("this is a bare repository: --no-commit and --cached stage "
+                              "into a worktree's index" if p["no_commit"] or p["cached"] else
+                              "this is a bare repository: use --branch NAME to commit onto "
                               "a branch")
     inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
     if len(inputs) == 1:
