@@ -396,7 +396,10 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
     if k < scan.floor:
         return  # the response ends with a block (or its fence)
     fence = scan.fence
-    mid_line = scan.ends_mid_line(k)
+    # a last line of spaces without its newline: cut in the indentation of a line that
+    # never came, so the last line with content is read as one cut short too
+    in_indent = not scan.ends_whole and scan.lines[-1] != "" and not scan.lines[-1].strip()
+    mid_line = scan.ends_mid_line(k) or in_indent
     if fence is not None and k == fence.line and (fence_info(scan.lines[k]) or mid_line):
         raise ParseError(f"{CUT_OFF}: it ends right after opening a code fence at response line "
                          f"{k + 1} ({scan.lines[k].strip()!r}), before any content",
