@@ -280,7 +280,10 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
                     claimed = fmt
                     break
         if claimed is not None:
-            block = claimed.parse(scan, i)
+            try:
+                block = claimed.parse(scan, i)
+            except ParseError as e:
+                raise _as_cut_off(scan, e, claimed) from None
             if block.start < scan.offset(scan.floor) or block.end <= block.start:
                 raise AssertionError(f"format {claimed.name} claimed text outside its reach")
             stop = scan.stop_line(block.end)
@@ -384,6 +387,22 @@ def _indented_fence(scan: Scan, formats: "list[Format]",
             if op.source.line:
                 op.source = replace(op.source, line=op.source.line + i + 1)
     return inner.blocks, j + 1
+
+
+def _as_cut_off(scan: Scan, error: ParseError, fmt: "Format") -> ParseError:
+    """A block's error on the response's last line when that line stops mid-line: the
+    line may be cut (``*** Begin Patch`` then ``*``, ``<FILE_PATCH file_path="sr``), so
+    the answer is refused as cut off, the block's own complaint kept in brackets."""
+    n = len(scan.lines)
+    if scan.inside_fence or CUT_OFF in str(error) or not scan.ends_mid_line(n - 1):
+        return error
+    on_last = [p for p in error.problems if p.response_line == n]
+    if not on_last:
+        return error
+    return ParseError(f"{CUT_OFF}: it ends mid-line at response line {n} "
+                      f"({scan.lines[-1].strip()[:60]!r}) inside a {fmt.name} block "
+                      f"({on_last[0].reason})", line=n, directive=on_last[0].directive,
+                      file=on_last[0].file, hint=CUT_OFF_HINT)
 
 
 def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:

@@ -143,7 +143,7 @@ def cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
     # inside what may be the next block's path line (``Makef``, ``src/cl``, ``### run``,
     # ``File: uti``); a sentence's end (``Done.``) or several words are prose
     if fence_of(line) is None and ((path is not None and not sentence)
-                                   or set(stripped) <= set("#*`")):
+                                   or set(_LIST_ITEM.sub("", stripped, count=1)) <= set("#*`")):
         return True
     return _cut_prose_path(line)
 
