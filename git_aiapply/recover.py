@@ -282,7 +282,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
-    lock_path = os.path.join(repo.gitdir, "index.lock")
+    lock_path = repo.index_path() + ".lock"  # the index git uses (GIT_INDEX_FILE)
     if not os.path.exists(jpath):
         owner = lock_owner(lock_path)
         if owner is not None and not pid_alive(owner):
@@ -474,7 +474,7 @@ def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     from .git.history import entries_at, index_differs
 
     base = entries_at(repo.repo[j.head].tree, j.paths)
-    for p in index_differs(os.path.join(repo.gitdir, "index"), base):
+    for p in index_differs(repo.index_path(), base):
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",
             file=p, hint="nothing was changed; unstage it (`git restore --staged "
@@ -488,7 +488,7 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     from .git.index import index_holds
 
     final, written = j.final, j.written
-    index_path = os.path.join(repo.gitdir, "index")
+    index_path = repo.index_path()
     odd = [p for p in final if not _holds_blob(repo, p, current.get(p), final[p])
            and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
     for p in odd:
@@ -570,7 +570,7 @@ def _stage_final(repo, final: dict) -> None:
     was removed by hand after the crash)."""
     from .git.index import stage_entries
 
-    stage_entries(os.path.join(repo.gitdir, "index"), final)
+    stage_entries(repo.index_path(), final)
 
 
 # --------------------------------------------------------------------------- command
