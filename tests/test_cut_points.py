@@ -24,6 +24,8 @@ CASES = Path(__file__).parent / "cases"
 BLOCKS = {
     "file-changes": (None, '<FILE_CHANGES>\n<FILE_PATCH file_path="PATH">\n@@\n-x\n+y\n'
                            "</FILE_PATCH>\n</FILE_CHANGES>\n"),
+    "hashline": ("hashline", '<FILE_CHANGES>\n<FILE_HASHLINE_PATCH file_path="PATH">\n'
+                             "2#33:    y\n</FILE_HASHLINE_PATCH>\n</FILE_CHANGES>\n"),
     "apply-patch": (None, "*** Begin Patch\n*** Update File: PATH\n@@\n-x\n+y\n*** End Patch\n"),
     "codechange": (None, '<CodeChange filePath="PATH">\n<<<<<<< SEARCH\nx\n=======\ny\n'
                          ">>>>>>> REPLACE\n</CodeChange>\n"),
