@@ -121,3 +121,19 @@ def test_a_cut_in_the_next_blocks_path_line_is_refused(path, line, fmt, data):
     cut = data.draw(st.integers(len(first) + 1, len(first) + second.index("\n", len(line) + 1)))
     with pytest.raises(ApplyError, match="cut off"):
         parse_response(text[:cut], only)
+
+
+@pytest.mark.parametrize("fmt", sorted(BLOCKS))
+def test_a_bare_opening_fence_after_prose_is_a_cut_but_a_stray_close_is_not(fmt):
+    text, second, only = _answer(fmt)
+    first = text[:second]
+    with pytest.raises(ApplyError, match="cut off"):
+        parse_response(first + "And the second file:\n\n```\n", only)
+    # a bare fence right after the block (blank lines between at most) may close a fence
+    # the model never opened: the answer is whole (docs/DECISIONS.md); after aider's
+    # blocks it is the next block's (a diff-fenced block names its file inside)
+    if fmt == "search-replace":
+        with pytest.raises(ApplyError, match="cut off"):
+            parse_response(first + "```\n", only)
+    else:
+        assert _paths(first + "```\n", only) == ["src/one.py"]

@@ -419,7 +419,10 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
     # never came, so the last line with content is read as one cut short too
     in_indent = not scan.ends_whole and scan.lines[-1] != "" and not scan.lines[-1].strip()
     mid_line = scan.ends_mid_line(k) or in_indent
-    if fence is not None and k == fence.line and (fence_info(scan.lines[k]) or mid_line):
+    # a bare fence right after a block may be a stray close; after prose it opens
+    after_prose = any(scan.lines[j].strip() for j in range(scan.floor, k))
+    if fence is not None and k == fence.line and (fence_info(scan.lines[k]) or mid_line
+                                                  or after_prose):
         raise ParseError(f"{CUT_OFF}: it ends right after opening a code fence at response line "
                          f"{k + 1} ({scan.lines[k].strip()!r}), before any content",
                          line=k + 1, hint=CUT_OFF_HINT)
