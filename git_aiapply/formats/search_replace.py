@@ -160,6 +160,8 @@ def stops_mid_word(line: str) -> bool:
     (``Now the same in``, ``Try it with:``), not at a closing sentence's end."""
     last = line.rstrip()[-1:]
     return fence_of(line) is None and (last.isalnum() or last in _UNFINISHED)
+
+
 # one word ending a sentence: a capitalised word ('Done.'), or any word ending in ! ? …
 _SENTENCE_WORD = re.compile(r"[A-Z][a-z]*[.!?…]|\S*[!?…]")
 
