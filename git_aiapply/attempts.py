@@ -515,7 +515,7 @@ def _untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
         tracked = False
         if head_tree is not None:
             try:
-                head_tree[p]
+                head_tree[sys.intern(p)]  # pygit2 keeps the name it is given
                 tracked = True
             except KeyError:
                 pass

@@ -23,6 +23,7 @@ import sys
 import click
 
 from .errors import UsageError
+from .git.journal import temp_name
 from .paths import read_quoted_path
 from .text import read_hunk_header
 
@@ -69,7 +70,8 @@ def is_kit_hook(path: str) -> bool:
 
 
 def _write_hook(path: str, text: str) -> None:
-    tmp = f"{path}.ai-apply-{os.getpid()}.tmp"
+    # a short hash, never the hook's name: the name limit holds whatever the name (issue 24)
+    tmp = os.path.join(os.path.dirname(path), temp_name(os.path.basename(path), os.getpid(), "tmp"))
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     os.chmod(tmp, 0o755)

@@ -283,7 +283,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
-    lock_path = os.path.join(repo.gitdir, "index.lock")
+    lock_path = repo.index_path() + ".lock"  # the index git uses (GIT_INDEX_FILE)
     if not os.path.exists(jpath):
         owner = lock_owner(lock_path)
         if owner is not None and not pid_alive(owner):
@@ -390,9 +390,8 @@ def _staging_side(repo, j: JournalNote) -> tuple[str, str]:
     (the lock is gone and the index holds its entries), else it did not."""
     from .git.index import index_holds
 
-    gitdir = repo.gitdir
-    if not os.path.lexists(os.path.join(gitdir, "index.lock")) and \
-            index_holds(os.path.join(gitdir, "index"), j.final):
+    index = repo.index_path()  # GIT_INDEX_FILE, as git
+    if not os.path.lexists(index + ".lock") and index_holds(index, j.final):
         return "after", ""
     return "before", ""
 
@@ -492,7 +491,7 @@ def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     from .git.history import entries_at, index_differs
 
     base = entries_at(repo.repo[j.head].tree, j.paths)
-    for p in index_differs(os.path.join(repo.gitdir, "index"), base):
+    for p in index_differs(repo.index_path(), base):
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",
             file=p, hint="nothing was changed; unstage it (`git restore --staged "
@@ -506,7 +505,7 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     from .git.index import index_holds
 
     final, written = j.final, j.written
-    index_path = os.path.join(repo.gitdir, "index")
+    index_path = repo.index_path()
     # --cached wrote no worktree file: only the index is the run's
     odd = [p for p in final if j.kind != "cached"
            and not _holds_blob(repo, p, current.get(p), final[p])
@@ -590,7 +589,7 @@ def _stage_final(repo, final: dict) -> None:
     was removed by hand after the crash)."""
     from .git.index import stage_entries
 
-    stage_entries(os.path.join(repo.gitdir, "index"), final)
+    stage_entries(repo.index_path(), final)
 
 
 # --------------------------------------------------------------------------- command

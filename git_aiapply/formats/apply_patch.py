@@ -231,6 +231,27 @@ class _BlockParser:
                           hint="end every patch with '*** End Patch'")
 
     def parse(self) -> list[Operation]:
+        try:
+            return self._parse()
+        except ParseError as e:
+            if CUT_OFF in str(e) or not self._response_ends_inside():
+                raise
+            # the last section's complaint (an empty update, a chunk without lines) is
+            # where the response stopped: the patch never got its '*** End Patch'
+            raise ParseError(f"{CUT_OFF}: '*** Begin Patch' is never closed (the response ends "
+                             f"before '*** End Patch'; {e.problems[0].reason})",
+                             line=self.begin + 1, file=e.problems[0].file,
+                             directive=e.problems[0].directive, hint=CUT_OFF_HINT) from None
+
+    def _response_ends_inside(self) -> bool:
+        """No '*** End Patch' line and no fence closing the patch follow its beginning."""
+        for j in range(self.begin + 1, self.n):
+            h = _header(self.lines[j])
+            if self.scan.ends_fence(j) or (h is not None and h.kind in (END, BEGIN)):
+                return False
+        return True
+
+    def _parse(self) -> list[Operation]:
         while True:
             if self.k >= self.n or self.scan.ends_fence(self.k):
                 raise self._never_closed()

@@ -280,7 +280,10 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
                     claimed = fmt
                     break
         if claimed is not None:
-            block = claimed.parse(scan, i)
+            try:
+                block = claimed.parse(scan, i)
+            except ParseError as e:
+                raise _as_cut_off(scan, e, claimed) from None
             if block.start < scan.offset(scan.floor) or block.end <= block.start:
                 raise AssertionError(f"format {claimed.name} claimed text outside its reach")
             stop = scan.stop_line(block.end)
@@ -386,6 +389,22 @@ def _indented_fence(scan: Scan, formats: "list[Format]",
     return inner.blocks, j + 1
 
 
+def _as_cut_off(scan: Scan, error: ParseError, fmt: "Format") -> ParseError:
+    """A block's error on the response's last line when that line stops mid-line: the
+    line may be cut (``*** Begin Patch`` then ``*``, ``<FILE_PATCH file_path="sr``), so
+    the answer is refused as cut off, the block's own complaint kept in brackets."""
+    n = len(scan.lines)
+    if scan.inside_fence or CUT_OFF in str(error) or not scan.ends_mid_line(n - 1):
+        return error
+    on_last = [p for p in error.problems if p.response_line == n]
+    if not on_last:
+        return error
+    return ParseError(f"{CUT_OFF}: it ends mid-line at response line {n} "
+                      f"({scan.lines[-1].strip()[:60]!r}) inside a {fmt.name} block "
+                      f"({on_last[0].reason})", line=n, directive=on_last[0].directive,
+                      file=on_last[0].file, hint=CUT_OFF_HINT)
+
+
 def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
     """Refuse a response that stops where a change block begins (BEHAVIOR.md §2): its
     last line, after every complete block, is a block's opening marker line (or the
@@ -396,8 +415,14 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
     if k < scan.floor:
         return  # the response ends with a block (or its fence)
     fence = scan.fence
-    mid_line = scan.ends_mid_line(k)
-    if fence is not None and k == fence.line and (fence_info(scan.lines[k]) or mid_line):
+    # a last line of spaces without its newline: cut in the indentation of a line that
+    # never came, so the last line with content is read as one cut short too
+    in_indent = not scan.ends_whole and scan.lines[-1] != "" and not scan.lines[-1].strip()
+    mid_line = scan.ends_mid_line(k) or in_indent
+    # a bare fence right after a block may be a stray close; after prose it opens
+    after_prose = any(scan.lines[j].strip() for j in range(scan.floor, k))
+    if fence is not None and k == fence.line and (fence_info(scan.lines[k]) or mid_line
+                                                  or after_prose):
         raise ParseError(f"{CUT_OFF}: it ends right after opening a code fence at response line "
                          f"{k + 1} ({scan.lines[k].strip()!r}), before any content",
                          line=k + 1, hint=CUT_OFF_HINT)

@@ -130,10 +130,10 @@ def _prose_path(line: str, sentences: bool = True) -> str | None:
     return None
 
 
-def _cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
+def cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
     """``line``, the response's last and cut mid-line, may be cut in a block's path line."""
     stripped = line.strip()
-    sentence = stripped.endswith((".", "!", "?")) and stripped[:1] not in "#*`"
+    sentence = _ends_a_sentence(stripped)
     path = strip_path(line)
     if path is not None and not sentence and ("/" in path or "." in path):
         return True  # cut in what names a file (``src/ap``, ``app.p``): a block's path
@@ -143,9 +143,37 @@ def _cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
     # inside what may be the next block's path line (``Makef``, ``src/cl``, ``### run``,
     # ``File: uti``); a sentence's end (``Done.``) or several words are prose
     if fence_of(line) is None and ((path is not None and not sentence)
-                                   or set(stripped) <= set("#*`")):
+                                   or set(_LIST_ITEM.sub("", stripped, count=1)) <= set("#*`")):
         return True
     return _cut_prose_path(line)
+
+
+# what a line of prose cut mid-line may end with, besides letters and digits, where a
+# prose line may name the next block's file: a closing sentence ends with punctuation or
+# a symbol ('Done.', 'Happy coding! 🚀'); these say the line went on ('with:' announces
+# a block, 'src/', 'a, b', '(see')
+_UNFINISHED = frozenset("/_-,(:")
+
+
+def stops_mid_word(line: str) -> bool:
+    """``line``, the response's last and without its newline, stops where prose goes on
+    (``Now the same in``, ``Try it with:``), not at a closing sentence's end."""
+    last = line.rstrip()[-1:]
+    return fence_of(line) is None and (last.isalnum() or last in _UNFINISHED)
+
+
+# one word ending a sentence: a capitalised word ('Done.'), or any word ending in ! ? …
+_SENTENCE_WORD = re.compile(r"[A-Z][a-z]*[.!?…]|\S*[!?…]")
+
+
+def _ends_a_sentence(stripped: str) -> bool:
+    """``stripped`` (a stripped line) ends a sentence: ``.``, ``!``, ``?`` or ``…`` after
+    several words, or one word that is no path cut after its dot (``runner.`` may be
+    ``runner.py`` cut short; ``Done.`` is a sentence)."""
+    if not stripped.endswith((".", "!", "?", "\u2026")) or stripped[:1] in "#*`":
+        return False
+    words = _LIST_ITEM.sub("", stripped, count=1)
+    return " " in words or _SENTENCE_WORD.fullmatch(words) is not None
 
 
 _LABEL_START = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*\S*",
@@ -157,8 +185,8 @@ def _cut_prose_path(line: str) -> bool:
     label and at most one word (``File: uti``), a file's name and an unclosed remark
     (``app.py (ent``), or a backticked name still open (``in `utils.p``)."""
     s = _LIST_ITEM.sub("", line.strip(), count=1).lstrip("#").strip().replace("**", "")
-    if _LABEL_START.fullmatch(s):
-        return True
+    if _LABEL_START.fullmatch(s) or _prose_path(line.rstrip() + ":") is not None:
+        return True  # a label, or a line cut just before its ':' (``in `utils.py```)
     word, paren, rest = s.partition(" (")
     if paren and ")" not in rest and _file_name(_word_path(word)):
         return True
@@ -195,7 +223,7 @@ def _word_path(line: str) -> str | None:
     return s
 
 
-def _names_file(line: str) -> bool:
+def names_file(line: str) -> bool:
     """A path line that surely names a file (a folder or an extension), not a one-word
     sentence such as ``Done.``."""
     return _file_name(strip_path(line)) is not None
@@ -383,7 +411,7 @@ class SearchReplace(Format):
         if super().begins_block(scan, k, mid_line):
             return True
         lines = scan.lines
-        if mid_line and _cut_in_a_path_line(lines[k], after_a_block=scan.floor > 0):
+        if mid_line and cut_in_a_path_line(lines[k], after_a_block=scan.floor > 0):
             return True
         run = scan.memo.get(NAME)
         if run is None or not run.found:
@@ -394,10 +422,10 @@ class SearchReplace(Format):
             j = k - 1
             while j >= scan.floor and not lines[j].strip():
                 j -= 1
-            return j >= scan.floor and _names_file(lines[j])
-        if mid_line:
-            return False  # not a path (above)
-        return _names_file(lines[k])
+            return j >= scan.floor and names_file(lines[j])
+        if mid_line:  # after aider's blocks a line of prose may name the next file
+            return stops_mid_word(lines[k])
+        return names_file(lines[k])
 
     def finish(self, scan: Scan) -> None:
         """Give each run of consecutive blocks of one file its one edit."""

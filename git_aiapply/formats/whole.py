@@ -24,7 +24,8 @@ from ..errors import ParseError
 from ..ops import NewFile, Source
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
 from .search_blocks import DOCUMENT_SUFFIXES
-from .search_replace import closes, fence_of, is_closing_tag, path_in_info, strip_path
+from .search_replace import (closes, cut_in_a_path_line, fence_of, is_closing_tag, names_file,
+                             path_in_info, stops_mid_word, strip_path)
 
 NAME = "whole"
 
@@ -132,6 +133,17 @@ class Whole(Format):
         fence = fence_of(scan.lines[i])
         return (fence is not None and not is_closing_tag(fence)
                 and _path_before(scan.lines, i, scan.floor)[0] is not None)
+
+    def begins_block(self, scan: Scan, k: int, mid_line: bool) -> bool:
+        """After a file (the blocks before would land without the rest), a last line
+        naming a file, or cut mid-line in what may be a path line (``app.``, ``src/ut``),
+        begins the next file (its fence, once opened, is a block never closed)."""
+        if scan.floor == 0:
+            return False
+        line = scan.lines[k]
+        if mid_line:
+            return cut_in_a_path_line(line, after_a_block=True) or stops_mid_word(line)
+        return names_file(line)
 
     def parse(self, scan: Scan, i: int) -> Block:
         lines = scan.lines
