@@ -100,6 +100,15 @@ def test_aider_prose_cut_mid_word_is_refused(fmt, tail):
         parse_response(text + tail, only)
 
 
+@pytest.mark.parametrize("fmt", ["search-replace", "whole"])
+@pytest.mark.parametrize("tail", ["\nLet me know if that helps", "\nThese changes make it faster",
+                                  "\nHope this helps, happy coding"])
+def test_aider_closing_remark_without_its_full_stop_is_complete(fmt, tail):
+    # several words, no file name in sight, not ending on a word that leads into a block
+    text, _second, only = _answer(fmt)
+    assert _paths(text + tail, only) == ["src/one.py", "src/two.py"]
+
+
 # ---------------------------------------------------------------- property: path lines
 
 names = st.from_regex(r"[a-z]{1,6}(/[a-z_]{1,6})?\.[a-z]{1,3}", fullmatch=True)

@@ -155,11 +155,24 @@ def cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
 _UNFINISHED = frozenset("/_-,(:")
 
 
+# words a line that introduces the next block ends on when cut ('Now the same in')
+_LEADS_ON = frozenset("a an and also at change edit file files for from in into modify now "
+                      "of on same the then this to update with".split())
+
+
 def stops_mid_word(line: str) -> bool:
     """``line``, the response's last and without its newline, stops where prose goes on
-    (``Now the same in``, ``Try it with:``), not at a closing sentence's end."""
-    last = line.rstrip()[-1:]
-    return fence_of(line) is None and (last.isalnum() or last in _UNFINISHED)
+    (``Now the same in``, ``Try it with:``), not at a closing sentence's end.  A remark
+    of several words that only lacks its full stop (``Let me know if that helps``), with
+    no file name in sight, is a closing sentence."""
+    s = line.rstrip()
+    last = s[-1:]
+    if fence_of(line) is not None or not (last.isalnum() or last in _UNFINISHED):
+        return False
+    words = s.split()
+    end = words[-1].lower()  # cut mid-word too: 'Now the same i' is 'in' cut short
+    return (last in _UNFINISHED or len(words) < 4 or "`" in s or "/" in s or "." in end
+            or any(w.startswith(end) for w in _LEADS_ON))
 
 
 # one word ending a sentence: a capitalised word ('Done.'), or any word ending in ! ? …
