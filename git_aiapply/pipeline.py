@@ -131,6 +131,17 @@ class Outcome:
         } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
 
 
+def fatal_outcome(name: str, e: FatalError) -> Outcome:
+    """The outcome of a run the repository or the environment stopped: the one --json
+    object every front door gives for it (the command, serve, mcp; docs/JSON.md)."""
+    from .response import response_name
+
+    resp = Response(text="", given_text="", response_id="", model=None,
+                    name=response_name(name), is_json=False)
+    return Outcome(resp, Status.FATAL, 128, problems=[Problem(e.message, hint=e.hint)],
+                   error_kind=e.kind)
+
+
 def _counted_as_git(plan: Plan) -> list[FileChange]:
     """The plan's changes with an updated file's lines counted as git counts them (the diff
     of what it was and what it becomes: a file written whole counts only the lines that

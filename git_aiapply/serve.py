@@ -65,6 +65,7 @@ def answer(session, line: bytes) -> dict:
     from pathlib import Path
 
     req_id = None
+    name = "response"
     try:
         req = _request(line)
         req_id = req.get("id")
@@ -75,8 +76,10 @@ def answer(session, line: bytes) -> dict:
         out = session.apply(response, name=name, **req.get("options", {})).to_json()
     except UsageError as e:
         out = error_object(2, "usage", str(e))
-    except FatalError as e:
-        out = error_object(128, e.kind, e.message)
+    except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
+        from .pipeline import fatal_outcome
+
+        out = fatal_outcome(name or "response", e).to_json()
     except AiApplyError as e:  # the response refused before any result could be made
         out = error_object(1, "refused", str(e))
     except Exception as e:  # a bug: say it, and keep serving the next requests
