@@ -75,7 +75,8 @@ def refuse_interrupted(gitdir: str) -> None:
 
     problem = interrupted_problem(gitdir)
     if problem is not None:
-        raise FatalError(problem.reason, kind=ErrorKind.STATE, hint=problem.hint)
+        raise FatalError(f"{problem.reason}; nothing was changed", kind=ErrorKind.STATE,
+                         hint=problem.hint)
 
 
 def lock_index_ahead(repo, prepared: Prepared) -> None:
