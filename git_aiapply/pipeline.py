@@ -403,11 +403,9 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         out.branch = short_branch(refname)
     else:
         if repo.workdir is not None:
-            what = repo.in_progress()
-            if what is not None:
-                from .git.transaction import in_progress_error
+            from .git.checks import refuse_in_progress
 
-                raise in_progress_error(what)
+            refuse_in_progress(repo)  # read-only now; again under the lock (transaction)
         planned_head = repo.head()
         head_id = planned_head[1]
         base_commit = r[head_id] if head_id else None
@@ -551,19 +549,12 @@ class _BeforeTransaction(Exception):
 
 
 def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset()) -> None:
-    from .git.state import dirty_paths, unmerged_paths
+    """The transaction's checks on the index and the touched files, read-only (git/checks.py)."""
+    from .git.checks import refuse_dirty, refuse_unmerged
 
     index = repo.read_index()
-    if unmerged_paths(index):
-        from .git.transaction import unmerged_error
-
-        raise unmerged_error(unmerged_paths(index))
-    dirty = dirty_paths(repo, index, base, [p for p in plan.touched if p not in skip])
-    if dirty:
-        raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
-                                  hint="commit or stash your changes first, or pass "
-                                       "--include-dirty to apply on top of them")
-                          for p, why in dirty], kind="dirty")
+    refuse_unmerged(index)
+    refuse_dirty(repo, index, base, [p for p in plan.touched if p not in skip])
 
 
 def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Outcome, *,

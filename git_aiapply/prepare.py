@@ -36,6 +36,8 @@ def prepare(repo, request: dict, *, words: dict | None = None) -> Prepared:
     options named as in ``words`` (the library's names; default: the command line's)."""
     from .pipeline import Options, message_settings
 
+    from .git.checks import refuse_interrupted, require_worktree
+
     branch = request.get("branch")
     if branch is None:
         refuse_interrupted(repo.gitdir)
@@ -60,23 +62,8 @@ def prepare(repo, request: dict, *, words: dict | None = None) -> Prepared:
     commits = branch is None and not (options.check or options.diff)
     if commits:
         # nowhere to commit: said before the response is read and planned
-        repo.require_worktree("this is a bare repository: use --branch NAME to commit onto "
-                              "a branch")
+        require_worktree(repo)
     return Prepared(options, max_bytes, identity, commits)
-
-
-def refuse_interrupted(gitdir: str) -> None:
-    """FatalError (``state``: the repository's, not the response's) when a journal is
-    present: a run is going on, or one was interrupted and the worktree may be half
-    written.  Its hint (wait, or `git ai-apply recover`) goes with it."""
-    if not os.path.exists(os.path.join(gitdir, "AI_APPLY_JOURNAL")):
-        return  # the common case, without importing the journal module
-    from .git.journal import interrupted_problem
-
-    problem = interrupted_problem(gitdir)
-    if problem is not None:
-        raise FatalError(f"{problem.reason}; nothing was changed", kind=ErrorKind.STATE,
-                         hint=problem.hint)
 
 
 def lock_index_ahead(repo, prepared: Prepared) -> None:
