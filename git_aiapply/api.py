@@ -17,7 +17,7 @@ import sys
 import threading
 from dataclasses import MISSING, dataclass, fields
 
-from .errors import AiApplyError, ApplyError, FatalError, UsageError
+from .errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
 
 __all__ = [
     "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
@@ -353,11 +353,11 @@ class Session:
         if not os.path.isdir(start):  # git -C FOLDER's words
             raise FatalError(f"cannot change to '{start}': "
                              f"{'Not a directory' if os.path.exists(start) else 'No such file or directory'}",
-                             kind="repository")
+                             kind=ErrorKind.REPOSITORY)
         try:
             self.repo = Repo(start)
         except UsageError as e:  # not a repository: the environment, as git's exit 128
-            raise FatalError(str(e), kind="repository") from None
+            raise FatalError(str(e), kind=ErrorKind.REPOSITORY) from None
         # warm=False reads the index anew for every call, as a new process would
         from .warm_index import IndexCache
 
@@ -435,7 +435,7 @@ class Session:
             except ApplyError as e:
                 return refusal_object(e)
             except (OSError, _git_error()) as e:
-                raise FatalError(f"cannot undo: {e}", kind="io") from None
+                raise FatalError(f"cannot undo: {e}", kind=ErrorKind.IO) from None
             return dict(done, exit_code=0)
 
     # -- the work ------------------------------------------------------------------------
@@ -469,7 +469,7 @@ class Session:
             raise
         except (OSError, _git_error()) as e:
             cache.clear()
-            raise FatalError(f"{e}", kind="io") from None
+            raise FatalError(f"{e}", kind=ErrorKind.IO) from None
         finally:
             try:
                 cache.left_head(repo.head())
@@ -498,7 +498,7 @@ def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
     try:
         return prepare(repo, request, words=_WORDS)
     except FatalError as e:
-        if e.kind == "usage":  # --author / --date: the command's usage error
+        if e.kind == ErrorKind.USAGE:  # --author / --date: the command's usage error
             raise InvalidOptions(e.message) from None
         raise
     except UsageError as e:

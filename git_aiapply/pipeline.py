@@ -8,7 +8,7 @@ from enum import StrEnum
 from . import edit_report
 from .record import field, record
 
-from .errors import ApplyError, FatalError, Problem, fault_of
+from .errors import ApplyError, ErrorKind, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
 from .git.refs import short_branch
 from .response import Response
@@ -219,7 +219,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
 
         if not cleanup_whitespace(opts.message).strip():
             # as git commit -m "": nothing is committed (trailers are no message)
-            raise ApplyError("Aborting commit due to empty commit message.", kind="message")
+            raise ApplyError("Aborting commit due to empty commit message.", kind=ErrorKind.MESSAGE)
         msg = opts.message.strip("\n")
         if trailers:
             msg = add_trailers(msg, trailer_lines(parsed.formats, response.response_id,
@@ -361,7 +361,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         if opts.allow_empty:
             out.status, out.exit_code, out.note = Status.EMPTY, 0, "no file changes found; nothing done"
             return out
-        raise ApplyError(no_changes_problem(opts.format), kind="empty")
+        raise ApplyError(no_changes_problem(opts.format), kind=ErrorKind.EMPTY)
 
     r = repo.repo
     branch_mode = opts.branch is not None
@@ -376,7 +376,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         if why is not None:
             raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
                              "branches that no worktree is using (leave out --branch to commit "
-                             "onto the current branch, or name another branch)", kind="state")
+                             "onto the current branch, or name another branch)", kind=ErrorKind.STATE)
         if tip is not None:
             base_commit = r[tip]
             if opts.base:
@@ -449,7 +449,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         plan = make_plan(parsed.ops, base, normalize,
                          ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
-        if not opts.three_way or e.kind != "refused":
+        if not opts.three_way or e.kind != ErrorKind.REFUSED:
             raise
         three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
         plan = three.plan

@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-from .errors import AiApplyError, FatalError, UsageError
+from .errors import AiApplyError, ErrorKind, FatalError, UsageError
 
 REQUEST_KEYS = {"response", "path", "options", "id", "name"}
 
@@ -75,15 +75,15 @@ def answer(session, line: bytes) -> dict:
             name = req["path"]
         out = session.apply(response, name=name, **req.get("options", {})).to_json()
     except UsageError as e:
-        out = error_object(2, "usage", str(e))
+        out = error_object(2, ErrorKind.USAGE, str(e))
     except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
         from .pipeline import fatal_outcome
 
         out = fatal_outcome(name or "response", e).to_json()
     except AiApplyError as e:  # the response refused before any result could be made
-        out = error_object(1, "refused", str(e))
+        out = error_object(1, ErrorKind.REFUSED, str(e))
     except Exception as e:  # a bug: say it, and keep serving the next requests
-        out = error_object(1, "internal", f"internal error: {type(e).__name__}: {e}")
+        out = error_object(1, ErrorKind.INTERNAL, f"internal error: {type(e).__name__}: {e}")
     if req_id is not None:
         out = {"id": req_id, **out}
     return out
@@ -138,7 +138,7 @@ def _too_long(line: LineTooLong) -> dict:
     text = (f"the request line is more than {line.limit} bytes, the limit (6 × "
             "aiapply.maxResponseBytes + 64 KiB: room for the largest response allowed, "
             "JSON-escaped); set aiapply.maxResponseBytes to raise it")
-    return {**error_object(1, "refused", text), "status": "refused", "fault": "response"}
+    return {**error_object(1, ErrorKind.REFUSED, text), "status": "refused", "fault": "response"}
 
 
 def serve(session, requests, write) -> None:

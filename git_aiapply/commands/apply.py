@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..errors import ApplyError, ErrorKind, FatalError, UsageError
 from ..term import echo, echo_err
 
 DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
@@ -241,9 +241,9 @@ def _branch_label(ref: str | None) -> str:
     return "detached HEAD" if ref is None else short_branch(ref)
 
 
-_KIND_WORDS = {"hook": "a hook refused the commit",
-               "dirty": "files the response touches are not clean",
-               "parse": "the response is malformed"}
+_KIND_WORDS = {ErrorKind.HOOK: "a hook refused the commit",
+               ErrorKind.DIRTY: "files the response touches are not clean",
+               ErrorKind.PARSE: "the response is malformed"}
 
 
 def print_outcome(repo, o, show) -> None:
@@ -255,7 +255,7 @@ def print_outcome(repo, o, show) -> None:
             echo_err(f"fatal: {p.reason}")
         return
     if o.status == Status.REFUSED:
-        if o.error_kind == "message":  # git's own words
+        if o.error_kind == ErrorKind.MESSAGE:  # git's own words
             for p in o.problems:
                 echo_err(p.reason)
             return

@@ -26,7 +26,7 @@ import stat
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, Problem
+from ..errors import ApplyError, ErrorKind, FatalError, Problem
 from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
@@ -522,7 +522,7 @@ class Transaction:
                 f"the {'undo' if self.kind == 'undo' else 'commit'} failed ({write_cause(exc)}) and "
                 "these files could not be put back yet: " + ", ".join(failed) + "\n"
                 "hint: fix the cause, then run `git ai-apply recover`, which puts them back "
-                "as they were", kind="io") from None
+                "as they were", kind=ErrorKind.IO) from None
         self.writer.drop_backups()
         self.journal.end()
         if isinstance(exc, (OSError, pygit2.GitError)):
