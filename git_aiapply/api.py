@@ -390,12 +390,18 @@ class Session:
     def apply(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
+        return Result.from_json(self.apply_json(response, name=name, **options))
+
+    def apply_json(self, response: ResponseInput, *, name: str | None = None,
+                   **options: Unpack[ApplyOptions]) -> dict[str, Any]:
+        """``apply``'s outcome as the command's ``--json`` object (a dict), the one shape
+        ``serve`` and ``mcp`` answer with; the same exceptions."""
         opts = validate_options(options)
         limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
         raw, name = _response_bytes(response, name, limit)
         with self._lock:
             outcome = self._apply(raw, name, opts)
-        return Result.from_json(outcome.to_json())
+        return outcome.to_json()
 
     def _read_limit(self, opts: dict[str, object]) -> int | None:
         """How much of a response file to read: one byte past the limit is enough for

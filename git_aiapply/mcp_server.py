@@ -251,7 +251,7 @@ def build_server(session):
                              "the limit (6 × aiapply.maxResponseBytes + 64 KiB); set "
                              "aiapply.maxResponseBytes to raise it")
         options = {k: v for k, v in options.items() if v is not None}
-        return ApplyOutcome(**session.apply(response, name="response", **options).to_json())
+        return ApplyOutcome(**session.apply_json(response, name="response", **options))
 
     Response = Annotated[str, Field(description=(
         "the model's whole answer: prose with change blocks in any supported format, or the "

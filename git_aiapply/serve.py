@@ -73,7 +73,7 @@ def answer(session, line: bytes) -> dict:
         name = req.get("name")
         if name is None and "path" in req:
             name = req["path"]
-        out = session.apply(response, name=name, **req.get("options", {})).to_json()
+        out = session.apply_json(response, name=name, **req.get("options", {}))
     except UsageError as e:
         out = error_object(2, ErrorKind.USAGE, str(e))
     except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
