@@ -447,7 +447,7 @@ class Session:
     # -- the work ------------------------------------------------------------------------
     def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
         from .pipeline import apply_one
-        from .prepare import lock_index_ahead
+        from .prepare import lock_index_ahead, options_for
         from .response import read_response
 
         repo = self.repo
@@ -458,6 +458,7 @@ class Session:
         try:
             cache.note_head(repo.head())
             prepared = _prepare(repo, opts)
+            options = options_for(repo, prepared)
             try:
                 response = read_response(raw, name=name, max_bytes=prepared.max_bytes)
             except ApplyError as e:
@@ -467,7 +468,7 @@ class Session:
 
             token = IDENTITY_OVERRIDES.set(prepared.identity or None)
             try:
-                return apply_one(repo, response, prepared.options)
+                return apply_one(repo, response, options)
             finally:
                 IDENTITY_OVERRIDES.reset(token)
                 repo.release_index_lock()

@@ -20,12 +20,15 @@ if TYPE_CHECKING:
 
 @record
 class Prepared:
-    """A request made ready: the pipeline's Options, the response size limit, the
-    GIT_AUTHOR_* the author and date options stand for, and whether the run commits to
-    the worktree (the index lock is taken ahead then)."""
+    """A request made ready, before anything heavy is imported: the request, the response
+    size limit, the yes/no settings read from the config, the GIT_AUTHOR_* the author and
+    date options stand for, and whether the run commits to the worktree (the index lock
+    is taken ahead then).  ``options_for`` makes the pipeline's Options of it."""
 
-    options: Options
+    request: dict
     max_bytes: int
+    include_dirty: bool = False
+    three_way: bool = False
     identity: dict = field(default_factory=dict)
     commits: bool = False
 
@@ -33,9 +36,9 @@ class Prepared:
 def prepare(repo, request: dict, *, words: dict | None = None) -> Prepared:
     """``request`` made ready for ``repo``: FatalError when the repository stops it (a
     leftover journal, a bad setting), UsageError for options the command refuses, its
-    options named as in ``words`` (the library's names; default: the command line's)."""
-    from .pipeline import Options, message_settings
-
+    options named as in ``words`` (the library's names; default: the command line's).
+    Imports nothing heavy: the command takes the index lock ahead right after it, and
+    reads the index while the pipeline is imported (bench/results.md)."""
     from .git.checks import refuse_interrupted, require_worktree
 
     branch = request.get("branch")
@@ -44,26 +47,37 @@ def prepare(repo, request: dict, *, words: dict | None = None) -> Prepared:
     max_bytes = _max_bytes(repo, request.get("max_bytes"))
     three_way = _setting(request, repo, "three_way", "aiapply.threeWay")
     _check_combinations(request, three_way, words or FLAGS)
-    options = Options(
-        check=bool(request.get("check")), diff=bool(request.get("diff")),
-        include_dirty=_setting(request, repo, "include_dirty", "aiapply.includeDirty"),
-        allow_empty=bool(request.get("allow_empty")), format=_format(repo, request),
-        message=request.get("message"), edit=bool(request.get("edit")),
-        no_verify=bool(request.get("no_verify")), verify=bool(request.get("verify")),
-        branch=branch, base=request.get("base"), signoff=bool(request.get("signoff")),
-        sign=request.get("sign"), trailers=request.get("trailers", True) is not False,
-        strip=request.get("strip"), directory=request.get("directory"),
-        limits=tuple(request.get("limits") or ()),
-        force=bool(request.get("force")), three_way=three_way,
-        three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
-        verbose=bool(request.get("verbose")))
-    message_settings(repo, options)  # a bad aiapply.trailers or .subjectLength is fatal now
+    include_dirty = _setting(request, repo, "include_dirty", "aiapply.includeDirty")
     identity = author_env(repo, request.get("author"), request.get("date"))
-    commits = branch is None and not (options.check or options.diff)
+    commits = branch is None and not (request.get("check") or request.get("diff"))
     if commits:
         # nowhere to commit: said before the response is read and planned
         require_worktree(repo)
-    return Prepared(options, max_bytes, identity, commits)
+    return Prepared(request, max_bytes, include_dirty, three_way, identity, commits)
+
+
+def options_for(repo, prepared: Prepared) -> Options:
+    """The pipeline's Options for a prepared request; FatalError for a bad aiapply.format,
+    .trailers, .subjectLength or .threeWayDepth (the repository's settings, as git treats
+    a bad value of its own), before any response is planned."""
+    from .pipeline import Options, message_settings
+
+    request = prepared.request
+    options = Options(
+        check=bool(request.get("check")), diff=bool(request.get("diff")),
+        include_dirty=prepared.include_dirty, allow_empty=bool(request.get("allow_empty")),
+        format=_format(repo, request), message=request.get("message"),
+        edit=bool(request.get("edit")), no_verify=bool(request.get("no_verify")),
+        verify=bool(request.get("verify")), branch=request.get("branch"),
+        base=request.get("base"), signoff=bool(request.get("signoff")),
+        sign=request.get("sign"), trailers=request.get("trailers", True) is not False,
+        strip=request.get("strip"), directory=request.get("directory"),
+        limits=tuple(request.get("limits") or ()), force=bool(request.get("force")),
+        three_way=prepared.three_way,
+        three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
+        verbose=bool(request.get("verbose")))
+    message_settings(repo, options)  # a bad aiapply.trailers or .subjectLength is fatal now
+    return options
 
 
 def lock_index_ahead(repo, prepared: Prepared) -> None:

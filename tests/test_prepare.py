@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError, ErrorKind, FatalError, UsageError
 from git_aiapply.git.checks import refuse_interrupted
-from git_aiapply.prepare import prepare
+from git_aiapply.prepare import options_for, prepare
 
 DEAD_PID = 2 ** 22 + 12345  # above Linux's pid_max: never a live process
 
@@ -46,25 +46,29 @@ class ConfigRepo:
             raise UsageError(bare)
 
 
+def ready(repo, request):
+    """What a front door does: prepare, then the pipeline's Options."""
+    return options_for(repo, prepare(repo, request))
+
+
 def test_defaults_come_from_the_config_and_given_options_win(tmp_path):
     repo = ConfigRepo(tmp_path, {"aiapply.includeDirty": "true", "aiapply.threeWay": "true",
                                  "aiapply.maxResponseBytes": "99", "aiapply.format": "hashline"})
-    p = prepare(repo, {})
-    assert (p.options.include_dirty, p.options.three_way, p.max_bytes, p.options.format) == \
-        (True, True, 99, "hashline")
-    p = prepare(repo, {"include_dirty": False, "three_way": False, "max_bytes": 5,
-                       "format": "unified-diff"})
-    assert (p.options.include_dirty, p.options.three_way, p.max_bytes, p.options.format) == \
+    o, p = ready(repo, {}), prepare(repo, {})
+    assert (o.include_dirty, o.three_way, p.max_bytes, o.format) == (True, True, 99, "hashline")
+    given_ = {"include_dirty": False, "three_way": False, "max_bytes": 5, "format": "unified-diff"}
+    o, p = ready(repo, given_), prepare(repo, given_)
+    assert (o.include_dirty, o.three_way, p.max_bytes, o.format) == \
         (False, False, 5, "unified-diff")
 
 
 def test_a_bad_format_setting_is_fatal_and_a_bad_format_option_a_usage_error(tmp_path):
     repo = ConfigRepo(tmp_path, {"aiapply.format": "klingon"})
     with pytest.raises(FatalError) as e:
-        prepare(repo, {})
+        ready(repo, {})
     assert e.value.kind == ErrorKind.CONFIG and "klingon" in e.value.message
     with pytest.raises(UsageError, match="unknown format 'nope'"):
-        prepare(ConfigRepo(tmp_path), {"format": "nope"})
+        ready(ConfigRepo(tmp_path), {"format": "nope"})
 
 
 def test_base_goes_with_branch_or_three_way_from_the_config(tmp_path):
@@ -90,18 +94,18 @@ def test_a_bare_repository_needs_a_branch(tmp_path):
 def test_a_leftover_journal_is_the_repository_state_with_its_cure(tmp_path):
     (tmp_path / "AI_APPLY_JOURNAL").write_text(json.dumps({"pid": DEAD_PID}))
     for run in (lambda: refuse_interrupted(str(tmp_path)),
-                lambda: prepare(ConfigRepo(tmp_path), {"check": True})):
+                lambda: ready(ConfigRepo(tmp_path), {"check": True})):
         with pytest.raises(FatalError) as e:
             run()
         assert e.value.kind == ErrorKind.STATE and e.value.exit_code == 128
         assert "nothing was changed" in e.value.message and "recover" in e.value.hint
     # a branch run does not touch the worktree: the journal does not concern it
-    assert prepare(ConfigRepo(tmp_path), {"branch": "b"}).options.branch == "b"
+    assert ready(ConfigRepo(tmp_path), {"branch": "b"}).branch == "b"
 
 
 def test_a_bad_setting_read_for_the_message_is_fatal_before_any_response(tmp_path):
     with pytest.raises(FatalError) as e:
-        prepare(ConfigRepo(tmp_path, {"aiapply.subjectLength": "0"}), {})
+        ready(ConfigRepo(tmp_path, {"aiapply.subjectLength": "0"}), {})
     assert e.value.kind == ErrorKind.CONFIG
 
 

@@ -28,7 +28,7 @@ def run(params: dict) -> None:
 def _run(p: dict) -> None:
     from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
-    from ..prepare import lock_index_ahead, prepare
+    from ..prepare import lock_index_ahead, options_for, prepare
 
     as_json = p["as_json"]
     repo = Repo(".")
@@ -36,11 +36,9 @@ def _run(p: dict) -> None:
     report_only = p["stat"] or p["numstat"] or p["summary"]
     request = _request(p, report_only)
     prepared = prepare(repo, request)
-    opts, branch, max_bytes = prepared.options, request["branch"], prepared.max_bytes
+    branch, max_bytes = request["branch"], prepared.max_bytes
     os.environ.update(prepared.identity)  # the commit and its hooks see them, as with git
     inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
-    if len(inputs) > 1:  # a run of several: its id, in each commit's reflog entry
-        opts.batch = os.urandom(4).hex()
     if len(inputs) == 1:
         # One run, then the process ends (main.py: os._exit): the cyclic garbage collector
         # is off, reference counting still frees everything acyclic.  Its full passes over
@@ -50,7 +48,12 @@ def _run(p: dict) -> None:
 
         gc.disable()
     try:
+        # the commit will need the index: take the lock and read the index while the
+        # rest of the command is imported and the response parsed (bench/results.md)
         lock_index_ahead(repo, prepared)
+        opts = options_for(repo, prepared)
+        if len(inputs) > 1:  # a run of several: its id, in each commit's reflog entry
+            opts.batch = os.urandom(4).hex()
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):
