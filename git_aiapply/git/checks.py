@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 
 from ..errors import ApplyError, ErrorKind, FatalError, Problem
-from .state import refuse_symlinked_parent  # noqa: F401  (one of the checks; see above)
 
 CLEAN_ONLY = "ai-apply only changes clean files"
 CLEAN_HINT = "commit or stash your changes first, or pass --include-dirty to apply on top of them"
@@ -64,6 +63,14 @@ def refuse_dirty(repo, index, base, paths, *, refusal: str = CLEAN_ONLY,
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; {refusal}", file=p, hint=hint)
                           for p, why in sorted(dirty)], kind=ErrorKind.DIRTY)
+
+
+def refuse_symlinked_parent(workdir: str, path: str) -> None:
+    """ApplyError when a leading folder of ``path`` is a symlink (state.py walks it: the
+    transaction's writer checks each path again as it writes)."""
+    from .state import refuse_symlinked_parent as refuse
+
+    refuse(workdir, path)
 
 
 def require_worktree(repo) -> None:
