@@ -6,9 +6,9 @@ A harness keeps one process per repository and writes requests to its standard i
     {"path": "answers/7.md", "options": {"branch": "try/7"}}
 
 Each request gets exactly one line back, in order, flushed at once: the ``--json`` object
-of the command (docs/JSON.md), or for a request the command would not run an object with
-``status`` ``"error"`` (``exit_code`` 2 for a bad request, 128 when the repository or the
-environment stopped it).  A request's ``"id"``, when given, is copied into its answer.
+of the command (docs/JSON.md) -- also when the repository or the environment stopped the
+run (``status`` ``"fatal"``, ``exit_code`` 128, as ``--json`` prints it) -- or for a bad
+request an object with ``status`` ``"error"`` and ``exit_code`` 2.  A request's ``"id"``, when given, is copied into its answer.
 The repository and its index stay warm between requests (git_aiapply.api.Session); the
 index is read again only when it changed on disk; the config, attributes and eol settings
 are read again for every request.  End of input ends the server (exit 0).
