@@ -173,6 +173,21 @@ def _with_mcp(repo: GitRepo, start: str, each_door, seen) -> None:
     anyio.run(main)
 
 
+def test_a_fatal_run_of_several_responses_prints_one_json_line(base: GitRepo, tmp_path):
+    """Stopped before any response (a leftover journal): JSON Lines still, one object on
+    one line, as for each response of a run of several (docs/JSON.md)."""
+    _journal(base)
+    answers = []
+    for n in (1, 2):
+        path = tmp_path / f"answer-{n}.md"
+        path.write_text(LOUDER_BETA)
+        answers.append(str(path))
+    r = base.run("--json", *answers)
+    lines = r.out.splitlines()
+    assert r.returncode == 128 and len(lines) == 1, r.out
+    assert _key(json.loads(lines[0])) == ("fatal", 128, "state", "repository")
+
+
 def test_unknown_error_kinds_cannot_be_written():
     from git_aiapply.errors import ApplyError, ErrorKind, FatalError
 

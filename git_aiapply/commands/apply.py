@@ -21,7 +21,7 @@ def run(params: dict) -> None:
             names = params["responses"] or ("-",)
             o = _fatal_outcome(names[0], e)
             o.edits = [] if params["verbose"] else None  # -v: the field is always there
-            _print_json([o])
+            _print_json([o], lines=len(names) > 1)  # several: JSON Lines, one line
         raise
 
 
@@ -105,10 +105,10 @@ class _Show:
         self.stat, self.numstat, self.summary = stat, numstat, summary
 
 
-def _print_json(outcomes) -> None:
+def _print_json(outcomes, lines: bool = False) -> None:
     import json
 
-    echo(json.dumps(outcomes[0].to_json(), indent=2))
+    echo(json.dumps(outcomes[0].to_json(), indent=None if lines else 2))
 
 
 def _message(messages, message_file) -> str | None:
