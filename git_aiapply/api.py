@@ -17,7 +17,7 @@ import sys
 import threading
 from dataclasses import MISSING, dataclass, fields
 
-from .errors import AiApplyError, ApplyError, FatalError, UsageError
+from .errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
 
 __all__ = [
     "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
@@ -31,10 +31,10 @@ if TYPE_CHECKING:
 
     from .api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
     from .errors import Problem
-    from .git.index import Index
     from .git.repo import GitError, Repo, Repository
     from .ops import Operation
     from .pipeline import Outcome
+    from .prepare import Prepared
     from .response import Response
 
     # a repository: a folder of its worktree, a pygit2.Repository, or a warm Session
@@ -197,11 +197,6 @@ class Parsed:
     descriptions: tuple[tuple[str, str], ...]
     response_id: str
     model: str | None
-
-
-def _three_way_setting(repo: Repo, opts: dict[str, Any]) -> bool:
-    value: bool | None = opts.get("three_way")
-    return repo.config_bool("aiapply.threeWay", False) if value is None else value
 
 
 # --------------------------------------------------------------------------- options
@@ -377,11 +372,11 @@ class Session:
         if not os.path.isdir(start):  # git -C FOLDER's words
             raise FatalError(f"cannot change to '{start}': "
                              f"{'Not a directory' if os.path.exists(start) else 'No such file or directory'}",
-                             kind="repository")
+                             kind=ErrorKind.REPOSITORY)
         try:
             self.repo = Repo(start)
         except UsageError as e:  # not a repository: the environment, as git's exit 128
-            raise FatalError(str(e), kind="repository") from None
+            raise FatalError(str(e), kind=ErrorKind.REPOSITORY) from None
         # warm=False reads the index anew for every call, as a new process would
         from .warm_index import IndexCache
 
@@ -414,12 +409,18 @@ class Session:
     def apply(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:
         """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
+        return Result.from_json(self.apply_json(response, name=name, **options))
+
+    def apply_json(self, response: ResponseInput, *, name: str | None = None,
+                   **options: Unpack[ApplyOptions]) -> dict[str, Any]:
+        """``apply``'s outcome as the command's ``--json`` object (a dict), the one shape
+        ``serve`` and ``mcp`` answer with; the same exceptions."""
         opts = validate_options(options)
         limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
         raw, name = _response_bytes(response, name, limit)
         with self._lock:
             outcome = self._apply(raw, name, opts)
-        return Result.from_json(outcome.to_json())
+        return outcome.to_json()
 
     def _read_limit(self, opts: dict[str, object]) -> int | None:
         """How much of a response file to read: one byte past the limit is enough for
@@ -459,13 +460,14 @@ class Session:
             except ApplyError as e:
                 return refusal_object(e)
             except (OSError, _git_error()) as e:
-                raise FatalError(f"cannot undo: {e}", kind="io") from None
+                raise FatalError(f"cannot undo: {e}", kind=ErrorKind.IO) from None
             return dict(done, exit_code=0)
 
     # -- the work ------------------------------------------------------------------------
     def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
-        from .pipeline import Options, apply_one
-        from .response import DEFAULT_MAX_BYTES, read_response
+        from .pipeline import apply_one
+        from .prepare import lock_index_ahead, options_for
+        from .response import read_response
 
         repo = self.repo
         repo.forget_config()  # `git config` may have run since the last request
@@ -474,53 +476,16 @@ class Session:
         cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
         try:
             cache.note_head(repo.head())
-            max_bytes = opts.get("max_bytes")
-            if max_bytes is None:
-                max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
-            include_dirty = opts.get("include_dirty")
-            if include_dirty is None:
-                include_dirty = repo.config_bool("aiapply.includeDirty", False)
-            fmt = opts.get("format") or repo.config_get("aiapply.format")
-            from .formats import FORMAT_NAMES
-
-            if fmt and fmt not in FORMAT_NAMES:
-                raise InvalidOptions(f"aiapply.format is {fmt!r}, not a known format: "
-                                     f"{', '.join(FORMAT_NAMES)}")
-            branch = opts.get("branch")
-            three_way = _three_way_setting(repo, opts)
-            if opts.get("base") and not branch and not three_way:
-                raise InvalidOptions("option base (--base) goes with branch (--branch) or "
-                                     "three_way (-3)")
-            options = Options(
-                check=opts.get("check", False), diff=opts.get("diff", False),
-                include_dirty=include_dirty and not opts.get("cached"),
-                allow_empty=opts.get("allow_empty", False),
-                format=fmt, message=opts.get("message"), no_verify=opts.get("no_verify", False),
-                verify=opts.get("verify", False), branch=branch, base=opts.get("base"),
-                signoff=opts.get("signoff", False), sign=opts.get("sign"),
-                trailers=opts.get("trailers", True), strip=opts.get("strip"),
-                directory=opts.get("directory"), limits=path_limits(opts),
-                force=opts.get("force", False),
-                three_way=three_way,
-                three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
-                verbose=opts.get("verbose", False), no_commit=opts.get("no_commit", False),
-                cached=opts.get("cached", False))
-            identity = _author_env(repo, opts)
+            prepared = _prepare(repo, opts)
+            options = options_for(repo, prepared)
             try:
-                response = read_response(raw, name=name, max_bytes=max_bytes)
+                response = read_response(raw, name=name, max_bytes=prepared.max_bytes)
             except ApplyError as e:
                 return _refused(_blank_response(name), e.problems, e.kind)
-            if branch is None:
-                from .git.journal import interrupted_problem
-
-                problem = interrupted_problem(repo.gitdir)
-                if problem is not None:
-                    return _refused(response, [problem], "refused")
-            if branch is None and not (options.check or options.diff) and repo.workdir:
-                repo.lock_index_ahead()  # read the index while the response is parsed
+            lock_index_ahead(repo, prepared)  # read the index while the response is parsed
             from .git.ident import IDENTITY_OVERRIDES
 
-            token = IDENTITY_OVERRIDES.set(identity or None)
+            token = IDENTITY_OVERRIDES.set(prepared.identity or None)
             try:
                 return apply_one(repo, response, options)
             finally:
@@ -530,7 +495,7 @@ class Session:
             raise
         except (OSError, _git_error()) as e:
             cache.clear()
-            raise FatalError(f"{e}", kind="io") from None
+            raise FatalError(f"{e}", kind=ErrorKind.IO) from None
         finally:
             try:
                 cache.left_head(repo.head())
@@ -545,15 +510,26 @@ def path_limits(opts: dict[str, Any]) -> tuple[tuple[str, str], ...]:
             + tuple(("include", p) for p in opts.get("include", ())))
 
 
-def _author_env(repo: Repo, opts: dict[str, Any]) -> dict[str, str]:
-    """GIT_AUTHOR_* for the author and date options (as --author and --date)."""
-    if opts.get("author") is None and opts.get("date") is None:
-        return {}
-    from .commands.apply import author_env
+# the options as prepare.py's errors name them (validate_options' words)
+_WORDS = {"base": "option base (--base)", "branch": "branch (--branch)",
+          "three_way": "three_way (-3)"}
 
+
+def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
+    """The run made ready as the command makes it (prepare.py); an option the command
+    refuses is InvalidOptions here, a bad call."""
+    from .prepare import prepare
+
+    request = dict(opts, limits=path_limits(opts))
     try:
-        return author_env(repo, opts.get("author"), opts.get("date"))
-    except FatalError as e:  # the command's usage error: a bad call here
+        return prepare(repo, request, words=_WORDS)
+    except FatalError as e:
+        if e.kind == ErrorKind.USAGE:  # --author / --date: the command's usage error
+            raise InvalidOptions(e.message) from None
+        raise
+    except UsageError as e:
+        if isinstance(e, InvalidOptions):
+            raise
         raise InvalidOptions(str(e)) from None
 
 

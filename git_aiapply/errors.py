@@ -98,6 +98,7 @@ class ApplyError(AiApplyError):
     exit_code = 1
 
     def __init__(self, problems: "list[Problem] | Problem | str", kind: str = "refused"):
+        kind = known_kind(kind)  # an ErrorKind, typed as the str it is (docs/API.md)
         if isinstance(problems, str):
             problems = [Problem(problems)]
         elif isinstance(problems, Problem):
@@ -116,7 +117,7 @@ class ParseError(ApplyError):
     def __init__(self, reason: str, *, line: int | None = None, directive: str | None = None,
                  file: str | None = None, hint: str | None = None):
         super().__init__(Problem(reason, file=file, directive=directive, response_line=line, hint=hint),
-                         kind="parse")
+                         kind=ErrorKind.PARSE)
 
 
 class UsageError(AiApplyError):
@@ -132,9 +133,10 @@ class FatalError(AiApplyError):
 
     exit_code = 128
 
-    def __init__(self, message: str, kind: str = "environment"):
+    def __init__(self, message: str, kind: str = "environment", hint: str | None = None):
         self.message = message
-        self.kind = kind
+        self.kind: str = known_kind(kind)  # an ErrorKind, typed as the str it is (docs/API.md)
+        self.hint = hint  # what to do about it (--json's errors[0].hint; printed after)
         super().__init__(message)
 
 
@@ -165,6 +167,12 @@ class ErrorKind(StrEnum):
     MESSAGE = "message"
     # a bug
     INTERNAL = "internal"
+
+
+def known_kind(kind: str) -> ErrorKind:
+    """``kind`` as an ErrorKind; ValueError for any other value: an ``error_kind`` a
+    program cannot look up in docs/JSON.md must never be written."""
+    return ErrorKind(kind)
 
 
 _RESPONSE_KINDS = {ErrorKind.PARSE, ErrorKind.EMPTY, ErrorKind.REFUSED, ErrorKind.HOOK,

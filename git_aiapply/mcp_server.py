@@ -53,7 +53,8 @@ def _sdk():
 
 def _tool_errors(fn, tool_error):
     """A bad call or a repository that stops the run becomes a tool error whose text is
-    the command's (``usage error: ...``, ``fatal: ...``), never a traceback."""
+    the command's (``usage error: ...``, ``fatal: ...``), never a traceback; a fatal one
+    ends with a line holding the ``--json`` object the command prints for it."""
     import functools
 
     @functools.wraps(fn)
@@ -62,8 +63,11 @@ def _tool_errors(fn, tool_error):
             return fn(*args, **kwargs)
         except UsageError as e:
             raise tool_error(f"usage error: {e}") from None
-        except FatalError as e:
-            raise tool_error(f"fatal: {e.message}") from None
+        except FatalError as e:  # and, on its last line, the command's --json object
+            from .pipeline import fatal_outcome
+
+            outcome = json_bytes(fatal_outcome("response", e).to_json()).decode("ascii")
+            raise tool_error(f"fatal: {e.message}\n{outcome}") from None
         except AiApplyError as e:
             raise tool_error(f"error: {e}") from None
 
@@ -247,7 +251,7 @@ def build_server(session):
                              "the limit (6 × aiapply.maxResponseBytes + 64 KiB); set "
                              "aiapply.maxResponseBytes to raise it")
         options = {k: v for k, v in options.items() if v is not None}
-        return ApplyOutcome(**session.apply(response, name="response", **options).to_json())
+        return ApplyOutcome(**session.apply_json(response, name="response", **options))
 
     Response = Annotated[str, Field(description=(
         "the model's whole answer: prose with change blocks in any supported format, or the "

@@ -8,7 +8,7 @@ from enum import StrEnum
 from . import edit_report
 from .record import field, record
 
-from .errors import ApplyError, FatalError, Problem, fault_of
+from .errors import ApplyError, ErrorKind, FatalError, Problem, fault_of
 from .plan import FileChange, Plan
 from .git.refs import short_branch
 from .response import Response
@@ -134,6 +134,17 @@ class Outcome:
         } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
 
 
+def fatal_outcome(name: str, e: FatalError) -> Outcome:
+    """The outcome of a run the repository or the environment stopped: the one --json
+    object every front door gives for it (the command, serve, mcp; docs/JSON.md)."""
+    from .response import response_name
+
+    resp = Response(text="", given_text="", response_id="", model=None,
+                    name=response_name(name), is_json=False)
+    return Outcome(resp, Status.FATAL, 128, problems=[Problem(e.message, hint=e.hint)],
+                   error_kind=e.kind)
+
+
 def _counted_as_git(plan: Plan) -> list[FileChange]:
     """The plan's changes with an updated file's lines counted as git counts them (the diff
     of what it was and what it becomes: a file written whole counts only the lines that
@@ -211,7 +222,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
 
         if not cleanup_whitespace(opts.message).strip():
             # as git commit -m "": nothing is committed (trailers are no message)
-            raise ApplyError("Aborting commit due to empty commit message.", kind="message")
+            raise ApplyError("Aborting commit due to empty commit message.", kind=ErrorKind.MESSAGE)
         msg = opts.message.strip("\n")
         if trailers:
             msg = add_trailers(msg, trailer_lines(parsed.formats, response.response_id,
@@ -353,7 +364,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         if opts.allow_empty:
             out.status, out.exit_code, out.note = Status.EMPTY, 0, "no file changes found; nothing done"
             return out
-        raise ApplyError(no_changes_problem(opts.format), kind="empty")
+        raise ApplyError(no_changes_problem(opts.format), kind=ErrorKind.EMPTY)
 
     r = repo.repo
     branch_mode = opts.branch is not None
@@ -368,7 +379,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         if why is not None:
             raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
                              "branches that no worktree is using (leave out --branch to commit "
-                             "onto the current branch, or name another branch)", kind="state")
+                             "onto the current branch, or name another branch)", kind=ErrorKind.STATE)
         if tip is not None:
             base_commit = r[tip]
             if opts.base:
@@ -395,11 +406,9 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         out.branch = short_branch(refname)
     else:
         if repo.workdir is not None:
-            what = repo.in_progress()
-            if what is not None:
-                from .git.transaction import in_progress_error
+            from .git.checks import refuse_in_progress
 
-                raise in_progress_error(what)
+            refuse_in_progress(repo)  # read-only now; again under the lock (transaction)
         planned_head = repo.head()
         head_id = planned_head[1]
         base_commit = r[head_id] if head_id else None
@@ -444,7 +453,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         plan = make_plan(parsed.ops, base, normalize,
                          ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
-        if not opts.three_way or e.kind != "refused":
+        if not opts.three_way or e.kind != ErrorKind.REFUSED:
             raise
         three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
         plan = three.plan
@@ -546,27 +555,22 @@ class _BeforeTransaction(Exception):
 
 def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset(),
                   cached: tuple | None = None) -> None:
-    """``cached``: (HEAD's tree,) with --cached, whose touched paths must be staged as HEAD."""
-    from .git.state import dirty_paths, unmerged_paths
+    """The transaction's checks on the index and the touched files, read-only
+    (git/checks.py).  ``cached``: (HEAD's tree,) with --cached, whose touched paths must be
+    staged as HEAD; the worktree is no matter then."""
+    from .git.checks import refuse_dirty, refuse_unmerged
 
     index = repo.read_index()
-    if unmerged_paths(index):
-        from .git.transaction import unmerged_error
-
-        raise unmerged_error(unmerged_paths(index))
-    if cached is not None:  # --cached: the index must hold HEAD's; the worktree is no matter
+    refuse_unmerged(index)
+    touched = [p for p in plan.touched if p not in skip]
+    if cached is not None:
         from .git.staging import staged_error, staged_paths
 
-        staged = staged_paths(index, cached[0], [p for p in plan.touched if p not in skip])
+        staged = staged_paths(index, cached[0], touched)
         if staged:
             raise staged_error(staged)
         return
-    dirty = dirty_paths(repo, index, base, [p for p in plan.touched if p not in skip])
-    if dirty:
-        raise ApplyError([Problem(f"{p} {why}; ai-apply only changes clean files", file=p,
-                                  hint="commit or stash your changes first, or pass "
-                                       "--include-dirty to apply on top of them")
-                          for p, why in dirty], kind="dirty")
+    refuse_dirty(repo, index, base, touched)
 
 
 def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Outcome, *,

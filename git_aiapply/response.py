@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from .record import field, record
 
-from .errors import ApplyError, Problem
+from .errors import ApplyError, ErrorKind, Problem
 
 # Above this many bytes a response is refused (aiapply.maxResponseBytes / --max-bytes):
 # no model answer is that long, and everything after reading is linear but not free.
@@ -325,7 +325,7 @@ def refuse_unusable(answer: Answer) -> None:
             f"the answer was cut off: the {answer.shape} JSON says {signals}, so its last "
             "changes may never have come, even if every block or call in it looks complete",
             hint="ask again for the whole answer (a higher token limit, or fewer changes per "
-                 "answer)"), kind="truncated")
+                 "answer)"), kind=ErrorKind.TRUNCATED)
     text = "\n".join(answer.texts)
     if not text.strip() and not answer.calls:
         reason = f"the {answer.shape} JSON holds no assistant text and no tool call"

@@ -6,9 +6,9 @@ A harness keeps one process per repository and writes requests to its standard i
     {"path": "answers/7.md", "options": {"branch": "try/7"}}
 
 Each request gets exactly one line back, in order, flushed at once: the ``--json`` object
-of the command (docs/JSON.md), or for a request the command would not run an object with
-``status`` ``"error"`` (``exit_code`` 2 for a bad request, 128 when the repository or the
-environment stopped it).  A request's ``"id"``, when given, is copied into its answer.
+of the command (docs/JSON.md) -- also when the repository or the environment stopped the
+run (``status`` ``"fatal"``, ``exit_code`` 128, as ``--json`` prints it) -- or for a bad
+request an object with ``status`` ``"error"`` and ``exit_code`` 2.  A request's ``"id"``, when given, is copied into its answer.
 The repository and its index stay warm between requests (git_aiapply.api.Session); the
 index is read again only when it changed on disk; the config, attributes and eol settings
 are read again for every request.  End of input ends the server (exit 0).
@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-from .errors import AiApplyError, FatalError, UsageError
+from .errors import AiApplyError, ErrorKind, FatalError, UsageError
 
 REQUEST_KEYS = {"response", "path", "options", "id", "name"}
 
@@ -65,6 +65,7 @@ def answer(session, line: bytes) -> dict:
     from pathlib import Path
 
     req_id = None
+    name = "response"
     try:
         req = _request(line)
         req_id = req.get("id")
@@ -72,15 +73,17 @@ def answer(session, line: bytes) -> dict:
         name = req.get("name")
         if name is None and "path" in req:
             name = req["path"]
-        out = session.apply(response, name=name, **req.get("options", {})).to_json()
+        out = session.apply_json(response, name=name, **req.get("options", {}))
     except UsageError as e:
-        out = error_object(2, "usage", str(e))
-    except FatalError as e:
-        out = error_object(128, e.kind, e.message)
+        out = error_object(2, ErrorKind.USAGE, str(e))
+    except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
+        from .pipeline import fatal_outcome
+
+        out = fatal_outcome(name or "response", e).to_json()
     except AiApplyError as e:  # the response refused before any result could be made
-        out = error_object(1, "refused", str(e))
+        out = error_object(1, ErrorKind.REFUSED, str(e))
     except Exception as e:  # a bug: say it, and keep serving the next requests
-        out = error_object(1, "internal", f"internal error: {type(e).__name__}: {e}")
+        out = error_object(1, ErrorKind.INTERNAL, f"internal error: {type(e).__name__}: {e}")
     if req_id is not None:
         out = {"id": req_id, **out}
     return out
@@ -135,7 +138,7 @@ def _too_long(line: LineTooLong) -> dict:
     text = (f"the request line is more than {line.limit} bytes, the limit (6 × "
             "aiapply.maxResponseBytes + 64 KiB: room for the largest response allowed, "
             "JSON-escaped); set aiapply.maxResponseBytes to raise it")
-    return {**error_object(1, "refused", text), "status": "refused", "fault": "response"}
+    return {**error_object(1, ErrorKind.REFUSED, text), "status": "refused", "fault": "response"}
 
 
 def serve(session, requests, write) -> None:

@@ -48,6 +48,8 @@ def guarded(fn, *args, **kwargs) -> None:
         sys.exit(2)
     except FatalError as e:
         echo_err(printable(f"fatal: {e.message}"))
+        if e.hint:
+            echo_err(printable(f"hint: {e.hint}"))
         sys.exit(128)
     except ApplyError as e:
         refused("the response was refused", e)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .errors import ApplyError, Problem
+from .errors import ApplyError, ErrorKind, Problem
 from .plan import FileChange, FileState, Plan, Snapshot, make_plan
 from .record import record
 from .text import FileText, is_binary
@@ -99,7 +99,7 @@ def merge_into_current(at_base: Plan, base: str, current: Snapshot,
             merged.append(now)
         final[now], before[now] = result, ours
     if problems:
-        raise ApplyError(problems, kind="refused")
+        raise ApplyError(problems, kind=ErrorKind.REFUSED)
     renames = [(follow(a), b) for a, b in at_base.renames]
     changes = _changes(final, before, renames)
     return ThreeWayPlan(Plan(final, before, renames, changes), base, merged)

@@ -246,7 +246,8 @@ def test_session_reads_config_changed_between_requests(base: GitRepo):
     assert s.apply(diff("README.md", "hello", "HELLO")).status == "applied"
     assert "AI-Response:" not in base.git("log", "-1", "--format=%B")
     base.git("config", "aiapply.format", "no-such-format")
-    with pytest.raises(ValueError, match="no-such-format"):
+    # a bad setting is the repository's, fatal as from the command (issue 23)
+    with pytest.raises(git_aiapply.FatalError, match="no-such-format"):
         s.apply(diff("README.md", "HELLO", "hello"))
 
 

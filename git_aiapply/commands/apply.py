@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..errors import ApplyError, ErrorKind, FatalError, UsageError
 from ..term import echo, echo_err
 
 DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
@@ -21,60 +21,23 @@ def run(params: dict) -> None:
             names = params["responses"] or ("-",)
             o = _fatal_outcome(names[0], e)
             o.edits = [] if params["verbose"] else None  # -v: the field is always there
-            _print_json([o])
+            _print_json([o], lines=len(names) > 1)  # several: JSON Lines, one line
         raise
 
 
 def _run(p: dict) -> None:
     from ..git.repo import Repo
     from ..inputs import read_inputs, several_choices
-    from ..options import commits_to_worktree
-    from ..response import DEFAULT_MAX_BYTES
+    from ..prepare import lock_index_ahead, options_for, prepare
 
     as_json = p["as_json"]
     repo = Repo(".")
-    if p["branch"] is None and os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
-        # an interrupted (or still running) run: the worktree may be half written
-        from ..git.journal import interrupted_problem
-
-        problem = interrupted_problem(repo.gitdir)
-        if problem is not None:
-            raise ApplyError(problem)
-    max_bytes = p["max_bytes"]
-    if max_bytes is not None and max_bytes < 0:
-        raise UsageError("--max-bytes takes a number of bytes, 0 (no limit) or more")
-    if max_bytes is None:
-        max_bytes = repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
-    include_dirty = p["include_dirty"]
-    if include_dirty is None:
-        include_dirty = repo.config_bool("aiapply.includeDirty", False)
-    branch = p["branch"]
-    three_way = p["three_way"]
-    if three_way is None:
-        three_way = repo.config_bool("aiapply.threeWay", False)
-    if p["base"] and not branch and not three_way:
-        raise UsageError("--base goes with --branch or -3")
-    if p["verify"] and (not branch or p["no_verify"]):
-        raise UsageError("--verify goes with --branch, and not with --no-verify")
-    if p["strip"] is not None and p["strip"] < 0:
-        raise UsageError("-p takes a number of leading path components, 0 or more")
-    from ..limits import directory_problem
-
-    if directory_problem(p["directory"]):
-        raise UsageError(directory_problem(p["directory"]))
-    _refuse_with_staging(p)
-    message = _message(p["messages"], p["message_file"])
-    if p["author"] is not None or p["date"] is not None:
-        _set_author(repo, p["author"], p["date"])
     # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
     report_only = p["stat"] or p["numstat"] or p["summary"]
-    commits = commits_to_worktree(p)
-    if commits:
-        # nowhere to commit: said before the response is read and planned
-        repo.require_worktree("this is a bare repository: --no-commit and --cached stage "
-                              "into a worktree's index" if p["no_commit"] or p["cached"] else
-                              "this is a bare repository: use --branch NAME to commit onto "
-                              "a branch")
+    request = _request(p, report_only)
+    prepared = prepare(repo, request)
+    branch, max_bytes = request["branch"], prepared.max_bytes
+    os.environ.update(prepared.identity)  # the commit and its hooks see them, as with git
     inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
     if len(inputs) == 1:
         # One run, then the process ends (main.py: os._exit): the cyclic garbage collector
@@ -85,27 +48,12 @@ def _run(p: dict) -> None:
 
         gc.disable()
     try:
-        if commits:
-            # the commit will need the index: take the lock and read the index while the
-            # rest of the command is imported and the response parsed (bench/results.md)
-            repo.lock_index_ahead()
-        from ..formats import FORMAT_NAMES
-        from ..pipeline import Options, message_settings
-
-        fmt = p["fmt"] or repo.config_choice("aiapply.format", FORMAT_NAMES)
-        if fmt and fmt not in FORMAT_NAMES:
-            raise UsageError(f"unknown format {fmt!r}; known formats: {', '.join(FORMAT_NAMES)}")
-        message_settings(repo, Options())  # a bad aiapply.trailers or .subjectLength is fatal now
-        opts = Options(check=p["check"] or report_only, diff=p["show_diff"],
-                       include_dirty=include_dirty and not p["cached"], allow_empty=p["allow_empty"], format=fmt,
-                       message=message, edit=p["edit"], no_verify=p["no_verify"],
-                       verify=p["verify"], branch=branch, base=p["base"], signoff=p["signoff"],
-                       sign=p["gpg_sign"], trailers=not p["no_trailers"], strip=p["strip"],
-                       directory=p["directory"], limits=tuple(p["limits"]),
-                       batch=os.urandom(4).hex() if len(inputs) > 1 else None,
-                       force=p["force"], three_way=three_way,
-                       three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
-                       verbose=p["verbose"], no_commit=p["no_commit"], cached=p["cached"])
+        # the commit will need the index: take the lock and read the index while the
+        # rest of the command is imported and the response parsed (bench/results.md)
+        lock_index_ahead(repo, prepared)
+        opts = options_for(repo, prepared)
+        if len(inputs) > 1:  # a run of several: its id, in each commit's reflog entry
+            opts.batch = os.urandom(4).hex()
         if branch is not None and (len(inputs) > 1 or "{" in branch
                                    or any(n.endswith(".jsonl") for n, _ in inputs)
                                    or several_choices(inputs)):
@@ -127,29 +75,23 @@ def _run(p: dict) -> None:
     sys.exit(code)
 
 
-# what --no-commit and --cached cannot go with: there is no commit (for --branch: no
-# commit is where that mode writes)
-_COMMIT_ONLY = (("branch", "--branch"), ("messages", "-m"), ("message_file", "-F"),
-                ("edit", "--edit"), ("signoff", "--signoff"), ("author", "--author"),
-                ("date", "--date"))
+def _request(p: dict, report_only: bool) -> dict:
+    """The command's parameters as a request of prepare.py (the library's option names)."""
+    from ..prepare import check_staging
 
-
-def _refuse_with_staging(p: dict) -> None:
-    """Usage errors of --no-commit and --cached (docs/DECISIONS.md)."""
-    if p["no_commit"] and p["cached"]:
-        raise UsageError("--no-commit and --cached cannot be used together (--cached "
-                         "writes the index only)")
-    staging = "--no-commit" if p["no_commit"] else "--cached" if p["cached"] else None
-    if staging is None:
-        return
-    given = [flag for key, flag in _COMMIT_ONLY if p[key]]
-    if p["gpg_sign"]:
-        given.append("-S")
-    if p["cached"] and p["include_dirty"]:
-        given.append("--include-dirty")  # the index is applied to as HEAD holds it
-    if given:
-        raise UsageError(f"{staging} makes no commit: it cannot be used with "
-                         + ", ".join(given))
+    request = {"check": p["check"] or report_only, "diff": p["show_diff"],
+               "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
+               "format": p["fmt"], "message": p["messages"] or p["message_file"],
+               "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
+               "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
+               "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
+               "directory": p["directory"], "limits": p["limits"], "force": p["force"],
+               "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
+               "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
+               "cached": p["cached"]}
+    check_staging(request)  # before -F's file is read: it makes no commit
+    request["message"] = _message(p["messages"], p["message_file"])
+    return request
 
 
 def _ignore_interrupts() -> None:
@@ -169,10 +111,10 @@ class _Show:
         self.stat, self.numstat, self.summary = stat, numstat, summary
 
 
-def _print_json(outcomes) -> None:
+def _print_json(outcomes, lines: bool = False) -> None:
     import json
 
-    echo(json.dumps(outcomes[0].to_json(), indent=2))
+    echo(json.dumps(outcomes[0].to_json(), indent=None if lines else 2))
 
 
 def _message(messages, message_file) -> str | None:
@@ -190,63 +132,6 @@ def _message(messages, message_file) -> str | None:
             return f.read()
     except OSError as e:
         raise UsageError(f"cannot read {message_file}: {e.strerror}") from None
-
-
-def _set_author(repo, author: str | None, date: str | None) -> None:
-    """--author and --date as git commit takes them: they become GIT_AUTHOR_NAME, _EMAIL and
-    _DATE, which the commit and its hooks see, as with git."""
-    os.environ.update(author_env(repo, author, date))
-
-
-def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
-    """The GIT_AUTHOR_NAME, _EMAIL and _DATE that --author and --date stand for, as git
-    commit reads them (the library gives the same options); FatalError (usage) when the
-    author is neither "Name <email>" nor a pattern matching an earlier author, or the date
-    is not one git reads."""
-    from ..git.ident import check_name, split_ident
-
-    env: dict[str, str] = {}
-    if author is not None:
-        # as git: a value without '>' is a pattern matched against earlier authors
-        if ">" not in author:
-            found = _find_author(repo, author)
-            if found is None:
-                raise FatalError(f"--author '{author}' is not 'Name <email>' and matches no "
-                                 "existing author", kind="usage")
-            author = found
-        split = split_ident(author)
-        if split is None:
-            raise FatalError("malformed --author parameter", kind="usage")
-        try:
-            check_name(*split)  # git dies on these before it does anything
-        except FatalError as e:
-            raise FatalError(e.message, kind="usage") from None
-        env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = split
-    if date is not None:
-        from ..dates import parse_commit_date
-
-        parsed = parse_commit_date(date)
-        if parsed is None:
-            # git's words exactly (a program may match them); what is read: docs/DECISIONS.md
-            raise FatalError(f"invalid date format: {date}", kind="usage")
-        # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
-        secs, off = parsed
-        sign = "-" if off < 0 else "+"
-        env["GIT_AUTHOR_DATE"] = f"@{secs} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
-    return env
-
-
-def _find_author(repo, pattern: str) -> str | None:
-    """git commit --author PATTERN: the most recent author matching it, "Name <email>"."""
-    import subprocess
-
-    try:
-        p = subprocess.run(["git", f"--git-dir={repo.gitdir}", "log", "--all", "-i", "-1",
-                            "--format=%an <%ae>", f"--author={pattern}"],
-                           capture_output=True, text=True)
-    except OSError:
-        return None
-    return p.stdout.strip() or None if p.returncode == 0 else None
 
 
 def _apply_each(repo, inputs, opts, max_bytes, color, show):
@@ -295,12 +180,9 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
 
 
 def _fatal_outcome(name, e: FatalError):
-    from ..pipeline import Outcome, Status
-    from ..response import Response, response_name
+    from ..pipeline import fatal_outcome
 
-    resp = Response(text="", given_text="", response_id="", model=None,
-                    name=response_name(name), is_json=False)
-    return Outcome(resp, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind)
+    return fatal_outcome(name, e)
 
 
 def _ref_state(repo, opts):
@@ -394,9 +276,9 @@ def _branch_label(ref: str | None) -> str:
     return "detached HEAD" if ref is None else short_branch(ref)
 
 
-_KIND_WORDS = {"hook": "a hook refused the commit",
-               "dirty": "files the response touches are not clean",
-               "parse": "the response is malformed"}
+_KIND_WORDS = {ErrorKind.HOOK: "a hook refused the commit",
+               ErrorKind.DIRTY: "files the response touches are not clean",
+               ErrorKind.PARSE: "the response is malformed"}
 
 
 def print_outcome(repo, o, show) -> None:
@@ -408,7 +290,7 @@ def print_outcome(repo, o, show) -> None:
             echo_err(f"fatal: {p.reason}")
         return
     if o.status == Status.REFUSED:
-        if o.error_kind == "message":  # git's own words
+        if o.error_kind == ErrorKind.MESSAGE:  # git's own words
             for p in o.problems:
                 echo_err(p.reason)
             return

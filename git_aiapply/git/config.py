@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import FatalError
+from ..errors import ErrorKind, FatalError
 
 _ABSENT = object()
 TRUE = ("true", "yes", "on")
@@ -83,21 +83,21 @@ def command_line_settings(env=None) -> dict[str, str | None]:
         try:
             n = int(count)
         except ValueError:
-            raise FatalError(f"bogus count in GIT_CONFIG_COUNT: {count}", kind="config") from None
+            raise FatalError(f"bogus count in GIT_CONFIG_COUNT: {count}", kind=ErrorKind.CONFIG) from None
         for k in range(n):
             key = env.get(f"GIT_CONFIG_KEY_{k}")
             if key is None:
-                raise FatalError(f"missing config key GIT_CONFIG_KEY_{k}", kind="config")
+                raise FatalError(f"missing config key GIT_CONFIG_KEY_{k}", kind=ErrorKind.CONFIG)
             value = env.get(f"GIT_CONFIG_VALUE_{k}")
             if value is None:
-                raise FatalError(f"missing config value GIT_CONFIG_VALUE_{k}", kind="config")
+                raise FatalError(f"missing config value GIT_CONFIG_VALUE_{k}", kind=ErrorKind.CONFIG)
             out[canonical_key(key)] = value
     params = env.get("GIT_CONFIG_PARAMETERS")
     if params:
         try:
             pairs = parse_parameters(params)
         except ValueError as e:
-            raise FatalError(str(e), kind="config") from None
+            raise FatalError(str(e), kind=ErrorKind.CONFIG) from None
         for key, value in pairs:
             out[canonical_key(key)] = value
     return out
@@ -115,7 +115,7 @@ def parse_bool(value: str | None, key: str) -> bool:
     try:
         return parse_int(v, key) != 0
     except FatalError:
-        raise FatalError(f"bad boolean config value '{value}' for '{key}'", kind="config") from None
+        raise FatalError(f"bad boolean config value '{value}' for '{key}'", kind=ErrorKind.CONFIG) from None
 
 
 def parse_int(value: str | None, key: str) -> int:
@@ -130,4 +130,4 @@ def parse_int(value: str | None, key: str) -> int:
         return int(v, 10) * factor
     except ValueError:
         raise FatalError(f"bad numeric config value '{value}' for '{key}': invalid unit",
-                         kind="config") from None
+                         kind=ErrorKind.CONFIG) from None

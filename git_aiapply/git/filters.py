@@ -20,7 +20,7 @@ import sys
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, Problem
+from ..errors import ApplyError, ErrorKind, FatalError, Problem
 
 # crlf actions (git's convert.c names)
 BINARY, TEXT, TEXT_INPUT, TEXT_CRLF, AUTO, AUTO_INPUT, AUTO_CRLF = range(7)
@@ -144,7 +144,7 @@ def _codec_name(encoding: str) -> str:
         return codecs.lookup(name).name
     except LookupError:
         raise FatalError(f"failed to encode to or from '{encoding}': an encoding git ai-apply "
-                         "does not know (working-tree-encoding)", kind="filter") from None
+                         "does not know (working-tree-encoding)", kind=ErrorKind.FILTER) from None
 
 
 def is_utf8(encoding: str) -> bool:
@@ -389,10 +389,10 @@ class Filters:
             if self.repo.config_get(f"filter.{driver}.process"):
                 raise FatalError(f"{path}: the filter '{driver}' is a long-running process "
                                  "filter (filter.{driver}.process), which git ai-apply cannot "
-                                 "run; give it smudge and clean commands", kind="filter")
+                                 "run; give it smudge and clean commands", kind=ErrorKind.FILTER)
             if required:
                 raise FatalError(f"{path}: {which} filter '{driver}' failed: no "
-                                 f"filter.{driver}.{which} command is set", kind="filter")
+                                 f"filter.{driver}.{which} command is set", kind=ErrorKind.FILTER)
             return data  # git: a driver without that command leaves the content as it is
         import subprocess
 
@@ -410,7 +410,7 @@ class Filters:
             if required or p is None:
                 raise FatalError(f"{path}: {which} filter '{driver}' failed"
                                  + (f" (exit {p.returncode})" if p is not None else "")
-                                 + (f": {err}" if err else ""), kind="filter")
+                                 + (f": {err}" if err else ""), kind=ErrorKind.FILTER)
             return data  # git passes the content through when an optional filter fails
         return p.stdout
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import errno
 import os
 
-from ..errors import ApplyError, Problem
+from ..errors import ApplyError, ErrorKind, Problem
 from ..record import field, record
 from .faults import remove_file
 
@@ -154,7 +154,7 @@ def _failed(res: HookResult, hints: dict[str, str]):
         shown = []
     body = (f"; its output{' (last 60 lines)' if cut else ''}:\n"
             + "\n".join("  " + l for l in shown)) if shown else "; it printed nothing"
-    return ApplyError(Problem(reason + body, hint=hints.get(res.name)), kind="hook")
+    return ApplyError(Problem(reason + body, hint=hints.get(res.name)), kind=ErrorKind.HOOK)
 
 
 def cleanup_whitespace(message: str) -> str:
@@ -236,7 +236,7 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
         message = cleanup_whitespace(text)
         if not message.strip():
             why = "" if editor is not None else " (a hook emptied it)"
-            raise ApplyError(f"aborting commit due to empty commit message{why}", kind="hook")
+            raise ApplyError(f"aborting commit due to empty commit message{why}", kind=ErrorKind.HOOK)
     except BaseException:
         if hook_index and hook_index != lock.lock_path:
             remove_file(hook_index)
@@ -381,7 +381,7 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
                 shown = ("\n" + "\n".join("  " + l for l in out.splitlines()[-40:])) if out else ""
                 raise ApplyError(Problem(
                     f"the {name} hook failed (exit {res.returncode}) in the --verify "
-                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind="hook")
+                    f"worktree; no branch was changed{':' if shown else ''}{shown}"), kind=ErrorKind.HOOK)
 
         if not no_verify:
             run("pre-commit", [])
@@ -397,7 +397,7 @@ def verify_in_worktree(repo, base_commit, tree_id, message: str, *, refname: str
             message = cleanup_whitespace(f.read())
         if not message.strip():
             raise ApplyError("aborting commit due to empty commit message (a hook emptied it)",
-                             kind="hook")
+                             kind=ErrorKind.HOOK)
         return tree_id, message, "".join(output)
     finally:
         verify_worktree.remove(repo.commondir, wt)

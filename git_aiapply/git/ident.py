@@ -9,7 +9,7 @@ import contextvars
 import os
 import time
 
-from ..errors import FatalError
+from ..errors import ErrorKind, FatalError
 from ..record import record
 
 # GIT_AUTHOR_* values a library call gives (its author= and date= options): per thread and
@@ -82,10 +82,10 @@ def check_name(name: str, email: str, *, hint: bool = False) -> None:
     identity hint when the name was its default), or nothing but crud."""
     if not name:
         raise FatalError(f"empty ident name (for <{email}>) not allowed"
-                         + ("\n\n" + _ENV_HINT if hint else ""), kind="environment")
+                         + ("\n\n" + _ENV_HINT if hint else ""), kind=ErrorKind.ENVIRONMENT)
     if not any(not _crud(c) for c in name):
         raise FatalError(f"name consists only of disallowed characters: {name}",
-                         kind="environment")
+                         kind=ErrorKind.ENVIRONMENT)
 
 
 def _account():
@@ -163,11 +163,11 @@ def identity(repo, who: str) -> Ident:
         if email is None:
             if config_only:
                 raise FatalError("no email was given and auto-detection is disabled",
-                                 kind="environment")
+                                 kind=ErrorKind.ENVIRONMENT)
             email, bogus = _default_email()
             if bogus:
                 raise FatalError(f"unable to auto-detect email address (got '{email}')\n\n"
-                                 + _ENV_HINT, kind="environment")
+                                 + _ENV_HINT, kind=ErrorKind.ENVIRONMENT)
     name = env.get(f"GIT_{w}_NAME")
     if name is None:
         name = repo.config_get(f"{who}.name") or None
@@ -177,14 +177,14 @@ def identity(repo, who: str) -> Ident:
         if name is None:
             if config_only:
                 raise FatalError("no name was given and auto-detection is disabled",
-                                 kind="environment")
+                                 kind=ErrorKind.ENVIRONMENT)
             name = _default_name()
     check_name(name, email, hint=using_default)
     date = env.get(f"GIT_{w}_DATE")
     if date:
         parsed = parse_git_date(date)
         if parsed is None:
-            raise FatalError(f"invalid date format: {date}", kind="usage")
+            raise FatalError(f"invalid date format: {date}", kind=ErrorKind.USAGE)
         seconds, offset = parsed
     else:
         seconds = int(time.time())

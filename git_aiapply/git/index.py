@@ -7,7 +7,7 @@ import os
 
 import pygit2
 
-from ..errors import FatalError
+from ..errors import ErrorKind, FatalError
 from . import early_index
 from .faults import fault, remove_file
 
@@ -56,9 +56,9 @@ def read_index(path: str, maybe_sparse: bool = False, shown: str | None = None) 
     finally:
         sys.unraisablehook = hook
     if error is not None:
-        raise FatalError(error, kind="index")
+        raise FatalError(error, kind=ErrorKind.INDEX)
     if maybe_sparse and _is_sparse(index):
-        raise FatalError(_SPARSE.format(shown), kind="index")
+        raise FatalError(_SPARSE.format(shown), kind=ErrorKind.INDEX)
     return index
 
 
@@ -201,7 +201,7 @@ class IndexLock:
                 raise
         except OSError as e:
             raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
-                             kind="io") from None
+                             kind=ErrorKind.IO) from None
         try:
             fault("index-lock")  # the owner line written, the lock not yet taken
             self._link_lock(owner)
@@ -217,7 +217,7 @@ class IndexLock:
         except OSError as e:
             if e.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS):
                 raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
-                                 kind="lock") from None
+                                 kind=ErrorKind.LOCK) from None
             self._create_lock_in_place()  # no hard links here (FAT, some FUSE mounts)
 
     def _create_lock_in_place(self) -> None:
@@ -227,13 +227,13 @@ class IndexLock:
             raise self._held_elsewhere() from None
         except OSError as e:
             raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
-                             kind="lock") from None
+                             kind=ErrorKind.LOCK) from None
         try:
             _write_fd(fd, f"{LOCK_MARKER} {os.getpid()}\n".encode())
         except OSError as e:
             remove_file(self.lock_path)
             raise FatalError(f"Unable to create '{self.lock_path}': {e.strerror}",
-                             kind="io") from None
+                             kind=ErrorKind.IO) from None
 
     def _held_elsewhere(self) -> FatalError:
         owner = lock_owner(self.lock_path)
@@ -241,11 +241,11 @@ class IndexLock:
             return FatalError(
                 f"Unable to create '{self.lock_path}': File exists.\n\nIt was left by "
                 f"an interrupted git ai-apply (pid {owner}): run `git ai-apply recover`.",
-                kind="lock")
+                kind=ErrorKind.LOCK)
         return FatalError(
             f"Unable to create '{self.lock_path}': File exists.\n\nAnother git process "
             "seems to be running in this repository (index.lock exists). If no other git "
-            "process is running, remove the file and try again.", kind="lock")
+            "process is running, remove the file and try again.", kind=ErrorKind.LOCK)
 
     def read_ahead(self) -> None:
         """Start reading the index in a thread.  libgit2 verifies the index's checksum on
@@ -286,7 +286,7 @@ class IndexLock:
         early = early_index.take(self.path, self.work_path)
         if early is not None:  # read before the lock, and provably the index now
             if self.maybe_sparse and _is_sparse(early):
-                raise FatalError(_SPARSE.format(self.path), kind="index")
+                raise FatalError(_SPARSE.format(self.path), kind=ErrorKind.INDEX)
             return early
         remove_file(self.work_path)
         if os.path.exists(self.path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import os
 
-from ..errors import FatalError
+from ..errors import ErrorKind, FatalError
 from .faults import remove_file
 
 
@@ -15,7 +15,7 @@ def io_error(what: str, exc: BaseException, dirs=()) -> FatalError:
     """A disk or repository error (full disk, read-only file system, I/O error) as git
     words it: fatal, naming the cause and the file; nothing was changed."""
     return FatalError(f"cannot write the {what}: {write_cause(exc, dirs)}; nothing was changed",
-                      kind="io")
+                      kind=ErrorKind.IO)
 
 
 def probe_dirs(repo) -> list[str]:

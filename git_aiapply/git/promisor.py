@@ -15,7 +15,7 @@ import subprocess
 import pygit2
 from pygit2.enums import ObjectType
 
-from ..errors import FatalError
+from ..errors import ErrorKind, FatalError
 
 _TYPES = {b"blob": ObjectType.BLOB, b"tree": ObjectType.TREE,
           b"commit": ObjectType.COMMIT, b"tag": ObjectType.TAG}
@@ -61,7 +61,7 @@ class LazyFetch(pygit2.OdbBackend):
             why = r.stderr.decode("utf-8", "replace").strip().splitlines()
             raise FatalError(f"missing object {key} in a partial clone, and git could not "
                              f"fetch it from the promisor remote"
-                             + (f": {why[-1]}" if why else ""), kind="repository")
+                             + (f": {why[-1]}" if why else ""), kind=ErrorKind.REPOSITORY)
         found = (_TYPES[parts[1]], rest[:int(parts[2])])
         if len(self.fetched) >= _KEEP:
             self.fetched.pop(next(iter(self.fetched)))

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, Problem, UsageError
+from ..errors import ApplyError, ErrorKind, FatalError, Problem, UsageError
 from .faults import remove_file
 
 
@@ -88,7 +88,7 @@ def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid |
         locked = "lock" in str(e).lower()
         raise FatalError(f"cannot {verb} {refname}: {e}"
                          + (" (another git process may hold the reference lock)" if locked else ""),
-                         kind="lock" if locked else "io") from None
+                         kind=ErrorKind.LOCK if locked else "io") from None
 
 
 def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,

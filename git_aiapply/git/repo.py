@@ -9,7 +9,7 @@ import sys
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, UsageError
+from ..errors import ApplyError, ErrorKind, FatalError, UsageError
 from ..trailers import AI_PATHS, AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
@@ -69,7 +69,7 @@ def _open(path: str, shown: str) -> pygit2.Repository:
         if owned and _safe_by_command_line(owned.group(1)):
             return _open_unvalidated(path, RepositoryOpenFlag.NO_SEARCH)
         raise _unopenable(path, e) or FatalError(f"not a git repository: '{shown}'",
-                                                 kind="repository") from None
+                                                 kind=ErrorKind.REPOSITORY) from None
 
 
 def _safe_by_command_line(where: str) -> bool:
@@ -105,13 +105,13 @@ def _unopenable(gitdir: str, error: Exception) -> FatalError | None:
         return FatalError(f"detected dubious ownership in repository at '{where}'\n"
                           "To add an exception for this directory, call:\n\n"
                           f"\tgit config --global --add safe.directory {where}",
-                          kind="repository")
+                          kind=ErrorKind.REPOSITORY)
     if _object_format(gitdir) not in ("", "sha1"):
         return FatalError(f"{_object_format(gitdir).upper().replace('SHA', 'SHA-')} "
                           f"repositories are not supported (extensions.objectFormat in "
                           f"{os.path.normpath(gitdir)}); git ai-apply reads SHA-1 "
                           "repositories only",
-                          kind="repository")
+                          kind=ErrorKind.REPOSITORY)
     return None
 
 
@@ -149,7 +149,7 @@ class Repo:
                 found = None
             if found is None:
                 raise FatalError("not a git repository (or any of the parent directories): .git",
-                                 kind="repository")
+                                 kind=ErrorKind.REPOSITORY)
             try:
                 # opened from the start folder, libgit2 finds the worktree of a gitfile
                 # (--separate-git-dir, linked worktrees) and core.worktree
@@ -211,7 +211,7 @@ class Repo:
         if self.inside_gitdir:
             raise FatalError(f"this operation must be run in a work tree (the current folder "
                              f"is inside the git directory {self.gitdir}); run it from the "
-                             "worktree", kind="repository")
+                             "worktree", kind=ErrorKind.REPOSITORY)
 
     def _common_dir(self) -> str:
         p = os.path.join(self.gitdir, "commondir")
@@ -239,7 +239,7 @@ class Repo:
             if target.type != pygit2.enums.ReferenceType.SYMBOLIC:
                 return name, target.target
             name = target.target
-        raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind="state")
+        raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind=ErrorKind.STATE)
 
     def resolve_commit(self, rev: str) -> pygit2.Commit:
         try:
@@ -309,7 +309,7 @@ class Repo:
         value = self.config_get(key)
         if value is not None and value not in choices:
             raise FatalError(f"bad config value '{value}' for '{canonical_key(key)}' (one of: "
-                             f"{', '.join(choices)})", kind="config")
+                             f"{', '.join(choices)})", kind=ErrorKind.CONFIG)
         return value
 
     def config_int(self, key: str, default: int, minimum: int | None = None) -> int:
@@ -321,7 +321,7 @@ class Repo:
         number = parse_int(value, canonical_key(key))
         if minimum is not None and number < minimum:
             raise FatalError(f"bad numeric config value '{value}' for '{canonical_key(key)}': "
-                             f"out of range (at least {minimum})", kind="config")
+                             f"out of range (at least {minimum})", kind=ErrorKind.CONFIG)
         return number
 
     # -- the index lock taken ahead ---------------------------------------------------
@@ -447,7 +447,7 @@ def _use_object_directories(repo: pygit2.Repository) -> None:
             odb.add_disk_alternate(os.path.abspath(folder))
     except (pygit2.GitError, OSError, ValueError) as e:
         raise FatalError(f"cannot use the object directories named by GIT_OBJECT_DIRECTORY/"
-                         f"GIT_ALTERNATE_OBJECT_DIRECTORIES: {e}", kind="repository") from None
+                         f"GIT_ALTERNATE_OBJECT_DIRECTORIES: {e}", kind=ErrorKind.REPOSITORY) from None
     if objects:
         repo.set_odb(odb)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import FatalError
+from ..errors import ErrorKind, FatalError
 
 
 def signer(repo, sign: bool | None):
@@ -22,7 +22,7 @@ def signer(repo, sign: bool | None):
     fmt = (repo.config_get("gpg.format") or "openpgp").lower()
     if fmt not in ("openpgp", "x509", "ssh"):
         raise FatalError(f"invalid value for 'gpg.format': '{fmt}' (use openpgp, x509 or ssh)",
-                         kind="config")
+                         kind=ErrorKind.CONFIG)
     default = {"openpgp": "gpg", "x509": "gpgsm", "ssh": "ssh-keygen"}[fmt]
     program = repo.config_get(f"gpg.{fmt}.program") if fmt != "openpgp" else None
     program = program or (repo.config_get("gpg.program") if fmt == "openpgp" else None) or default
@@ -46,12 +46,12 @@ def signer(repo, sign: bool | None):
         except OSError as e:
             raise FatalError(f"cannot run {program} to sign the commit: {e.strerror} (set "
                              "gpg.program to your gpg, or pass --no-gpg-sign)",
-                             kind="signing") from None
+                             kind=ErrorKind.SIGNING) from None
         if p.returncode != 0 or b"-----BEGIN" not in p.stdout:
             # as git: what the signer said, then "gpg failed to sign the data"
             said = p.stderr.decode("utf-8", "replace").strip()[-500:]
             raise FatalError((said + "\n" if said else "") +
-                             f"{program} failed to sign the data", kind="signing")
+                             f"{program} failed to sign the data", kind=ErrorKind.SIGNING)
         return p.stdout.decode("utf-8", "replace")
 
     return run
@@ -66,7 +66,7 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
 
     if not key:
         raise FatalError("either user.signingkey or gpg.ssh.defaultKeyCommand needs to be "
-                         "configured", kind="signing")
+                         "configured", kind=ErrorKind.SIGNING)
     folder = tempfile.mkdtemp(prefix="ai-apply-sign-")
     try:
         payload = os.path.join(folder, "commit")
@@ -85,7 +85,7 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
             p = subprocess.run(args, capture_output=True)
         except OSError as e:
             raise FatalError(f"cannot run {program} to sign the commit: {e.strerror}",
-                             kind="signing") from None
+                             kind=ErrorKind.SIGNING) from None
         try:
             with open(payload + ".sig", encoding="utf-8") as f:
                 sig = f.read()
@@ -95,7 +95,7 @@ def _ssh_sign(program: str, key: str | None, content: str) -> str:
             # as git: what the signer said, then "gpg failed to sign the data"
             said = p.stderr.decode("utf-8", "replace").strip()[-500:]
             raise FatalError((said + "\n" if said else "") +
-                             f"{program} failed to sign the data", kind="signing")
+                             f"{program} failed to sign the data", kind=ErrorKind.SIGNING)
         return sig
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -26,7 +26,7 @@ import stat
 
 import pygit2
 
-from ..errors import ApplyError, FatalError, Problem
+from ..errors import ApplyError, ErrorKind, FatalError, Problem
 from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
@@ -38,8 +38,9 @@ from .worktree_files import (NO_HARD_LINKS, git_perm, open_new, perm_of, restore
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
-from .state import (LeadingFolders, TreeSnapshot, dirty_paths, read_disk, read_disk_here,
-                    refuse_symlinked_parent, tree_entry, unmerged_paths)
+from .checks import refuse_dirty, refuse_in_progress, refuse_unmerged, require_worktree
+from .state import (LeadingFolders, TreeSnapshot, read_disk, read_disk_here,
+                    refuse_symlinked_parent, tree_entry)
 
 
 # --------------------------------------------------------------------------- worktree
@@ -376,7 +377,7 @@ class Transaction:
     ``planned_head`` is (branch, commit id) as the caller planned against."""
 
     def __init__(self, repo: Repo, planned_head: tuple, *, kind: str = "apply"):
-        repo.require_worktree("this is a bare repository: use --branch NAME to commit onto a branch")
+        require_worktree(repo)
         self.repo = repo
         self.r = repo.repo
         self.planned_head = planned_head
@@ -393,26 +394,19 @@ class Transaction:
     def __enter__(self) -> "Transaction":
         self.lock = self.repo.index_lock()
         try:
-            what = self.repo.in_progress()
-            if what is not None:
-                raise in_progress_error(what)
+            refuse_in_progress(self.repo)  # again: planning saw the repository unlocked
             if self.repo.head() != tuple(self.planned_head):
                 raise ApplyError(Problem("HEAD moved while the response was being applied",
                                          hint="run the command again"))
             self.index = self.lock.read()
-            unmerged = unmerged_paths(self.index)
-            if unmerged:
-                raise unmerged_error(unmerged)
+            refuse_unmerged(self.index)
         except BaseException:
             self.lock.release()
             raise
         return self
 
     def check_clean(self, base: TreeSnapshot, paths, *, refusal: str, hint: str) -> None:
-        dirty = dirty_paths(self.repo, self.index, base, paths)
-        if dirty:
-            raise ApplyError([Problem(f"{p} {why}; {refusal}", file=p, hint=hint)
-                              for p, why in sorted(dirty)], kind="dirty")
+        refuse_dirty(self.repo, self.index, base, paths, refusal=refusal, hint=hint)
 
     # -- 4 ---------------------------------------------------------------------------
     def write_worktree(self, final: dict[str, FileState | None],
@@ -529,29 +523,13 @@ class Transaction:
                 f"the {'undo' if self.kind == 'undo' else 'commit'} failed ({write_cause(exc)}) and "
                 "these files could not be put back yet: " + ", ".join(failed) + "\n"
                 "hint: fix the cause, then run `git ai-apply recover`, which puts them back "
-                "as they were", kind="io") from None
+                "as they were", kind=ErrorKind.IO) from None
         self.writer.drop_backups()
         self.journal.end()
         if isinstance(exc, (OSError, pygit2.GitError)):
             # a disk or repository error (full disk, I/O error): nothing changed
             raise io_error("undo" if self.kind == "undo" else "commit", exc,
                            probe_dirs(self.repo)) from None
-
-
-def unmerged_error(paths: list[str]) -> FatalError:
-    return FatalError("Committing is not possible because you have unmerged files ("
-                      + ", ".join(paths[:5]) + (", ..." if len(paths) > 5 else "")
-                      + "): fix them up in the worktree, `git add` them, and commit (or abort "
-                      "the merge) first", kind="state")
-
-
-def in_progress_error(what: str) -> FatalError:
-    how = {"a merge": "`git commit` or `git merge --abort`",
-           "a cherry-pick": "`git cherry-pick --continue` or `--abort`",
-           "a revert": "`git revert --continue` or `--abort`"}.get(
-        what, "`git rebase --continue` or `git rebase --abort`")
-    return FatalError(f"you are in the middle of {what}; finish it ({how}) before applying "
-                      "a response", kind="state")
 
 
 # --------------------------------------------------------------------------- apply, pick
