@@ -6,7 +6,7 @@ overlap, and the search for the single placement that the rules allow.  A place 
 """
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
@@ -137,6 +137,10 @@ class Placer:
         self.shapes = [_shape(h) for h in hunks]
         self.rel_runs = [[(a, b) for a, b, _t in s] for s in self.shapes]
         self.span = [(r[0][0], r[-1][1]) if r else (0, 0) for r in self.rel_runs]
+        # gaps an edit inserts into between two of its own old lines: it says they are
+        # adjacent, so another insertion there leaves no order that applies both
+        self.inner_gaps = [[a for a, b in r if a == b and 0 < a < len(h.old)]
+                           for r, h in zip(self.rel_runs, hunks)]
         self.net: list[list | None] = [None] * len(hunks)  # _net_shape, when asked
         # identical edits: same old and new sides (and same anchors / end-of-file marker)
         keys: dict[tuple, int] = {}
@@ -154,6 +158,9 @@ class Placer:
         if self.group[p.index] == self.group[q.index] and p.start == q.start:
             return True  # identical edits take one place each
         ps, qs = p.start, q.start
+        if self.inner_gaps[p.index] and self.inner_gaps[q.index] \
+                and self._shared_inner_gap(p, q) is not None:
+            return self.effect(p) != self.effect(q)  # the same insertion stated twice
         if not (ps + self.span[p.index][0] < qs + self.span[q.index][1]
                 and qs + self.span[q.index][0] < ps + self.span[p.index][1]):
             return False
@@ -162,6 +169,13 @@ class Placer:
                 if _runs_conflict(ps + a1, ps + b1, qs + a2, qs + b2):
                     return self.effect(p) != self.effect(q)  # the same change stated twice
         return False
+
+    def _shared_inner_gap(self, p: Placement, q: Placement) -> int | None:
+        """The gap (after 1-based file line N) both edits insert into between two of
+        their own old lines, or None."""
+        both = ({p.start + a for a in self.inner_gaps[p.index]}
+                & {q.start + a for a in self.inner_gaps[q.index]})
+        return min(both) if both else None
 
     def effect(self, p: Placement) -> tuple:
         """What edit ``p.index`` does at ``p``: the lines it removes and the lines it adds
@@ -219,7 +233,7 @@ class Placer:
             if twin is not p:
                 out.append((twin, p))
                 continue
-            active = [q for q in active if self.hi(q) > lo]
+            active = [q for q in active if self.hi(q) >= lo]  # >=: insertions into one gap
             for q in active:
                 if self.conflict(p, q):
                     out.append((q, p))
@@ -234,9 +248,13 @@ class Placer:
             other = f"edit {a.hunk.number}"
             if a.hunk.directive and a.hunk.section != b.hunk.section:
                 other += f" of {a.hunk.directive}"  # gathered from another directive
+            gap = self._shared_inner_gap(a, b)
+            why = ("both change the same lines" if gap is None else
+                   f"both insert different lines between lines {gap} and {gap + 1}, each "
+                   "keeping those two lines together, so no order can apply both")
             problems.append(self.problem(
                 b.hunk, f"overlaps {other} (lines {a.start + 1}-"
-                        f"{max(a.end, a.start + 1)}): both change the same lines",
+                        f"{max(a.end, a.start + 1)}): {why}",
                 hint="merge overlapping edits into one"))
         return problems
 
@@ -263,8 +281,8 @@ class Placer:
         if (self.group[c.index], c.start) in taken:
             return False
         lo, hi = self.lo(c), self.hi(c)
-        j = bisect_left(los, hi) - 1
-        while j >= 0 and maxhi[j] > lo:
+        j = bisect_right(los, hi) - 1  # edits touching c too: insertions into one gap
+        while j >= 0 and maxhi[j] >= lo:
             if self.conflict(c, ps[j]):
                 return False
             j -= 1
@@ -409,7 +427,7 @@ class Placer:
         active: list[Placement] = []
         for c in allc:
             lo = self.lo(c)
-            active = [q for q in active if self.hi(q) > lo]
+            active = [q for q in active if self.hi(q) >= lo]  # >=: insertions into one gap
             for q in active:
                 self.budget -= 1
                 if q.index != c.index and find(q.index) != find(c.index) and self.conflict(c, q):
