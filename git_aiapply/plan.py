@@ -350,6 +350,11 @@ class _Planner:
                              "overwrites an untracked file",
                              hint="move it away or `git add` it first")
         if old is not None and not op.replace and old.data:
+            if op.source.format == "unified-diff":  # '--- /dev/null', as git says it
+                return self.fail(op.source, path,
+                                 f"{path} already exists; a diff from /dev/null only "
+                                 "creates new files or fills empty ones",
+                                 hint=f"write the change as hunks against {path}'s lines")
             # a tool call's empty old_string, else an empty SEARCH block
             empty = "old_string" if op.source.format == "tool-call" else "SEARCH block"
             return self.fail(op.source, path,
