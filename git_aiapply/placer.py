@@ -130,8 +130,12 @@ class Placer:
     edits is bounded (SEARCH_BUDGET); past the bound they are refused as ambiguous."""
 
     def __init__(self, hunks: list[Hunk], candidates: list[list[Placement]],
-                 restated: set[int] = frozenset()):
+                 restated: set[int] = frozenset(), correct=None):
         self.hunks = hunks
+        # correct(p, runs): the runs' added lines as written at p (what a loose tier
+        # tolerated corrected), or None when they cannot be; compares restatements
+        self.correct = correct
+        self.corrected: dict[tuple[int, int], tuple | None] = {}
         self.candidates = candidates
         self.restated = restated  # copies of an edit beyond its places: applied once
         self.shapes = [_shape(h) for h in hunks]
@@ -183,8 +187,19 @@ class Placer:
         are one change, made once."""
         if self.net[p.index] is None:
             self.net[p.index] = _net_shape(self.hunks[p.index])
-        return (tuple((p.start + a, p.start + b, t) for a, b, t in self.net[p.index]),
-                p.tier, self.hunks[p.index].new_no_newline)
+        runs, tier = self.net[p.index], p.tier
+        if tier and self.correct is not None:
+            key = (p.index, p.start)
+            if key not in self.corrected:
+                fixed = self.correct(p, runs)
+                self.corrected[key] = None if fixed is None else tuple(
+                    (a, b, tuple(t)) for a, b, t in fixed)
+            if self.corrected[key] is not None:
+                # as the file will hold them: a restatement that needed a tolerance
+                # (re-indented, curly quotes) is the same change as the exact one
+                runs, tier = self.corrected[key], 0
+        return (tuple((p.start + a, p.start + b, t) for a, b, t in runs),
+                tier, self.hunks[p.index].new_no_newline)
 
     def distinct(self, placed: list[Placement]) -> list[Placement]:
         """``placed`` without the edits whose effect an earlier edit already has."""

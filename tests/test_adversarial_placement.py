@@ -49,3 +49,20 @@ def test_an_insertion_with_context_on_one_side_keeps_response_order():
     after_b = Hunk([(" ", "b"), ("+", "X")])
     between = _insertion(before, 2, ["Y"], 1)
     assert _apply(before, after_b, between) == ["a", "b", "X", "Y", "c"]
+
+
+_BODY = st.lists(st.from_regex(r"[a-z]{1,4} = [0-9]{1,2}", fullmatch=True), min_size=3,
+                 max_size=8, unique=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_BODY, st.data(), st.sampled_from(["", "  ", "    ", "\t"]))
+def test_a_restatement_that_needs_a_tolerance_is_the_same_edit(body, data, written):
+    # the file indents the block by 4; a restated copy writes it at another depth: once
+    # corrected to the file's indentation it is the same change, made once
+    before = ["def f():"] + ["    " + t for t in body]
+    k = data.draw(st.integers(2, len(body)))  # its context a body line too
+    exact = Hunk([(" ", before[k - 1]), ("-", before[k]), ("+", before[k] + "0")])
+    copy = Hunk([(" ", written + body[k - 2]),
+                 ("-", written + body[k - 1]), ("+", written + body[k - 1] + "0")])
+    assert _apply(before, exact, copy) == _apply(before, exact)
