@@ -23,6 +23,10 @@ from .tracked_names import TrackedNames
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
+# a tracked path an earlier operation of the same response deleted or moved away
+REMOVED_EARLIER = "an earlier change of this response deletes it or moves it away"
+REMOVED_EARLIER_HINT = ("edit the file under the name it has after that change, or leave "
+                        "the deletion out")
 
 
 class Snapshot(Protocol):
@@ -120,6 +124,11 @@ class _Planner:
         st = FileState(*e) if e else None
         self.original.setdefault(path, st)
         return st
+
+    def removed_earlier(self, path: str) -> bool:
+        """A tracked file that an earlier operation of the response deleted or moved."""
+        return path in self.overlay and self.overlay[path] is None \
+            and self.base.entry(path) is not None
 
     def set(self, path: str, st: FileState | None) -> None:
         if self.diff_key is not None:
@@ -262,6 +271,9 @@ class _Planner:
                 self.fail(source, path, f"cannot {verb} {path}: it is a folder")
             elif k == "submodule":
                 self.fail(source, path, f"cannot {verb} {path}: it is a submodule")
+            elif self.removed_earlier(path):
+                self.fail(source, path, f"cannot {verb} {path}: {REMOVED_EARLIER}",
+                          hint=REMOVED_EARLIER_HINT)
             elif self.base.disk_kind(path) == "symlink" and self._linked_folder(path):
                 self.fail(source, path, f"cannot {verb} {path}: {self._linked_folder(path)} is "
                           "a symbolic link on disk; ai-apply never reads or writes through a link")
@@ -418,6 +430,8 @@ class _Planner:
             return self.fail(op.source, path, f"cannot delete {path}: it is a submodule")
         st = self.get(path) if k else None
         if st is None:
+            if self.removed_earlier(path):
+                return self.fail(op.source, path, f"cannot delete {path}: {REMOVED_EARLIER}")
             if self.base.disk_kind(path):
                 return self.fail(op.source, path, f"cannot delete {path}: it is not tracked by git")
             return self.fail(op.source, path, f"cannot delete {path}: no such file")
