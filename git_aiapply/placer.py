@@ -152,6 +152,12 @@ class Placer:
         self.budget = SEARCH_BUDGET
 
     # -- geometry ------------------------------------------------------------------
+    def reaches(self, q: Placement, lo: int) -> bool:
+        """Whether ``q`` may collide with an edit starting at ``lo`` (a sweep's test):
+        it ends after ``lo``, or inserts into the gap at ``lo`` between its own lines."""
+        hi = self.hi(q)
+        return hi > lo or (hi == lo and bool(self.inner_gaps[q.index]))
+
     def lo(self, p: Placement) -> int:
         return p.start + self.span[p.index][0]
 
@@ -248,7 +254,7 @@ class Placer:
             if twin is not p:
                 out.append((twin, p))
                 continue
-            active = [q for q in active if self.hi(q) >= lo]  # >=: insertions into one gap
+            active = [q for q in active if self.reaches(q, lo)]
             for q in active:
                 if self.conflict(p, q):
                     out.append((q, p))
@@ -296,8 +302,9 @@ class Placer:
         if (self.group[c.index], c.start) in taken:
             return False
         lo, hi = self.lo(c), self.hi(c)
-        j = bisect_right(los, hi) - 1  # edits touching c too: insertions into one gap
-        while j >= 0 and maxhi[j] >= lo:
+        inner = bool(self.inner_gaps[c.index])  # then edits touching c may collide too
+        j = (bisect_right if inner else bisect_left)(los, hi) - 1
+        while j >= 0 and (maxhi[j] > lo or inner and maxhi[j] == lo):
             if self.conflict(c, ps[j]):
                 return False
             j -= 1
@@ -442,7 +449,7 @@ class Placer:
         active: list[Placement] = []
         for c in allc:
             lo = self.lo(c)
-            active = [q for q in active if self.hi(q) >= lo]  # >=: insertions into one gap
+            active = [q for q in active if self.reaches(q, lo)]
             for q in active:
                 self.budget -= 1
                 if q.index != c.index and find(q.index) != find(c.index) and self.conflict(c, q):
