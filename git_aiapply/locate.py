@@ -77,7 +77,13 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     restated |= narrow_by_line_numbers(hunks, candidates)
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
-    placer = Placer(hunks, candidates, restated)
+    def corrected(p: Placement, runs):
+        try:
+            return _corrected_shapes(replace(p), runs, lines)
+        except CannotCorrect:
+            return None
+
+    placer = Placer(hunks, candidates, restated, correct=corrected)
     chosen = placer.place(lines, problem)
     placed = placer.distinct(chosen)
 

@@ -190,9 +190,33 @@ def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
     one the old text already holds."""
     if not new or not _drops_lines(old, new):
         return []
-    held = {line.strip() for line in old}
-    return [(i + 1, line) for i, line in enumerate(new)
-            if line.strip() not in held and is_placeholder(line)]
+    found = [(i + 1, line) for i, line in enumerate(new) if is_placeholder(line)]
+    if not found:
+        return []
+    # held means kept where it was: aligned with an old line, not merely present anywhere
+    # in the old text (a second copy written over dropped lines is new)
+    kept = _kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
+                                        for _n, line in found) else set()
+    return [(n, line) for n, line in found if n - 1 not in kept]
+
+
+def _kept_lines(old: list[str], new: list[str]) -> set[int]:
+    """The indexes of ``new`` that an alignment with ``old`` (surrounding whitespace
+    ignored) pairs with an old line."""
+    from difflib import SequenceMatcher
+
+    a, b = [t.strip() for t in old], [t.strip() for t in new]
+    head = 0  # a common start and end are kept; only the middle needs aligning
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    kept = set(range(head)) | set(range(len(b) - tail, len(b)))
+    matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail],
+                              autojunk=False)  # a frequent held line (a stub's `...`) still aligns
+    return kept | {head + j + k for _i, j, size in matcher.get_matching_blocks()
+                   for k in range(size)}
 
 
 def _drops_lines(old: list[str], new: list[str]) -> bool:

@@ -6,7 +6,7 @@ overlap, and the search for the single placement that the rules allow.  A place 
 """
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
@@ -130,13 +130,21 @@ class Placer:
     edits is bounded (SEARCH_BUDGET); past the bound they are refused as ambiguous."""
 
     def __init__(self, hunks: list[Hunk], candidates: list[list[Placement]],
-                 restated: set[int] = frozenset()):
+                 restated: set[int] = frozenset(), correct=None):
         self.hunks = hunks
+        # correct(p, runs): the runs' added lines as written at p (what a loose tier
+        # tolerated corrected), or None when they cannot be; compares restatements
+        self.correct = correct
+        self.corrected: dict[tuple[int, int], tuple | None] = {}
         self.candidates = candidates
         self.restated = restated  # copies of an edit beyond its places: applied once
         self.shapes = [_shape(h) for h in hunks]
         self.rel_runs = [[(a, b) for a, b, _t in s] for s in self.shapes]
         self.span = [(r[0][0], r[-1][1]) if r else (0, 0) for r in self.rel_runs]
+        # gaps an edit inserts into between two of its own old lines: it says they are
+        # adjacent, so another insertion there leaves no order that applies both
+        self.inner_gaps = [[a for a, b in r if a == b and 0 < a < len(h.old)]
+                           for r, h in zip(self.rel_runs, hunks)]
         self.net: list[list | None] = [None] * len(hunks)  # _net_shape, when asked
         # identical edits: same old and new sides (and same anchors / end-of-file marker)
         keys: dict[tuple, int] = {}
@@ -144,6 +152,12 @@ class Placer:
         self.budget = SEARCH_BUDGET
 
     # -- geometry ------------------------------------------------------------------
+    def reaches(self, q: Placement, lo: int) -> bool:
+        """Whether ``q`` may collide with an edit starting at ``lo`` (a sweep's test):
+        it ends after ``lo``, or inserts into the gap at ``lo`` between its own lines."""
+        hi = self.hi(q)
+        return hi > lo or (hi == lo and bool(self.inner_gaps[q.index]))
+
     def lo(self, p: Placement) -> int:
         return p.start + self.span[p.index][0]
 
@@ -154,6 +168,9 @@ class Placer:
         if self.group[p.index] == self.group[q.index] and p.start == q.start:
             return True  # identical edits take one place each
         ps, qs = p.start, q.start
+        if self.inner_gaps[p.index] and self.inner_gaps[q.index] \
+                and self._shared_inner_gap(p, q) is not None:
+            return self.effect(p) != self.effect(q)  # the same insertion stated twice
         if not (ps + self.span[p.index][0] < qs + self.span[q.index][1]
                 and qs + self.span[q.index][0] < ps + self.span[p.index][1]):
             return False
@@ -163,14 +180,32 @@ class Placer:
                     return self.effect(p) != self.effect(q)  # the same change stated twice
         return False
 
+    def _shared_inner_gap(self, p: Placement, q: Placement) -> int | None:
+        """The gap (after 1-based file line N) both edits insert into between two of
+        their own old lines, or None."""
+        both = ({p.start + a for a in self.inner_gaps[p.index]}
+                & {q.start + a for a in self.inner_gaps[q.index]})
+        return min(both) if both else None
+
     def effect(self, p: Placement) -> tuple:
         """What edit ``p.index`` does at ``p``: the lines it removes and the lines it adds
         where.  Two edits with the same effect (a restatement with other context lines)
         are one change, made once."""
         if self.net[p.index] is None:
             self.net[p.index] = _net_shape(self.hunks[p.index])
-        return (tuple((p.start + a, p.start + b, t) for a, b, t in self.net[p.index]),
-                p.tier, self.hunks[p.index].new_no_newline)
+        runs, tier = self.net[p.index], p.tier
+        if tier and self.correct is not None:
+            key = (p.index, p.start)
+            if key not in self.corrected:
+                fixed = self.correct(p, runs)
+                self.corrected[key] = None if fixed is None else tuple(
+                    (a, b, tuple(t)) for a, b, t in fixed)
+            if self.corrected[key] is not None:
+                # as the file will hold them: a restatement that needed a tolerance
+                # (re-indented, curly quotes) is the same change as the exact one
+                runs, tier = self.corrected[key], 0
+        return (tuple((p.start + a, p.start + b, t) for a, b, t in runs),
+                tier, self.hunks[p.index].new_no_newline)
 
     def distinct(self, placed: list[Placement]) -> list[Placement]:
         """``placed`` without the edits whose effect an earlier edit already has."""
@@ -219,7 +254,7 @@ class Placer:
             if twin is not p:
                 out.append((twin, p))
                 continue
-            active = [q for q in active if self.hi(q) > lo]
+            active = [q for q in active if self.reaches(q, lo)]
             for q in active:
                 if self.conflict(p, q):
                     out.append((q, p))
@@ -234,9 +269,13 @@ class Placer:
             other = f"edit {a.hunk.number}"
             if a.hunk.directive and a.hunk.section != b.hunk.section:
                 other += f" of {a.hunk.directive}"  # gathered from another directive
+            gap = self._shared_inner_gap(a, b)
+            why = ("both change the same lines" if gap is None else
+                   f"both insert different lines between lines {gap} and {gap + 1}, each "
+                   "keeping those two lines together, so no order can apply both")
             problems.append(self.problem(
                 b.hunk, f"overlaps {other} (lines {a.start + 1}-"
-                        f"{max(a.end, a.start + 1)}): both change the same lines",
+                        f"{max(a.end, a.start + 1)}): {why}",
                 hint="merge overlapping edits into one"))
         return problems
 
@@ -263,8 +302,9 @@ class Placer:
         if (self.group[c.index], c.start) in taken:
             return False
         lo, hi = self.lo(c), self.hi(c)
-        j = bisect_left(los, hi) - 1
-        while j >= 0 and maxhi[j] > lo:
+        inner = bool(self.inner_gaps[c.index])  # then edits touching c may collide too
+        j = (bisect_right if inner else bisect_left)(los, hi) - 1
+        while j >= 0 and (maxhi[j] > lo or inner and maxhi[j] == lo):
             if self.conflict(c, ps[j]):
                 return False
             j -= 1
@@ -409,7 +449,7 @@ class Placer:
         active: list[Placement] = []
         for c in allc:
             lo = self.lo(c)
-            active = [q for q in active if self.hi(q) > lo]
+            active = [q for q in active if self.reaches(q, lo)]
             for q in active:
                 self.budget -= 1
                 if q.index != c.index and find(q.index) != find(c.index) and self.conflict(c, q):

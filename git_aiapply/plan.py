@@ -23,6 +23,10 @@ from .tracked_names import TrackedNames
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
+REMOVED_EARLIER = "an earlier change of this response deletes it or moves it away"
+_EMPTY_OLD_SIDE = {"": ("an empty SEARCH block", "put the lines to replace in the SEARCH block"),
+                   "tool-call": ("an empty old_string", "put the lines to replace in the old_string"),
+                   "unified-diff": ("a diff from /dev/null", "write hunks against the file's lines")}
 
 
 class Snapshot(Protocol):
@@ -262,6 +266,9 @@ class _Planner:
                 self.fail(source, path, f"cannot {verb} {path}: it is a folder")
             elif k == "submodule":
                 self.fail(source, path, f"cannot {verb} {path}: it is a submodule")
+            elif path in self.overlay and self.base.entry(path):  # deleted or moved by the response
+                self.fail(source, path, f"cannot {verb} {path}: {REMOVED_EARLIER}",
+                          hint="edit the file under the name that change gives it")
             elif self.base.disk_kind(path) == "symlink" and self._linked_folder(path):
                 self.fail(source, path, f"cannot {verb} {path}: {self._linked_folder(path)} is "
                           "a symbolic link on disk; ai-apply never reads or writes through a link")
@@ -350,12 +357,9 @@ class _Planner:
                              "overwrites an untracked file",
                              hint="move it away or `git add` it first")
         if old is not None and not op.replace and old.data:
-            # a tool call's empty old_string, else an empty SEARCH block
-            empty = "old_string" if op.source.format == "tool-call" else "SEARCH block"
-            return self.fail(op.source, path,
-                             f"{path} already exists; an empty {empty} only creates new "
-                             "files or fills empty ones",
-                             hint=f"put the lines to replace in the {empty}")
+            empty, hint = _EMPTY_OLD_SIDE.get(op.source.format, _EMPTY_OLD_SIDE[""])
+            return self.fail(op.source, path, f"{path} already exists; {empty} only creates "
+                             "new files or fills empty ones", hint=hint)
         if old is not None and old.mode == MODE_LINK:
             return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
         if old is not None and old.data and self.placeholders(op, path, old):
@@ -413,6 +417,8 @@ class _Planner:
             return self.fail(op.source, path, f"cannot delete {path}: it is a submodule")
         st = self.get(path) if k else None
         if st is None:
+            if path in self.overlay and self.base.entry(path):  # deleted or moved by the response
+                return self.fail(op.source, path, f"cannot delete {path}: {REMOVED_EARLIER}")
             if self.base.disk_kind(path):
                 return self.fail(op.source, path, f"cannot delete {path}: it is not tracked by git")
             return self.fail(op.source, path, f"cannot delete {path}: no such file")

@@ -186,6 +186,11 @@ def _read_tag(scan: Scan, i: int) -> tuple[Block, int]:
     tag_start = starts[i] + (len(lines[i]) - len(lines[i].lstrip()))
     gt = _tag_end(text, tag_start + len(_OPEN))
     attrs = read_attributes(text[tag_start + len(_OPEN):gt if gt >= 0 else starts[i] + len(lines[i])])
+    named = {attrs[a].strip() for a in _PATH_ATTRIBUTES if attrs.get(a, "").strip()}
+    if len(named) > 1:  # which file is meant is unknown: never pick one
+        raise ParseError("<CodeChange> gives two different paths: "
+                         + ", ".join(sorted(repr(v) for v in named)), line=open_line,
+                         directive="CodeChange", hint='write one <CodeChange filePath="...">')
     path = next((attrs[a].strip() for a in _PATH_ATTRIBUTES if attrs.get(a, "").strip()), "")
     if not path and gt < 0:
         raise ParseError("<CodeChange is never closed: its opening tag has no '>'", line=open_line,

@@ -18,6 +18,8 @@ from .scan import CUT_OFF, CUT_OFF_HINT, Scan
 DEV_NULL = "/dev/null"
 # a markdown list item as prose writes it: '- Fixed ...', '+ Added ...'
 _LIST_ITEM = re.compile(r"[-+] \S")
+PLACELESS_HINT = ("give a few unchanged lines of the file around the added lines as context "
+                  "(lines starting with a space)")
 
 
 def is_file_header(lines: list[str], i: int) -> bool:
@@ -129,8 +131,27 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
         return None, j
     if j != prose_at:
         _refuse_a_lost_context_line(lines, j, number, sec)
+    unplaced = placeless_addition(header, body)
+    if unplaced:
+        raise sec.error(f"hunk {number}: {unplaced}", i + 1, hint=PLACELESS_HINT)
     return Hunk(body, number=number, kind="hunk", line_hint=m.old_start if m else None,
                 old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
+
+
+def placeless_addition(header: str, body: list[tuple[str, str]]) -> str | None:
+    """Why a numberless hunk that only adds lines cannot be placed, or None.
+
+    Such a hunk has no place but the text after its ``@@`` (``@@ class A:``), which these
+    formats do not read (in git it is the line above the hunk, not its place): putting
+    it at the end of the file, as a bare ``@@`` goes, would land it somewhere its author
+    did not name (BEHAVIOR.md §3)."""
+    text = header.strip()[2:]
+    text = text.split("@@", 1)[1] if "@@" in text else text  # '@@ ... @@ text'
+    text = text.strip()
+    if not text or read_hunk_header(header) or any(tag != ADD for tag, _ in body):
+        return None
+    return (f"its '@@' line names a place ({text!r}) but it has no line numbers and no "
+            "context lines, so where its added lines go cannot be found")
 
 
 def _announced(m: HunkHeader) -> tuple[int, int]:

@@ -20,6 +20,7 @@ import re
 
 from .. import hashline
 from .apply_patch import BEGIN, END, UPDATE_FILE, marker as patch_marker
+from .diff_hunks import PLACELESS_HINT, placeless_addition
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
@@ -161,11 +162,16 @@ def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> lis
     cur_line = first + i
     cur_hint: int | None = None
     explicit = False  # whether the current hunk has an '@@' header
+    cur_header = ""
 
     def finish() -> None:
         while cur and bare[-1]:  # blank lines before the next '@@' or the closing tag
             cur.pop()
             bare.pop()
+        unplaced = placeless_addition(cur_header, cur)
+        if unplaced:
+            raise ParseError(f"hunk {len(hunks) + 1}: {unplaced}", line=cur_line,
+                             directive=source.directive, file=path, hint=PLACELESS_HINT)
         if cur:
             hunk = Hunk(list(cur), number=len(hunks) + 1, line_hint=cur_hint)
             hunk.old_no_newline, hunk.new_no_newline = flags
@@ -182,6 +188,7 @@ def _parse_patch(lines: list[str], first: int, path: str, source: Source) -> lis
             finish()
             cur, bare, flags = [], [], [False, False]
             cur_line, cur_hint, explicit = first + k, _old_start(line), True
+            cur_header = line
         elif line.startswith(("\\", )) and cur:
             # '\ No newline at end of file' after the last line of a side
             tag = cur[-1][0]

@@ -1,0 +1,4 @@
+class Config:
+    def load(self):
+        path = "b.toml"
+        return read(path)

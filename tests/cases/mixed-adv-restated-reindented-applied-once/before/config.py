@@ -1,0 +1,4 @@
+class Config:
+    def load(self):
+        path = "a.toml"
+        return read(path)

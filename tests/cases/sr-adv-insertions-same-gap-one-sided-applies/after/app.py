@@ -1,0 +1,6 @@
+import os
+import json
+import re
+import sys
+
+print(os.name)

@@ -1,0 +1,8 @@
+def f():
+    a = 1
+    b = 2
+    return a
+
+def g():
+    # ...
+    pass

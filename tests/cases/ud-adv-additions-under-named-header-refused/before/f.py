@@ -1,0 +1,7 @@
+class A:
+    def a(self):
+        pass
+
+
+class B:
+    pass
