@@ -378,3 +378,19 @@ def check_leading_folders(path: str, kind_of: KindOf) -> None:
                           f"a folder is needed at {prefix}")
         if kind is None:
             return  # nothing below an absent folder exists yet
+
+
+# Files git reads itself from the worktree, with their 8.3 short-name prefixes (git's
+# is_ntfs_dotgitmodules and friends).
+_GIT_DOTFILES = {".gitmodules": "gitmod", ".gitattributes": "gitatt", ".gitignore": "gitign",
+                 ".mailmap": "mailma"}
+
+
+def git_dotfile(name: str) -> str | None:
+    """Which of _GIT_DOTFILES ``name`` is, in any case or NTFS/HFS+ disguise, or None."""
+    n = "".join(ch for ch in name if ord(ch) not in HFS_IGNORABLES).lower()
+    n = n.split(":", 1)[0].rstrip(". ")
+    for full, short in _GIT_DOTFILES.items():
+        if n == full or (len(n) == len(short) + 2 and n.startswith(short + "~") and n[-1] in "1234"):
+            return full
+    return None

@@ -13,7 +13,7 @@ from typing import Protocol
 from . import edit_report
 from .errors import ApplyError, Problem
 from .gather import apply_gathered, gather_edits, restates
-from .paths import check_leading_folders
+from .paths import check_leading_folders, git_dotfile
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
 from .diff_groups import diff_key, files_under_files, leaving_paths
@@ -90,6 +90,8 @@ class _Planner:
         self.names = TrackedNames(base, self.base_kind, ignore_case)
         self.overlay: dict[str, FileState | None] = {}
         self.original: dict[str, FileState | None] = {}
+        # path -> (the state a whole-file write of this response left, its directive)
+        self.written_whole: dict[str, tuple[FileState, str | None]] = {}
         self.problems: list[Problem] = []
         self.changes: dict[str, FileChange] = {}
         self.renames: list[tuple[str, str]] = []
@@ -366,6 +368,8 @@ class _Planner:
             return
         data = encode(op.text)
         mode = op.mode or (old.mode if old else MODE_FILE)
+        if self.rewritten_again(op, path, FileState(mode, data)):
+            return
         if k is None and path not in self.overlay:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.edited.pop(path, None)
@@ -378,6 +382,19 @@ class _Planner:
         if edit_report.collecting():
             self.report(path, op.source, "whole file", "new file" if old is None else "rewritten",
                         line_count(old.data) if old is not None else 0, n)
+
+    def rewritten_again(self, op: NewFile, path: str, new: FileState) -> bool:
+        """A second whole-file write of ``path`` with nothing between them: the same content
+        is a restatement, made once; other content is refused as overlapping (§3)."""
+        earlier = self.written_whole.get(path)
+        self.written_whole[path] = (new, op.source.directive)
+        if earlier is None or self.overlay.get(path) != earlier[0] or earlier[0] == new:
+            return earlier is not None and self.overlay.get(path) == new
+        where = earlier[1] or "an earlier block"
+        self.fail(op.source, path, f"two different whole contents for {path} ({where} and "
+                  "this one): which one is meant cannot be told",
+                  hint="send the file's content once, or one whole content and then patches")
+        return True
 
     def append(self, op: AppendFile) -> None:
         """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
@@ -600,24 +617,6 @@ class _Planner:
         self.record(path, "update", added, removed)
 
 
-# Files git reads itself from the worktree, with their 8.3 short-name prefixes (git's
-# is_ntfs_dotgitmodules and friends).
-_GIT_DOTFILES = {".gitmodules": "gitmod", ".gitattributes": "gitatt", ".gitignore": "gitign",
-                 ".mailmap": "mailma"}
-
-
-def _git_dotfile(name: str) -> str | None:
-    """Which of _GIT_DOTFILES ``name`` is, in any case or NTFS/HFS+ disguise, or None."""
-    from .paths import HFS_IGNORABLES
-
-    n = "".join(ch for ch in name if ord(ch) not in HFS_IGNORABLES).lower()
-    n = n.split(":", 1)[0].rstrip(". ")
-    for full, short in _GIT_DOTFILES.items():
-        if n == full or (len(n) == len(short) + 2 and n.startswith(short + "~") and n[-1] in "1234"):
-            return full
-    return None
-
-
 @edit_report.kept_on_success  # -v: a refused plan (-3 tries several bases) reports nothing
 def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool = False) -> Plan:
     """Apply ``ops`` in order to ``base`` in memory; refuse with every problem found.
@@ -639,11 +638,11 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
             continue
         if planner.base.kind(p) == "dir" and not planner.emptied_folder(p, final):
             problems.append(Problem(f"cannot create {p}: it is a folder", file=p))
-        elif st.mode == MODE_LINK and _git_dotfile(p.rsplit("/", 1)[-1]):
+        elif st.mode == MODE_LINK and git_dotfile(p.rsplit("/", 1)[-1]):
             # only a rename can get here; git refuses a symlinked .gitmodules (fsck
             # gitmodulesSymlink) and reads the others without following links
             problems.append(Problem(
-                f"{p} would be a symbolic link; git refuses {_git_dotfile(p.rsplit('/', 1)[-1])} "
+                f"{p} would be a symbolic link; git refuses {git_dotfile(p.rsplit('/', 1)[-1])} "
                 "as a link", file=p))
     problems += files_under_files(final)
     if problems:

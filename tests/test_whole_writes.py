@@ -1,0 +1,43 @@
+"""Two whole-file writes of one path in one response (BEHAVIOR.md §3: the same edit given
+twice is one edit; different edits of the same lines are refused), in every format that
+writes a whole file, as plain planner calls."""
+from __future__ import annotations
+
+import pytest
+
+from git_aiapply.errors import ApplyError
+from test_plan import plan
+
+FC = "<FILE_CHANGES>\n<FILE_NEW file_path=\"a.py\">\n{}\n</FILE_NEW>\n</FILE_CHANGES>\n"
+AP = "*** Begin Patch\n*** Add File: a.py\n+{}\n*** End Patch\n"
+
+
+def _twice(kind: str, first: str, second: str) -> str:
+    block = FC if kind == "fc" else AP
+    return "Write it.\n\n" + block.format(first) + "\nAgain:\n\n" + block.format(second)
+
+
+@pytest.mark.parametrize("kind", ["fc", "ap", "mixed"])
+@pytest.mark.parametrize("tracked", [True, False])
+def test_the_same_whole_content_twice_is_written_once(kind, tracked):
+    text = _twice("fc" if kind != "ap" else "ap", "x = 1", "x = 1")
+    if kind == "mixed":
+        text = "Write it.\n\n" + FC.format("x = 1") + "\n" + AP.format("x = 1")
+    files = {"a.py": (0o100644, b"old\n")} if tracked else {}
+    p = plan(text, files)
+    assert p.final["a.py"].data == b"x = 1\n"
+
+
+@pytest.mark.parametrize("kind", ["fc", "ap"])
+@pytest.mark.parametrize("tracked", [True, False])
+def test_two_different_whole_contents_are_refused(kind, tracked):
+    files = {"a.py": (0o100644, b"old\n")} if tracked else {}
+    with pytest.raises(ApplyError, match="two different whole contents for a.py"):
+        plan(_twice(kind, "x = 1", "x = 2"), files)
+
+
+def test_a_whole_content_after_a_patch_of_the_first_is_still_applied_in_order():
+    text = ("Write, patch, write.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"a.py\">\nx = 1\n"
+            "</FILE_NEW>\n<FILE_PATCH file_path=\"a.py\">\n@@\n-x = 1\n+x = 2\n</FILE_PATCH>\n"
+            "<FILE_NEW file_path=\"a.py\">\nx = 3\n</FILE_NEW>\n</FILE_CHANGES>\n")
+    assert plan(text, {}).final["a.py"].data == b"x = 3\n"
