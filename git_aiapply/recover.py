@@ -45,9 +45,7 @@ from __future__ import annotations
 import os
 import re
 
-import click
-
-from .errors import AiApplyError, FatalError, Problem
+from .errors import FatalError, Problem
 
 # the journal and the checks on it are the git layer's (git/journal.py)
 from .git.journal import JournalNote, file_fingerprint, journal_path, read_journal
@@ -571,36 +569,3 @@ def _stage_final(repo, final: dict) -> None:
     from .git.index import stage_entries
 
     stage_entries(os.path.join(repo.gitdir, "index"), final)
-
-
-# --------------------------------------------------------------------------- command
-
-
-@click.command("recover")
-@click.option("-n", "--dry-run", is_flag=True, help="Say what would be done; change nothing.")
-def recover_cmd(dry_run):
-    """Repair what an interrupted git ai-apply left behind (journal, index.lock, temporary
-    files): the repository ends wholly before or wholly after that run."""
-    from .git.repo import Repo
-
-    repo = Repo(".")
-    try:
-        rec = recover(repo, dry_run=dry_run)
-    except FatalError as e:
-        click.echo(f"fatal: {e.message}", err=True)
-        raise SystemExit(128)
-    except (OSError, AiApplyError) as e:
-        click.echo(f"fatal: recovery failed: {e}", err=True)
-        raise SystemExit(128)
-    if rec.problems:
-        # the repository's state, not a bad request: exit 128 as git's fatal errors
-        click.echo("fatal: recover cannot repair this automatically; nothing was changed.",
-                   err=True)
-        for p in rec.problems:
-            click.echo(p.render(), err=True)
-        raise SystemExit(128)
-    if not rec.done:
-        click.echo("nothing to recover: no interrupted git ai-apply left anything behind")
-        return
-    for line in rec.done:
-        click.echo(line)
