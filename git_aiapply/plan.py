@@ -567,7 +567,7 @@ class _Planner:
     def text_edit(self, op: ReplaceText | InsertText) -> None:
         """str_replace / insert of Anthropic's text editor tool, on the file as the
         operations before this one left it."""
-        from .toolcalls import apply_text_edit
+        from .text_edits import apply_text_edit
 
         path = self.path(op.path, op.source)
         if path is None:
