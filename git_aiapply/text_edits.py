@@ -9,6 +9,10 @@ from .errors import ApplyError, Problem
 from .ops import InsertText
 from .text import line_number
 
+TOOL_CALL = "tool-call"  # the input kind of tool calls, as AI-Format and --json name it
+# how a tool call creates a file, for the refusal of an edit to a missing one
+TOOL_CALL_NEW_FILE_HINT = ("the text editor's create command or an apply_patch create_file "
+                           "operation")
 
 # --------------------------------------------------------------------------- quotes
 

@@ -35,9 +35,8 @@ from .agent_tools import agent_tool_ops
 from .errors import ApplyError, Problem
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
 
-NAME = "tool-call"  # the input kind, as AI-Format and --json name it
-# how a tool call creates a file, for the refusal of an edit to a missing one
-NEW_FILE_HINT = "the text editor's create command or an apply_patch create_file operation"
+# the input kind, as AI-Format and --json name it (the planner's word too: the core's)
+from .text_edits import TOOL_CALL as NAME  # noqa: E402
 
 APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
