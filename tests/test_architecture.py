@@ -401,3 +401,30 @@ def test_no_module_outside_git_takes_the_pygit2_repository_from_repo():
              if not n.startswith("git_aiapply.git.") and repo_attribute_uses(path)}
     assert users - REPO_ATTRIBUTE_PENDING == set(), \
         "call a function of git/ that returns plain values instead"
+
+
+def unused_functions(files: dict[str, Path]) -> list[str]:
+    """Top-level functions and classes no module of the package names besides their own
+    definition (decorated ones register themselves: click commands, records)."""
+    import re
+
+    texts = {n: p.read_text(encoding="utf-8") for n, p in files.items()}
+    everything = "\n".join(texts.values())
+    out = []
+    for name, text in texts.items():
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.decorator_list \
+                    and not node.name.startswith("__") \
+                    and len(re.findall(rf"\b{re.escape(node.name)}\b", everything)) <= 1:
+                out.append(f"{name}.{node.name}")
+    return sorted(out)
+
+
+def test_the_checker_finds_a_function_nothing_uses(tmp_path):
+    pkg = _write_package(tmp_path, {"a.py": "def used():\n    pass\n\ndef only_tests():\n    pass\n",
+                                    "b.py": "from .a import used\n"})
+    assert unused_functions(module_files(pkg)) == ["pkg.a.only_tests"]
+
+
+def test_no_function_of_the_package_is_there_only_for_the_tests():
+    assert unused_functions(module_files()) == [], "move it to the tests, or remove it"
