@@ -114,24 +114,12 @@ def _filemode(repo) -> bool:
     return repo.config_bool("core.fileMode", True)
 
 
-def _tip(repo, refname: str):
-    """The commit id ``refname`` points at (HEAD: detached HEAD's target), or None."""
-    r = repo.repo
-    try:
-        ref = r.lookup_reference(refname)
-    except (KeyError, ValueError):
-        return None
-    try:
-        return ref.resolve().target
-    except (KeyError, ValueError):
-        return None
-
-
 def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
     what the file held on disk, already converted (WorktreeWriter writes what git would
     check out, which would convert them a second time)."""
+    from .git.history import blob_data
     from .git.state import refuse_symlinked_parent
     from .git.worktree_files import restore_file
     from .plan import FileState
@@ -149,7 +137,7 @@ def _restore(repo, path: str, want, perm: int | None = None, backup: str | None 
         os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
         os.replace(backup, full)
         return
-    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data), perm)
+    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm)
 
 
 def _backup_state(backup: str):
@@ -275,6 +263,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
+    from .git.history import ref_tip, run_side
     from .git.index import lock_owner, pid_alive
 
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
@@ -308,10 +297,10 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     if has_lock and not _lock_is_ours(lock_path, j, pid):
         raise _foreign_lock(lock_path)
 
-    tip = _tip(repo, refname)
+    tip = ref_tip(repo, refname)
     tip_s = str(tip) if tip else None
     current = {p: _state_of(repo, p) for p in originals}
-    side, why = _which_side(repo, j, tip)
+    side, why = run_side(repo, j, tip)
     if side is None:
         rec.problems.append(Problem(
             f"{refname} moved since the interrupted {_what(kind)} (it was at "
@@ -350,83 +339,6 @@ def recover(repo, dry_run: bool = False) -> Recovery:
 
 def _short(refname: str) -> str:
     return refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
-
-
-# how far back recover looks for the run's commit below a branch that moved on
-_MAX_WALK = 10000
-
-
-def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
-    """Whether the interrupted run happened: ("before" | "after" | "before-moved" |
-    "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
-    on since (the user committed), and the commits since left the run's files alone."""
-    r = repo.repo
-    head, moves_to = j.head, j.moves_to
-    tip_s = str(tip) if tip else None
-    if tip_s == head:
-        return "before", ""
-    if moves_to is not None:
-        if tip_s == (None if moves_to == "unborn" else moves_to):
-            return "after", ""
-    else:
-        commit = r.get(tip) if tip else None
-        if commit is not None and _is_run_commit(commit, j):
-            return "after", ""
-    if tip is None or head is None:
-        return None, "the history it started from is gone"
-    return _moved_on_side(r, j, tip)
-
-
-def _moved_on_side(r, j: JournalNote, tip) -> tuple[str | None, str]:
-    """``_which_side`` when the branch is neither where the run found it nor where the run
-    put it: did the user's commits since leave the run's files alone?"""
-    from .git.history import descends, entries_at
-    from .git.index import entries_hold
-
-    head, final, moves_to = j.head, j.final, j.moves_to
-    desc_head = descends(r, tip, head)
-    if moves_to not in (None, "unborn") and descends(r, tip, moves_to) and \
-            (not desc_head or descends(r, moves_to, head)):
-        run_commit = moves_to
-    elif moves_to is None and desc_head:
-        run_commit = _find_run_commit(r, tip, j)
-    else:
-        run_commit = None
-    tip_tree = r[tip].tree
-    if run_commit is not None:
-        if not entries_hold(tip_tree, final):
-            return None, "later commits changed the files it committed"
-        return "after-moved", str(run_commit)[:12]
-    if not desc_head:
-        return None, f"{head[:12]} is no longer in its history"
-    base = entries_at(r[head].tree, j.paths)
-    if not entries_hold(tip_tree, base):
-        changed = sorted(p for p in base if not entries_hold(tip_tree, {p: base[p]}))
-        return None, "the commits since changed " + ", ".join(changed[:5])
-    n = _count_between(r, tip, head)
-    return "before-moved", f"{n} commit{'s' if n != 1 else ''}"
-
-
-def _is_run_commit(commit, j: JournalNote) -> bool:
-    from .git.index import entries_hold
-
-    parents = [str(p) for p in commit.parent_ids]
-    return parents == ([j.head] if j.head else []) and entries_hold(commit.tree, j.final)
-
-
-def _find_run_commit(r, tip, j: JournalNote):
-    from .git.history import commits_between
-
-    for commit in commits_between(r, tip, j.head, _MAX_WALK):
-        if _is_run_commit(commit, j):
-            return commit.id
-    return None
-
-
-def _count_between(r, tip, head) -> int:
-    from .git.history import commits_between
-
-    return sum(1 for _ in commits_between(r, tip, head, _MAX_WALK))
 
 
 def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
@@ -469,9 +381,9 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
 def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     """After the branch moved on, the index is the user's: a run file staged since (its
     entry is not the branch's) means someone chose it; recover does not undo that."""
-    from .git.history import entries_at, index_differs
+    from .git.history import entries_at_commit, index_differs
 
-    base = entries_at(repo.repo[j.head].tree, j.paths)
+    base = entries_at_commit(repo, j.head, j.paths)
     for p in index_differs(os.path.join(repo.gitdir, "index"), base):
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",

@@ -49,7 +49,7 @@ LIBRARY_TO_CLI_PENDING = {("git_aiapply.api", "git_aiapply.commands"),
 # modules outside git/ still taking the pygit2 repository from ``Repo.repo``: to move
 # behind functions of git/ returning plain values (issue 23 item 3, not done yet)
 REPO_ATTRIBUTE_PENDING = {f"git_aiapply.{m}" for m in (
-    "attempts", "commands.apply", "pipeline", "recover", "undo_last")}
+    "attempts", "commands.apply", "pipeline", "undo_last")}
 
 
 def in_layer(module: str, layer: set[str]) -> bool:
