@@ -7,7 +7,7 @@
   applies them in order, each to the result of the one before; one that fails refuses the
   response, so none of them lands.  ``Write`` (``file_path``, ``content``) writes the file.
   As Claude Code does, an old string with straight quotes also finds the file's
-  typographic ones (``fold_quotes``), and the text it keeps keeps them.
+  typographic ones (``text_edits.fold_quotes``), and the text it keeps keeps them.
 - Gemini CLI's ``replace`` (``file_path``, ``old_string``, ``new_string``,
   ``expected_replacements``, default 1): the old string must occur exactly that many
   times.  ``write_file`` (``file_path``, ``content``) writes the file.
@@ -164,35 +164,3 @@ def _multi_edit(call, args: dict, path: str, source: SourceOf) -> list[Operation
         ops.extend(_one_edit(call, edit, path, source, what, number=i))
         new_strings.append(edit["new_string"])
     return ops
-
-
-# --------------------------------------------------------------------------- quotes
-
-# Claude Code's Edit finds an old string written with straight quotes where the file has
-# typographic ones (its findActualString), and keeps the file's quotes (preserveQuoteStyle);
-# the text editor and Gemini CLI's replace match exactly.
-QUOTE_FOLDING_TOOLS = frozenset({"Edit", "MultiEdit"})
-_QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
-
-
-def fold_quotes(text: str) -> str:
-    """Typographic quotes as straight ones, one character for one (offsets stay)."""
-    return text.translate(_QUOTE_FOLD)
-
-
-def keep_file_quotes(old: str, actual: str, new: str) -> str:
-    """``new`` with the file's characters where it repeats ``old`` (their common start and
-    end) and the file differs only by its quotes: text the edit does not change keeps
-    the file's bytes; what it writes anew is as the model wrote it."""
-    out = list(new)
-    limit = min(len(old), len(new))
-    head = 0
-    while head < limit and new[head] == old[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
-        tail += 1
-    for k in [*range(head), *(-1 - t for t in range(tail))]:
-        if old[k] != actual[k]:
-            out[k] = actual[k]
-    return "".join(out)

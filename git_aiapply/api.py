@@ -404,7 +404,7 @@ class Session:
         with self._lock:
             if self.repo.index_cache is not None:
                 self.repo.index_cache.clear()
-            self.repo.repo.free()
+            self.repo.free()
 
     def apply(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:

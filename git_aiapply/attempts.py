@@ -6,11 +6,12 @@ the current branch.
 - ``run_attempts``: every response is tried on its own (a refusal does not stop the
   others); ``{n}`` / ``{name}`` in the branch template; responses from files, folders
   and JSON Lines files; a summary table (or ``--json``) at the end.
-- ``attempts_cmd``: the branches whose tip this tool made (an ``AI-Response`` trailer),
-  with their base, format, model and size; ``--prune`` deletes them.
-- ``pick_cmd``: fast-forward when the attempt sits right on HEAD, otherwise its change
+- ``list_attempts``: the branches whose tip this tool made (an ``AI-Response`` trailer),
+  with their base, format, model and size (`attempts`, commands/attempts.py; ``--prune``
+  deletes them).
+- ``pick``: fast-forward when the attempt sits right on HEAD, otherwise its change
   is merged onto HEAD and committed through the ordinary worktree transaction (clean
-  files only, hooks, rollback).
+  files only, hooks, rollback); commands/pick.py reports it.
 
 ``--verify`` (the commit hooks of a branch-mode commit, run in a temporary linked
 worktree) is git/githooks.py's ``verify_in_worktree``.
@@ -22,12 +23,10 @@ import re
 import sys
 from .record import record, replace
 
-import click
-
 from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
 from .pipeline import Status
-from .term import table_lines
+from .term import isatty, table_lines, write
 from .trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 # More responses than this get a progress bar (when stderr is a terminal).
@@ -114,7 +113,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                 f"{b!r}; put {{n}} in it (or {{name}} with distinct file names)")
         seen[b] = n
 
-    show_progress = (len(items) >= PROGRESS_MIN and not quiet and _isatty(sys.stderr))
+    show_progress = (len(items) >= PROGRESS_MIN and not quiet and isatty(sys.stderr))
     outcomes: list[tuple[int, Input, object]] = []
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
@@ -158,13 +157,13 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                 _clear_progress()
             import json
 
-            click.echo(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+            write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
             sys.stdout.flush()
         elif o.diff is not None:
             if show_progress:
                 _clear_progress()
-            click.echo(f"==> {item.label} -> {branch} <==")
-            click.echo(o.diff, nl=False)
+            write(f"==> {item.label} -> {branch} <==")
+            write(o.diff, nl=False)
     if show_progress:
         _clear_progress()
 
@@ -175,15 +174,8 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     _print_summary(outcomes, quiet, checking=opts.check or opts.diff, to_stderr=opts.diff)
     for _n, _i, o in outcomes:  # -v: each attempt's edits, by its branch
         for e in o.edits or ():
-            click.echo(f"{o.branch}: {e.render()}", err=True)
+            write(f"{o.branch}: {e.render()}", err=True)
     return code
-
-
-def _isatty(stream) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _progress(done: int, total: int, label: str) -> None:
@@ -217,7 +209,7 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
     if quiet:
         for _n, item, o in outcomes:
             if o.exit_code != 0:
-                click.echo(f"error: {item.label}: refused: {_first_error(o)}", err=True)
+                write(f"error: {item.label}: refused: {_first_error(o)}", err=True)
         return
     rows = [("#", "RESPONSE", "BRANCH", "STATUS", "FILES", "+/-", "FIRST ERROR")]
     for n, item, o in outcomes:
@@ -228,14 +220,14 @@ def _print_summary(outcomes, quiet: bool, checking: bool = False, to_stderr: boo
             status += f" {o.commit[:7]}"
         rows.append((str(n), item.label, o.branch or "", status, files, size, _first_error(o)))
     for line in table_lines(rows, wrap_last=True):
-        click.echo(line, err=to_stderr)
+        write(line, err=to_stderr)
     total = len(outcomes)
     ok = total - len(refused)
     tail = f"{ok} of {total} {'would apply' if checking else 'applied'}"
     if refused:
         tail += (f", {len(refused)} refused ({'' if checking else 'no branch made for those; '}"
                  "--json gives every error)")
-    click.echo(tail, err=to_stderr)
+    write(tail, err=to_stderr)
 
 
 # --------------------------------------------------------------------------- --verify
@@ -280,12 +272,12 @@ class Attempt:
                 "base_is_head": self.state == "on HEAD", "state": self.state,
                 "commits": len(self.commits), "format": self.format, "model": self.model,
                 "response_id": self.response, "files": self.files, "added": self.added,
-                "removed": self.removed, "subject": _subject(self.tip),
+                "removed": self.removed, "subject": subject_of(self.tip),
                 "checked_out": self.checked_out, "prunable": self.kept_because is None,
                 "kept_because": self.kept_because}
 
 
-def _subject(commit) -> str:
+def subject_of(commit) -> str:
     return commit.message.split("\n", 1)[0]
 
 
@@ -425,73 +417,6 @@ def list_attempts(repo, pattern: str | None) -> list[Attempt]:
     return sorted(out, key=key)
 
 
-@click.command("attempts")
-@click.argument("pattern", required=False)
-@click.option("--prune", is_flag=True, help="Delete the listed branches (asks first).")
-@click.option("-y", "--yes", is_flag=True, help="With --prune: do not ask.")
-@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def attempts_cmd(pattern, prune, yes, as_json):
-    """List the branches git ai-apply made (--branch), optionally only those matching
-    PATTERN (a glob such as 'try/*', or a name: 'try' lists try and try/*)."""
-    from .git.refs import delete_ref
-    from .git.repo import Repo
-
-    repo = Repo(".")
-    found = list_attempts(repo, pattern)
-    if as_json and not prune:
-        import json
-
-        click.echo(json.dumps({"head": str(repo.head()[1]) if repo.head()[1] else None,
-                               "attempts": [a.to_json() for a in found]}, indent=2))
-        return
-    if not found:
-        click.echo("no attempt branches" + (f" matching {pattern!r}" if pattern else ""))
-        return
-    _print_attempts(found)
-    if not prune:
-        return
-    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
-    for a in found:
-        if a.checked_out is not None:
-            click.echo(f"keeping {a.branch}: it is checked out in {a.checked_out}", err=True)
-        elif a.kept_because is not None:
-            click.echo(f"keeping {a.branch}: {a.kept_because}", err=True)
-    if not doomed:
-        return
-    if not yes:
-        if not _isatty(sys.stdin):
-            raise UsageError("--prune asks before deleting; pass --yes when not at a terminal")
-        if not click.confirm(f"Delete {len(doomed)} branch{'es' if len(doomed) != 1 else ''}?",
-                             default=False):
-            click.echo("nothing deleted")
-            return
-    failed = 0
-    for a in doomed:
-        try:
-            delete_ref(repo, a.refname, a.tip.id)
-        except ApplyError as e:
-            failed += 1
-            click.echo(f"error: {e.render()}", err=True)
-            continue
-        click.echo(f"Deleted branch {a.branch} (was {str(a.tip.id)[:7]}).")
-    if failed:
-        sys.exit(1)
-
-
-def _print_attempts(found: list[Attempt]) -> None:
-    rows = [("BRANCH", "BASE", "BASE IS HEAD", "FORMAT", "MODEL", "FILES", "+/-", "SUBJECT")]
-    for a in found:
-        base = str(a.base.id)[:7] if a.base is not None else "(root)"
-        state = {"on HEAD": "yes", "HEAD moved": "no", "in HEAD": "merged"}[a.state]
-        branch = a.branch + (" *" if a.checked_out else "")
-        rows.append((branch, base, state, a.format or "-", a.model or "-", str(a.files),
-                     f"+{a.added} -{a.removed}", _subject(a.tip)))
-    for line in table_lines(rows):
-        click.echo(line)
-    if any(a.checked_out for a in found):
-        click.echo("* checked out in a worktree")
-
-
 # --------------------------------------------------------------------------- pick
 
 
@@ -503,7 +428,7 @@ def _state_of(r, entry):
     return FileState(int(entry.filemode), r[entry.id].data)
 
 
-def _untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
+def untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
     """New paths of the plan where the worktree has something git does not track (or a
     file where a folder must go): git refuses to overwrite those, and so do we."""
     import stat
@@ -540,33 +465,31 @@ def _untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
     return problems
 
 
-@click.command("pick")
-@click.argument("branch")
-@click.option("-n", "--no-verify", is_flag=True, help="Skip the pre-commit and commit-msg hooks.")
-@click.option("--no-ff", is_flag=True, help="Always make a new commit through the hooks, even "
-              "when a fast-forward is possible.")
-@click.option("-d", "--delete", "delete_branch", is_flag=True,
-              help="Delete the attempt branch once picked.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
-def pick_cmd(branch, no_verify, no_ff, delete_branch, quiet):
-    """Bring attempt BRANCH onto the current branch: a fast-forward when the attempt was
-    made on HEAD, otherwise its change merged onto HEAD and committed (clean files only,
-    with the usual hooks)."""
-    from .term import refused
+@record
+class Picked:
+    """What `pick` did, for the command to report: ``nothing`` says why nothing was
+    picked; otherwise the commit (``result``, of ``plan``), whether it fast-forwarded,
+    the warnings met on the way and whether the branch was deleted."""
 
-    try:
-        _pick(branch, no_verify, no_ff, delete_branch, quiet)
-    except ApplyError as e:
-        refused("pick refused", e)
+    branch: str
+    label: str  # the branch picked onto, as git names it
+    nothing: str | None = None
+    fast: bool = False
+    result: object = None  # git.transaction.CommitResult
+    plan: object = None
+    warnings: tuple = ()
+    deleted: bool = False
+    tip: str = ""  # the attempt's tip commit id
 
 
-def _pick(branch, no_verify, no_ff, delete_branch, quiet):
+def pick(repo, branch: str, no_verify: bool = False, no_ff: bool = False,
+         delete_branch: bool = False) -> Picked:
+    """Bring attempt ``branch`` onto the current branch (`git ai-apply pick`); raises
+    ApplyError when refused (nothing changed)."""
     from .git.refs import branch_refname, checked_out_branches, delete_ref
-    from .git.repo import Repo
     from .git.state import plan_between
     from .git.transaction import CommitRequest, commit_to_worktree
 
-    repo = Repo(".")
     repo.require_worktree("pick needs a worktree; this is a bare repository")
     if os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
         try:
@@ -591,11 +514,9 @@ def _pick(branch, no_verify, no_ff, delete_branch, quiet):
         raise ApplyError(Problem(f"{branch} is not an attempt branch: its last commit was "
                                  "not made by git ai-apply (no AI-Response trailer)",
                                  hint="use git merge or git cherry-pick for other branches"))
-    label = _short_head(head_branch)
+    label = short_head(head_branch)
     if attempt.state == "in HEAD":
-        if not quiet:
-            click.echo(f"{branch} is already in {label}; nothing to pick")
-        return
+        return Picked(branch, label, nothing=f"{branch} is already in {label}; nothing to pick")
     head_tree = r[head_id].tree if head_id is not None else None
     tip = attempt.tip
     if attempt.state == "on HEAD" and not no_ff:
@@ -605,11 +526,10 @@ def _pick(branch, no_verify, no_ff, delete_branch, quiet):
                             fast_forward_to=tip.id)
         fast = True
     else:
-        plan, message = _merged_plan(repo, attempt, head_tree)
+        plan, message = merged_plan(repo, attempt, head_tree)
         if plan is None:
-            if not quiet:
-                click.echo(f"the change of {branch} is already in {label}; nothing to pick")
-            return
+            return Picked(branch, label, nothing=f"the change of {branch} is already in "
+                                                 f"{label}; nothing to pick")
         from .git.signing import signer
 
         req = CommitRequest(plan, message, no_verify=no_verify,
@@ -617,36 +537,24 @@ def _pick(branch, no_verify, no_ff, delete_branch, quiet):
                             reflog_prefix=f"ai-apply pick {branch}",
                             sign=signer(repo, None), hook_hints=_PICK_HOOK_HINTS)
         fast = False
-    problems = _untracked_in_the_way(repo, plan, head_tree)
+    problems = untracked_in_the_way(repo, plan, head_tree)
     if problems:
         raise ApplyError(problems, kind="dirty")
     res = commit_to_worktree(repo, req, planned_head)
+    warnings = []
     if delete_branch:
         if attempt.kept_because is not None:
             # the same rule as `attempts --prune`: never delete someone's commits
-            click.echo(f"warning: kept {branch}: {attempt.kept_because}", err=True)
+            warnings.append(f"warning: kept {branch}: {attempt.kept_because}")
             delete_branch = False
         else:
             try:
                 delete_ref(repo, refname, tip.id)
             except ApplyError as e:
-                click.echo(f"warning: {e.render()}", err=True)
+                warnings.append(f"warning: {e.render()}")
                 delete_branch = False
-    if quiet:
-        return
-    if fast:
-        click.echo(f"Fast-forward {label} to {str(res.commit)[:7]} ({branch})")
-    subject = res.message.split("\n", 1)[0]
-    click.echo(f"[{label} {str(res.commit)[:7]}] {subject}")
-    n = len(plan.changes)
-    added = sum(c.added for c in plan.changes)
-    removed = sum(c.removed for c in plan.changes)
-    click.echo(f" {n} file{'s' if n != 1 else ''} changed, {added} insertion"
-               f"{'s' if added != 1 else ''}(+), {removed} deletion{'s' if removed != 1 else ''}(-)")
-    if res.hook_output.strip():
-        click.echo(res.hook_output.rstrip("\n"), err=True)
-    if delete_branch:
-        click.echo(f"Deleted branch {branch} (was {str(tip.id)[:7]}).")
+    return Picked(branch, label, fast=fast, result=res, plan=plan, warnings=tuple(warnings),
+                  deleted=delete_branch, tip=str(tip.id))
 
 
 _PICK_HOOK_HINTS = {
@@ -659,13 +567,13 @@ _PICK_HOOK_HINTS = {
 }
 
 
-def _short_head(head_branch: str | None) -> str:
+def short_head(head_branch: str | None) -> str:
     from .git.refs import short_branch
 
     return "HEAD (detached)" if head_branch is None else short_branch(head_branch)
 
 
-def _merged_plan(repo, attempt: Attempt, head_tree):
+def merged_plan(repo, attempt: Attempt, head_tree):
     """The attempt's change (base -> tip) merged onto HEAD's tree, as git cherry-pick
     would (three-way, renames followed); a conflict refuses.  (None, None) when HEAD
     already holds the result."""
@@ -679,7 +587,7 @@ def _merged_plan(repo, attempt: Attempt, head_tree):
     if merged.conflicts is not None:
         paths = sorted({(e.path) for conflict in merged.conflicts for e in conflict if e is not None})
         raise ApplyError([Problem(f"the attempt's change conflicts with what "
-                                  f"{_short_head(repo.head()[0])} changed since the attempt's "
+                                  f"{short_head(repo.head()[0])} changed since the attempt's "
                                   "base", file=p,
                                   hint="pick onto the attempt's base, or re-run the attempt on "
                                        "the current HEAD") for p in paths], kind="conflict")

@@ -31,8 +31,29 @@ def _run_apply(**params):
     run(params)
 
 
+def _click_params() -> list:
+    """The apply options of options.py's table as click parameters (click lives in the
+    CLI layer: options.py stays off it and on the fast path)."""
+    from .options import APPLY_OPTIONS, CONST, FLAG, INT, VALUES
+
+    params = [click.Argument(["responses"], nargs=-1,
+                             type=click.Path(allow_dash=True, dir_okay=True))]
+    for o in APPLY_OPTIONS:
+        decls = [*o.names, o.dest]
+        if o.kind == FLAG:
+            params.append(click.Option(decls, is_flag=True, default=o.default, help=o.help))
+        elif o.kind == CONST:
+            params.append(click.Option(decls, flag_value=o.const, default=o.default, help=o.help))
+        elif o.kind == VALUES:
+            params.append(click.Option(decls, multiple=True, metavar=o.metavar, help=o.help))
+        else:
+            params.append(click.Option(decls, type=int if o.kind == INT else str,
+                                       default=o.default, metavar=o.metavar, help=o.help))
+    return params
+
+
 apply_cmd = _ApplyCommand(
-    "apply", params=options.click_params(), callback=_run_apply,
+    "apply", params=_click_params(), callback=_run_apply,
     help="Apply RESPONSE files (or standard input, or - ) and commit; the same as "
          "`git ai-apply [OPTIONS] [RESPONSE ...]`.",
     short_help="Apply responses and commit (the default command).")

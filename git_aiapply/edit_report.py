@@ -251,7 +251,7 @@ def hashline_reports(path: str, directive: str | None, ops) -> list[EditReport]:
 
 
 def text_edit_report(path: str, op, old, new) -> EditReport:
-    """A tool call's str_replace or insert (toolcalls.apply_text_edit): the changed lines
+    """A tool call's str_replace or insert (text_edits.apply_text_edit): the changed lines
     between the common first and last lines of the file before and after."""
     number = getattr(op, "number", 1)
     if hasattr(op, "line"):  # insert: the stated line places it

@@ -163,7 +163,7 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
     shown as a diff and made again by a tool call (BEHAVIOR.md §3), which on top of the
     edit could apply a second time."""
     from .locate import apply_hunks
-    from .toolcalls import apply_text_edit
+    from .text_edits import apply_text_edit
     from .edit_report import muted
 
     added = (op.new if isinstance(op, ReplaceText) else op.text).strip()

@@ -81,18 +81,6 @@ def _read_ref(s: str, pos: int) -> tuple[int, str, int] | str:
     return number, ident, end + 3
 
 
-def parse_ref(s: str) -> tuple[int, str]:
-    """``'12#3f'`` or ``'12#ZP'`` -> ``(12, '3f')`` / ``(12, '01')``."""
-    s = s.strip()
-    got = _read_ref(s, 0)
-    if isinstance(got, str):
-        raise ParseError(f"bad line reference {s!r}: {got}")
-    number, ident, end = got
-    if end != len(s):
-        raise ParseError(f"bad line reference {s!r}: unexpected text after the ID")
-    return number, ident
-
-
 @record
 class _Draft:
     """An operation being parsed: its first line and the continuation lines after it."""

@@ -18,9 +18,6 @@ import os
 import re
 import shlex
 import subprocess
-import sys
-
-import click
 
 from .errors import UsageError
 from .git.journal import temp_name
@@ -152,33 +149,6 @@ def _shown(repo, path: str) -> str:
     root = repo.workdir or repo.gitdir
     rel = os.path.relpath(path, root)
     return path if rel.startswith("..") else rel
-
-
-@click.command("install-hooks")
-@click.option("--uninstall", "remove", is_flag=True, help="Remove the kit's hooks and restore the hooks they replaced.")
-@click.option("--hook", "names", multiple=True, type=click.Choice(KIT_HOOKS),
-              help="Only this hook (repeatable; default: all of the kit).")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
-def install_hooks_cmd(remove, names, quiet):
-    """Install the hook kit into this repository's hooks folder.
-
-    pre-commit: refuses leftover edit markup in staged changes (every commit), and runs
-    `git config aiapply.testCommand` for commits made by git ai-apply.  commit-msg: commits
-    made by git ai-apply must carry their AI-* trailers.  An existing hook is kept as
-    NAME.before-ai-apply and still runs first; --uninstall puts it back.
-    """
-    from .git.repo import Repo
-    from .git.githooks import hooks_dir
-
-    repo = Repo(".")
-    names = tuple(dict.fromkeys(names)) or KIT_HOOKS
-    try:
-        lines = uninstall(repo, names) if remove else install(repo, names, sys.executable)
-    except OSError as e:
-        raise UsageError(f"cannot change {hooks_dir(repo)}: {e.strerror}") from None
-    if not quiet:
-        for line in lines:
-            click.echo(line)
 
 
 # --------------------------------------------------------------------------- the guard
@@ -313,28 +283,6 @@ def render_findings(findings, staged: bool) -> str:
     return "\n".join(out)
 
 
-@click.group("hook")
-def hook_cmd():
-    """The checks the hook kit runs (see `git ai-apply install-hooks`)."""
-
-
-@hook_cmd.command("guard")
-@click.argument("files", nargs=-1, type=click.Path())
-def guard_cmd(files):
-    """Refuse leftover edit markup: in the lines the staged changes add or, with FILES
-    (the pre-commit framework), anywhere in those files.  Exit 1 when some is found."""
-    if files:
-        findings = file_findings(list(files))
-    else:
-        findings = staged_findings()
-    if findings:
-        exempt = exempt_paths(sorted({f[0] for f in findings}), cached=not files)
-        findings = [f for f in findings if f[0] not in exempt]
-    if findings:
-        click.echo(render_findings(findings, staged=not files), err=True)
-        sys.exit(1)
-
-
 # --------------------------------------------------------------------------- commit-msg
 
 _RESPONSE_ID = re.compile(r"^[0-9a-f]{16}$")
@@ -369,32 +317,3 @@ def trailer_problems(message: str, made_by_ai_apply: bool, comment_char: str | N
         if not v:
             problems.append("AI-Model is empty")
     return problems
-
-
-@hook_cmd.command("commit-msg")
-@click.argument("message_file", type=click.Path())
-def commit_msg_cmd(message_file):
-    """Check the AI-* trailers of the message in MESSAGE_FILE (exit 1 when wrong)."""
-    try:
-        with open(message_file, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-    except OSError as e:
-        raise UsageError(f"cannot read {message_file}: {e.strerror}") from None
-    char = "#"
-    r = subprocess.run(["git", "config", "--get", "core.commentChar"], capture_output=True)
-    if r.returncode == 0 and r.stdout.strip() and r.stdout.strip() != b"auto":
-        char = r.stdout.decode().strip()[:1]
-    made = os.environ.get("GIT_AI_APPLY") == "1"
-    problems = trailer_problems(text, made, comment_char=char)
-    if problems:
-        who = "This commit is made by git ai-apply, so its message" if made else "The commit message"
-        click.echo("ai-apply commit-msg check: " + "; ".join(problems) + ".", err=True)
-        click.echo(f"{who} must end with the trailers git ai-apply writes, e.g.\n"
-                   "  AI-Format: unified-diff\n  AI-Response: 0123456789abcdef\n"
-                   "(--no-trailers and aiapply.trailers=false leave them out, which this "
-                   "repository's hook does not allow; --no-verify skips the check once.)", err=True)
-        sys.exit(1)
-
-
-if __name__ == "__main__":  # python -m git_aiapply.hook_kit guard
-    hook_cmd()

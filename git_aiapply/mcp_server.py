@@ -24,8 +24,6 @@ import re
 import sys
 from typing import Optional
 
-import click
-
 from .errors import AiApplyError, FatalError, UsageError
 
 INSTALL_HINT = "pip install 'mcp>=1.10'"
@@ -38,7 +36,7 @@ INSTRUCTIONS = (
     "A refused response changes nothing; its error_text says what to correct.")
 
 
-def _sdk():
+def sdk():
     """The SDK's high-level server class and its ToolError: ``MCPServer`` (mcp 2) or
     ``FastMCP`` (mcp 1)."""
     try:
@@ -238,7 +236,7 @@ def build_server(session):
     api.Session)."""
     from .prompts import PROMPTS, prompt_for
 
-    server_class, tool_error = _sdk()
+    server_class, tool_error = sdk()
     server = server_class(SERVER_NAME, instructions=INSTRUCTIONS)
     Annotated, Field, Format, ApplyOutcome, UndoOutcome = _schemas()
 
@@ -340,23 +338,3 @@ def _add_format_prompt(server, fmt: str, text: str) -> None:
     server.prompt(name=f"format-{fmt}", description=(
         f"System-prompt instructions for answering in the {fmt} format, the edits "
         "git ai-apply reads"))(instructions)
-
-
-@click.command("mcp")
-def mcp_cmd():
-    """Serve apply, check, show and undo as MCP tools over stdio (needs the mcp extra)."""
-    try:
-        _sdk()
-    except ImportError as e:
-        click.echo(f"fatal: git ai-apply mcp needs the MCP Python SDK ({e}); install it with: "
-                   f"{INSTALL_HINT}", err=True)
-        sys.exit(128)
-    from .api import Session
-
-    try:
-        session = Session(".")
-    except FatalError as e:
-        click.echo(f"fatal: {e.message}", err=True)
-        sys.exit(128)
-    bound_standard_input(session)
-    build_server(session).run("stdio")

@@ -200,24 +200,3 @@ def ordered_values(params: dict, occurrences: list[str]) -> dict:
             out[o.ordered].append((dest, values[i]))
             taken[dest] = i + 1
     return {k: tuple(v) for k, v in out.items()}
-
-
-def click_params() -> list:
-    """The same options as click parameters, for cli.py (imports click: not on the
-    fast path)."""
-    import click
-
-    params = [click.Argument(["responses"], nargs=-1,
-                             type=click.Path(allow_dash=True, dir_okay=True))]
-    for o in APPLY_OPTIONS:
-        decls = [*o.names, o.dest]
-        if o.kind == FLAG:
-            params.append(click.Option(decls, is_flag=True, default=o.default, help=o.help))
-        elif o.kind == CONST:
-            params.append(click.Option(decls, flag_value=o.const, default=o.default, help=o.help))
-        elif o.kind == VALUES:
-            params.append(click.Option(decls, multiple=True, metavar=o.metavar, help=o.help))
-        else:
-            params.append(click.Option(decls, type=int if o.kind == INT else str,
-                                       default=o.default, metavar=o.metavar, help=o.help))
-    return params

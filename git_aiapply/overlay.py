@@ -3,8 +3,6 @@
 run (one commit after the other) would apply it.  Pure."""
 from __future__ import annotations
 
-import sys
-
 from .plan import MODE_LINK
 
 
@@ -52,21 +50,8 @@ class Overlay:
 
 
 def _emptied(base, folder: str, removed: list[str]) -> bool:
-    """Whether removing ``removed`` empties ``folder`` of ``base``'s tree."""
-    tree = getattr(base, "tree", None)
-    if tree is None:
-        return False
-    try:
-        sub = base.repo[tree[sys.intern(folder)].id]  # interned: see state.tree_entry
-    except (KeyError, ValueError):
-        return False
-    count = 0
-    stack = [(sub, folder + "/")]
-    while stack:
-        t, prefix = stack.pop()
-        for e in t:
-            if e.type_str == "tree":
-                stack.append((base.repo[e.id], prefix + e.name + "/"))
-            else:
-                count += 1
-    return count <= len(removed)
+    """Whether removing ``removed`` empties ``folder`` of ``base``'s tree (the git layer's
+    snapshot counts the tree's files: no pygit2 object here)."""
+    files_under = getattr(base, "files_under", None)
+    count = files_under(folder) if files_under is not None else None
+    return count is not None and count <= len(removed)

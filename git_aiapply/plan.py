@@ -590,7 +590,7 @@ class _Planner:
     def text_edit(self, op: ReplaceText | InsertText) -> None:
         """str_replace / insert of Anthropic's text editor tool, on the file as the
         operations before this one left it."""
-        from .toolcalls import apply_text_edit
+        from .text_edits import apply_text_edit
 
         path = self.path(op.path, op.source)
         if path is None:
@@ -653,11 +653,11 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
 
 def _new_file_hint(format_name: str) -> str:
     """How the format ``format_name`` creates a file (its own words, formats/)."""
-    from . import toolcalls
     from .formats import format_named
+    from .text_edits import TOOL_CALL, TOOL_CALL_NEW_FILE_HINT
 
-    if format_name == toolcalls.NAME:
-        return toolcalls.NEW_FILE_HINT
+    if format_name == TOOL_CALL:
+        return TOOL_CALL_NEW_FILE_HINT
 
     fmt = format_named(format_name)
     return fmt.new_file_hint if fmt is not None and fmt.new_file_hint else "a new-file directive"

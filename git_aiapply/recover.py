@@ -45,9 +45,7 @@ from __future__ import annotations
 import os
 import re
 
-import click
-
-from .errors import AiApplyError, FatalError, Problem
+from .errors import FatalError, Problem
 
 # the journal and the checks on it are the git layer's (git/journal.py)
 from .git.journal import (STAGE_KINDS, JournalNote, file_fingerprint, journal_path,
@@ -117,24 +115,12 @@ def _filemode(repo) -> bool:
     return repo.config_bool("core.fileMode", True)
 
 
-def _tip(repo, refname: str):
-    """The commit id ``refname`` points at (HEAD: detached HEAD's target), or None."""
-    r = repo.repo
-    try:
-        ref = r.lookup_reference(refname)
-    except (KeyError, ValueError):
-        return None
-    try:
-        return ref.resolve().target
-    except (KeyError, ValueError):
-        return None
-
-
 def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
     None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
     what the file held on disk, already converted (WorktreeWriter writes what git would
     check out, which would convert them a second time)."""
+    from .git.history import blob_data
     from .git.state import refuse_symlinked_parent
     from .git.worktree_files import restore_file
     from .plan import FileState
@@ -152,7 +138,7 @@ def _restore(repo, path: str, want, perm: int | None = None, backup: str | None 
         os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
         os.replace(backup, full)
         return
-    restore_file(repo.workdir, path, FileState(want[0], repo.repo[want[1]].data), perm)
+    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm)
 
 
 def _backup_state(backup: str):
@@ -278,6 +264,7 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
+    from .git.history import ref_tip, run_side
     from .git.index import lock_owner, pid_alive
 
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
@@ -311,10 +298,10 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     if has_lock and not _lock_is_ours(lock_path, j, pid):
         raise _foreign_lock(lock_path)
 
-    tip = _tip(repo, refname)
+    tip = ref_tip(repo, refname)
     tip_s = str(tip) if tip else None
     current = {p: _state_of(repo, p) for p in originals}
-    side, why = _which_side(repo, j, tip)
+    side, why = run_side(repo, j, tip)
     if side is None:
         rec.problems.append(Problem(
             f"{refname} moved since the interrupted {_what(kind)} (it was at "
@@ -358,96 +345,6 @@ def _short(refname: str) -> str:
     return refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
 
 
-# how far back recover looks for the run's commit below a branch that moved on
-_MAX_WALK = 10000
-
-
-def _which_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
-    """Whether the interrupted run happened: ("before" | "after" | "before-moved" |
-    "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
-    on since (the user committed), and the commits since left the run's files alone."""
-    r = repo.repo
-    head, moves_to = j.head, j.moves_to
-    tip_s = str(tip) if tip else None
-    if j.kind in STAGE_KINDS and tip_s == head:
-        return _staging_side(repo, j)
-    if tip_s == head:
-        return "before", ""
-    if moves_to is not None:
-        if tip_s == (None if moves_to == "unborn" else moves_to):
-            return "after", ""
-    else:
-        commit = r.get(tip) if tip else None
-        if commit is not None and _is_run_commit(commit, j):
-            return "after", ""
-    if tip is None or head is None:
-        return None, "the history it started from is gone"
-    return _moved_on_side(r, j, tip)
-
-
-def _staging_side(repo, j: JournalNote) -> tuple[str, str]:
-    """--no-commit / --cached moves no ref: the run happened when its index was installed
-    (the lock is gone and the index holds its entries), else it did not."""
-    from .git.index import index_holds
-
-    index = repo.index_path()  # GIT_INDEX_FILE, as git
-    if not os.path.lexists(index + ".lock") and index_holds(index, j.final):
-        return "after", ""
-    return "before", ""
-
-
-def _moved_on_side(r, j: JournalNote, tip) -> tuple[str | None, str]:
-    """``_which_side`` when the branch is neither where the run found it nor where the run
-    put it: did the user's commits since leave the run's files alone?"""
-    from .git.history import descends, entries_at
-    from .git.index import entries_hold
-
-    head, final, moves_to = j.head, j.final, j.moves_to
-    desc_head = descends(r, tip, head)
-    if moves_to not in (None, "unborn") and descends(r, tip, moves_to) and \
-            (not desc_head or descends(r, moves_to, head)):
-        run_commit = moves_to
-    elif moves_to is None and desc_head:
-        run_commit = _find_run_commit(r, tip, j)
-    else:
-        run_commit = None
-    tip_tree = r[tip].tree
-    if run_commit is not None:
-        if not entries_hold(tip_tree, final):
-            return None, "later commits changed the files it committed"
-        return "after-moved", str(run_commit)[:12]
-    if not desc_head:
-        return None, f"{head[:12]} is no longer in its history"
-    base = entries_at(r[head].tree, j.paths)
-    if not entries_hold(tip_tree, base):
-        changed = sorted(p for p in base if not entries_hold(tip_tree, {p: base[p]}))
-        return None, "the commits since changed " + ", ".join(changed[:5])
-    n = _count_between(r, tip, head)
-    return "before-moved", f"{n} commit{'s' if n != 1 else ''}"
-
-
-def _is_run_commit(commit, j: JournalNote) -> bool:
-    from .git.index import entries_hold
-
-    parents = [str(p) for p in commit.parent_ids]
-    return parents == ([j.head] if j.head else []) and entries_hold(commit.tree, j.final)
-
-
-def _find_run_commit(r, tip, j: JournalNote):
-    from .git.history import commits_between
-
-    for commit in commits_between(r, tip, j.head, _MAX_WALK):
-        if _is_run_commit(commit, j):
-            return commit.id
-    return None
-
-
-def _count_between(r, tip, head) -> int:
-    from .git.history import commits_between
-
-    return sum(1 for _ in commits_between(r, tip, head, _MAX_WALK))
-
-
 def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
                     lock_path: str, moved_on: bool) -> bool:
     """Plan (and unless a dry run, do) the way back to before the run; False, with
@@ -488,10 +385,10 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
 def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     """After the branch moved on, the index is the user's: a run file staged since (its
     entry is not the branch's) means someone chose it; recover does not undo that."""
-    from .git.history import entries_at, index_differs
+    from .git.history import entries_at_commit, index_differs
 
-    base = entries_at(repo.repo[j.head].tree, j.paths)
-    for p in index_differs(repo.index_path(), base):
+    base = entries_at_commit(repo, j.head, j.paths)
+    for p in index_differs(os.path.join(repo.gitdir, "index"), base):
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",
             file=p, hint="nothing was changed; unstage it (`git restore --staged "
@@ -589,37 +486,4 @@ def _stage_final(repo, final: dict) -> None:
     was removed by hand after the crash)."""
     from .git.index import stage_entries
 
-    stage_entries(repo.index_path(), final)
-
-
-# --------------------------------------------------------------------------- command
-
-
-@click.command("recover")
-@click.option("-n", "--dry-run", is_flag=True, help="Say what would be done; change nothing.")
-def recover_cmd(dry_run):
-    """Repair what an interrupted git ai-apply left behind (journal, index.lock, temporary
-    files): the repository ends wholly before or wholly after that run."""
-    from .git.repo import Repo
-
-    repo = Repo(".")
-    try:
-        rec = recover(repo, dry_run=dry_run)
-    except FatalError as e:
-        click.echo(f"fatal: {e.message}", err=True)
-        raise SystemExit(128)
-    except (OSError, AiApplyError) as e:
-        click.echo(f"fatal: recovery failed: {e}", err=True)
-        raise SystemExit(128)
-    if rec.problems:
-        # the repository's state, not a bad request: exit 128 as git's fatal errors
-        click.echo("fatal: recover cannot repair this automatically; nothing was changed.",
-                   err=True)
-        for p in rec.problems:
-            click.echo(p.render(), err=True)
-        raise SystemExit(128)
-    if not rec.done:
-        click.echo("nothing to recover: no interrupted git ai-apply left anything behind")
-        return
-    for line in rec.done:
-        click.echo(line)
+    stage_entries(os.path.join(repo.gitdir, "index"), final)

@@ -28,6 +28,34 @@ def echo_err(text: str) -> None:
     _write(sys.stderr, text)
 
 
+_ANSI = None
+
+
+def write(text: str, nl: bool = True, err: bool = False) -> None:
+    """Write as click.echo writes a string (the domain modules hold no click): a newline
+    unless ``nl`` is false, colour codes dropped when the stream is not a terminal,
+    flushed."""
+    global _ANSI
+    stream = sys.stderr if err else sys.stdout
+    out = text + "\n" if nl else text
+    if out and "\x1b" in out and not isatty(stream):
+        if _ANSI is None:
+            import re
+
+            _ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")  # click's strip_ansi
+        out = _ANSI.sub("", out)
+    if out:
+        stream.write(out)
+    stream.flush()
+
+
+def isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def refused(what: str, e: ApplyError) -> None:
     """Report a refusal and exit 1: ``error: WHAT; nothing was changed.``, then its
     problems.  WHAT names what was refused in the command's own terms ("the response was

@@ -17,7 +17,8 @@ from git_aiapply.paths import normalize_path
 from git_aiapply.plan import make_plan
 from git_aiapply.response import read_response
 from git_aiapply.text import FileText
-from git_aiapply.toolcalls import ToolCall, apply_text_edit, call_ops, is_edit_call, parse_with_tools
+from git_aiapply.text_edits import apply_text_edit
+from git_aiapply.toolcalls import ToolCall, call_ops, is_edit_call, parse_with_tools
 
 
 def anthropic(name: str, args: dict) -> dict:

@@ -5,7 +5,12 @@
 - no module over 700 lines, anywhere in the package;
 - pygit2 imported only by the git layer (git_aiapply/git/) and the start-up shim;
 - no module reaching into another module's private ``_names``;
-- no module named like a library function (``git_aiapply.apply`` is the function)."""
+- no module named like a library function (``git_aiapply.apply`` is the function);
+- layers that point down (issue 23): the core (parsing, locating, planning) imports
+  neither the response readers nor the command line; the library does not import
+  commands/; click only in commands/ and cli.py; no module outside git/ reaches a
+  pygit2 object through the ``Repo.repo`` attribute.  Imports made only for type
+  checkers (``if TYPE_CHECKING:``) do not count for the layers."""
 from __future__ import annotations
 
 import ast
@@ -17,6 +22,60 @@ MAX_LINES = 700
 # modules outside git/ allowed to import pygit2: the start-up shim imports it early on
 # purpose (startup.py's docstring)
 PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
+
+# The layers (issue 23 item 3), by dotted name; a module named with a trailing dot is a
+# package: all its modules.
+# The core: a response's operations to a plan, pure functions of text and trees.
+CORE = {f"git_aiapply.{m}" for m in (
+    "formats.", "already", "anchors", "chatter", "dates", "diff_groups", "diffstat",
+    "divider_readings", "edit_report", "errors", "explanation", "gather", "hashline",
+    "limits", "locate", "matching", "message", "ops", "overlay", "paths", "placeholders",
+    "placer", "plan", "record", "text", "text_edits", "threeway", "tracked_names",
+    "trailers")}
+# The readers: a response's bytes (a file, standard input, tool calls) to operations.
+READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs")}
+# The command line: click, the terminal, the entry points, one module per subcommand.
+CLI = {f"git_aiapply.{m}" for m in ("cli", "main", "__main__", "term", "commands")} | {
+    "git_aiapply.commands."}
+# The library and what serves it to programs.
+LIBRARY = {f"git_aiapply.{m}" for m in ("api", "api_types", "serve", "mcp_server")}
+# click's own layer: the command line proper (term.py and main.py parse and print without it)
+CLICK_ALLOWED = {"git_aiapply.cli", "git_aiapply.commands."}
+# Known exceptions, each to go (and named here so that no new one slips in):
+# api -> commands/apply for author_env: the one preparation of a run (issue 23 item 1,
+# another work package) takes it out of commands/.
+LIBRARY_TO_CLI_PENDING = {("git_aiapply.api", "git_aiapply.commands"),
+                          ("git_aiapply.api", "git_aiapply.commands.apply")}
+# modules outside git/ still taking the pygit2 repository from ``Repo.repo``: to move
+# behind functions of git/ returning plain values (issue 23 item 3, not done yet)
+REPO_ATTRIBUTE_PENDING = {f"git_aiapply.{m}" for m in (
+    "attempts", "commands.apply", "pipeline", "undo_last")}
+
+
+def in_layer(module: str, layer: set[str]) -> bool:
+    """Whether ``module`` is one of ``layer``'s names or inside one of its packages."""
+    return module in layer or any(p.endswith(".") and module.startswith(p) for p in layer)
+
+
+def layer_breaches(imports: dict, lower: set[str], upper: set[str],
+                   allowed: set[tuple[str, str]] = frozenset()) -> list[tuple[str, str]]:
+    """(module, what it imports) where a module of ``lower`` imports one of ``upper``
+    for running (type checkers' imports excepted)."""
+    return sorted((n, m) for n, i in imports.items() if in_layer(n, lower)
+                  for m in i.runtime if in_layer(m, upper) and (n, m) not in allowed)
+
+
+def repo_attribute_uses(path: Path) -> list[int]:
+    """Lines reaching a pygit2 object through the git layer's wrapper: ``repo.repo``,
+    ``self.repo.repo``, ``base.repo`` (a snapshot's repository)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr == "repo":
+            inner = node.value
+            if (isinstance(inner, ast.Name) and inner.id in ("repo", "base")) or \
+                    (isinstance(inner, ast.Attribute) and inner.attr == "repo"):
+                out.append(node.lineno)
+    return out
 
 
 def module_files(package: Path = PACKAGE) -> dict[str, Path]:
@@ -39,7 +98,12 @@ class Imports:
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         top_level = {id(n) for n in tree.body}
+        typing_only = _type_checking_nodes(tree)
         self.modules: dict[str, bool] = {}
+        # the package's modules and the outside packages (top-level names: click) imported
+        # for running, not only for type checkers (``if TYPE_CHECKING:``)
+        self.runtime: set[str] = set()
+        self.outside: set[str] = set()
         self.pygit2 = False
         self.private: list[str] = []
         aliases: dict[str, str] = {}  # local name -> module of the package
@@ -69,9 +133,14 @@ class Imports:
                         targets.append(module)
                         if module in modules and module != name and _is_private(a.name):
                             self.private.append(f"from {module} import {a.name}")
+            runs = id(node) not in typing_only
             for target in targets:
+                if runs and not target.startswith(f"{name.split('.')[0]}."):
+                    self.outside.add(target.split(".")[0])
                 while target and target not in modules:
                     target = target.rpartition(".")[0]  # `import pkg.x.y` -> known parent
+                if runs and target and target != name:
+                    self.runtime.add(target)
                 # importing pkg.sub runs pkg/__init__.py first, unless this module is
                 # inside pkg (then pkg is already being imported)
                 parent = target.rpartition(".")[0]
@@ -88,6 +157,15 @@ class Imports:
     def _add(self, target: str, name: str, at_top: bool) -> None:
         if target and target != name:
             self.modules[target] = self.modules.get(target, False) or at_top
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    """ids of the nodes inside ``if TYPE_CHECKING:`` blocks (imports for type checkers)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return out
 
 
 def _is_private(attr: str) -> bool:
@@ -256,3 +334,97 @@ def test_a_cut_off_answer_is_the_responses_fault():
     assert fault_of(ErrorKind.TRUNCATED) == fault_of("parse") == "response"
     assert fault_of("config") == fault_of("lock") == "repository"
     assert fault_of("message") == "usage" and fault_of(None) is None
+
+
+# --------------------------------------------------------------------------- layers
+
+
+def test_the_checker_sees_layer_breaches_but_not_type_checking_imports(tmp_path):
+    pkg = _write_package(tmp_path, {
+        "core.py": "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .reader import R\n",
+        "core2.py": "def f():\n    from . import reader\n",
+        "reader.py": "import click\nfrom .core import f\n",
+        "cmd/__init__.py": "", "cmd/x.py": "import click.testing\n",
+    })
+    found = read_imports(pkg)
+    assert layer_breaches(found, {"pkg.core", "pkg.core2"}, {"pkg.reader"}) == [
+        ("pkg.core2", "pkg.reader")]
+    assert "pkg.reader" in found["pkg.core"].modules  # still seen by the circle check
+    assert sorted(n for n, i in found.items() if "click" in i.outside) == ["pkg.cmd.x",
+                                                                          "pkg.reader"]
+    assert in_layer("pkg.cmd.x", {"pkg.cmd."}) and not in_layer("pkg.cmdx", {"pkg.cmd."})
+    (pkg / "w.py").write_text("def f(repo, self):\n    return repo.repo, self.repo.repo.x\n"
+                              "def g(self):\n    return self.repo.workdir\n")
+    assert repo_attribute_uses(pkg / "w.py") == [2, 2]
+
+
+def test_the_layers_name_existing_modules():
+    # a new module gets a place in the layers above (or is left, knowingly, to the
+    # application modules: pipeline, attempts, recover, undo, ...)
+    names = set(module_files())
+    for layer in (CORE, READERS, CLI, LIBRARY, CLICK_ALLOWED):
+        assert [m for m in layer if not m.endswith(".") and m not in names] == []
+
+
+def test_the_core_imports_neither_the_readers_nor_the_command_line():
+    assert layer_breaches(package_imports(), CORE, READERS | CLI | LIBRARY) == []
+
+
+def test_the_core_and_the_readers_do_not_import_click():
+    assert sorted(n for n, i in package_imports().items()
+                  if in_layer(n, CORE | READERS) and "click" in i.outside) == []
+
+
+def test_the_readers_do_not_import_the_command_line():
+    assert layer_breaches(package_imports(), READERS, CLI | LIBRARY) == []
+
+
+def test_the_git_layer_imports_neither_the_readers_nor_the_command_line():
+    git_layer = {"git_aiapply.git", "git_aiapply.git."}
+    assert layer_breaches(package_imports(), git_layer, READERS | CLI | LIBRARY) == []
+
+
+def test_the_library_does_not_import_the_command_line():
+    assert layer_breaches(package_imports(), LIBRARY, CLI, LIBRARY_TO_CLI_PENDING) == []
+
+
+def test_click_only_in_the_command_line():
+    """Click code lives in commands/ (one module per subcommand) and cli.py; the domain
+    modules (attempts, recover, undo_last, hook_kit, mcp_server, serve, demo...) hold plain
+    functions those commands call."""
+    assert sorted(n for n, i in package_imports().items()
+                  if "click" in i.outside and not in_layer(n, CLICK_ALLOWED)) == []
+
+
+def test_no_module_outside_git_takes_the_pygit2_repository_from_repo():
+    users = {n for n, path in module_files().items()
+             if not n.startswith("git_aiapply.git.") and repo_attribute_uses(path)}
+    assert users - REPO_ATTRIBUTE_PENDING == set(), \
+        "call a function of git/ that returns plain values instead"
+
+
+def unused_functions(files: dict[str, Path]) -> list[str]:
+    """Top-level functions and classes no module of the package names besides their own
+    definition (decorated ones register themselves: click commands, records)."""
+    import re
+
+    texts = {n: p.read_text(encoding="utf-8") for n, p in files.items()}
+    everything = "\n".join(texts.values())
+    out = []
+    for name, text in texts.items():
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.decorator_list \
+                    and not node.name.startswith("__") \
+                    and len(re.findall(rf"\b{re.escape(node.name)}\b", everything)) <= 1:
+                out.append(f"{name}.{node.name}")
+    return sorted(out)
+
+
+def test_the_checker_finds_a_function_nothing_uses(tmp_path):
+    pkg = _write_package(tmp_path, {"a.py": "def used():\n    pass\n\ndef only_tests():\n    pass\n",
+                                    "b.py": "from .a import used\n"})
+    assert unused_functions(module_files(pkg)) == ["pkg.a.only_tests"]
+
+
+def test_no_function_of_the_package_is_there_only_for_the_tests():
+    assert unused_functions(module_files()) == [], "move it to the tests, or remove it"

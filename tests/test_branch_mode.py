@@ -224,7 +224,8 @@ def test_ref_moved_between_planning_and_writing_is_refused(busy: GitRepo, monkey
     monkeypatch.chdir(busy.root)
     for k, v in busy.env.items():
         monkeypatch.setenv(k, v)
-    from git_aiapply import git as g
+    from git_aiapply.git.repo import Repo
+    from git_aiapply.git.transaction import commit_to_branch
     from git_aiapply.errors import ApplyError
     from git_aiapply.plan import FileState, Plan
 
@@ -233,11 +234,11 @@ def test_ref_moved_between_planning_and_writing_is_refused(busy: GitRepo, monkey
     busy.git("commit", "-q", "--allow-empty", "-m", "someone else")
     busy.git("branch", "-f", "raced", "HEAD")
     moved = busy.git("rev-parse", "raced").strip()
-    repo = g.Repo(str(busy.root))
+    repo = Repo(str(busy.root))
     base = repo.repo[planned]
     plan = Plan({"a.txt": FileState(0o100644, b"x\n")}, {"a.txt": FileState(0o100644, b"alpha\nbeta\n")})
     with pytest.raises(ApplyError) as e:
-        g.commit_to_branch(repo, plan, "m\n", "refs/heads/raced", base, base.id)
+        commit_to_branch(repo, plan, "m\n", "refs/heads/raced", base, base.id)
     assert "moved while the response was being applied" in e.value.render()
     assert busy.git("rev-parse", "raced").strip() == moved
 

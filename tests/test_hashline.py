@@ -8,8 +8,8 @@ import xxhash
 
 from git_aiapply import hashline
 from git_aiapply.errors import ApplyError, ParseError
-from git_aiapply.hashline import (INSERT_AFTER, INSERT_BEFORE, SET, apply_hashline, line_id,
-                                  parse_ops, parse_ref, render_view)
+from git_aiapply.hashline import (INSERT_AFTER, INSERT_BEFORE, SET, _read_ref, apply_hashline,
+                                  line_id, parse_ops, render_view)
 from git_aiapply.ops import HashlineEdit, Source
 from git_aiapply.text import FileText
 
@@ -28,6 +28,19 @@ def to_letters(ident: str) -> str:
 
 
 # ---------------------------------------------------------------------------- ids
+
+
+def parse_ref(s: str) -> tuple[int, str]:
+    """``'12#3f'`` or ``'12#ZP'`` -> ``(12, '3f')`` / ``(12, '01')``: one whole reference
+    read with the parser's own reader (the package has no use for this wrapper)."""
+    s = s.strip()
+    got = _read_ref(s, 0)
+    if isinstance(got, str):
+        raise ParseError(f"bad line reference {s!r}: {got}")
+    number, ident, end = got
+    if end != len(s):
+        raise ParseError(f"bad line reference {s!r}: unexpected text after the ID")
+    return number, ident
 
 def test_seed_ids_are_real():
     # the ids written in seed-examples/hashline-example

@@ -13,8 +13,9 @@ from git_aiapply.ops import DeleteFile, EditFile, InsertText, NewFile, RenameFil
 from git_aiapply.plan import make_plan
 from git_aiapply.response import extract_answer, read_response, split_choices
 from git_aiapply.text import FileText
-from git_aiapply.toolcalls import (ToolCall, apply_text_edit, call_ops, is_edit_call,
-                                   looks_like_edit, parse_with_tools)
+from git_aiapply.text_edits import apply_text_edit
+from git_aiapply.toolcalls import (ToolCall, call_ops, is_edit_call, looks_like_edit,
+                                   parse_with_tools)
 
 
 def read(data) -> object:

@@ -1,9 +1,12 @@
 """Questions `recover` asks of the history when a branch moved on after an interrupted
-run: does one commit descend from another, which commits lie between, what a tree holds
-at given paths."""
+run: where the branch is, whether the run happened (``run_side``), does one commit
+descend from another, which commits lie between, what a tree holds at given paths.
+Answers are plain values (ids, strings, dicts): recover.py holds no pygit2 object."""
 from __future__ import annotations
 
 import pygit2
+
+from .journal import JournalNote
 
 
 def descends(r: pygit2.Repository, commit, ancestor) -> bool:
@@ -49,3 +52,116 @@ def index_differs(index_path: str, entries: dict) -> list[str]:
     except (pygit2.GitError, OSError, ValueError):
         return sorted(entries)
     return sorted(p for p, want in entries.items() if not entries_hold(index, {p: want}))
+
+
+def blob_data(repo, blob_id) -> bytes:
+    """The bytes of the blob ``blob_id`` (an id or hex string)."""
+    return repo.repo[blob_id].data
+
+
+def entries_at_commit(repo, commit_id, paths) -> dict:
+    """``entries_at`` of the tree of commit ``commit_id``."""
+    return entries_at(repo.repo[commit_id].tree, paths)
+
+
+def ref_tip(repo, refname: str):
+    """The commit id ``refname`` points at (HEAD: detached HEAD's target), or None."""
+    r = repo.repo
+    try:
+        ref = r.lookup_reference(refname)
+    except (KeyError, ValueError):
+        return None
+    try:
+        return ref.resolve().target
+    except (KeyError, ValueError):
+        return None
+
+
+# how far back `recover` looks for the run's commit below a branch that moved on
+_MAX_WALK = 10000
+
+
+def run_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
+    """Whether the interrupted run of journal ``j`` happened (``tip``: where its branch
+    is now, ``ref_tip``), as `git ai-apply recover` asks: ("before" | "after" | "before-moved" |
+    "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
+    on since (the user committed), and the commits since left the run's files alone."""
+    from .journal import STAGE_KINDS
+
+    r = repo.repo
+    head, moves_to = j.head, j.moves_to
+    tip_s = str(tip) if tip else None
+    if j.kind in STAGE_KINDS and tip_s == head:
+        return _staging_side(repo, j)
+    if tip_s == head:
+        return "before", ""
+    if moves_to is not None:
+        if tip_s == (None if moves_to == "unborn" else moves_to):
+            return "after", ""
+    else:
+        commit = r.get(tip) if tip else None
+        if commit is not None and _is_run_commit(commit, j):
+            return "after", ""
+    if tip is None or head is None:
+        return None, "the history it started from is gone"
+    return _moved_on_side(r, j, tip)
+
+
+def _staging_side(repo, j: JournalNote) -> tuple[str, str]:
+    """--no-commit / --cached moves no ref: the run happened when its index was installed
+    (the lock is gone and the index holds its entries), else it did not."""
+    import os
+
+    from .index import index_holds
+
+    index = repo.index_path()  # GIT_INDEX_FILE, as git
+    if not os.path.lexists(index + ".lock") and index_holds(index, j.final):
+        return "after", ""
+    return "before", ""
+
+
+def _moved_on_side(r, j: JournalNote, tip) -> tuple[str | None, str]:
+    """``run_side`` when the branch is neither where the run found it nor where the run
+    put it: did the user's commits since leave the run's files alone?"""
+    from .index import entries_hold
+
+    head, final, moves_to = j.head, j.final, j.moves_to
+    desc_head = descends(r, tip, head)
+    if moves_to not in (None, "unborn") and descends(r, tip, moves_to) and \
+            (not desc_head or descends(r, moves_to, head)):
+        run_commit = moves_to
+    elif moves_to is None and desc_head:
+        run_commit = _find_run_commit(r, tip, j)
+    else:
+        run_commit = None
+    tip_tree = r[tip].tree
+    if run_commit is not None:
+        if not entries_hold(tip_tree, final):
+            return None, "later commits changed the files it committed"
+        return "after-moved", str(run_commit)[:12]
+    if not desc_head:
+        return None, f"{head[:12]} is no longer in its history"
+    base = entries_at(r[head].tree, j.paths)
+    if not entries_hold(tip_tree, base):
+        changed = sorted(p for p in base if not entries_hold(tip_tree, {p: base[p]}))
+        return None, "the commits since changed " + ", ".join(changed[:5])
+    n = _count_between(r, tip, head)
+    return "before-moved", f"{n} commit{'s' if n != 1 else ''}"
+
+
+def _is_run_commit(commit, j: JournalNote) -> bool:
+    from .index import entries_hold
+
+    parents = [str(p) for p in commit.parent_ids]
+    return parents == ([j.head] if j.head else []) and entries_hold(commit.tree, j.final)
+
+
+def _find_run_commit(r, tip, j: JournalNote):
+    for commit in commits_between(r, tip, j.head, _MAX_WALK):
+        if _is_run_commit(commit, j):
+            return commit.id
+    return None
+
+
+def _count_between(r, tip, head) -> int:
+    return sum(1 for _ in commits_between(r, tip, head, _MAX_WALK))

@@ -284,6 +284,11 @@ class Repo:
             snapshot = self._config_snapshot = self.repo.config.snapshot()
         return snapshot
 
+    def free(self) -> None:
+        """Release the repository's open files (pack files, the object database); a later
+        use opens them again."""
+        self.repo.free()
+
     def forget_config(self) -> None:
         """Read the config files again at the next read (another process may have run
         `git config` since), and with them the attributes and eol settings

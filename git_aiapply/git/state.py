@@ -190,6 +190,25 @@ class TreeSnapshot:
         ent = self._lookup(path)
         return None if ent is None else (int(ent.filemode), ent.id)
 
+    def files_under(self, folder: str) -> int | None:
+        """How many files (links, submodules) the tree holds under ``folder``, at any
+        depth; None when the tree has no folder there."""
+        if self.tree is None:
+            return None
+        try:
+            sub = self.repo[self.tree[sys.intern(folder)].id]  # interned: see tree_entry
+        except (KeyError, ValueError):
+            return None
+        count = 0
+        stack = [sub]
+        while stack:
+            for e in stack.pop():
+                if e.type_str == "tree":
+                    stack.append(self.repo[e.id])
+                else:
+                    count += 1
+        return count
+
     def disk_kind(self, path: str) -> str | None:
         """What is on disk at ``path`` ('file', 'dir', 'symlink'; below a link 'symlink',
         below a file 'file'), or None: missing or unreadable.  Each leading folder is

@@ -1,0 +1,36 @@
+"""term.write is click.echo's writing for the domain modules that hold no click (branch
+mode's lines): the same characters reach the stream, colour codes dropped off a terminal."""
+from __future__ import annotations
+
+import contextlib
+import io
+
+import click
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from git_aiapply.term import write
+
+# text with the escape sequences a diff or a response may carry, and plain characters
+PIECES = st.sampled_from(["\x1b[31m", "\x1b[m", "\x1b[1;32m", "\x1b[K", "\x1b", "[", "m",
+                          "a", " ", "\n", "é", "\t"])
+TEXTS = st.lists(PIECES, max_size=12).map("".join)
+
+
+def _captured(fn, text, nl, err):
+    """What ``fn`` wrote to standard output and error (neither a terminal)."""
+    out, errs = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(errs):
+        fn(text, nl=nl, err=err)
+    return out.getvalue(), errs.getvalue()
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXTS, nl=st.booleans(), err=st.booleans())
+def test_write_writes_what_click_echo_writes(text, nl, err):
+    assert _captured(write, text, nl, err) == _captured(click.echo, text, nl, err)
+
+
+def test_colour_is_dropped_off_a_terminal(capsys):
+    write("\x1b[31mred\x1b[m", err=True)
+    assert capsys.readouterr().err == "red\n"
