@@ -490,13 +490,14 @@ class Transaction:
         from .repo import interrupts_deferred
 
         # installed and known to be, or neither: a Ctrl-C just after the index was put in
-        # place rolled the branch and worktree back under the new index
+        # place rolled the branch and worktree back under the new index; and once installed,
+        # the backups and the journal go too (a Ctrl-C between left them for `recover`)
         with interrupts_deferred():
             self.lock.install()
             self.installed = True
-        fault("journal-end")  # installed, the journal still there (recover: wholly after)
-        self.writer.drop_backups()
-        self.journal.end()
+            fault("journal-end")  # installed, the journal still there (recover: wholly after)
+            self.writer.drop_backups()
+            self.journal.end()
 
     def __exit__(self, etype, exc, tb) -> bool:
         try:
