@@ -145,6 +145,9 @@ class Placer:
         # adjacent, so another insertion there leaves no order that applies both
         self.inner_gaps = [[a for a, b in r if a == b and 0 < a < len(h.old)]
                            for r, h in zip(self.rel_runs, hunks)]
+        # edits whose last change is an insertion at the end of their span (a gap another
+        # insertion may share: _extends_at_one_gap)
+        self.ends_inserting = [bool(r) and r[-1][0] == r[-1][1] for r in self.rel_runs]
         self.net: list[list | None] = [None] * len(hunks)  # _net_shape, when asked
         # identical edits: same old and new sides (and same anchors / end-of-file marker)
         keys: dict[tuple, int] = {}
@@ -156,7 +159,8 @@ class Placer:
         """Whether ``q`` may collide with an edit starting at ``lo`` (a sweep's test):
         it ends after ``lo``, or inserts into the gap at ``lo`` between its own lines."""
         hi = self.hi(q)
-        return hi > lo or (hi == lo and bool(self.inner_gaps[q.index]))
+        return hi > lo or (hi == lo and (bool(self.inner_gaps[q.index])
+                                         or self.ends_inserting[q.index]))
 
     def lo(self, p: Placement) -> int:
         return p.start + self.span[p.index][0]
@@ -168,6 +172,8 @@ class Placer:
         if self.group[p.index] == self.group[q.index] and p.start == q.start:
             return True  # identical edits take one place each
         ps, qs = p.start, q.start
+        if self._extends_at_one_gap(p, q):
+            return True
         if self.inner_gaps[p.index] and self.inner_gaps[q.index] \
                 and self._shared_inner_gap(p, q) is not None:
             return self.effect(p) != self.effect(q)  # the same insertion stated twice
@@ -178,6 +184,18 @@ class Placer:
             for a2, b2 in self.rel_runs[q.index]:
                 if _runs_conflict(ps + a1, ps + b1, qs + a2, qs + b2):
                     return self.effect(p) != self.effect(q)  # the same change stated twice
+        return False
+
+    def _extends_at_one_gap(self, p: Placement, q: Placement) -> bool:
+        """Two insertions into one gap where one restates the other and goes on (``X``,
+        then ``X Y``): in order they would insert X twice, so they overlap."""
+        for a1, b1, t1 in self.shapes[p.index]:
+            if a1 != b1 or not t1:
+                continue
+            for a2, b2, t2 in self.shapes[q.index]:
+                if a2 == b2 and t2 and t1 != t2 and p.start + a1 == q.start + a2 \
+                        and (t1[:len(t2)] == t2 or t2[:len(t1)] == t1):
+                    return True
         return False
 
     def _shared_inner_gap(self, p: Placement, q: Placement) -> int | None:

@@ -41,3 +41,29 @@ def test_a_whole_content_after_a_patch_of_the_first_is_still_applied_in_order():
             "</FILE_NEW>\n<FILE_PATCH file_path=\"a.py\">\n@@\n-x = 1\n+x = 2\n</FILE_PATCH>\n"
             "<FILE_NEW file_path=\"a.py\">\nx = 3\n</FILE_NEW>\n</FILE_CHANGES>\n")
     assert plan(text, {}).final["a.py"].data == b"x = 3\n"
+
+
+@pytest.mark.parametrize("second", [["X", "Y"], ["X", "Y", "Z"]])
+def test_an_insertion_restated_and_extended_at_one_gap_is_refused(second):
+    # context above the gap only: applied together, X would be inserted twice
+    # one directive (sections that do not fit together may apply in turn, as a
+    # conversation's later turns: docs/DECISIONS.md)
+    hunks = "".join("@@\n b\n" + "".join(f"+{t}\n" for t in added) for added in (["X"], second))
+    text = ("Add X, then X and Y.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"f.txt\">\n" + hunks
+            + "</FILE_PATCH>\n</FILE_CHANGES>\n")
+    with pytest.raises(ApplyError, match="overlap"):
+        plan(text, {"f.txt": (0o100644, b"a\nb\nc\n")})
+
+
+def test_aider_blocks_restating_and_extending_an_insertion_apply_in_turn_as_aider():
+    # aider applies its blocks one after another: the second SEARCH finds b again
+    block = "f.txt\n```\n<<<<<<< SEARCH\nb\n=======\n{}\n>>>>>>> REPLACE\n```\n"
+    text = "Add X.\n\n" + block.format("b\nX") + "\nAnd Y too:\n\n" + block.format("b\nX\nY")
+    assert plan(text, {"f.txt": (0o100644, b"a\nb\nc\n")}).final["f.txt"].data == \
+        b"a\nb\nX\nY\nX\nc\n"
+
+
+def test_two_unrelated_insertions_at_one_gap_keep_their_order():
+    block = "f.txt\n```\n<<<<<<< SEARCH\nb\n=======\n{}\n>>>>>>> REPLACE\n```\n"
+    text = "Add.\n\n" + block.format("b\nX") + "\nThen:\n\n" + block.format("b\nY")
+    assert plan(text, {"f.txt": (0o100644, b"a\nb\nc\n")}).final["f.txt"].data == b"a\nb\nX\nY\nc\n"
