@@ -263,12 +263,17 @@ def build_server(session):
         "apply on top of uncommitted changes of the touched files (they go into the commit); "
         "default: the aiapply.includeDirty setting"))]
     Diff = Annotated[bool, Field(False, description="also return the change as a git diff")]
+    ThreeWay = Annotated[Optional[bool], Field(None, description=(
+        "when an edit does not fit, apply the response at the commit it was written against "
+        "(base, an AI-Base line, or the newest recent commit where it fits) and merge the "
+        "result in, as git apply -3; default: the aiapply.threeWay setting"))]
 
     @tool
     def apply_response(
             response: Response, branch: Branch = None,
             base: Annotated[Optional[str], Field(None, description=(
-                "with branch: the commit a new branch starts at (default HEAD)"))] = None,
+                "with branch: the commit a new branch starts at (default HEAD); with "
+                "three_way and no branch: the commit the answer was written against"))] = None,
             format: FormatParam = None,
             message: Annotated[Optional[str], Field(None, description=(
                 "use this commit message instead of the response's explanation"))] = None,
@@ -279,7 +284,7 @@ def build_server(session):
                 "skip the pre-commit and commit-msg hooks"))] = False,
             force: Annotated[bool, Field(False, description=(
                 "apply even when the history says this response was already applied"))] = False,
-            diff: Diff = False) -> ApplyOutcome:
+            three_way: ThreeWay = None, diff: Diff = False) -> ApplyOutcome:
         """Apply a model's response to the repository and commit it (one commit, all or
         nothing).  With branch, commit onto that branch (created at base, default HEAD)
         without touching the worktree.  Returns the outcome: status is applied,
@@ -287,15 +292,16 @@ def build_server(session):
         was changed)."""
         return run(response, branch=branch, base=base, format=format, message=message,
                    include_dirty=include_dirty, allow_empty=allow_empty, no_verify=no_verify,
-                   force=force, diff=diff)
+                   force=force, three_way=three_way, diff=diff)
 
     @tool
     def check_response(response: Response, branch: Branch = None, format: FormatParam = None,
-                       include_dirty: IncludeDirty = None, diff: Diff = False) -> ApplyOutcome:
+                       include_dirty: IncludeDirty = None, three_way: ThreeWay = None,
+                       diff: Diff = False) -> ApplyOutcome:
         """Check whether a response would apply, writing nothing: status would-apply (with
         the files and, with diff, the resulting diff) or refused with error_text."""
         return run(response, check=True, branch=branch, format=format,
-                   include_dirty=include_dirty, diff=diff)
+                   include_dirty=include_dirty, three_way=three_way, diff=diff)
 
     @server.tool(structured_output=False)
     @_tool_errors_of(tool_error)
