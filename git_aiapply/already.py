@@ -16,22 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .matching import fold_punctuation
+from .matching import LineIndex
 from .ops import DeleteFile, EditFile, NewFile, Operation, RenameFile
 from .text import FileText
 
-
-def _loose(line: str) -> str:
-    # what placing an edit may have tolerated: whitespace around, typographic punctuation
-    return fold_punctuation(line.strip())
-
-
-def _holds_run(lines: list[str], run: list[str]) -> bool:
-    """``run`` occurs in ``lines`` as consecutive whole lines (compared loosely)."""
-    want = [_loose(line) for line in run]
-    have = [_loose(line) for line in lines]
-    first, k = want[0], len(want)
-    return any(have[i] == first and have[i:i + k] == want for i in range(len(have) - k + 1))
+# what placing an edit may have tolerated: whitespace around, typographic punctuation
+_LOOSE = 3  # the loosest matching tier (matching.norm_line)
 
 
 def missing_edit(ops: list[Operation], entry: Callable[[str], tuple[int, bytes] | None],
@@ -57,10 +47,12 @@ def missing_edit(ops: list[Operation], entry: Callable[[str], tuple[int, bytes] 
             if found is None:
                 return f"{path} does not exist"
             if isinstance(op, EditFile):
-                lines = list(FileText.from_bytes(found[1]).lines)
+                # one index of the file for all its hunks, as locating builds it
+                index = LineIndex(FileText.from_bytes(found[1]).lines,
+                                  [t for h in op.hunks for t in h.new])
                 for h in op.hunks:
                     # a block read several ways (h.readings) may have applied another one
-                    if h.new and not h.readings and not _holds_run(lines, h.new):
+                    if h.new and not h.readings and not index.fits(h.new, _LOOSE):
                         return f"{path} does not hold edit {h.number}"
         elif isinstance(op, DeleteFile) and entry(normalize(op.path)) is not None:
             return f"{normalize(op.path)} still exists"
