@@ -303,6 +303,18 @@ def git_env(tmp_path: Path) -> dict[str, str]:
     return make_env(home)
 
 
+@pytest.fixture
+def env(git_env, monkeypatch):
+    """For tests that call the library in-process: it sees the same environment as the
+    command does in the tests."""
+    for k in list(os.environ):
+        if k.startswith("GIT_"):
+            monkeypatch.delenv(k)
+    for k, v in git_env.items():
+        monkeypatch.setenv(k, v)
+    return git_env
+
+
 _EMPTY_REPO: list[Path] = []  # made by git once per test process, copied for each new one
 _ENV_OF_EMPTY_REPO = {"HOME", "XDG_CONFIG_HOME", "PATH", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME",
                       "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}

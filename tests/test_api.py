@@ -19,17 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def env(git_env, monkeypatch):
-    """The in-process library sees the same environment as the command in the tests."""
-    for k in list(os.environ):
-        if k.startswith("GIT_"):
-            monkeypatch.delenv(k)
-    for k, v in git_env.items():
-        monkeypatch.setenv(k, v)
-    return git_env
-
-
-@pytest.fixture
 def base(repo: GitRepo, env) -> GitRepo:
     repo.write("src/b.txt", "alpha\nbeta\n")
     repo.write("README.md", "hello\n")

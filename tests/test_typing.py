@@ -5,7 +5,6 @@ the annotations brought: a folder given to ``show(rev=...)``, a ``repo`` of a wr
 ``Session`` as a context manager."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -139,17 +138,6 @@ def test_the_typed_modules_do_not_import_typing_at_run_time():
 
 
 # --------------------------------------------------------------------------- what the types found
-
-
-@pytest.fixture
-def env(git_env, monkeypatch):
-    """The in-process library sees the same environment as the command in the tests."""
-    for k in list(os.environ):
-        if k.startswith("GIT_"):
-            monkeypatch.delenv(k)
-    for k, v in git_env.items():
-        monkeypatch.setenv(k, v)
-    return git_env
 
 
 @pytest.fixture
