@@ -351,9 +351,27 @@ def fence_info(line: str) -> str:
     return m.group(2).strip() if m else ""
 
 
-def is_fence_close(line: str, char: str, length: int) -> bool:
+def indent_of(line: str) -> int:
+    """Columns of leading whitespace (a tab to the next multiple of 4, as CommonMark)."""
+    col = 0
+    for ch in line:
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col += 4 - col % 4
+        else:
+            break
+    return col
+
+
+def is_fence_close(line: str, char: str, length: int, indent: int | None = None) -> bool:
+    """``line`` closes a fence of ``char`` x ``length``: a bare fence line at least as long.
+    ``indent``: the opening line's; the close may then stand at most three columns to its
+    right, as CommonMark reads it (a fence line indented further is the content's own)."""
     s = line.strip()
-    return len(s) >= length and set(s) == {char}
+    if len(s) < length or set(s) != {char}:
+        return False
+    return indent is None or indent_of(line) <= indent + 3
 
 
 def strip_fence(lines: list[str]) -> list[str]:
@@ -381,9 +399,10 @@ def fence_close_line(lines: Sequence[str], start: int, fence: tuple[str, int]) -
     inner block is open for.  So content that starts with one fenced block and ends with
     another is not one wrapped block."""
     open_fences = [fence]
+    most = indent_of(lines[start]) + 3  # fence lines indented further are content
     for k in range(start + 1, len(lines)):
         line = lines[k]
-        if line.lstrip()[:1] not in ("`", "~"):
+        if line.lstrip()[:1] not in ("`", "~") or indent_of(line) > most:
             continue
         if is_fence_close(line, *open_fences[-1]):
             open_fences.pop()

@@ -350,3 +350,21 @@ def test_a_path_read_from_prose_is_written_there_and_surely_a_file(words):
     assert path in line
     assert "/" in path or "." in path.rsplit("/", 1)[-1]
     assert not path.startswith("http")
+
+
+# --------------------------------------------------------------------------- indented fences inside a file
+
+
+def test_a_fence_line_indented_past_the_opening_is_the_files_own():
+    # CommonMark: a closing fence stands at most three columns right of the opening; a
+    # docstring's own fence further in is content (it closed the file before)
+    from git_aiapply.formats import parse_response
+    from git_aiapply.text import fence_close_line, is_fence_close
+
+    body = 'def f():\n    """Example:\n\n    ```\n    f()\n    ```\n    """\n    return 1\n'
+    ops = parse_response("Here.\n\nc.py\n```python\n" + body + "```\n", only="whole").ops
+    assert [op.text for op in ops] == [body]
+    assert not is_fence_close("    ```", "`", 3, indent=0)
+    assert is_fence_close("   ```", "`", 3, indent=0) and is_fence_close("      ```", "`", 3, indent=3)
+    lines = ["```", "    ```", "x", "```"]
+    assert fence_close_line(lines, 0, ("`", 3)) == 3

@@ -92,7 +92,7 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
             break
         if line[:1] == " " and scan is not None \
                 and (old_left is None or (old_left <= 0 and new_left <= 0)) \
-                and scan.ends_fence_as_markdown(j):
+                and scan.ends_fence(j):
             break  # past the lines its header counts, ' ```' closes the fence (BEHAVIOR.md §2)
         if line.startswith("\\"):  # '\ No newline at end of file': of the line before
             old_no_newline = old_no_newline or last_tag in (CONTEXT, REMOVE)

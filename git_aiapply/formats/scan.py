@@ -72,7 +72,7 @@ from operator import add
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record, replace
-from ..text import fence_info, fence_open, is_fence_close
+from ..text import fence_info, fence_open, indent_of, is_fence_close
 
 
 
@@ -175,20 +175,14 @@ class Scan:
         """A block's parser took line ``i``, a fence's closing line, as its own: when it
         closes the prose fence open around the block, that fence is the block's."""
         f = self.fence
-        if f is not None and i > f.line and is_fence_close(self.lines[i], f.char, f.length):
+        if f is not None and i > f.line and self.ends_fence(i):
             f.taken = True
 
     def ends_fence(self, i: int) -> bool:
         """Line ``i`` closes the prose fence open around the block being parsed."""
         f = self.fence
-        return f is not None and is_fence_close(self.lines[i], f.char, f.length)
-
-    def ends_fence_as_markdown(self, i: int) -> bool:
-        """Line ``i`` closes the prose fence around the block as markdown reads it even
-        where the block's own lines may start with a space (a diff's context line): a
-        closing fence indented up to three spaces (CommonMark)."""
-        line = self.lines[i]
-        return self.ends_fence(i) and len(line) - len(line.lstrip(" ")) <= 3
+        return f is not None and is_fence_close(self.lines[i], f.char, f.length,
+                                                indent_of(self.lines[f.line]))
 
     @property
     def last_content(self) -> int:
@@ -299,7 +293,7 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
                 j = stop
                 while j < n and not lines[j].strip():
                     j += 1
-                if j < n and is_fence_close(lines[j], fence.char, fence.length):
+                if j < n and scan.ends_fence(j):
                     # the fence around the block belongs to it
                     wrappers.append((scan.starts[fence.line], scan.end_of(j)))
                     scan.fence = None
@@ -324,7 +318,7 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
             opened = fence_open(line) if first in ("`", "~") else None
             if opened:
                 scan.fence = OpenFence(opened[0], opened[1], i)
-        elif is_fence_close(line, fence.char, fence.length):
+        elif is_fence_close(line, fence.char, fence.length, indent_of(lines[fence.line])):
             if fence.holds_change:
                 wrappers.append((scan.starts[fence.line], scan.end_of(i)))
             scan.fence = None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import NewFile, Source
+from ..text import indent_of
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
 from .search_blocks import DOCUMENT_SUFFIXES
 from .search_replace import (closes, cut_in_a_path_line, fence_of, is_closing_tag, names_file,
@@ -53,9 +54,10 @@ def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | N
         return next((k for k in range(start + 1, len(lines)) if closes(lines[k], fence)), None)
     char, length, _info = fence
     nested = None  # a fence opened inside the content
+    most = indent_of(lines[start]) + 3  # fence lines indented further are the file's (CommonMark)
     for k in range(start + 1, len(lines)):
         f = fence_of(lines[k])
-        if f is None:
+        if f is None or indent_of(lines[k]) > most:
             continue
         if nested is not None:
             if not f[2] and f[0] == nested[0] and f[1] >= nested[1]:
