@@ -92,7 +92,8 @@ def normalize_newlines(text: str) -> str:
 
 # Tokens a model's runtime may leave at the end of its answer (BEHAVIOR.md §2).  They are
 # never part of it, whether on a line of their own or glued to the last line; '</s>' is
-# also HTML's strikethrough end tag, so it is taken only on a line of its own.
+# also HTML's strikethrough end tag, so glued to a line it is taken only when no '<s>'
+# opens on that line.
 END_TOKENS = ("<|endoftext|>", "<|im_end|>", "<|eot_id|>", "<|end|>")
 _OWN_LINE_END_TOKENS = ("</s>",)
 
@@ -102,10 +103,16 @@ def strip_end_tokens(text: str) -> str:
     whole answer: its last line gets the newline it ends with, so it never reads as cut
     mid-line.  Only the text parsed changes; the AI-Response id is of the response as
     given."""
-    body = text.rstrip()
-    stripped = False
-    while (token := _end_token(body)) is not None:
-        body = body[:-len(token)].rstrip()
+    body, stripped = text, False
+    while (token := _end_token(body.rstrip())) is not None:
+        body = body.rstrip()[:-len(token)]
+        # the token's own line goes; the lines before keep their bytes (a diff's blank
+        # context line is a single space)
+        head, newline, last = body.rpartition("\n")
+        if newline and not last.strip():
+            body = head
+        elif not last.strip():
+            body = ""
         stripped = True
     if not stripped:
         return text
@@ -118,8 +125,8 @@ def _end_token(body: str) -> str | None:
         if body.endswith(token):
             return token
     for token in _OWN_LINE_END_TOKENS:
-        before = body[:-len(token)].rstrip(" \t")
-        if body.endswith(token) and (before == "" or before.endswith("\n")):
+        last_line = body[:-len(token)].rpartition("\n")[2]
+        if body.endswith(token) and "<s>" not in last_line.lower():
             return token
     return None
 

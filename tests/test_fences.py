@@ -228,6 +228,8 @@ TOKENS = ["<|endoftext|>", "<|im_end|>", "<|eot_id|>", "<|end|>"]
     ("done\n<|im_end|>", "done\n"), ("done<|eot_id|>", "done\n"),
     ("done\n<|eot_id|><|endoftext|>\n\n", "done\n"), ("done\n</s>", "done\n"),
     ("a <s>struck</s>", "a <s>struck</s>"),  # HTML's end tag glued to text is text
+    ("```</s>", "```\n"),  # glued to the last line, with no <s> opened there
+    ("@@ -1,2 +1,2 @@\n-a\n+b\n \n<|im_end|>", "@@ -1,2 +1,2 @@\n-a\n+b\n \n"),  # blank context kept
     ("<|im_end|> in the middle\n", "<|im_end|> in the middle\n"), ("plain", "plain"),
     ("<|end|>", ""),
 ])
@@ -244,7 +246,10 @@ def test_end_tokens_are_dropped_and_nothing_before_them(body, tokens, glue):
     body = body.rstrip()
     stripped = strip_end_tokens(body + glue + "".join(tokens))
     if body and strip_end_tokens(body) == body:
-        assert stripped == body + "\n"
+        # what stood before the tokens stays, blanks after it included (a diff's blank
+        # context line is a single space), and the answer ends with a newline
+        assert stripped.rstrip() == body and stripped.endswith("\n")
+        assert stripped.startswith(body)
 
 
 def test_end_token_reading_keeps_the_response_id():
