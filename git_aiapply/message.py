@@ -80,7 +80,10 @@ _CLOSINGS = ("let me know", "hope this helps", "i hope this helps", "feel free t
              "would you like", "do you want me", "shall i", "should i also", "i can also",
              "i could also", "don't hesitate", "do not hesitate", "hope it helps",
              "i hope that helps", "glad i could help", "happy to help", "cheers",
-             "if you have any other questions", "if you run into", "enjoy")
+             "if you have any other questions")
+# chat wherever it stands in a sentence ("If you hit a snag, let me know.")
+_CHAT_ANYWHERE = ("let me know", "feel free to", "don't hesitate", "do not hesitate",
+                  "happy coding", "hope this helps", "hope that helps")
 
 # Words after which a '.' does not end a sentence.
 ABBREVIATIONS = frozenset("""
@@ -134,27 +137,29 @@ def _after_preamble(words: list[str]) -> list[str] | None:
 
 
 def _is_closing(s: str) -> bool:
-    return _normalize(s).startswith(_CLOSINGS)
+    said = _normalize(s)
+    return said.startswith(_CLOSINGS) or any(chat in said for chat in _CHAT_ANYWHERE)
 
 
 def _without_closings(text: str) -> str:
-    """A paragraph without its closing-chat sentences ("... Let me know if ...")."""
-    kept: list[str] = []
-    dropped = False
+    """A paragraph without the closing-chat sentences it ends with ("... Let me know if
+    ...").  Only the trailing run goes: the same words inside a paragraph ("If you run
+    into a 429, it waits ...") say what the change does."""
+    sentences: list[str] = []
     pos = 0
     for _ in range(200):  # sentences worth looking at; the rest is kept as it is
         pos = _skip_space(text, pos)
         if pos >= len(text):
             break
         end = sentence_end(text, pos)
-        if _is_closing(text[pos:end]):
-            dropped = True
-        else:
-            kept.append(text[pos:end])
+        sentences.append(text[pos:end])
         pos = end
     else:
-        kept.append(text[pos:])
-    return " ".join(kept) if dropped else text
+        return text
+    keep = len(sentences)
+    while keep and _is_closing(sentences[keep - 1]):
+        keep -= 1
+    return text if keep == len(sentences) else " ".join(sentences[:keep])
 
 
 # --------------------------------------------------------------------------- sentences
@@ -504,8 +509,8 @@ def render_body(chunks: list[Chunk], width: int = BODY_WIDTH) -> str:
     out: list[str] = []
     prev: Chunk | None = None
     for chunk in chunks:
-        if chunk.kind == "prose" and _is_closing(chunk.text):
-            continue
+        if chunk.kind == "prose" and _without_closings(chunk.text) == "":
+            continue  # a paragraph of closing chat only
         lines = _render_chunk(chunk, width)
         if not lines:
             if chunk.kind == "break" and prev is not None:

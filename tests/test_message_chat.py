@@ -227,3 +227,14 @@ def test_a_long_trailer_stays_on_one_line():
     msg = message("Fix the crash.\n\n" + long)
     assert long in msg.splitlines()
     assert parse(msg)[0] == long
+
+
+def test_chat_words_inside_a_paragraph_stay_only_the_closing_run_goes():
+    # "If you run into ..." and "Enjoy ..." may say what the change does; a trailing run
+    # of closing chat ("let me know" anywhere in it) goes
+    explanation = ("Retry on rate limits.\n\nThe client now retries with a delay. If you run "
+                   "into a 429, it waits for Retry-After. If anything breaks, let me know. "
+                   "Happy coding!")
+    msg = message(explanation, trailers=False)
+    assert msg == ("Retry on rate limits\n\nThe client now retries with a delay. If you run "
+                   "into a 429, it waits for\nRetry-After.\n")
