@@ -146,3 +146,17 @@ def test_a_bare_opening_fence_after_prose_is_a_cut_but_a_stray_close_is_not(fmt)
             parse_response(first + "```\n", only)
     else:
         assert _paths(first + "```\n", only) == ["src/one.py"]
+
+
+def test_a_finished_chat_answer_is_never_called_cut_off(repo):
+    # the JSON says the model stopped on its own: a malformed patch is refused for what
+    # it is, not as "cut off" (issue 22: the message names a real signal only)
+    import json
+
+    repo.write("a.py", "x = 1\n")
+    repo.commit_all("base")
+    text = "Fix.\n\n*** Begin Patch\n*** Update File: a.py\n"
+    answer = {"model": "m", "choices": [{"finish_reason": "stop",
+                                          "message": {"role": "assistant", "content": text}}]}
+    r = repo.run(response=json.dumps(answer))
+    assert r.returncode == 1 and "cut off" not in r.err, r.err

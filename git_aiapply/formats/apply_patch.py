@@ -234,8 +234,8 @@ class _BlockParser:
         try:
             return self._parse()
         except ParseError as e:
-            if CUT_OFF in str(e) or not self._response_ends_inside():
-                raise
+            if CUT_OFF in str(e) or self.scan.ends_whole or not self._response_ends_inside():
+                raise  # the answer is known to end where its author stopped: no cut
             # the last section's complaint (an empty update, a chunk without lines) is
             # where the response stopped: the patch never got its '*** End Patch'
             raise ParseError(f"{CUT_OFF}: '*** Begin Patch' is never closed (the response ends "
