@@ -244,6 +244,9 @@ class Answer:
     refusal: str | None = None  # the model's refusal text, if it refused
     cut_off: list = field(default_factory=list)  # why the answer looks cut off
     choices: int = 1  # Chat Completions choices (n)
+    # the last assistant turn's stop field was present and null (a mid-stream snapshot):
+    # only the last turn can be one, an earlier turn of a conversation ended long ago
+    open_turn: str | None = None
 
     @property
     def texts(self) -> list[str]:
@@ -326,6 +329,9 @@ def refuse_unusable(answer: Answer) -> None:
             hint="pass --branch 'NAME-{n}' to try each choice on its own branch (in the "
                  "library: one call per choice, see docs/API.md), or keep only the choice "
                  "to apply"))
+    if answer.open_turn:
+        answer.cut_off.append(answer.open_turn)
+        answer.open_turn = None
     if answer.cut_off:
         signals = "; ".join(dict.fromkeys(answer.cut_off))
         raise ApplyError(Problem(
@@ -473,8 +479,8 @@ def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
     stop = message.get("stop_reason")
     if stop in _CUT_STOP:
         answer.cut_off.append(_CUT_STOP[stop])
-    elif stop is None and "stop_reason" in message:
-        answer.cut_off.append(_MID_STREAM.format("stop_reason"))
+    answer.open_turn = _MID_STREAM.format("stop_reason") \
+        if stop is None and "stop_reason" in message else None
     if message.get("status") == "incomplete":  # a Responses message item
         answer.cut_off.append("a message item with status \"incomplete\"")
     _content(message.get("content"), answer, failed)

@@ -49,3 +49,19 @@ def test_null_stop_signal_is_refused_as_cut_off(data, signal):
 ])
 def test_absent_or_final_stop_signal_is_read(data):
     assert read(data).text == "Done."
+
+
+def test_only_the_last_turn_of_a_conversation_can_be_a_mid_stream_snapshot():
+    import json
+
+    from git_aiapply.response import read_response
+
+    def turn(stop, text):
+        return {"role": "assistant", "stop_reason": stop, "content": [{"type": "text", "text": text}]}
+
+    earlier = [{"role": "user", "content": "go"}, turn(None, "First part."),
+               {"role": "user", "content": "more"}]
+    done = read_response(json.dumps(earlier + [turn("end_turn", "Second part.")]).encode())
+    assert "First part." in done.text and "Second part." in done.text
+    with pytest.raises(ApplyError, match="stop_reason null"):
+        read_response(json.dumps(earlier[:2]).encode())
