@@ -66,7 +66,13 @@ _SAYS_PLACEHOLDER = [
     r"^(?:\w+\s+){0,3}(?:the\s+)?same\s+as\s+(?:before|above|below|original|existing|now)\W*$",
     # a few phrases nobody writes about code that is there
     r"\b(?:for\s+brevity|not\s+shown|snip(?:ped)?|and\s+so\s+on)\b",
-    r"^(?:no\s+changes?(?:\s+(?:here|below|above|needed))?|nothing\s+(?:else\s+)?changed|"
+    # any short note naming what else there is and that it stays: "the rest of the file is
+    # identical", "everything else is identical", "remainder of the file is unchanged"
+    r"\b(?:rest|remainder|everything\s+else|all\s+else|anything\s+else|other|others|"
+    r"remaining|existing)\b.*\b(?:identical|unchanged|unmodified|the\s+same|same\s+as|"
+    r"as\s+before|untouched|intact|omitted|elided|not\s+shown|as[\s-]is|stays|remains)\b",
+    r"^(?:no\s+(?:other\s+|further\s+|more\s+)?changes?(?:\s+(?:here|below|above|needed|"
+    r"elsewhere))?|nothing\s+(?:else\s+)?changed|"
     r"(?:your\s+|the\s+)?(?:code|implementation|logic)\s+(?:goes\s+)?here)\W*$",
     r"^\W*(?:unchanged|omitted|elided|truncated|abbreviated|etc|as\s+before)\W*$",
     r"\(\s*(?:unchanged|omitted|elided)\s*\)\s*$",
@@ -76,7 +82,7 @@ _SAYS = re.compile("|".join(f"(?:{p})" for p in _SAYS_PLACEHOLDER), re.IGNORECAS
 _VOCABULARY = re.compile(
     r"\b(?:existing|unchanged|rest|remaining|remainder|omitted|omit|same|before|previous|"
     r"original|other|others|etc|more|keep|kept|elided|snip|truncated|code|here|above|below|"
-    r"untouched|as\s+is|similar|likewise|so\s+on)\b", re.IGNORECASE)
+    r"untouched|as\s+is|similar|likewise|so\s+on|identical)\b", re.IGNORECASE)
 
 # Comment syntaxes: (opening, closing or '' for a line comment); longest openings first.
 _COMMENTS = [
@@ -165,12 +171,10 @@ def _trailing_comment_says_left_out(text: str) -> bool:
     body = _comment_body(comment)
     if body is None or not _says_left_out(body):
         return False
-    # after a line that opens a block it stands for the block's body; after a statement
-    # (`timeout = 30  # unchanged`) it is a note on a real line, and `pass  # ...` too,
-    # but `pass  # ... existing implementation` is a left-out body
-    if code.endswith((":", "{", "(", "[", ",")):
-        return True
-    return code in _STUB_STATEMENTS and bool(body.strip().strip(".…").strip())
+    # after a line that opens a block it stands for the block's body, and after a stub
+    # statement (`pass  # ...`) for the body it replaces (asked only when the edit drops
+    # lines); after a statement (`timeout = 30  # unchanged`) it is a note on a real line
+    return code.endswith((":", "{", "(", "[", ",")) or code in _STUB_STATEMENTS
 
 
 def _inline_block_is_placeholder(text: str) -> bool:

@@ -116,6 +116,13 @@ PLACEHOLDERS = [
     "    pass  # ... existing implementation",
     "const f = () => { ... };",
     "if (ready) { ... }",
+    # worded without the usual phrases: what else there is, and that it stays
+    "# the rest of the file is identical",
+    "# everything else is identical",
+    "// remainder of the file is unchanged",
+    "-- no other changes",
+    "<!-- everything else stays as it was -->",
+    "    pass  # ...",
 ]
 PLACEHOLDERS = [p for p in PLACEHOLDERS if p != "#"]
 
