@@ -174,7 +174,10 @@ def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem
 def _share(hunks, members, cands, candidates, restated, problem, problems) -> None:
     """Candidates of the copies ``members`` of one edit whose old side fits at ``cands``."""
     k = len(members)
-    if k >= len(cands):
+    # copies that state their line are placed by it (narrow_by_line_numbers): a restated
+    # hunk of a numbered diff names the place of the first, not a second place
+    numbered = len(cands) > 1 and any(hunks[m].line_hint is not None for m in members)
+    if k >= len(cands) and not numbered:
         for m, c in zip(members, cands):
             candidates[m] = [replace(c, hunk=hunks[m], index=m)]
         restated.update(members[len(cands):])
