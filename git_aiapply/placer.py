@@ -25,7 +25,8 @@ def same_edit(h: Hunk) -> tuple:
 
 
 # A stated line is evidence of place when a fit lies this near it (after the offset of the
-# directive's earlier hunks); numbers farther from every fit are a guess, and ignored.
+# directive's earlier hunks), or when one fit is clearly nearer than the others; numbers
+# about as far from every fit are a guess, and ignored.
 NEAR_LINES = 20
 
 
@@ -45,7 +46,10 @@ def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]])
         stated = max(h.line_hint - 1, 0)
         target = stated + offsets.get(h.section, 0)
         dist = sorted(abs(c.start - target) for c in cands)
-        if dist[0] > NEAR_LINES or (len(dist) > 1 and dist[0] == dist[1]):
+        # evidence: a fit near the stated line, or one clearly nearer than any other (at
+        # most half as far: `git apply` searches outward from the line); ties never
+        near = dist[0] <= NEAR_LINES or (len(dist) > 1 and 2 * dist[0] <= dist[1])
+        if not near or (len(dist) > 1 and dist[0] == dist[1]):
             continue
         best = next(c for c in cands if abs(c.start - target) == dist[0])
         offsets[h.section] = best.start - stated

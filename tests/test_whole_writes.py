@@ -77,3 +77,12 @@ def test_a_restated_numbered_hunk_takes_the_place_its_number_names_once():
     text = "Set x to 2.\n\n" + diff + "\nTo recap:\n\n" + diff
     after = plan(text, {"f.txt": (0o100644, before.encode())}).final["f.txt"].data.decode()
     assert after.count("x = 2") == 1 and after.index("x = 2") < after.index("l0")
+
+
+def test_a_stated_line_far_from_both_fits_still_chooses_the_clearly_nearer():
+    # fits at lines 4 and 207, the hunk says line 30: git apply takes line 4
+    block = "begin\nx = 1\nend\n"
+    before = "a\nb\nc\n" + block + "".join(f"l{n}\n" for n in range(200)) + block
+    diff = ("```diff\n--- a/f.txt\n+++ b/f.txt\n@@ -30,3 +30,3 @@\n begin\n-x = 1\n+x = 2\n end\n```\n")
+    after = plan("Set x.\n\n" + diff, {"f.txt": (0o100644, before.encode())}).final["f.txt"].data
+    assert after.decode().index("x = 2") < after.decode().index("l0")
