@@ -69,15 +69,45 @@ Merge = Callable[[str, Side, Side, Side], MergeResult]
 
 
 def plan_at_base(ops, candidates: Iterable[Candidate], normalize) -> tuple[Candidate, Plan] | None:
-    """The first candidate where every edit of the response fits, and the plan there.
-    A named base that does not fit is the answer: its problems are raised as they are."""
+    """The first candidate where every edit of the response fits, and the plan there: a
+    named base as the planner places them (loosely if it must), a searched one only where
+    every edit's old lines are there exactly (a loose fit at a newer commit is not the
+    version the answer was written against).  A named base that does not fit is the
+    answer: its problems are raised as they are."""
     for cand in candidates:
+        if not cand.named and not _fits_exactly(ops, cand.snapshot, normalize):
+            continue
         try:
             return cand, make_plan(ops, cand.snapshot, normalize)
         except ApplyError:
             if cand.named:
                 raise
     return None
+
+
+def _fits_exactly(ops, snapshot: Snapshot, normalize) -> bool:
+    """Every located edit's old side (hunks, SEARCH blocks, string replacements) occurs
+    in its file at ``snapshot`` byte for byte; other operations are the planner's to judge."""
+    from .matching import LineIndex
+    from .ops import EditFile, ReplaceText
+
+    for op in ops:
+        if not isinstance(op, (EditFile, ReplaceText)):
+            continue
+        try:
+            entry = snapshot.entry(normalize(op.path))
+        except ApplyError:
+            return False
+        if entry is None:
+            return False
+        if isinstance(op, ReplaceText):
+            if op.old and op.old.encode() not in entry[1]:
+                return False
+            continue
+        index = LineIndex(FileText.from_bytes(entry[1]).lines, [t for h in op.hunks for t in h.old])
+        if any(h.old and not h.readings and not index.fits(h.old, 0) for h in op.hunks):
+            return False
+    return True
 
 
 def merge_into_current(at_base: Plan, base: str, current: Snapshot,

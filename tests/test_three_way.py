@@ -69,6 +69,17 @@ def test_plan_at_base_takes_the_newest_candidate_that_fits():
     assert plan_at_base(_ops(EDIT), [newer], _norm) is None
 
 
+def test_a_searched_base_must_hold_the_edits_lines_exactly():
+    # the newer commit fits only loosely (trailing blanks): the answer was written against
+    # the older one, where its lines are byte for byte
+    loose = Candidate("2" * 40, Files({"f.txt": b"a\nb  \nc\n"}))
+    exact = Candidate("1" * 40, Files({"f.txt": b"a\nb\nc\n"}))
+    cand, _plan = plan_at_base(_ops(EDIT), [loose, exact], _norm)
+    assert cand is exact
+    named = Candidate("3" * 40, Files({"f.txt": b"a\nb  \nc\n"}), named=True)
+    assert plan_at_base(_ops(EDIT), [named], _norm)[0] is named  # named: placed as usual
+
+
 def test_a_named_base_that_does_not_fit_is_the_answer():
     named = Candidate("1" * 40, Files({"f.txt": b"nothing\n"}), named=True)
     later = Candidate("2" * 40, Files({"f.txt": b"a\nb\nc\n"}))
