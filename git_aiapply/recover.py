@@ -155,6 +155,31 @@ def _rmdir_if_empty(repo, d: str) -> None:
         pass
 
 
+def _index_file_temps(repo, pid: int | None, found: list[str]) -> list[str]:
+    """The index lock's temporary names (git/index.py) next to an index elsewhere than
+    the git dir (GIT_INDEX_FILE): INDEX.ai-apply-PID and INDEX.lock.ai-apply-PID."""
+    from .git.index import pid_alive
+
+    index = repo.index_path()
+    folder, base = os.path.split(index)
+    if os.path.realpath(folder) == os.path.realpath(repo.gitdir):
+        return []  # found with the git dir's own
+    pat = re.compile(rf"^{re.escape(base)}(?:\.lock)?\.ai-apply-(\d+)$")
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        m = pat.match(name)
+        owner = int(m.group(1)) if m else None
+        if owner is not None and (pid is None or owner == pid) and not pid_alive(owner):
+            full = os.path.join(folder, name)
+            if full not in found:
+                out.append(full)
+    return out
+
+
 def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
     dir, the journal's ``recorded`` temporary names, and others of ``pid`` next to the
@@ -173,6 +198,7 @@ def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
         owner = int(next(g for g in m.groups() if g))
         if (pid is None or owner == pid) and not pid_alive(owner):
             out.append(os.path.join(repo.gitdir, name))
+    out += _index_file_temps(repo, pid, out)
     if pid is not None and repo.workdir:
         for t in recorded:
             full = os.path.join(repo.workdir, t)
@@ -370,13 +396,16 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
     for p in [p for p in restore if originals[p] is None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
                 j.perms.get(p), _backup_of(repo, j.pid, p))
-    _remove_temps(rec, repo, j.pid, originals, j.temps)  # before the folders they are in
+    # temporary files before the folders they are in; the backups only after the old
+    # files are renamed back from them (no free space needed: a full disk's case)
+    _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False)
     for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
         if os.path.isdir(os.path.join(repo.workdir, d)):
             rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
     for p in [p for p in restore if originals[p] is not None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
                 j.perms.get(p), _backup_of(repo, j.pid, p))
+    _remove_backups(rec, repo, j.pid)
     if has_lock:
         rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
     return True
@@ -388,7 +417,7 @@ def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     from .git.history import entries_at_commit, index_differs
 
     base = entries_at_commit(repo, j.head, j.paths)
-    for p in index_differs(os.path.join(repo.gitdir, "index"), base):
+    for p in index_differs(repo.index_path(), base):
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",
             file=p, hint="nothing was changed; unstage it (`git restore --staged "
@@ -427,19 +456,25 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     return True
 
 
-def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded) -> None:
-    """Remove the temporary files and the backup folder of ``pid`` (None: of any dead
-    ai-apply process)."""
+def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded,
+                  backups: bool = True) -> None:
+    """Remove the temporary files and (``backups``) the backup folder of ``pid`` (None:
+    of any dead ai-apply process)."""
     for t in _temp_files(repo, pid, paths, recorded):
         if rec.dry_run or os.path.lexists(t):
             rec.act(f"remove the temporary file {t}", _remove_file, t)
-    for d in _backup_dirs(repo, pid):
-        rec.act(f"remove the backups {d}", _remove_tree, d)
+    if backups:
+        _remove_backups(rec, repo, pid)
     from .git import verify_worktree
 
     for wt in verify_worktree.stale(repo.commondir):
         rec.act(f"remove the temporary --verify worktree {wt} and its registration",
                 verify_worktree.remove, repo.commondir, wt)
+
+
+def _remove_backups(rec: Recovery, repo, pid: int | None) -> None:
+    for d in _backup_dirs(repo, pid):
+        rec.act(f"remove the backups {d}", _remove_tree, d)
 
 
 def _backup_of(repo, pid: int, path: str) -> str | None:
@@ -486,4 +521,4 @@ def _stage_final(repo, final: dict) -> None:
     was removed by hand after the crash)."""
     from .git.index import stage_entries
 
-    stage_entries(os.path.join(repo.gitdir, "index"), final)
+    stage_entries(repo.index_path(), final)

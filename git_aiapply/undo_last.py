@@ -91,11 +91,12 @@ def _own_entry(e) -> "OwnCommit | None":
     return OwnCommit(e.oid_new, old, msg, m.group("batch"))
 
 
-def _in_the_way(r, entries: list, i: int, short: str) -> str:
-    """Which commit stands between HEAD and the tool's newest commit, for the refusal."""
+def _in_the_way(r, entries: list, i: int, short: str, head_id) -> str:
+    """Which commit stands between HEAD and the tool's newest commit still in HEAD's
+    history (one an undo or a rewrite took away is no longer behind it), for the refusal."""
     for e in entries[i + 1:]:
         own = _own_entry(e)
-        if own is not None:
+        if own is not None and (own.new == head_id or _in_history(r, head_id, own.new)):
             try:
                 subject = r[own.new].message.split("\n", 1)[0]
             except (KeyError, ValueError):
@@ -103,6 +104,15 @@ def _in_the_way(r, entries: list, i: int, short: str) -> str:
             return (f"; git ai-apply's newest commit on {short}, {str(own.new)[:7]} "
                     f"({subject!r}), is behind it, and only the commit at HEAD can be undone")
     return ""
+
+
+def _in_history(r, head_id, commit_id) -> bool:
+    try:
+        return bool(r.descendant_of(head_id, commit_id))
+    except (KeyError, ValueError):
+        return False
+    except Exception:  # a commit gone from the object store
+        return False
 
 
 def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
@@ -131,7 +141,7 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
         how = "amended" if msg.startswith("commit (amend)") else "changed"
         return (f"the last entry of {short}'s reflog is {msg!r}, not a commit of git ai-apply's "
                 f"(the commit was {how} since git ai-apply made it, or was never its own)"
-                + _in_the_way(r, entries, i, short))
+                + _in_the_way(r, entries, i, short, head_id))
     return own
 
 

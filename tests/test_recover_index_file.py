@@ -18,7 +18,7 @@ def _status(repo: GitRepo, env: dict) -> str:
                           capture_output=True, text=True).stdout
 
 
-@pytest.mark.parametrize("fault", ["index-stage:1", "ref-update:1"])  # before / after the commit
+@pytest.mark.parametrize("fault", ["worktree-temp:2", "index-stage:1", "ref-update:1"])  # before / after
 def test_recover_follows_git_index_file(repo: GitRepo, fault):
     setup_repo(repo)
     alt = repo.root.parent / "alt-index"

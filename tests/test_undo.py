@@ -380,3 +380,15 @@ def test_undo_batch_refuses_when_a_file_of_the_run_changed(based: GitRepo, tmp_p
     r = based.run("undo", "--batch")
     assert r.returncode == 1 and "src/b.txt" in r.err
     assert based.snapshot() == before
+
+
+def test_when_every_tool_commit_was_undone_the_refusal_names_none_of_them(based: GitRepo):
+    for old, new in (("alpha", "one"), ("beta", "two")):
+        assert based.run(response=_patch("src/b.txt", old, new, f"Make {new}.")).returncode == 0
+    taken = [based.head()]
+    assert based.run("undo").returncode == 0
+    taken.append(based.head())
+    assert based.run("undo").returncode == 0
+    r = based.run("undo")
+    assert r.returncode == 1 and "was not made by git ai-apply" in r.err
+    assert not any(c[:7] in r.err for c in taken), r.err  # both were taken back already

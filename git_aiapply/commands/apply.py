@@ -207,7 +207,7 @@ def _ref_state(repo, opts):
 
 def _index_signature(repo):
     try:
-        st = os.stat(os.path.join(repo.gitdir, "index"))
+        st = os.stat(repo.index_path())
     except OSError:
         return None
     return st.st_ino, st.st_mtime_ns, st.st_size
