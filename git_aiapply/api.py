@@ -350,13 +350,6 @@ def _refused(response_obj: Response, problems: list[Problem], kind: str) -> Outc
     return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
 
 
-def _blank_response(name: str) -> Response:
-    from .response import Response, response_name
-
-    return Response(text="", given_text="", response_id="", model=None,
-                    name=response_name(name), is_json=False)
-
-
 class Session:
     """One repository, kept open with its index warm, for a loop of calls.
 
@@ -481,7 +474,9 @@ class Session:
             try:
                 response = read_response(raw, name=name, max_bytes=prepared.max_bytes)
             except ApplyError as e:
-                return _refused(_blank_response(name), e.problems, e.kind)
+                from .response import blank_response
+
+                return _refused(blank_response(name), e.problems, e.kind)
             lock_index_ahead(repo, prepared)  # read the index while the response is parsed
             from .git.ident import IDENTITY_OVERRIDES
 
@@ -522,11 +517,7 @@ def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
 
     request = dict(opts, limits=path_limits(opts))
     try:
-        return prepare(repo, request, words=_WORDS)
-    except FatalError as e:
-        if e.kind == ErrorKind.USAGE:  # --author / --date: the command's usage error
-            raise InvalidOptions(e.message) from None
-        raise
+        return prepare(repo, request, words=_WORDS)  # FatalError as the command's (--date)
     except UsageError as e:
         if isinstance(e, InvalidOptions):
             raise

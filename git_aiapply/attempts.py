@@ -92,7 +92,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     """Try every response onto its own branch; print the summary; 0 if all applied."""
     from .pipeline import Outcome, apply_one
     from .git.refs import branch_refname
-    from .response import DEFAULT_MAX_BYTES, Response, read_response
+    from .response import DEFAULT_MAX_BYTES, blank_response, read_response
 
     if max_bytes is None:
         max_bytes = DEFAULT_MAX_BYTES
@@ -118,8 +118,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
             _progress(n - 1, len(items), item.label)
-        empty = Response(text="", given_text="", response_id="", model=item.model,
-                         name=item.stem, is_json=False)
+        empty = blank_response(item.label, model=item.model, stem=item.stem)
         try:
             try:
                 branch_refname(branch)
@@ -491,14 +490,9 @@ def pick(repo, branch: str, no_verify: bool = False, no_ff: bool = False,
     from .git.transaction import CommitRequest, commit_to_worktree
 
     repo.require_worktree("pick needs a worktree; this is a bare repository")
-    if os.path.exists(os.path.join(repo.gitdir, "AI_APPLY_JOURNAL")):
-        try:
-            from .git.journal import interrupted_problem
-        except ImportError:
-            interrupted_problem = None
-        problem = interrupted_problem(repo.gitdir) if interrupted_problem else None
-        if problem is not None:
-            raise ApplyError(problem)
+    from .git.checks import refuse_interrupted
+
+    refuse_interrupted(repo.gitdir)  # the repository's state: fatal, as apply says it
     refname = branch_refname(branch)
     r = repo.repo
     planned_head = repo.head()

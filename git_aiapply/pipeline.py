@@ -137,11 +137,9 @@ class Outcome:
 def fatal_outcome(name: str, e: FatalError) -> Outcome:
     """The outcome of a run the repository or the environment stopped: the one --json
     object every front door gives for it (the command, serve, mcp; docs/JSON.md)."""
-    from .response import response_name
+    from .response import blank_response
 
-    resp = Response(text="", given_text="", response_id="", model=None,
-                    name=response_name(name), is_json=False)
-    return Outcome(resp, Status.FATAL, 128, problems=[Problem(e.message, hint=e.hint)],
+    return Outcome(blank_response(name), Status.FATAL, 128, problems=[Problem(e.message, hint=e.hint)],
                    error_kind=e.kind)
 
 

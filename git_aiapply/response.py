@@ -61,6 +61,13 @@ class Response:
     json_base: str | None = None
 
 
+def blank_response(name: str, model: str | None = None, stem: str | None = None) -> Response:
+    """The Response of a response that could not be read (or was not yet): its name as
+    every front door gives it (``response_name``), nothing else."""
+    return Response(text="", given_text="", response_id="", model=model,
+                    name=stem if stem is not None else response_name(name), is_json=False)
+
+
 def response_id(data: bytes) -> str:
     """The ``AI-Response`` id of a response's bytes: xxh64, seed 0, 16 hex digits."""
     import xxhash  # imported here: start-up time matters for a git plugin

@@ -399,9 +399,13 @@ def test_author_and_date_as_the_command(base: GitRepo, tmp_path):
                           author="ann lee")
     assert base.git("log", "-1", "--format=%an <%ae>").strip() == "Ann Lee <ann@example.com>"
     snap = base.snapshot()
-    for bad in ({"author": "nobody-at-all"}, {"date": "not a date"}, {"author": 3}):
-        with pytest.raises(git_aiapply.InvalidOptions):
+    with pytest.raises(git_aiapply.InvalidOptions):  # not text: a bad call
+        git_aiapply.apply(diff("src/b.txt", "alpha", "ALPHA"), repo=base.root, author=3)
+    for bad in ({"author": "nobody-at-all"}, {"date": "not a date"}):
+        # what git would not read: fatal with kind usage, as the command says it
+        with pytest.raises(git_aiapply.FatalError) as e:
             git_aiapply.apply(diff("src/b.txt", "alpha", "ALPHA"), repo=base.root, **bad)
+        assert e.value.kind == "usage"
     assert base.snapshot() == snap
 
 

@@ -212,3 +212,19 @@ def test_the_library_does_not_import_the_command_line():
         todo.extend(imports[name].modules)
     assert not [m for m in seen if m.startswith("git_aiapply.commands")]
     assert "git_aiapply.prepare" in seen
+
+
+@pytest.mark.parametrize("option, value", [("date", "not a date"), ("author", "nobody-at-all")])
+def test_an_option_git_would_not_read_is_the_same_fatal_at_every_door(base: GitRepo, option, value):
+    # options, not only repository states: --date / --author that git cannot read
+    expected = ("fatal", 128, "usage", "usage")
+    r = base.run("--json", f"--{option}", value, response=LOUDER_BETA)
+    assert _key(json.loads(r.out)) == expected and r.returncode == 128
+    with pytest.raises(git_aiapply.FatalError) as e:
+        git_aiapply.apply(LOUDER_BETA, repo=base.root, **{option: value})
+    assert e.value.kind == "usage"
+    server = Server(base)
+    try:
+        assert _key(server.ask({"response": LOUDER_BETA, "options": {option: value}})) == expected
+    finally:
+        server.close()

@@ -139,7 +139,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     --check or --diff each response is judged on top of the ones before it, as the real
     run would apply it."""
     from ..pipeline import Outcome, Status, apply_one
-    from ..response import Response, read_response
+    from ..response import blank_response, read_response
 
     outcomes = []
     code = 0
@@ -151,8 +151,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
             try:
                 resp = read_response(raw, name=name, max_bytes=max_bytes)
             except ApplyError as e:
-                resp = Response(text="", given_text="", response_id="", model=None,
-                                name=name, is_json=False)
+                resp = blank_response(name)
                 o = Outcome(resp, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind)
             else:
                 o = apply_one(repo, resp, opts, editor=edit_message, color=color,
