@@ -8,7 +8,7 @@ from enum import StrEnum
 from . import edit_report
 from .record import field, record
 
-from .errors import ApplyError, ErrorKind, FatalError, Problem, fault_of
+from .errors import ApplyError, ErrorKind, FatalError, Problem, fault_of, known_kind
 from .plan import FileChange, Plan
 from .git.refs import short_branch
 from .response import Response
@@ -125,7 +125,8 @@ class Outcome:
             "removed": self.removed,
             "message": self.message,
             "note": self.note,
-            "error_kind": self.error_kind,
+            # only a kind docs/JSON.md lists is ever written (errors.known_kind)
+            "error_kind": None if self.error_kind is None else str(known_kind(self.error_kind)),
             "fault": fault_of(self.error_kind),
             "errors": [p.to_json() for p in self.problems],
             "error_text": "\n".join(p.render() for p in self.problems) or None,

@@ -228,3 +228,13 @@ def test_an_option_git_would_not_read_is_the_same_fatal_at_every_door(base: GitR
         assert _key(server.ask({"response": LOUDER_BETA, "options": {option: value}})) == expected
     finally:
         server.close()
+
+
+def test_an_unknown_error_kind_cannot_reach_the_json_through_an_outcome():
+    from git_aiapply.pipeline import Outcome, Status
+    from git_aiapply.response import blank_response
+
+    assert Outcome(blank_response("r"), Status.REFUSED, 1, error_kind="dirty").to_json()[
+        "error_kind"] == "dirty"
+    with pytest.raises(ValueError):
+        Outcome(blank_response("r"), Status.REFUSED, 1, error_kind="drity").to_json()
