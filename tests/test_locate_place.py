@@ -351,7 +351,8 @@ def test_directives_that_only_fit_one_after_another_apply_in_turn():
 @given(st.lists(st.integers(0, 80), min_size=2, max_size=5, unique=True), st.integers(0, 100))
 def test_a_stated_line_takes_the_nearest_fit_within_reach(fits, stated):
     """One hunk whose old side fits at ``fits``: the fit nearest the stated line when it
-    is the only nearest and within NEAR_LINES (20), else refused as ambiguous."""
+    is the only nearest and within NEAR_LINES (20) or at most half as far as the next,
+    else refused as ambiguous."""
     from git_aiapply.placer import NEAR_LINES
 
     fits = sorted(fits)
@@ -361,7 +362,8 @@ def test_a_stated_line_takes_the_nearest_fit_within_reach(fits, stated):
     before = "".join(t + "\n" for t in lines).encode()
     hunk = H("-dup\n+DUP", line_hint=stated + 1)
     dist = sorted((abs(f - stated), f) for f in fits)
-    if dist[0][0] > NEAR_LINES or dist[0][0] == dist[1][0]:
+    near = dist[0][0] <= NEAR_LINES or 2 * dist[0][0] <= dist[1][0]
+    if not near or dist[0][0] == dist[1][0]:
         assert "ambiguous" in refusal(before, hunk)
     else:
         out = run(before, hunk).decode().split("\n")
