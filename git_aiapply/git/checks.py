@@ -6,8 +6,8 @@ work) and again under ``index.lock`` by the transaction (what holds when it writ
 - ``refuse_in_progress``: a merge, rebase, cherry-pick or revert is in progress;
 - ``refuse_unmerged``: the index holds unmerged entries;
 - ``refuse_dirty``: a touched path differs between the worktree, the index and HEAD;
-- ``refuse_symlinked_parent``: a path's leading folder is a symlink (state.py holds the
-  walk, shared with the transaction's writer);
+(A path through a symlinked folder is refused by ``state.refuse_symlinked_parent``, at
+every write, where the walk is shared with the transaction's writer.)
 - ``require_worktree``: a bare repository has nowhere to commit to the worktree.
 
 Every refusal is a FatalError (the repository's state, exit 128) but the dirty one, an
@@ -63,14 +63,6 @@ def refuse_dirty(repo, index, base, paths, *, refusal: str = CLEAN_ONLY,
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; {refusal}", file=p, hint=hint)
                           for p, why in sorted(dirty)], kind=ErrorKind.DIRTY)
-
-
-def refuse_symlinked_parent(workdir: str, path: str) -> None:
-    """ApplyError when a leading folder of ``path`` is a symlink (state.py walks it: the
-    transaction's writer checks each path again as it writes)."""
-    from .state import refuse_symlinked_parent as refuse
-
-    refuse(workdir, path)
 
 
 def require_worktree(repo, why: str | None = None) -> None:
