@@ -135,13 +135,16 @@ class Outcome:
         } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
 
 
-def fatal_outcome(name: str, e: FatalError) -> Outcome:
+def fatal_outcome(name: str, e: FatalError, verbose: bool = False) -> Outcome:
     """The outcome of a run the repository or the environment stopped: the one --json
-    object every front door gives for it (the command, serve, mcp; docs/JSON.md)."""
+    object every front door gives for it (the command, serve, mcp; docs/JSON.md); with
+    ``verbose`` (-v) its ``edits`` are there, empty: nothing landed."""
     from .response import blank_response
 
-    return Outcome(blank_response(name), Status.FATAL, 128, problems=[Problem(e.message, hint=e.hint)],
-                   error_kind=e.kind)
+    out = Outcome(blank_response(name), Status.FATAL, 128,
+                  problems=[Problem(e.message, hint=e.hint)], error_kind=e.kind)
+    out.edits = [] if verbose else None
+    return out
 
 
 def _counted_as_git(plan: Plan) -> list[FileChange]:

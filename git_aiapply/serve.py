@@ -79,7 +79,8 @@ def answer(session, line: bytes) -> dict:
     except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
         from .pipeline import fatal_outcome
 
-        out = fatal_outcome(name or "response", e).to_json()
+        verbose = bool(req.get("options", {}).get("verbose"))
+        out = fatal_outcome(name or "response", e, verbose).to_json()
     except AiApplyError as e:  # the response refused before any result could be made
         out = error_object(1, ErrorKind.REFUSED, str(e))
     except Exception as e:  # a bug: say it, and keep serving the next requests

@@ -238,3 +238,15 @@ def test_an_unknown_error_kind_cannot_reach_the_json_through_an_outcome():
         "error_kind"] == "dirty"
     with pytest.raises(ValueError):
         Outcome(blank_response("r"), Status.REFUSED, 1, error_kind="drity").to_json()
+
+
+def test_a_fatal_run_with_verbose_has_empty_edits_at_every_door(base: GitRepo):
+    base.git("config", "aiapply.format", "nope")
+    r = base.run("--json", "-v", response=LOUDER_BETA)
+    assert r.returncode == 128 and json.loads(r.out)["edits"] == []
+    server = Server(base)
+    try:
+        answer = server.ask({"response": LOUDER_BETA, "options": {"verbose": True}})
+    finally:
+        server.close()
+    assert answer["status"] == "fatal" and answer["edits"] == []

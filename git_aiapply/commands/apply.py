@@ -19,8 +19,7 @@ def run(params: dict) -> None:
     except FatalError as e:
         if params["as_json"]:  # an agent reads why, and whose fault it is, from the JSON
             names = params["responses"] or ("-",)
-            o = _fatal_outcome(names[0], e)
-            o.edits = [] if params["verbose"] else None  # -v: the field is always there
+            o = _fatal_outcome(names[0], e, params["verbose"])
             _print_json([o], lines=len(names) > 1)  # several: JSON Lines, one line
         raise
 
@@ -157,7 +156,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
                 o = apply_one(repo, resp, opts, editor=edit_message, color=color,
                               after=earlier if (opts.check or opts.diff) else None)
         except FatalError as e:
-            o = _fatal_outcome(name, e)
+            o = _fatal_outcome(name, e, opts.verbose)
         except KeyboardInterrupt:
             _interrupted(repo, opts, before, outcomes, show, resp or name, len(inputs))
             raise
@@ -178,10 +177,10 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     return outcomes, code
 
 
-def _fatal_outcome(name, e: FatalError):
+def _fatal_outcome(name, e: FatalError, verbose: bool = False):
     from ..pipeline import fatal_outcome
 
-    return fatal_outcome(name, e)
+    return fatal_outcome(name, e, verbose)
 
 
 def _ref_state(repo, opts):
