@@ -14,33 +14,37 @@ from .record import replace
 from .text import FileText
 
 
-def _touched_paths(op: Operation, normalize) -> list[str]:
-    """The normalised paths an operation reads or writes (none when a path is invalid:
-    that operation is refused anyway)."""
+def _touched_paths(op: Operation, normalize, file_named=None) -> list[str]:
+    """The files an operation reads or writes, by their normalised paths as the base
+    spells them (``file_named``: tracked_names.TrackedNames.file_named); none when a
+    path is invalid: that operation is refused anyway."""
     raws = [getattr(op, name, None) for name in ("path", "old_path", "new_path")]
     out = []
     for raw in raws:
         if raw is not None:
             try:
-                out.append(normalize(raw))
+                path = normalize(raw)
             except ApplyError:
-                pass
+                continue
+            out.append(file_named(path) if file_named is not None else path)
     return out
 
 
-def gather_edits(ops: list[Operation], normalize) -> list[Operation]:
+def gather_edits(ops: list[Operation], normalize, file_named=None) -> list[Operation]:
     """``ops`` with the edits of each file gathered into one EditFile, at the place of the
     first, while no other operation touches that file between them (BEHAVIOR.md §3: all
     edits of a file are located against the content they were written against, so a
     restatement in another section is recognised, overlaps across sections are refused,
     and the file is indexed once, not once per section).  A rename, a rewrite, a deletion
-    or a text editor call of the path closes its group: directives still apply in order."""
+    or a text editor call of the path closes its group: directives still apply in order.
+    ``file_named(path)``: the file a normalised path names (its tracked spelling: under
+    core.ignorecase `app.py` and `App.py` are one file), the path itself when omitted."""
     if sum(isinstance(op, EditFile) for op in ops) < 2:
         return ops
     out: list[Operation] = []
     open_at: dict[str, int] = {}  # path -> index in ``out`` of its gathered EditFile
     for op in ops:
-        paths = _touched_paths(op, normalize)
+        paths = _touched_paths(op, normalize, file_named)
         if isinstance(op, EditFile) and paths:
             at = open_at.get(paths[0])
             if at is not None:
