@@ -262,10 +262,14 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     found = ScanResult([], [])
     lines = scan.lines
     n = len(lines)
+    wanted = _first_characters_wanted(formats)
     i = 0
     while i < n:
         line = lines[i]
         first = line.lstrip()[:1]
+        if wanted is not None and first not in wanted and scan.fence is None:
+            i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
+            continue
         claimed = _claimant(scan, formats, i, first) if first else None
         if claimed is not None:
             i = scan.floor = _take_block(scan, claimed, i, found)
@@ -294,6 +298,14 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     for fmt in formats:
         fmt.finish(scan)
     return found
+
+
+def _first_characters_wanted(formats: "list[Format]") -> frozenset[str] | None:
+    """The first characters of a line that some format may open on or that may open a
+    fence; None when a format asks on every line."""
+    if any(fmt.triggers is None for fmt in formats):
+        return None
+    return frozenset("`~").union(*(fmt.triggers or "" for fmt in formats))
 
 
 def _claimant(scan: Scan, formats: "list[Format]", i: int, first: str) -> "Format | None":
