@@ -72,7 +72,7 @@ from operator import add
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record, replace
-from ..text import fence_info, fence_open, indent_of, is_fence_close
+from ..text import content_span, fence_info, fence_open, indent_of, is_fence_close
 
 
 
@@ -96,11 +96,7 @@ class Block:
 def new_file_text(lines: list[str]) -> str:
     """A created file's content (BEHAVIOR.md §5): blank lines around the body dropped,
     exactly one final newline, an empty body gives an empty file."""
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
+    lo, hi = content_span(lines)
     if lo == hi:
         return ""
     return "\n".join(lines[lo:hi]) + "\n"
