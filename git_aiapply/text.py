@@ -416,8 +416,8 @@ def fence_close_line(lines: Sequence[str], start: int, fence: tuple[str, int]) -
             if not open_fences:
                 return k
             continue
-        inner = fence_open(line)
-        if (inner is not None and fence_info(line) and inner[0] == fence[0]
+        inner = fence_open(line.lstrip())  # at any indentation a close would have
+        if (inner is not None and fence_info(line.lstrip()) and inner[0] == fence[0]
                 and inner[1] >= fence[1]):  # a shorter one could not close the outer anyway
             open_fences.append(inner)
     return None
