@@ -115,14 +115,6 @@ _BY_NAME = {name: o for o in APPLY_OPTIONS for name in o.names}
 _TAKES_VALUE = (VALUE, VALUES, INT)
 
 
-def commits_to_worktree(params: dict) -> bool:
-    """The apply run will commit to the worktree (take ``index.lock``, read the index):
-    not --branch, and not only checking or reporting (--check, --stat, --numstat,
-    --summary, --diff)."""
-    return params["branch"] is None and not any(
-        params[k] for k in ("check", "stat", "numstat", "summary", "show_diff"))
-
-
 def parse_apply_args(argv: list[str], subcommands) -> dict | None:
     """The apply command's parameters from ``argv``, or None when click should parse it:
     a first word in ``subcommands`` (or help, or --version), or anything this parser does

@@ -26,17 +26,23 @@ def run(params: dict) -> None:
 
 def _run(p: dict) -> None:
     from ..git.repo import Repo
+    from ..prepare import prepare, with_identity
+
+    repo = Repo(".")
+    request = apply_request(p)
+    prepared = prepare(repo, request)
+    # read after the options were checked: --no-commit -F FILE is refused unread
+    request["message"] = _message(p["messages"], p["message_file"])
+    with_identity(prepared, _run_prepared, repo, p, prepared)
+
+
+def _run_prepared(repo, p: dict, prepared) -> None:
+    """The run of a prepared request, the author and date given set around it."""
     from ..inputs import read_inputs, several_choices
-    from ..prepare import lock_index_ahead, options_for, prepare
+    from ..prepare import lock_index_ahead, options_for
 
     as_json = p["as_json"]
-    repo = Repo(".")
-    # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
-    report_only = p["stat"] or p["numstat"] or p["summary"]
-    request = _request(p, report_only)
-    prepared = prepare(repo, request)
-    branch, max_bytes = request["branch"], prepared.max_bytes
-    os.environ.update(prepared.identity)  # the commit and its hooks see them, as with git
+    branch, max_bytes = prepared.request["branch"], prepared.max_bytes
     inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
     if len(inputs) == 1:
         # One run, then the process ends (main.py: os._exit): the cyclic garbage collector
@@ -74,23 +80,24 @@ def _run(p: dict) -> None:
     sys.exit(code)
 
 
-def _request(p: dict, report_only: bool) -> dict:
-    """The command's parameters as a request of prepare.py (the library's option names)."""
-    from ..prepare import check_staging
+def apply_request(p: dict) -> dict:
+    """The command's parameters as a request of prepare.py (the library's option names);
+    ``message`` stands for -m/-F until the options are checked, then is read."""
+    return {"check": p["check"] or reports_only(p), "diff": p["show_diff"],
+            "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
+            "format": p["fmt"], "message": p["messages"] or p["message_file"],
+            "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
+            "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
+            "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
+            "directory": p["directory"], "limits": p["limits"], "force": p["force"],
+            "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
+            "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
+            "cached": p["cached"]}
 
-    request = {"check": p["check"] or report_only, "diff": p["show_diff"],
-               "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
-               "format": p["fmt"], "message": p["messages"] or p["message_file"],
-               "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
-               "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
-               "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
-               "directory": p["directory"], "limits": p["limits"], "force": p["force"],
-               "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
-               "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
-               "cached": p["cached"]}
-    check_staging(request)  # before -F's file is read: it makes no commit
-    request["message"] = _message(p["messages"], p["message_file"])
-    return request
+
+def reports_only(p: dict) -> bool:
+    """--stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)."""
+    return bool(p["stat"] or p["numstat"] or p["summary"])
 
 
 def _ignore_interrupts() -> None:
