@@ -135,45 +135,51 @@ def parse_apply_args(argv: list[str], subcommands) -> dict | None:
         if arg == "-" or not arg.startswith("-"):
             responses.append(arg)
             continue
-        inline = None
-        if arg.startswith("--"):
-            name, eq, value = arg.partition("=")
-            if eq:
-                inline = value
-        else:
-            name = arg[:2]
-            if len(arg) > 2:
-                inline = arg[2:]  # -p1, -mMSG; combined flags (-qs) go to click
-        opt = _BY_NAME.get(name)
-        if opt is None:
+        read = _read_option(arg, argv, i)
+        if read is None:
             return None
-        if opt.kind in _TAKES_VALUE:
-            if inline is not None:
-                value = inline
-            elif i < len(argv):
-                value = argv[i]
-                i += 1
-            else:
-                return None
-            if opt.kind == INT:
-                try:
-                    value = int(value)
-                except ValueError:
-                    return None
-            if opt.kind == VALUES:
-                repeated.setdefault(opt.dest, []).append(value)
-            else:
-                kw[opt.dest] = value
-            if opt.ordered:
-                ordered.setdefault(opt.ordered, []).append((opt.dest, value))
-        elif inline is not None:
-            return None
+        opt, value, i = read
+        if opt.kind == VALUES:
+            repeated.setdefault(opt.dest, []).append(value)
         else:
-            kw[opt.dest] = True if opt.kind == FLAG else opt.const
+            kw[opt.dest] = value
+        if opt.ordered:
+            ordered.setdefault(opt.ordered, []).append((opt.dest, value))
     for dest, values in {**repeated, **ordered}.items():
         kw[dest] = tuple(values)
     kw["responses"] = tuple(responses)
     return kw
+
+
+def _read_option(arg: str, argv: list[str], i: int):
+    """(the option, its value, the index of the next argument) for option ``arg`` (its
+    value inline, or ``argv[i]``), or None when click should say what is wrong."""
+    inline = None
+    if arg.startswith("--"):
+        name, eq, value = arg.partition("=")
+        if eq:
+            inline = value
+    else:
+        name = arg[:2]
+        if len(arg) > 2:
+            inline = arg[2:]  # -p1, -mMSG; combined flags (-qs) go to click
+    opt = _BY_NAME.get(name)
+    if opt is None:
+        return None
+    if opt.kind not in _TAKES_VALUE:
+        if inline is not None:
+            return None
+        return opt, True if opt.kind == FLAG else opt.const, i
+    if inline is None:
+        if i >= len(argv):
+            return None
+        inline, i = argv[i], i + 1
+    if opt.kind == INT:
+        try:
+            return opt, int(inline), i
+        except ValueError:
+            return None
+    return opt, inline, i
 
 
 def ordered_values(params: dict, occurrences: list[str]) -> dict:

@@ -295,41 +295,64 @@ def print_outcome(repo, o, show) -> None:
             echo_err(f"fatal: {p.reason}")
         return
     if o.status == Status.REFUSED:
-        if o.error_kind == ErrorKind.MESSAGE:  # git's own words
-            for p in o.problems:
-                echo_err(p.reason)
-            return
-        kind = _KIND_WORDS.get(o.error_kind or "", "the response was refused")
-        label = f"{o.response.name}: " if o.response.name not in ("-", None) else ""
-        echo_err(f"error: {label}{kind}; nothing was changed.")
+        return _print_refusal(o)
+    _print_what_came_with(o, show)
+    if show.quiet:
+        return print_edits(o)  # -v asked for them: -q quiets the rest
+    _print_summary(repo, o, show)
+    print_edits(o)
+
+
+def _print_refusal(o) -> None:
+    """A refused response: why, on standard error, after git's one-line verdict."""
+    if o.error_kind == ErrorKind.MESSAGE:  # git's own words
         for p in o.problems:
-            echo_err(p.render())
+            echo_err(p.reason)
         return
+    kind = _KIND_WORDS.get(o.error_kind or "", "the response was refused")
+    label = f"{o.response.name}: " if o.response.name not in ("-", None) else ""
+    echo_err(f"error: {label}{kind}; nothing was changed.")
+    for p in o.problems:
+        echo_err(p.render())
+
+
+def _print_what_came_with(o, show) -> None:
+    """What a run prints besides its summary, even with -q: the diff (--diff), the
+    reports (--stat...), what the hooks printed, and a note of what was left out."""
+    from ..pipeline import Status
+
     if o.diff is not None:
         from ..term import print_paged
 
         print_paged(o.diff)
-    reports = show.stat or show.numstat or show.summary
-    if reports and o.plan is not None:
+    if _reports(show) and o.plan is not None:
         _print_reports(o, show)
     if o.hook_output.strip():  # what the hooks printed, shown even with -q, as git does
         echo_err(o.hook_output.rstrip("\n"))
     if o.note and o.status in (Status.APPLIED, Status.WOULD_APPLY):
         echo_err(f"note: {o.note}")  # what was left out on purpose (an empty hunk)
-    if show.quiet:
-        return print_edits(o)  # -v asked for them: -q quiets the rest
+
+
+def _reports(show) -> bool:
+    return bool(show.stat or show.numstat or show.summary)
+
+
+def _print_summary(repo, o, show) -> None:
+    """The lines git prints after the work: the commit, what was staged, what would
+    apply, or the note of a run that changed nothing."""
+    from ..pipeline import Status
+
     if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
     elif o.status == Status.STAGED:
         echo(staged_summary(o))
-    elif o.status == Status.WOULD_APPLY and o.diff is None and not reports:
+    elif o.status == Status.WOULD_APPLY and o.diff is None and not _reports(show):
         n = len(o.changes)
         echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
              f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")
     elif o.note:
         echo(o.note)
-    print_edits(o)
 
 
 def staged_summary(o) -> str:
