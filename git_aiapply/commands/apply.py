@@ -196,11 +196,11 @@ def _ref_state(repo, opts):
         if opts.branch is not None:
             from ..git.refs import branch_refname
 
+            from ..git.history import ref_tip
+
             refname = branch_refname(opts.branch)
             try:
-                return refname, repo.repo.lookup_reference(refname).target
-            except (KeyError, ValueError):
-                return refname, None
+                return refname, ref_tip(repo, refname)
             except Exception:
                 return refname, None
         if opts.no_commit or opts.cached:  # no ref moves: the index tells
@@ -236,13 +236,15 @@ def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
         echo_err(f"interrupted; the responses before it were committed ({commits}), nothing "
                  "else was changed")
         sys.exit(130)
-    commit = repo.repo[after[1]]
+    from ..git.history import commit_id_and_message
+
+    commit_id, message = commit_id_and_message(repo, after[1])
     label = _branch_label(after[0])
-    subject = commit.message.split("\n", 1)[0]
-    echo_err(f"interrupted after the commit was made: [{label} {str(commit.id)[:7]}] {subject}")
+    subject = message.split("\n", 1)[0]
+    echo_err(f"interrupted after the commit was made: [{label} {commit_id[:7]}] {subject}")
     echo_err("the commit stays; `git ai-apply undo` takes it back")
     if show.as_json:
-        _print_interrupted_json(name, str(commit.id), label, commit.message, count)
+        _print_interrupted_json(name, commit_id, label, message, count)
     sys.exit(130)
 
 
@@ -398,38 +400,16 @@ def _commit_summary(repo, o, show) -> list[str]:
     """The lines `git commit` prints for the commit just made, from the commit itself
     (a pre-commit hook may have changed what was committed)."""
     from ..diffstat import commit_summary, git_date, net_stats
+    from ..git.history import commit_change
 
-    r = repo.repo
-    commit = r[o.commit]
-    parent = commit.parents[0] if commit.parents else None
-    before, after = {}, {}
-    if parent is None:
-        for path, mode, data in _tree_files(r, commit.tree):
-            after[path] = (mode, data)
-    else:
-        for delta in r.diff(parent.tree, commit.tree).deltas:
-            if delta.status_char() in ("D", "M", "T", "R"):
-                before[delta.old_file.path] = (delta.old_file.mode, r[delta.old_file.id].data)
-            if delta.status_char() in ("A", "M", "T", "R"):
-                after[delta.new_file.path] = (delta.new_file.mode, r[delta.new_file.id].data)
-    stats = net_stats(before, after, line_counts)
+    c = commit_change(repo, o.commit)
+    stats = net_stats(c["before"], c["after"], line_counts)
     label = "detached HEAD" if o.branch == DETACHED else o.branch
-    subject = commit.message.split("\n", 1)[0]
-    a, c = commit.author, commit.committer
-    author = f"{a.name} <{a.email}>"
-    return commit_summary(label, str(commit.id), subject, parent is None, stats,
-                          author=author if author != f"{c.name} <{c.email}>" else None,
-                          date=git_date(a.time, a.offset) if show.date_given else None)
-
-
-def _tree_files(r, tree, prefix=""):
-    for entry in tree:
-        path = prefix + entry.name
-        if entry.type_str == "tree":
-            yield from _tree_files(r, r[entry.id], path + "/")
-        elif entry.type_str == "blob":
-            yield path, entry.filemode, r[entry.id].data
-        # submodules (commits) have no content here
+    subject = c["message"].split("\n", 1)[0]
+    return commit_summary(label, c["id"], subject, c["root"], stats,
+                          author=c["author"] if c["author"] != c["committer"] else None,
+                          date=git_date(c["author_time"], c["author_offset"])
+                          if show.date_given else None)
 
 
 def edit_message(message: str) -> str:
