@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 
 from .errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
 
@@ -47,6 +47,9 @@ class InvalidOptions(UsageError, ValueError):
 
 # --------------------------------------------------------------------------- results
 
+# a field the --json object leaves out when it is None or empty (docs/JSON.md)
+_OMITTED_WHEN_EMPTY = {"omitted_when_empty": True}
+
 
 @dataclass(frozen=True)
 class NearbyLine:
@@ -54,7 +57,7 @@ class NearbyLine:
 
     line: int
     text: str
-    ref: str | None = None
+    ref: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,8 @@ class ErrorDetail:
     edit_first_line: str | None = None
     hint: str | None = None
     response_line: int | None = None
-    nearby: tuple[NearbyLine, ...] = ()
-    candidates: tuple[int, ...] = ()
+    nearby: tuple[NearbyLine, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
+    candidates: tuple[int, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> ErrorDetail:
@@ -79,16 +82,8 @@ class ErrorDetail:
                    tuple(d.get("candidates", ())))
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "reason": self.reason, "file": self.file, "directive": self.directive,
-            "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
-            "response_line": self.response_line}
-        if self.nearby:
-            d["nearby"] = [{"line": n.line, "ref": n.ref, "text": n.text} if n.ref is not None
-                           else {"line": n.line, "text": n.text} for n in self.nearby]
-        if self.candidates:
-            d["candidates"] = list(self.candidates)
-        return d
+        """The ``errors[]`` object (docs/JSON.md)."""
+        return _json_view(self)
 
 
 @dataclass(frozen=True)
@@ -100,7 +95,8 @@ class FileResult:
     old_path: str | None
     added: int
     removed: int
-    merged_from: str | None = None  # -3: the commit the edits were applied at, then merged
+    # -3: the commit the edits were applied at, then merged
+    merged_from: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,8 @@ class Result:
     error_text: str | None
     hook_output: str | None
     diff: str | None
-    edits: tuple[EditResult, ...] | None = None  # only with the verbose option (-v)
+    # only with the verbose option (-v)
+    edits: tuple[EditResult, ...] | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
     @property
     def ok(self) -> bool:
@@ -160,29 +157,41 @@ class Result:
         if d.get("edits") is not None:
             values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"])})
                                     for e in d["edits"])
-        return cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
-                      or f.default is MISSING})
+        result = cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
+                        or f.default is MISSING})
+        # the object it views, as pipeline.Outcome.to_json wrote it: the one writer
+        object.__setattr__(result, "_written", json_copy(d))
+        return result
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object, field for field, as the command prints it."""
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        d["formats"] = list(self.formats)
-        d["files"] = [_file_json(f) for f in self.files]
-        d["errors"] = [e.to_json() for e in self.errors]
-        if self.edits is None:  # asked for with verbose only
-            del d["edits"]
-        else:
-            d["edits"] = [{f.name: getattr(e, f.name) for f in fields(e)} | {"how": list(e.how)}
-                          for e in self.edits]
-        return d
+        """The ``--json`` object, as the command prints it: the one it was read from
+        (``from_json``; a copy), or for a Result made by hand, its fields as that object
+        holds them."""
+        written = self.__dict__.get("_written")
+        return json_copy(written) if written is not None else _json_view(self)
 
 
-def _file_json(f: FileResult) -> dict[str, Any]:
-    d: dict[str, Any] = {"path": f.path, "action": f.action, "old_path": f.old_path,
-                         "added": f.added, "removed": f.removed}
-    if f.merged_from is not None:
-        d["merged_from"] = f.merged_from
-    return d
+def json_copy(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON object, nothing shared (its lists and objects copied too)."""
+    import copy
+
+    return copy.deepcopy(d)
+
+
+def _json_view(view: Any) -> dict[str, Any]:
+    """A view's fields as the ``--json`` object holds them: tuples as lists, views as
+    objects, and a field marked ``_OMITTED_WHEN_EMPTY`` left out when None or empty."""
+    return {f.name: _json_value(getattr(view, f.name)) for f in fields(view)
+            if not (f.metadata.get("omitted_when_empty")
+                    and getattr(view, f.name) in (None, ()))}
+
+
+def _json_value(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return _json_view(value)
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
