@@ -247,7 +247,7 @@ def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
     """The options checked as the command checks its own: unknown names, wrong types and
     combinations the command refuses raise ``InvalidOptions`` (the combinations are
     prepare.check_request's, the one check every front door runs)."""
-    from .prepare import check_request, option_word
+    from .prepare import check_request
 
     out = typed_options(options)
     try:
@@ -255,6 +255,11 @@ def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
     except UsageError as e:
         raise InvalidOptions(str(e)) from None
     return out
+
+
+def option_word(name: str) -> str:
+    """An option as the library's errors name it: its name, then the command's flag."""
+    return f"{name} ({_OPTION_TYPES[name][1]})"
 
 
 def typed_options(options: Mapping[str, object]) -> dict[str, Any]:
@@ -498,7 +503,7 @@ def path_limits(opts: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
     """The run made ready as the command makes it (prepare.py); an option the command
     refuses is InvalidOptions here, a bad call."""
-    from .prepare import option_word, prepare
+    from .prepare import prepare
 
     request = dict(opts, limits=path_limits(opts))
     try:

@@ -133,11 +133,6 @@ def flag_word(name: str) -> str:
     return FLAGS[name]
 
 
-def option_word(name: str) -> str:
-    """An option as the library's errors name it: its name, then its flag."""
-    return f"{name} ({FLAGS[name]})"
-
-
 def check_request(request: dict, words=None) -> None:
     """The usage errors of the options themselves, the one check every front door runs
     (the library's InvalidOptions comes from it): no repository needed, so it runs before
