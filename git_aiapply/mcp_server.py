@@ -65,8 +65,8 @@ def _tool_errors(fn, tool_error):
             from .pipeline import fatal_outcome
 
             verbose = bool(kwargs.get("verbose"))  # -v's empty edits, as at every door
-            outcome = json_bytes(fatal_outcome("response", e, verbose).to_json()).decode("ascii")
-            raise tool_error(f"fatal: {e.message}\n{outcome}") from None
+            text = json_bytes(fatal_outcome("response", e, verbose).to_json()).decode("ascii")
+            raise tool_error(f"fatal: {e.message}\n{text}") from None
         except AiApplyError as e:
             raise tool_error(f"error: {e}") from None
 

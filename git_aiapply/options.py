@@ -115,6 +115,34 @@ _BY_NAME = {name: o for o in APPLY_OPTIONS for name in o.names}
 _TAKES_VALUE = (VALUE, VALUES, INT)
 
 
+def apply_request(p: dict) -> dict:
+    """The apply command's parameters as a request of prepare.py (the library's option
+    names); ``message`` stands for -m/-F until the options are checked, then is read."""
+    return {"check": p["check"] or reports_only(p), "diff": p["show_diff"],
+            "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
+            "format": p["fmt"], "message": p["messages"] or p["message_file"],
+            "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
+            "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
+            "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
+            "directory": p["directory"], "limits": p["limits"], "force": p["force"],
+            "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
+            "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
+            "cached": p["cached"]}
+
+
+def reports_only(p: dict) -> bool:
+    """--stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)."""
+    return bool(p["stat"] or p["numstat"] or p["summary"])
+
+
+def commits_to_worktree(request: dict) -> bool:
+    """The run will commit to the worktree (take ``index.lock``, read the index ahead):
+    not --branch, and not only checking or reporting (--check, --diff; --stat and the
+    other reports check).  The one rule: prepare.py asks it for every front door, and
+    main.py before pygit2 is imported, of ``apply_request(params)``."""
+    return request.get("branch") is None and not (request.get("check") or request.get("diff"))
+
+
 def parse_apply_args(argv: list[str], subcommands) -> dict | None:
     """The apply command's parameters from ``argv``, or None when click should parse it:
     a first word in ``subcommands`` (or help, or --version), or anything this parser does

@@ -9,6 +9,7 @@ ordered --include/--exclude list) and ``edit`` (-e); absent or None: not given."
 from __future__ import annotations
 
 from .errors import ErrorKind, FatalError, UsageError
+from .options import commits_to_worktree
 from .record import field, record
 
 TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)
@@ -60,13 +61,6 @@ def prepare(repo, request: dict, *, words=None) -> Prepared:
                                "into a worktree's index"
                          if request.get("no_commit") or request.get("cached") else None)
     return Prepared(request, max_bytes, include_dirty, three_way, identity, commits)
-
-
-def commits_to_worktree(request: dict) -> bool:
-    """The run will commit to the worktree (take ``index.lock``, read the index ahead):
-    not --branch, and not only checking or reporting (--check, --diff).  main.py asks it
-    before pygit2 is imported: this module stays import-light."""
-    return request.get("branch") is None and not (request.get("check") or request.get("diff"))
 
 
 def options_for(repo, prepared: Prepared) -> Options:

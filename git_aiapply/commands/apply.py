@@ -26,6 +26,7 @@ def run(params: dict) -> None:
 
 def _run(p: dict) -> None:
     from ..git.repo import Repo
+    from ..options import apply_request
     from ..prepare import prepare, with_identity
 
     repo = Repo(".")
@@ -78,26 +79,6 @@ def _run_prepared(repo, p: dict, prepared) -> None:
     if as_json and len(inputs) == 1:  # several: JSON Lines, printed as each finished
         _print_json(outcomes)
     sys.exit(code)
-
-
-def apply_request(p: dict) -> dict:
-    """The command's parameters as a request of prepare.py (the library's option names);
-    ``message`` stands for -m/-F until the options are checked, then is read."""
-    return {"check": p["check"] or reports_only(p), "diff": p["show_diff"],
-            "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
-            "format": p["fmt"], "message": p["messages"] or p["message_file"],
-            "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
-            "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
-            "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
-            "directory": p["directory"], "limits": p["limits"], "force": p["force"],
-            "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
-            "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
-            "cached": p["cached"]}
-
-
-def reports_only(p: dict) -> bool:
-    """--stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)."""
-    return bool(p["stat"] or p["numstat"] or p["summary"])
 
 
 def _ignore_interrupts() -> None:
