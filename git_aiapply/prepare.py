@@ -38,9 +38,15 @@ def prepare(repo, request: dict, *, words=None) -> Prepared:
     flags), FatalError when the repository stops it (a leftover journal, a bad setting).
     Imports nothing heavy: the command takes the index lock ahead right after it, and
     reads the index while the pipeline is imported (bench/results.md)."""
+    check_request(request, words)
+    return prepare_checked(repo, request, words=words)
+
+
+def prepare_checked(repo, request: dict, *, words=None) -> Prepared:
+    """``prepare`` of a request ``check_request`` passed already (the command reads -F's
+    file in between: an option it refuses leaves the file unread)."""
     from .git.checks import refuse_interrupted, require_worktree
 
-    check_request(request, words)
     branch = request.get("branch")
     if branch is None:
         refuse_interrupted(repo.gitdir)

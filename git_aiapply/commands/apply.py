@@ -27,13 +27,13 @@ def run(params: dict) -> None:
 def _run(p: dict) -> None:
     from ..git.repo import Repo
     from ..options import apply_request
-    from ..prepare import prepare, with_identity
+    from ..prepare import check_request, prepare_checked, with_identity
 
     repo = Repo(".")
     request = apply_request(p)
-    prepared = prepare(repo, request)
-    # read after the options were checked: --no-commit -F FILE is refused unread
+    check_request(request)  # before -F's file is read: --no-commit -F FILE is refused unread
     request["message"] = _message(p["messages"], p["message_file"])
+    prepared = prepare_checked(repo, request)
     with_identity(prepared, _run_prepared, repo, p, prepared)
 
 
