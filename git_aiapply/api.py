@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 
 from .errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
 
@@ -47,6 +47,9 @@ class InvalidOptions(UsageError, ValueError):
 
 # --------------------------------------------------------------------------- results
 
+# a field the --json object leaves out when it is None or empty (docs/JSON.md)
+_OMITTED_WHEN_EMPTY = {"omitted_when_empty": True}
+
 
 @dataclass(frozen=True)
 class NearbyLine:
@@ -54,7 +57,7 @@ class NearbyLine:
 
     line: int
     text: str
-    ref: str | None = None
+    ref: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,8 @@ class ErrorDetail:
     edit_first_line: str | None = None
     hint: str | None = None
     response_line: int | None = None
-    nearby: tuple[NearbyLine, ...] = ()
-    candidates: tuple[int, ...] = ()
+    nearby: tuple[NearbyLine, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
+    candidates: tuple[int, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> ErrorDetail:
@@ -79,16 +82,8 @@ class ErrorDetail:
                    tuple(d.get("candidates", ())))
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "reason": self.reason, "file": self.file, "directive": self.directive,
-            "edit": self.edit, "edit_first_line": self.edit_first_line, "hint": self.hint,
-            "response_line": self.response_line}
-        if self.nearby:
-            d["nearby"] = [{"line": n.line, "ref": n.ref, "text": n.text} if n.ref is not None
-                           else {"line": n.line, "text": n.text} for n in self.nearby]
-        if self.candidates:
-            d["candidates"] = list(self.candidates)
-        return d
+        """The ``errors[]`` object (docs/JSON.md)."""
+        return _json_view(self)
 
 
 @dataclass(frozen=True)
@@ -100,7 +95,8 @@ class FileResult:
     old_path: str | None
     added: int
     removed: int
-    merged_from: str | None = None  # -3: the commit the edits were applied at, then merged
+    # -3: the commit the edits were applied at, then merged
+    merged_from: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,8 @@ class Result:
     error_text: str | None
     hook_output: str | None
     diff: str | None
-    edits: tuple[EditResult, ...] | None = None  # only with the verbose option (-v)
+    # only with the verbose option (-v)
+    edits: tuple[EditResult, ...] | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
     @property
     def ok(self) -> bool:
@@ -160,29 +157,41 @@ class Result:
         if d.get("edits") is not None:
             values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"])})
                                     for e in d["edits"])
-        return cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
-                      or f.default is MISSING})
+        result = cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
+                        or f.default is MISSING})
+        # the object it views, as pipeline.Outcome.to_json wrote it: the one writer
+        object.__setattr__(result, "_written", json_copy(d))
+        return result
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object, field for field, as the command prints it."""
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        d["formats"] = list(self.formats)
-        d["files"] = [_file_json(f) for f in self.files]
-        d["errors"] = [e.to_json() for e in self.errors]
-        if self.edits is None:  # asked for with verbose only
-            del d["edits"]
-        else:
-            d["edits"] = [{f.name: getattr(e, f.name) for f in fields(e)} | {"how": list(e.how)}
-                          for e in self.edits]
-        return d
+        """The ``--json`` object, as the command prints it: the one it was read from
+        (``from_json``; a copy), or for a Result made by hand, its fields as that object
+        holds them."""
+        written = self.__dict__.get("_written")
+        return json_copy(written) if written is not None else _json_view(self)
 
 
-def _file_json(f: FileResult) -> dict[str, Any]:
-    d: dict[str, Any] = {"path": f.path, "action": f.action, "old_path": f.old_path,
-                         "added": f.added, "removed": f.removed}
-    if f.merged_from is not None:
-        d["merged_from"] = f.merged_from
-    return d
+def json_copy(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON object, nothing shared (its lists and objects copied too)."""
+    import copy
+
+    return copy.deepcopy(d)
+
+
+def _json_view(view: Any) -> dict[str, Any]:
+    """A view's fields as the ``--json`` object holds them: tuples as lists, views as
+    objects, and a field marked ``_OMITTED_WHEN_EMPTY`` left out when None or empty."""
+    return {f.name: _json_value(getattr(view, f.name)) for f in fields(view)
+            if not (f.metadata.get("omitted_when_empty")
+                    and getattr(view, f.name) in (None, ()))}
+
+
+def _json_value(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return _json_view(value)
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -236,78 +245,67 @@ OPTION_NAMES = tuple(_OPTION_TYPES)
 
 def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
     """The options checked as the command checks its own: unknown names, wrong types and
-    combinations the command refuses raise ``InvalidOptions``."""
+    combinations the command refuses raise ``InvalidOptions`` (the combinations are
+    prepare.check_request's, the one check every front door runs)."""
+    from .prepare import check_request
+
+    out = typed_options(options)
+    try:
+        check_request(out, option_word)
+    except UsageError as e:
+        raise InvalidOptions(str(e)) from None
+    return out
+
+
+def option_word(name: str) -> str:
+    """An option as the library's errors name it: its name, then the command's flag."""
+    return f"{name} ({_OPTION_TYPES[name][1]})"
+
+
+def typed_options(options: Mapping[str, object]) -> dict[str, Any]:
+    """The options given (None is "not given": left out), each of its type
+    (``_OPTION_TYPES``), the patterns as tuples, a branch a name the library can use;
+    ``InvalidOptions`` otherwise.  Their combinations are checked by prepare.py."""
     unknown = sorted(set(options) - set(_OPTION_TYPES))
     if unknown:
         raise InvalidOptions(f"unknown option{'s' if len(unknown) > 1 else ''} "
                              f"{', '.join(map(repr, unknown))}; known options: "
                              f"{', '.join(OPTION_NAMES)}")
-    out: dict[str, Any] = {}
-    for name, value in options.items():
-        if value is None:
-            continue  # None is "not given": the repository's config or the default
-        kind, flag = _OPTION_TYPES[name]
-        if name in ("include", "exclude"):
-            patterns = (value,) if isinstance(value, str) else value
-            if not isinstance(patterns, (list, tuple)) or not all(
-                    isinstance(v, str) for v in patterns):
-                raise InvalidOptions(f"option {name} ({flag}) takes a pattern (str) or a list "
-                                     f"of them, not {value!r}")
-            out[name] = tuple(patterns)
-            continue
-        assert isinstance(kind, type)  # the one tuple kind, the patterns', was read above
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
-                                 f"not {type(value).__name__} {value!r}")
-        out[name] = value
-    from .formats import FORMAT_NAMES
-
-    if out.get("format") and out["format"] not in FORMAT_NAMES:
-        raise InvalidOptions(f"unknown format {out['format']!r}; known formats: "
-                             f"{', '.join(FORMAT_NAMES)}")
-    if out.get("base") and not out.get("branch") and out.get("three_way") is False:
-        raise InvalidOptions("option base (--base) goes with branch (--branch) or three_way (-3)")
-    if out.get("verify") and (not out.get("branch") or out.get("no_verify")):
-        raise InvalidOptions("option verify (--verify) goes with branch, and not with no_verify")
-    _check_staging(out)
-    if out.get("max_bytes", 0) < 0:
-        raise InvalidOptions("option max_bytes must be 0 (no limit) or more")
-    if out.get("strip", 0) < 0:
-        raise InvalidOptions("option strip (-p) takes a number of leading path components, "
-                             "0 or more")
-    from .limits import directory_problem
-
-    if directory_problem(out.get("directory")):
-        raise InvalidOptions(directory_problem(out.get("directory")))
-    branch = out.get("branch")
-    if branch is not None:
-        if "{n}" in branch or "{name}" in branch:
-            raise InvalidOptions(f"branch {branch!r} is a template; the library applies one "
-                                 "response at a time: name its branch (see docs/API.md)")
-        from .git.refs import branch_refname
-
-        try:
-            branch_refname(branch)
-        except UsageError as e:
-            raise InvalidOptions(str(e)) from None
+    out = {name: _typed(name, value) for name, value in options.items() if value is not None}
+    _check_branch_name(out.get("branch"))
     return out
 
 
-def _check_staging(out: dict[str, Any]) -> None:
-    """no_commit and cached make no commit: the commit's options do not go with them (as
-    the command's --no-commit / --cached)."""
-    if out.get("no_commit") and out.get("cached"):
-        raise InvalidOptions("options no_commit and cached cannot be used together (cached "
-                             "writes the index only)")
-    staging = "no_commit" if out.get("no_commit") else "cached" if out.get("cached") else None
-    if staging is None:
+def _typed(name: str, value: object) -> Any:
+    """One option's value, checked against its type in ``_OPTION_TYPES``."""
+    kind, flag = _OPTION_TYPES[name]
+    if name in ("include", "exclude"):
+        patterns = (value,) if isinstance(value, str) else value
+        if not isinstance(patterns, (list, tuple)) or not all(
+                isinstance(v, str) for v in patterns):
+            raise InvalidOptions(f"option {name} ({flag}) takes a pattern (str) or a list "
+                                 f"of them, not {value!r}")
+        return tuple(patterns)
+    assert isinstance(kind, type)  # the one tuple kind, the patterns', was read above
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
+                             f"not {type(value).__name__} {value!r}")
+    return value
+
+
+def _check_branch_name(branch: str | None) -> None:
+    """The library applies one response per call: a branch is a name, not a template."""
+    if branch is None:
         return
-    given = [n for n in ("branch", "message", "signoff", "author", "date") if out.get(n)]
-    given += ["sign"] if out.get("sign") else []
-    given += ["include_dirty"] if staging == "cached" and out.get("include_dirty") else []
-    if given:
-        raise InvalidOptions(f"option {staging} makes no commit: it cannot be used with "
-                             + ", ".join(given))
+    if "{n}" in branch or "{name}" in branch:
+        raise InvalidOptions(f"branch {branch!r} is a template; the library applies one "
+                             "response at a time: name its branch (see docs/API.md)")
+    from .git.refs import branch_refname
+
+    try:
+        branch_refname(branch)
+    except UsageError as e:
+        raise InvalidOptions(str(e)) from None
 
 
 # --------------------------------------------------------------------------- the warm index
@@ -408,7 +406,7 @@ class Session:
                    **options: Unpack[ApplyOptions]) -> dict[str, Any]:
         """``apply``'s outcome as the command's ``--json`` object (a dict), the one shape
         ``serve`` and ``mcp`` answer with; the same exceptions."""
-        opts = validate_options(options)
+        opts = typed_options(options)  # their combinations: prepare.py, in _apply
         limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
         raw, name = _response_bytes(response, name, limit)
         with self._lock:
@@ -418,16 +416,16 @@ class Session:
     def _read_limit(self, opts: dict[str, object]) -> int | None:
         """How much of a response file to read: one byte past the limit is enough for
         read_response to refuse it (None: no limit)."""
-        from .response import DEFAULT_MAX_BYTES
+        from .prepare import max_response_bytes
 
         max_bytes = opts.get("max_bytes")
         if max_bytes is None:
             with self._lock:
                 self.repo.forget_config()
-                max_bytes = self.repo.config_int("aiapply.maxResponseBytes",
-                                                 DEFAULT_MAX_BYTES, 0)
+                max_bytes = max_response_bytes(self.repo)
         assert isinstance(max_bytes, int)
-        return max_bytes + 1 if max_bytes else None
+        # a negative one is refused by prepare.check_request, before anything is applied
+        return max_bytes + 1 if max_bytes > 0 else None
 
     def check(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:
@@ -459,7 +457,7 @@ class Session:
     # -- the work ------------------------------------------------------------------------
     def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
         from .pipeline import apply_one
-        from .prepare import lock_index_ahead, options_for
+        from .prepare import lock_index_ahead, options_for, with_identity
         from .response import read_response
 
         repo = self.repo
@@ -478,13 +476,10 @@ class Session:
 
                 return _refused(blank_response(name), e.problems, e.kind)
             lock_index_ahead(repo, prepared)  # read the index while the response is parsed
-            from .git.ident import IDENTITY_OVERRIDES
-
-            token = IDENTITY_OVERRIDES.set(prepared.identity or None)
             try:
-                return apply_one(repo, response, options)
+                outcome: Outcome = with_identity(prepared, apply_one, repo, response, options)
+                return outcome
             finally:
-                IDENTITY_OVERRIDES.reset(token)
                 repo.release_index_lock()
         except AiApplyError:
             raise
@@ -505,11 +500,6 @@ def path_limits(opts: dict[str, Any]) -> tuple[tuple[str, str], ...]:
             + tuple(("include", p) for p in opts.get("include", ())))
 
 
-# the options as prepare.py's errors name them (validate_options' words)
-_WORDS = {"base": "option base (--base)", "branch": "branch (--branch)",
-          "three_way": "three_way (-3)"}
-
-
 def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
     """The run made ready as the command makes it (prepare.py); an option the command
     refuses is InvalidOptions here, a bad call."""
@@ -517,7 +507,7 @@ def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
 
     request = dict(opts, limits=path_limits(opts))
     try:
-        return prepare(repo, request, words=_WORDS)  # FatalError as the command's (--date)
+        return prepare(repo, request, words=option_word)  # FatalError as the command's
     except UsageError as e:
         if isinstance(e, InvalidOptions):
             raise

@@ -54,7 +54,7 @@ def _commands_handle_interrupts() -> None:
 _quiet_start()
 
 from .commands import SUBCOMMANDS  # noqa: E402  (after the handler: these imports take time)
-from .options import commits_to_worktree, parse_apply_args  # noqa: E402
+from .options import apply_request, commits_to_worktree, parse_apply_args  # noqa: E402
 
 
 def run() -> None:
@@ -85,7 +85,8 @@ def _run() -> None:
     params = parse_apply_args(sys.argv[1:], set(SUBCOMMANDS) | {"apply"})
     # without parsing the CA bundle (the command needs no TLS); a run that commits to the
     # worktree reads the index meanwhile (git/early_index.py)
-    import_pygit2(read_index_early=params is not None and commits_to_worktree(params))
+    import_pygit2(read_index_early=params is not None
+                  and commits_to_worktree(apply_request(params)))
     if params is None and sys.argv[1:] == ["serve"]:
         # a harness's warm loop starts here: without click's import (a tenth of a
         # 40-response loop on a small repository, bench/results.md)

@@ -64,8 +64,9 @@ def _tool_errors(fn, tool_error):
         except FatalError as e:  # and, on its last line, the command's --json object
             from .pipeline import fatal_outcome
 
-            outcome = json_bytes(fatal_outcome("response", e).to_json()).decode("ascii")
-            raise tool_error(f"fatal: {e.message}\n{outcome}") from None
+            verbose = bool(kwargs.get("verbose"))  # -v's empty edits, as at every door
+            text = json_bytes(fatal_outcome("response", e, verbose).to_json()).decode("ascii")
+            raise tool_error(f"fatal: {e.message}\n{text}") from None
         except AiApplyError as e:
             raise tool_error(f"error: {e}") from None
 
@@ -101,8 +102,8 @@ def _schemas():
     class ApplyOutcome(Open):
         """The ``--json`` object of docs/JSON.md."""
 
-        status: str = Field(description="applied, would-apply, already-applied, no-change, "
-                                        "empty or refused")
+        status: str = Field(description="applied, would-apply, staged, already-applied, "
+                                        "no-change, empty or refused")
         exit_code: int = Field(description="the command's exit code: 0 done, 1 refused")
         commit: Optional[str] = Field(None, description="the new commit's id (applied), or "
                                                         "the one already holding the response")
@@ -263,6 +264,9 @@ def build_server(session):
         "apply on top of uncommitted changes of the touched files (they go into the commit); "
         "default: the aiapply.includeDirty setting"))]
     Diff = Annotated[bool, Field(False, description="also return the change as a git diff")]
+    Verbose = Annotated[bool, Field(False, description=(
+        "also return edits: where each edit landed (file, lines) and how it was found "
+        "(exact, whitespace, line numbers, three-way...), as -v"))]
     ThreeWay = Annotated[Optional[bool], Field(None, description=(
         "when an edit does not fit, apply the response at the commit it was written against "
         "(base, an AI-Base line, or the newest recent commit where it fits) and merge the "
@@ -284,24 +288,32 @@ def build_server(session):
                 "skip the pre-commit and commit-msg hooks"))] = False,
             force: Annotated[bool, Field(False, description=(
                 "apply even when the history says this response was already applied"))] = False,
-            three_way: ThreeWay = None, diff: Diff = False) -> ApplyOutcome:
+            three_way: ThreeWay = None, diff: Diff = False, verbose: Verbose = False,
+            no_commit: Annotated[bool, Field(False, description=(
+                "apply to the index and the worktree without committing (no commit hooks), "
+                "as git apply --index; status staged"))] = False,
+            cached: Annotated[bool, Field(False, description=(
+                "apply to the index only, as git apply --cached: the worktree is not "
+                "touched, nothing is committed; status staged"))] = False) -> ApplyOutcome:
         """Apply a model's response to the repository and commit it (one commit, all or
         nothing).  With branch, commit onto that branch (created at base, default HEAD)
-        without touching the worktree.  Returns the outcome: status is applied,
-        already-applied, no-change or refused (then error_text says what to fix; nothing
-        was changed)."""
+        without touching the worktree; with no_commit or cached, stage it without a
+        commit.  Returns the outcome: status is applied, staged, already-applied,
+        no-change or refused (then error_text says what to fix; nothing was changed)."""
         return run(response, branch=branch, base=base, format=format, message=message,
                    include_dirty=include_dirty, allow_empty=allow_empty, no_verify=no_verify,
-                   force=force, three_way=three_way, diff=diff)
+                   force=force, three_way=three_way, diff=diff, verbose=verbose,
+                   no_commit=no_commit, cached=cached)
 
     @tool
     def check_response(response: Response, branch: Branch = None, format: FormatParam = None,
                        include_dirty: IncludeDirty = None, three_way: ThreeWay = None,
-                       diff: Diff = False) -> ApplyOutcome:
+                       diff: Diff = False, verbose: Verbose = False) -> ApplyOutcome:
         """Check whether a response would apply, writing nothing: status would-apply (with
         the files and, with diff, the resulting diff) or refused with error_text."""
         return run(response, check=True, branch=branch, format=format,
-                   include_dirty=include_dirty, three_way=three_way, diff=diff)
+                   include_dirty=include_dirty, three_way=three_way, diff=diff,
+                   verbose=verbose)
 
     @server.tool(structured_output=False)
     @_tool_errors_of(tool_error)

@@ -115,12 +115,32 @@ _BY_NAME = {name: o for o in APPLY_OPTIONS for name in o.names}
 _TAKES_VALUE = (VALUE, VALUES, INT)
 
 
-def commits_to_worktree(params: dict) -> bool:
-    """The apply run will commit to the worktree (take ``index.lock``, read the index):
-    not --branch, and not only checking or reporting (--check, --stat, --numstat,
-    --summary, --diff)."""
-    return params["branch"] is None and not any(
-        params[k] for k in ("check", "stat", "numstat", "summary", "show_diff"))
+def apply_request(p: dict) -> dict:
+    """The apply command's parameters as a request of prepare.py (the library's option
+    names); ``message`` stands for -m/-F until the options are checked, then is read."""
+    return {"check": p["check"] or reports_only(p), "diff": p["show_diff"],
+            "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
+            "format": p["fmt"], "message": p["messages"] or p["message_file"],
+            "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
+            "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
+            "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
+            "directory": p["directory"], "limits": p["limits"], "force": p["force"],
+            "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
+            "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
+            "cached": p["cached"]}
+
+
+def reports_only(p: dict) -> bool:
+    """--stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)."""
+    return bool(p["stat"] or p["numstat"] or p["summary"])
+
+
+def commits_to_worktree(request: dict) -> bool:
+    """The run will commit to the worktree (take ``index.lock``, read the index ahead):
+    not --branch, and not only checking or reporting (--check, --diff; --stat and the
+    other reports check).  The one rule: prepare.py asks it for every front door, and
+    main.py before pygit2 is imported, of ``apply_request(params)``."""
+    return request.get("branch") is None and not (request.get("check") or request.get("diff"))
 
 
 def parse_apply_args(argv: list[str], subcommands) -> dict | None:
@@ -143,45 +163,51 @@ def parse_apply_args(argv: list[str], subcommands) -> dict | None:
         if arg == "-" or not arg.startswith("-"):
             responses.append(arg)
             continue
-        inline = None
-        if arg.startswith("--"):
-            name, eq, value = arg.partition("=")
-            if eq:
-                inline = value
-        else:
-            name = arg[:2]
-            if len(arg) > 2:
-                inline = arg[2:]  # -p1, -mMSG; combined flags (-qs) go to click
-        opt = _BY_NAME.get(name)
-        if opt is None:
+        read = _read_option(arg, argv, i)
+        if read is None:
             return None
-        if opt.kind in _TAKES_VALUE:
-            if inline is not None:
-                value = inline
-            elif i < len(argv):
-                value = argv[i]
-                i += 1
-            else:
-                return None
-            if opt.kind == INT:
-                try:
-                    value = int(value)
-                except ValueError:
-                    return None
-            if opt.kind == VALUES:
-                repeated.setdefault(opt.dest, []).append(value)
-            else:
-                kw[opt.dest] = value
-            if opt.ordered:
-                ordered.setdefault(opt.ordered, []).append((opt.dest, value))
-        elif inline is not None:
-            return None
+        opt, value, i = read
+        if opt.kind == VALUES:
+            repeated.setdefault(opt.dest, []).append(value)
         else:
-            kw[opt.dest] = True if opt.kind == FLAG else opt.const
+            kw[opt.dest] = value
+        if opt.ordered:
+            ordered.setdefault(opt.ordered, []).append((opt.dest, value))
     for dest, values in {**repeated, **ordered}.items():
         kw[dest] = tuple(values)
     kw["responses"] = tuple(responses)
     return kw
+
+
+def _read_option(arg: str, argv: list[str], i: int):
+    """(the option, its value, the index of the next argument) for option ``arg`` (its
+    value inline, or ``argv[i]``), or None when click should say what is wrong."""
+    inline = None
+    if arg.startswith("--"):
+        name, eq, value = arg.partition("=")
+        if eq:
+            inline = value
+    else:
+        name = arg[:2]
+        if len(arg) > 2:
+            inline = arg[2:]  # -p1, -mMSG; combined flags (-qs) go to click
+    opt = _BY_NAME.get(name)
+    if opt is None:
+        return None
+    if opt.kind not in _TAKES_VALUE:
+        if inline is not None:
+            return None
+        return opt, True if opt.kind == FLAG else opt.const, i
+    if inline is None:
+        if i >= len(argv):
+            return None
+        inline, i = argv[i], i + 1
+    if opt.kind == INT:
+        try:
+            return opt, int(inline), i
+        except ValueError:
+            return None
+    return opt, inline, i
 
 
 def ordered_values(params: dict, occurrences: list[str]) -> dict:

@@ -9,6 +9,7 @@ ordered --include/--exclude list) and ``edit`` (-e); absent or None: not given."
 from __future__ import annotations
 
 from .errors import ErrorKind, FatalError, UsageError
+from .options import commits_to_worktree
 from .record import field, record
 
 TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)
@@ -31,12 +32,19 @@ class Prepared:
     commits: bool = False
 
 
-def prepare(repo, request: dict, *, words: dict | None = None) -> Prepared:
-    """``request`` made ready for ``repo``: FatalError when the repository stops it (a
-    leftover journal, a bad setting), UsageError for options the command refuses, its
-    options named as in ``words`` (the library's names; default: the command line's).
+def prepare(repo, request: dict, *, words=None) -> Prepared:
+    """``request`` made ready for ``repo``: UsageError for options the command refuses
+    (``check_request``, its options named by ``words``: default the command line's
+    flags), FatalError when the repository stops it (a leftover journal, a bad setting).
     Imports nothing heavy: the command takes the index lock ahead right after it, and
     reads the index while the pipeline is imported (bench/results.md)."""
+    check_request(request, words)
+    return prepare_checked(repo, request, words=words)
+
+
+def prepare_checked(repo, request: dict, *, words=None) -> Prepared:
+    """``prepare`` of a request ``check_request`` passed already (the command reads -F's
+    file in between: an option it refuses leaves the file unread)."""
     from .git.checks import refuse_interrupted, require_worktree
 
     branch = request.get("branch")
@@ -44,13 +52,15 @@ def prepare(repo, request: dict, *, words: dict | None = None) -> Prepared:
         refuse_interrupted(repo.gitdir)
     max_bytes = _max_bytes(repo, request.get("max_bytes"))
     three_way = _setting(request, repo, "three_way", "aiapply.threeWay")
-    _check_combinations(request, three_way, words or FLAGS)
-    check_staging(request)
+    if request.get("base") and not branch and not three_way:
+        # only the config can tell here (aiapply.threeWay): check_request did the rest
+        say = words or flag_word
+        raise UsageError(f"{say('base')} goes with {say('branch')} or {say('three_way')}")
     # --cached applies to the index as HEAD holds it: aiapply.includeDirty does not apply
     include_dirty = _setting(request, repo, "include_dirty", "aiapply.includeDirty") \
         and not request.get("cached")
     identity = author_env(repo, request.get("author"), request.get("date"))
-    commits = branch is None and not (request.get("check") or request.get("diff"))
+    commits = commits_to_worktree(request)
     if commits:
         # nowhere to commit: said before the response is read and planned
         require_worktree(repo, "this is a bare repository: --no-commit and --cached stage "
@@ -92,14 +102,16 @@ def lock_index_ahead(repo, prepared: Prepared) -> None:
         repo.lock_index_ahead()
 
 
-def _max_bytes(repo, given: int | None) -> int:
+def max_response_bytes(repo) -> int:
+    """aiapply.maxResponseBytes, the largest response read (0: no limit): its one reader,
+    for the run, the library's file read and serve's request lines."""
     from .response import DEFAULT_MAX_BYTES
 
-    if given is None:
-        return repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
-    if given < 0:
-        raise UsageError("--max-bytes takes a number of bytes, 0 (no limit) or more")
-    return given
+    return repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
+
+
+def _max_bytes(repo, given: int | None) -> int:
+    return max_response_bytes(repo) if given is None else given
 
 
 def _setting(request: dict, repo, name: str, key: str) -> bool:
@@ -109,62 +121,98 @@ def _setting(request: dict, repo, name: str, key: str) -> bool:
 
 
 # how the command line names the options its errors mention
-FLAGS = {"base": "--base", "branch": "--branch", "three_way": "-3"}
+FLAGS = {"base": "--base", "branch": "--branch", "three_way": "-3", "verify": "--verify",
+         "no_verify": "--no-verify", "max_bytes": "--max-bytes", "strip": "-p",
+         "no_commit": "--no-commit", "cached": "--cached", "message": "-m/-F",
+         "edit": "--edit", "signoff": "--signoff", "sign": "-S", "author": "--author",
+         "date": "--date", "include_dirty": "--include-dirty"}
 
 
-def _check_combinations(request: dict, three_way: bool, words: dict) -> None:
+def flag_word(name: str) -> str:
+    """An option as the command's errors name it: its flag."""
+    return FLAGS[name]
+
+
+def check_request(request: dict, words=None) -> None:
+    """The usage errors of the options themselves, the one check every front door runs
+    (the library's InvalidOptions comes from it): no repository needed, so it runs before
+    anything is read.  ``words(name)`` says how an option is named (default: the command
+    line's flags)."""
+    say = words or flag_word
+    for refused, why in _RULES:
+        if refused(request):
+            raise UsageError(why(request, say))
+    check_staging(request, say)
+
+
+def _format_unknown(request: dict) -> bool:
+    if not request.get("format"):
+        return False
+    from .formats import FORMAT_NAMES
+
+    return request["format"] not in FORMAT_NAMES
+
+
+def _known_formats(request: dict, say) -> str:
+    from .formats import FORMAT_NAMES
+
+    return f"unknown format {request['format']!r}; known formats: {', '.join(FORMAT_NAMES)}"
+
+
+def _directory_problem(request: dict) -> str | None:
     from .limits import directory_problem
 
-    branch = request.get("branch")
-    if request.get("base") and not branch and not three_way:
-        # only the config can tell here (aiapply.threeWay): the library checked the rest
-        raise UsageError(f"{words['base']} goes with {words['branch']} or {words['three_way']}")
-    if request.get("verify") and (not branch or request.get("no_verify")):
-        raise UsageError("--verify goes with --branch, and not with --no-verify")
-    strip = request.get("strip")
-    if strip is not None and strip < 0:
-        raise UsageError("-p takes a number of leading path components, 0 or more")
-    problem = directory_problem(request.get("directory"))
-    if problem:
-        raise UsageError(problem)
+    return directory_problem(request.get("directory"))
 
+
+def _below_zero(name: str):
+    return lambda request: (request.get(name) or 0) < 0
+
+
+# (refused?, why): each option's own usage error, in the order they are told
+_RULES = (
+    (_format_unknown, _known_formats),
+    (lambda r: r.get("base") and not r.get("branch") and r.get("three_way") is False,
+     lambda r, say: f"{say('base')} goes with {say('branch')} or {say('three_way')}"),
+    (lambda r: r.get("verify") and (not r.get("branch") or r.get("no_verify")),
+     lambda r, say: f"{say('verify')} goes with {say('branch')}, and not with "
+                    f"{say('no_verify')}"),
+    (_below_zero("max_bytes"),
+     lambda r, say: f"{say('max_bytes')} takes a number of bytes, 0 (no limit) or more"),
+    (_below_zero("strip"),
+     lambda r, say: f"{say('strip')} takes a number of leading path components, 0 or more"),
+    (_directory_problem, lambda r, say: _directory_problem(r)),
+)
 
 # what --no-commit and --cached cannot go with: there is no commit (for --branch: no
 # commit is where that mode writes)
-_COMMIT_ONLY = (("branch", "--branch"), ("message", "-m/-F"), ("edit", "--edit"),
-                ("signoff", "--signoff"), ("sign", "-S"), ("author", "--author"),
-                ("date", "--date"))
+_COMMIT_ONLY = ("branch", "message", "edit", "signoff", "sign", "author", "date")
 
 
-def check_staging(request: dict) -> None:
+def check_staging(request: dict, say=flag_word) -> None:
     """Usage errors of --no-commit and --cached (docs/DECISIONS.md)."""
     if request.get("no_commit") and request.get("cached"):
-        raise UsageError("--no-commit and --cached cannot be used together (--cached "
-                         "writes the index only)")
-    staging = ("--no-commit" if request.get("no_commit")
-               else "--cached" if request.get("cached") else None)
+        raise UsageError(f"{say('no_commit')} and {say('cached')} cannot be used together "
+                         f"({say('cached')} writes the index only)")
+    staging = ("no_commit" if request.get("no_commit")
+               else "cached" if request.get("cached") else None)
     if staging is None:
         return
-    given = [flag for key, flag in _COMMIT_ONLY if request.get(key)]
-    if request.get("cached") and request.get("include_dirty"):
-        given.append("--include-dirty")  # the index is applied to as HEAD holds it
+    given = [say(key) for key in _COMMIT_ONLY if request.get(key)]
+    if staging == "cached" and request.get("include_dirty"):
+        given.append(say("include_dirty"))  # the index is applied to as HEAD holds it
     if given:
-        raise UsageError(f"{staging} makes no commit: it cannot be used with "
+        raise UsageError(f"{say(staging)} makes no commit: it cannot be used with "
                          + ", ".join(given))
 
 
 def _format(repo, request: dict) -> str | None:
-    """The format asked for: an unknown --format is a usage error, an unknown
-    aiapply.format a fatal one (``config``), as git treats a bad value of its settings."""
+    """The format asked for (an unknown --format is check_request's usage error), else
+    aiapply.format: an unknown value is a fatal error (``config``), as git treats a bad
+    value of its settings."""
     from .formats import FORMAT_NAMES
 
-    given = request.get("format")
-    if given:
-        if given not in FORMAT_NAMES:
-            raise UsageError(f"unknown format {given!r}; known formats: "
-                             f"{', '.join(FORMAT_NAMES)}")
-        return given
-    return repo.config_choice("aiapply.format", FORMAT_NAMES)
+    return request.get("format") or repo.config_choice("aiapply.format", FORMAT_NAMES)
 
 
 def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
@@ -220,3 +268,16 @@ def _find_author(repo, pattern: str) -> str | None:
     except OSError:
         return None
     return p.stdout.strip() or None if p.returncode == 0 else None
+
+
+def with_identity(prepared: Prepared, run, *args):
+    """``run(*args)`` with the author and date the request gives (--author, --date) seen
+    by the commit and its hooks: the one way every front door passes them, per thread and
+    per call (git/ident.IDENTITY_OVERRIDES), never through the process's environment."""
+    from .git.ident import IDENTITY_OVERRIDES
+
+    token = IDENTITY_OVERRIDES.set(prepared.identity or None)
+    try:
+        return run(*args)
+    finally:
+        IDENTITY_OVERRIDES.reset(token)

@@ -107,11 +107,12 @@ class LineTooLong:
 def request_line_limit(session) -> int | None:
     """The longest request line read (None: no limit), from the limit on responses as
     the config says now."""
+    from .prepare import max_response_bytes
     from .response import DEFAULT_MAX_BYTES
 
     try:
         session.repo.forget_config()
-        max_bytes = session.repo.config_int("aiapply.maxResponseBytes", DEFAULT_MAX_BYTES, 0)
+        max_bytes = max_response_bytes(session.repo)
     except FatalError:
         max_bytes = DEFAULT_MAX_BYTES  # the request itself reports the bad setting
     return max_bytes * 6 + _LINE_SLACK if max_bytes else None

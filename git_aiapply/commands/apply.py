@@ -26,17 +26,24 @@ def run(params: dict) -> None:
 
 def _run(p: dict) -> None:
     from ..git.repo import Repo
+    from ..options import apply_request
+    from ..prepare import check_request, prepare_checked, with_identity
+
+    repo = Repo(".")
+    request = apply_request(p)
+    check_request(request)  # before -F's file is read: --no-commit -F FILE is refused unread
+    request["message"] = _message(p["messages"], p["message_file"])
+    prepared = prepare_checked(repo, request)
+    with_identity(prepared, _run_prepared, repo, p, prepared)
+
+
+def _run_prepared(repo, p: dict, prepared) -> None:
+    """The run of a prepared request, the author and date given set around it."""
     from ..inputs import read_inputs, several_choices
-    from ..prepare import lock_index_ahead, options_for, prepare
+    from ..prepare import lock_index_ahead, options_for
 
     as_json = p["as_json"]
-    repo = Repo(".")
-    # --stat, --numstat and --summary only report, as in git apply (docs/DECISIONS.md)
-    report_only = p["stat"] or p["numstat"] or p["summary"]
-    request = _request(p, report_only)
-    prepared = prepare(repo, request)
-    branch, max_bytes = request["branch"], prepared.max_bytes
-    os.environ.update(prepared.identity)  # the commit and its hooks see them, as with git
+    branch, max_bytes = prepared.request["branch"], prepared.max_bytes
     inputs = read_inputs(p["responses"], max_bytes)  # before the lock: stdin may wait
     if len(inputs) == 1:
         # One run, then the process ends (main.py: os._exit): the cyclic garbage collector
@@ -72,25 +79,6 @@ def _run(p: dict) -> None:
     if as_json and len(inputs) == 1:  # several: JSON Lines, printed as each finished
         _print_json(outcomes)
     sys.exit(code)
-
-
-def _request(p: dict, report_only: bool) -> dict:
-    """The command's parameters as a request of prepare.py (the library's option names)."""
-    from ..prepare import check_staging
-
-    request = {"check": p["check"] or report_only, "diff": p["show_diff"],
-               "include_dirty": p["include_dirty"], "allow_empty": p["allow_empty"],
-               "format": p["fmt"], "message": p["messages"] or p["message_file"],
-               "edit": p["edit"], "no_verify": p["no_verify"], "verify": p["verify"],
-               "branch": p["branch"], "base": p["base"], "signoff": p["signoff"],
-               "sign": p["gpg_sign"], "trailers": not p["no_trailers"], "strip": p["strip"],
-               "directory": p["directory"], "limits": p["limits"], "force": p["force"],
-               "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
-               "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
-               "cached": p["cached"]}
-    check_staging(request)  # before -F's file is read: it makes no commit
-    request["message"] = _message(p["messages"], p["message_file"])
-    return request
 
 
 def _ignore_interrupts() -> None:
@@ -189,11 +177,11 @@ def _ref_state(repo, opts):
         if opts.branch is not None:
             from ..git.refs import branch_refname
 
+            from ..git.history import ref_tip
+
             refname = branch_refname(opts.branch)
             try:
-                return refname, repo.repo.lookup_reference(refname).target
-            except (KeyError, ValueError):
-                return refname, None
+                return refname, ref_tip(repo, refname)
             except Exception:
                 return refname, None
         if opts.no_commit or opts.cached:  # no ref moves: the index tells
@@ -229,13 +217,15 @@ def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
         echo_err(f"interrupted; the responses before it were committed ({commits}), nothing "
                  "else was changed")
         sys.exit(130)
-    commit = repo.repo[after[1]]
+    from ..git.history import commit_id_and_message
+
+    commit_id, message = commit_id_and_message(repo, after[1])
     label = _branch_label(after[0])
-    subject = commit.message.split("\n", 1)[0]
-    echo_err(f"interrupted after the commit was made: [{label} {str(commit.id)[:7]}] {subject}")
+    subject = message.split("\n", 1)[0]
+    echo_err(f"interrupted after the commit was made: [{label} {commit_id[:7]}] {subject}")
     echo_err("the commit stays; `git ai-apply undo` takes it back")
     if show.as_json:
-        _print_interrupted_json(name, str(commit.id), label, commit.message, count)
+        _print_interrupted_json(name, commit_id, label, message, count)
     sys.exit(130)
 
 
@@ -288,41 +278,64 @@ def print_outcome(repo, o, show) -> None:
             echo_err(f"fatal: {p.reason}")
         return
     if o.status == Status.REFUSED:
-        if o.error_kind == ErrorKind.MESSAGE:  # git's own words
-            for p in o.problems:
-                echo_err(p.reason)
-            return
-        kind = _KIND_WORDS.get(o.error_kind or "", "the response was refused")
-        label = f"{o.response.name}: " if o.response.name not in ("-", None) else ""
-        echo_err(f"error: {label}{kind}; nothing was changed.")
+        return _print_refusal(o)
+    _print_what_came_with(o, show)
+    if show.quiet:
+        return print_edits(o)  # -v asked for them: -q quiets the rest
+    _print_summary(repo, o, show)
+    print_edits(o)
+
+
+def _print_refusal(o) -> None:
+    """A refused response: why, on standard error, after git's one-line verdict."""
+    if o.error_kind == ErrorKind.MESSAGE:  # git's own words
         for p in o.problems:
-            echo_err(p.render())
+            echo_err(p.reason)
         return
+    kind = _KIND_WORDS.get(o.error_kind or "", "the response was refused")
+    label = f"{o.response.name}: " if o.response.name not in ("-", None) else ""
+    echo_err(f"error: {label}{kind}; nothing was changed.")
+    for p in o.problems:
+        echo_err(p.render())
+
+
+def _print_what_came_with(o, show) -> None:
+    """What a run prints besides its summary, even with -q: the diff (--diff), the
+    reports (--stat...), what the hooks printed, and a note of what was left out."""
+    from ..pipeline import Status
+
     if o.diff is not None:
         from ..term import print_paged
 
         print_paged(o.diff)
-    reports = show.stat or show.numstat or show.summary
-    if reports and o.plan is not None:
+    if _reports(show) and o.plan is not None:
         _print_reports(o, show)
     if o.hook_output.strip():  # what the hooks printed, shown even with -q, as git does
         echo_err(o.hook_output.rstrip("\n"))
     if o.note and o.status in (Status.APPLIED, Status.WOULD_APPLY):
         echo_err(f"note: {o.note}")  # what was left out on purpose (an empty hunk)
-    if show.quiet:
-        return print_edits(o)  # -v asked for them: -q quiets the rest
+
+
+def _reports(show) -> bool:
+    return bool(show.stat or show.numstat or show.summary)
+
+
+def _print_summary(repo, o, show) -> None:
+    """The lines git prints after the work: the commit, what was staged, what would
+    apply, or the note of a run that changed nothing."""
+    from ..pipeline import Status
+
     if o.status == Status.APPLIED:
         for line in _commit_summary(repo, o, show):
             echo(line)
     elif o.status == Status.STAGED:
         echo(staged_summary(o))
-    elif o.status == Status.WOULD_APPLY and o.diff is None and not reports:
+    elif o.status == Status.WOULD_APPLY and o.diff is None and not _reports(show):
         n = len(o.changes)
         echo(f"{o.response.name if o.response.name != '-' else 'response'}: applies cleanly "
              f"({n} file{'s' if n != 1 else ''}, +{o.added} -{o.removed})")
     elif o.note:
         echo(o.note)
-    print_edits(o)
 
 
 def staged_summary(o) -> str:
@@ -368,38 +381,16 @@ def _commit_summary(repo, o, show) -> list[str]:
     """The lines `git commit` prints for the commit just made, from the commit itself
     (a pre-commit hook may have changed what was committed)."""
     from ..diffstat import commit_summary, git_date, net_stats
+    from ..git.history import commit_change
 
-    r = repo.repo
-    commit = r[o.commit]
-    parent = commit.parents[0] if commit.parents else None
-    before, after = {}, {}
-    if parent is None:
-        for path, mode, data in _tree_files(r, commit.tree):
-            after[path] = (mode, data)
-    else:
-        for delta in r.diff(parent.tree, commit.tree).deltas:
-            if delta.status_char() in ("D", "M", "T", "R"):
-                before[delta.old_file.path] = (delta.old_file.mode, r[delta.old_file.id].data)
-            if delta.status_char() in ("A", "M", "T", "R"):
-                after[delta.new_file.path] = (delta.new_file.mode, r[delta.new_file.id].data)
-    stats = net_stats(before, after, line_counts)
+    c = commit_change(repo, o.commit)
+    stats = net_stats(c["before"], c["after"], line_counts)
     label = "detached HEAD" if o.branch == DETACHED else o.branch
-    subject = commit.message.split("\n", 1)[0]
-    a, c = commit.author, commit.committer
-    author = f"{a.name} <{a.email}>"
-    return commit_summary(label, str(commit.id), subject, parent is None, stats,
-                          author=author if author != f"{c.name} <{c.email}>" else None,
-                          date=git_date(a.time, a.offset) if show.date_given else None)
-
-
-def _tree_files(r, tree, prefix=""):
-    for entry in tree:
-        path = prefix + entry.name
-        if entry.type_str == "tree":
-            yield from _tree_files(r, r[entry.id], path + "/")
-        elif entry.type_str == "blob":
-            yield path, entry.filemode, r[entry.id].data
-        # submodules (commits) have no content here
+    subject = c["message"].split("\n", 1)[0]
+    return commit_summary(label, c["id"], subject, c["root"], stats,
+                          author=c["author"] if c["author"] != c["committer"] else None,
+                          date=git_date(c["author_time"], c["author_offset"])
+                          if show.date_given else None)
 
 
 def edit_message(message: str) -> str:

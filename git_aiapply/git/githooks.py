@@ -77,7 +77,7 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
     from .ident import IDENTITY_OVERRIDES
 
     full_env = dict(os.environ)
-    # a library call's author/date: what the command's --author/--date put in os.environ
+    # the run's --author/--date (prepare.with_identity), as git commit gives its hooks
     full_env.update(IDENTITY_OVERRIDES.get() or {})
     full_env.update(env)
     cwd = repo.workdir or repo.gitdir

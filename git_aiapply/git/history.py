@@ -165,3 +165,45 @@ def _find_run_commit(r, tip, j: JournalNote):
 
 def _count_between(r, tip, head) -> int:
     return sum(1 for _ in commits_between(r, tip, head, _MAX_WALK))
+
+
+def commit_id_and_message(repo, commit_id) -> tuple[str, str]:
+    """(the full hex id, the message) of commit ``commit_id``."""
+    commit = repo.repo[commit_id]
+    return str(commit.id), commit.message
+
+
+def commit_change(repo, commit_id) -> dict:
+    """What `git commit` reports of commit ``commit_id``, as plain values: ``id`` (hex),
+    ``message``, ``root`` (no parent), ``author`` and ``committer`` ("Name <email>"),
+    ``author_time`` and ``author_offset`` (minutes), and ``before`` / ``after``: path ->
+    (mode, bytes) of the files the commit changed, before it and in it."""
+    r = repo.repo
+    commit = r[commit_id]
+    parent = commit.parents[0] if commit.parents else None
+    before: dict = {}
+    after: dict = {}
+    if parent is None:
+        for path, mode, data in _tree_files(r, commit.tree):
+            after[path] = (mode, data)
+    else:
+        for delta in r.diff(parent.tree, commit.tree).deltas:
+            if delta.status_char() in ("D", "M", "T", "R"):
+                before[delta.old_file.path] = (delta.old_file.mode, r[delta.old_file.id].data)
+            if delta.status_char() in ("A", "M", "T", "R"):
+                after[delta.new_file.path] = (delta.new_file.mode, r[delta.new_file.id].data)
+    a, c = commit.author, commit.committer
+    return {"id": str(commit.id), "message": commit.message, "root": parent is None,
+            "author": f"{a.name} <{a.email}>", "committer": f"{c.name} <{c.email}>",
+            "author_time": a.time, "author_offset": a.offset,
+            "before": before, "after": after}
+
+
+def _tree_files(r: pygit2.Repository, tree, prefix: str = ""):
+    """(path, mode, bytes) of every file under ``tree`` (submodules have no content)."""
+    for entry in tree:
+        path = prefix + entry.name
+        if entry.type_str == "tree":
+            yield from _tree_files(r, r[entry.id], path + "/")
+        elif entry.type_str == "blob":
+            yield path, entry.filemode, r[entry.id].data

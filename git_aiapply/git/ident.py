@@ -12,8 +12,9 @@ import time
 from ..errors import ErrorKind, FatalError
 from ..record import record
 
-# GIT_AUTHOR_* values a library call gives (its author= and date= options): per thread and
-# per call, so that a call never changes the environment another thread's call reads
+# GIT_AUTHOR_* values a run gives (--author/--date, the library's author=/date=), set around
+# the run by prepare.with_identity at every front door: per thread and per call, so that a
+# call never changes the environment another thread's call reads
 IDENTITY_OVERRIDES: contextvars.ContextVar = contextvars.ContextVar("identity_overrides",
                                                                     default=None)
 
