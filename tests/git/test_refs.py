@@ -11,6 +11,7 @@ import pytest
 
 from conftest import GitRepo
 from git_aiapply.errors import ApplyError, UsageError
+from git_aiapply.git.ident import identity
 from git_aiapply.git.refs import (
     branch_refname,
     branches_in_use,
@@ -21,6 +22,7 @@ from git_aiapply.git.refs import (
     remove_ref,
     resolve_symbolic,
     short_branch,
+    update_ref,
 )
 from git_aiapply.git.repo import Repo
 
@@ -138,3 +140,29 @@ def test_a_branch_being_bisected_is_in_use(base: GitRepo, tmp_path):
     assert used["refs/heads/main"].startswith("checked out in ")
     assert used["refs/heads/hunt"] == f"being bisected in {elsewhere}"
     base.git("bisect", "reset", cwd=elsewhere)
+
+
+def test_update_ref_is_compare_and_swap(base: GitRepo):
+    base.git("branch", "side")
+    first = base.head()
+    base.write("a.txt", "second\n")
+    second = base.commit_all("second")
+    repo = Repo(".")
+    r = repo.repo
+    who = identity(repo, "committer")
+    ids = {h: r.revparse_single(h).id for h in (first, second)}
+    with pytest.raises(ApplyError, match="moved"):  # side is at first, not second
+        update_ref(r, "refs/heads/side", ids[first], ids[second], "x", who)
+    assert base.git("rev-parse", "side").strip() == first
+    update_ref(r, "refs/heads/side", ids[second], ids[first], "ai-apply: move", who)
+    assert base.git("rev-parse", "side").strip() == second
+    assert base.git("reflog", "-1", "--format=%gs", "side").strip() == "ai-apply: move"
+
+
+def test_branches_in_use_names_checked_out_branches(base: GitRepo, tmp_path):
+    base.git("branch", "elsewhere")
+    base.git("worktree", "add", "-q", str(tmp_path / "linked"), "elsewhere")
+    used = branches_in_use(Repo("."))
+    assert used["refs/heads/main"].startswith("checked out in")
+    assert "linked" in used["refs/heads/elsewhere"]
+    assert "refs/heads/side" not in used

@@ -48,11 +48,24 @@ def test_a_linked_worktree_has_its_own_gitdir_and_the_common_one(base: GitRepo, 
     assert r.head()[0] == "refs/heads/other"
 
 
-def test_outside_a_repository_is_fatal(tmp_path, env):
-    (tmp_path / "plain").mkdir()
-    with pytest.raises(FatalError, match="not a git repository") as e:
-        Repo(str(tmp_path / "plain"))
-    assert e.value.kind == "repository"
+def test_repo_from_a_subfolder_and_through_git_dir(base: GitRepo, monkeypatch, tmp_path):
+    monkeypatch.chdir(base.root / "sub")
+    repo = Repo(".")
+    assert os.path.realpath(repo.workdir) == os.path.realpath(base.root)
+    assert repo.relpath_of_cwd() == "sub"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_DIR", str(base.root / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(base.root))
+    repo = Repo(".")
+    assert os.path.realpath(repo.workdir) == os.path.realpath(base.root)
+
+
+def test_not_a_repository_is_fatal(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.delenv("GIT_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FatalError, match="not a git repository"):
+        Repo(".")
 
 
 def test_head_is_what_git_symbolic_ref_and_rev_parse_say(base: GitRepo):
