@@ -14,7 +14,8 @@ together with their two spellings: a numberless ``FILE_PATCH`` response for
 ``git ai-apply`` and the equivalent unified diff, with real line numbers, for
 ``git apply``.
 
-Usable as a script too: ``python bench/synth.py files 100000 /tmp/r`` builds one.
+Usable as a script too: ``python bench/synth.py files 100000 /tmp/r`` builds one;
+``python bench/synth.py bigfile-edit 400 3`` prints a big-file edit in both spellings (JSON).
 """
 from __future__ import annotations
 
@@ -342,8 +343,15 @@ def new_files_edit(n_files: int) -> Edit:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[0] == "bigfile-edit":
+        # the edit in its two spellings, as JSON (tests/test_bench_smoke.py compares them)
+        edit = big_file_edit(int(argv[1]), int(argv[2]))
+        print(json.dumps({"path": edit.path, "response": edit.response, "diff": edit.diff,
+                          "hunks": edit.hunks, "lines": big_file_lines(int(argv[1]))}))
+        return 0
     if len(argv) != 3 or argv[0] not in ("files", "bigfile"):
-        print("usage: synth.py files N_FILES PATH | synth.py bigfile N_LINES PATH", file=sys.stderr)
+        print("usage: synth.py files N_FILES PATH | synth.py bigfile N_LINES PATH\n"
+              "       synth.py bigfile-edit N_LINES N_HUNKS", file=sys.stderr)
         return 2
     kind, n, path = argv[0], int(argv[1]), os.path.abspath(argv[2])
     (build_files_repo if kind == "files" else build_bigfile_repo)(path, n)

@@ -67,37 +67,40 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
     assert "| one edit, 10 files |" not in written and "small repository (5 files)" in written
 
 
+def _synth(*args: str, **kw) -> subprocess.CompletedProcess:
+    """bench/synth.py run as a script, as a user runs it."""
+    return subprocess.run([sys.executable, str(BENCH / "synth.py"), *args], capture_output=True,
+                          text=True, check=True, **kw)
+
+
+def _git(repo: str, *args: str, **kw) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
+    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, **kw)
+
+
 def test_synthetic_edit_is_the_same_change_in_both_spellings(tmp_path):
     """The numberless FILE_PATCH response and the numbered diff give the same file."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import synth
-    finally:
-        sys.path.remove(str(BENCH))
     repo = str(tmp_path / "big")
-    synth.build_bigfile_repo(repo, 400)
-    edit = synth.big_file_edit(400, 3)
-    assert edit.hunks == 3
-    assert edit.diff.count("\n@@ -") == 3 and edit.response.count("\n@@\n") == 3
+    _synth("bigfile", "400", repo)
+    edit = json.loads(_synth("bigfile-edit", "400", "3").stdout)
+    assert edit["hunks"] == 3
+    assert edit["diff"].count("\n@@ -") == 3 and edit["response"].count("\n@@\n") == 3
     diff = tmp_path / "e.diff"
-    diff.write_text(edit.diff)
-    env = synth.git_env()
-    subprocess.run(["git", "apply", "--check", str(diff)], cwd=repo, env=env, check=True)
+    diff.write_text(edit["diff"])
+    _git(repo, "apply", "--check", str(diff), check=True)
     # the diff's line numbers are real: git applies it with no offset or fuzz
-    r = subprocess.run(["git", "apply", "-v", "--check", str(diff)], cwd=repo, env=env,
-                       capture_output=True, text=True)
+    r = _git(repo, "apply", "-v", "--check", str(diff))
     assert "offset" not in r.stderr and "fuzz" not in r.stderr
-    lines = synth.big_file_lines(400)
+    lines = edit["lines"]
     assert len(lines) == 400 and lines[5] == "    if total > 0:"
     # the cached repository is reused (same recipe) and rebuilt when the recipe changes
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, env=env, capture_output=True,
-                          text=True).stdout
-    synth.build_bigfile_repo(repo, 400)
-    assert os.path.exists(os.path.join(repo, synth.BIG_PATH))
-    assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, env=env, capture_output=True,
-                          text=True).stdout == head
-    synth.build_bigfile_repo(repo, 410)
-    assert len(Path(repo, synth.BIG_PATH).read_text().splitlines()) == 410
+    head = _git(repo, "rev-parse", "HEAD").stdout
+    _synth("bigfile", "400", repo)
+    assert os.path.exists(os.path.join(repo, edit["path"]))
+    assert _git(repo, "rev-parse", "HEAD").stdout == head
+    _synth("bigfile", "410", repo)
+    assert len(Path(repo, edit["path"]).read_text().splitlines()) == 410
 
 
 def test_linear_time_benchmark_runs(tmp_path):

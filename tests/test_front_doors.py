@@ -11,7 +11,7 @@ import pytest
 
 import git_aiapply
 from conftest import AI_APPLY, LOUDER_BETA, GitRepo
-from test_serve import Server
+from serve_client import Server
 
 HAS_MCP = find_spec("mcp") is not None and find_spec("anyio") is not None
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +17,7 @@ from git_aiapply.formats import parse_response
 from git_aiapply.hashline import line_id
 from git_aiapply.response import DEFAULT_MAX_BYTES, normalize_newlines, read_response
 
+import hostile_inputs
 from conftest import AI_APPLY
 
 GOOD = '<FILE_CHANGES>\n<FILE_NEW file_path="n.txt">\nhello\n</FILE_NEW>\n</FILE_CHANGES>\n'
@@ -234,21 +234,15 @@ def test_invalid_utf8_json_response(base):
 
 # --------------------------------------------------------------------------- linear time
 
-# Inputs built to make a backtracking regex (or a rescanning loop) blow up, owned by
-# bench/linear.py, which measures that their CPU time grows linearly (n against 4n).
-# Here: what they give, at the benchmark's size.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-try:
-    import linear
-finally:
-    sys.path.pop(0)
-
+# Inputs built to make a backtracking regex (or a rescanning loop) blow up
+# (tests/hostile_inputs.py); bench/linear.py measures that their CPU time grows linearly
+# (n against 4n).  Here: what they give, at the benchmark's size.
 N = 50_000
 
 
 # (the commit message from pathological prose: test_message.py)
-HOSTILE = [(name, fn, small) for name, fn, small, _large in linear.cases(N)
-           if fn is not linear._message]
+HOSTILE = [(name, fn, small) for name, fn, small, _large in hostile_inputs.cases(N)
+           if fn is not hostile_inputs.message_from_prose]
 
 
 @pytest.mark.parametrize("name, fn, arg", HOSTILE, ids=[name for name, *_ in HOSTILE])

@@ -16,7 +16,7 @@ from git_aiapply.commands import SUBCOMMANDS
 from git_aiapply.options import APPLY_DEFAULTS, APPLY_OPTIONS, parse_apply_args
 
 WORDS = set(SUBCOMMANDS) | {"apply"}
-PACKAGE = os.path.join(os.path.dirname(__file__), "..", "git_aiapply")
+PACKAGE = os.path.join(os.path.dirname(__file__), "..", "..", "git_aiapply")
 
 
 def parse(argv):

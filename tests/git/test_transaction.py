@@ -11,7 +11,7 @@ from conftest import GitRepo
 from git_aiapply.errors import ApplyError, FatalError
 from git_aiapply.git.config import command_line_settings, parse_bool, parse_parameters
 from git_aiapply.git.filters import filters_of
-from git_aiapply.git.refs import branches_in_use, reflog, update_ref
+from git_aiapply.git.refs import reflog
 from git_aiapply.git.ident import identity
 from git_aiapply.git.repo import Repo
 from git_aiapply.git.signing import write_commit
@@ -73,30 +73,6 @@ def test_git_c_wins_over_the_config_file(inside: GitRepo, monkeypatch):
     assert repo.config_get("user.name") == "From C"
     monkeypatch.delenv("GIT_AUTHOR_NAME")
     assert identity(repo, "author").name == "From C"
-
-
-# --------------------------------------------------------------------------- discovery
-
-
-def test_repo_from_a_subfolder_and_through_git_dir(inside: GitRepo, monkeypatch, tmp_path):
-    (inside.root / "sub").mkdir()
-    monkeypatch.chdir(inside.root / "sub")
-    repo = Repo(".")
-    assert os.path.realpath(repo.workdir) == os.path.realpath(inside.root)
-    assert repo.relpath_of_cwd() == "sub"
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GIT_DIR", str(inside.root / ".git"))
-    monkeypatch.setenv("GIT_WORK_TREE", str(inside.root))
-    repo = Repo(".")
-    assert os.path.realpath(repo.workdir) == os.path.realpath(inside.root)
-
-
-def test_not_a_repository_is_fatal(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    monkeypatch.delenv("GIT_DIR", raising=False)
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(FatalError, match="not a git repository"):
-        Repo(".")
 
 
 # --------------------------------------------------------------------------- the transaction
@@ -187,29 +163,3 @@ def test_filters_convert_both_ways(inside: GitRepo):
     assert f.to_git("x.crlf", b"a\r\nb\r\n") == b"a\nb\n"
     assert f.to_worktree("x.bin", b"a\nb\n") == b"a\nb\n"
     assert f.to_worktree("x.txt", b"a\nb\n") == b"a\nb\n"  # autocrlf false, no attribute
-
-
-def test_update_ref_is_compare_and_swap(inside: GitRepo):
-    inside.git("branch", "side")
-    first = inside.head()
-    inside.write("a.txt", "second\n")
-    second = inside.commit_all("second")
-    repo = Repo(".")
-    r = repo.repo
-    who = identity(repo, "committer")
-    ids = {h: r.revparse_single(h).id for h in (first, second)}
-    with pytest.raises(ApplyError, match="moved"):  # side is at first, not second
-        update_ref(r, "refs/heads/side", ids[first], ids[second], "x", who)
-    assert inside.git("rev-parse", "side").strip() == first
-    update_ref(r, "refs/heads/side", ids[second], ids[first], "ai-apply: move", who)
-    assert inside.git("rev-parse", "side").strip() == second
-    assert inside.git("reflog", "-1", "--format=%gs", "side").strip() == "ai-apply: move"
-
-
-def test_branches_in_use_names_checked_out_branches(inside: GitRepo, tmp_path):
-    inside.git("branch", "elsewhere")
-    inside.git("worktree", "add", "-q", str(tmp_path / "linked"), "elsewhere")
-    used = branches_in_use(Repo("."))
-    assert used["refs/heads/main"].startswith("checked out in")
-    assert "linked" in used["refs/heads/elsewhere"]
-    assert "refs/heads/side" not in used

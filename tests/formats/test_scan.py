@@ -358,7 +358,7 @@ def test_an_unclosed_prose_fence_holding_no_change_is_prose():
 
 # --------------------------------------------------------------- the truncation sweep
 
-ROOT = Path(__file__).parent
+ROOT = Path(__file__).parent.parent  # tests/
 SWEEP_DIRS = [ROOT / "cases", Path("/work/shared/conformance/peer-codex"),
               Path("/work/shared/conformance/seed-examples")]
 

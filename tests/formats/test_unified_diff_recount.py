@@ -417,7 +417,7 @@ def test_a_left_out_empty_hunk_is_noted_end_to_end(repo):
 def _case_responses():
     from pathlib import Path
 
-    roots = [Path(__file__).parent / "cases", Path("/work/shared/conformance/seed-examples"),
+    roots = [Path(__file__).parent.parent / "cases", Path("/work/shared/conformance/seed-examples"),
              Path("/work/shared/conformance/peer-codex")]
     for root in roots:
         for path in sorted(root.glob("*/response.*")) if root.is_dir() else ():

@@ -10,9 +10,7 @@ import subprocess
 import pytest
 
 from conftest import AI_APPLY, LOUDER_BETA, GitRepo
-
-# A guard against a hang, not a speed assertion: an answer that never comes fails the test.
-DEADLOCK_GUARD = 120
+from serve_client import DEADLOCK_GUARD, Server
 
 
 @pytest.fixture
@@ -26,43 +24,6 @@ def base(repo: GitRepo) -> GitRepo:
 
 def diff(path: str, old: str, new: str, why: str = "Change it.") -> str:
     return f"{why}\n\n```diff\n--- a/{path}\n+++ b/{path}\n@@\n-{old}\n+{new}\n```\n"
-
-
-class Server:
-    def __init__(self, repo: GitRepo):
-        self.p = subprocess.Popen([*AI_APPLY, "serve"], cwd=repo.root, env=repo.env,
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
-        self.pending = b""
-
-    def send(self, line: str | bytes) -> None:
-        self.p.stdin.write(line.encode() if isinstance(line, str) else line)
-        self.p.stdin.flush()
-
-    def read(self) -> dict:
-        # Lines are split here, from the pipe's raw bytes: a buffered readline() may take
-        # several answers at once, and select() would then wait for bytes already read.
-        while b"\n" not in self.pending:
-            ready, _, _ = select.select([self.p.stdout], [], [], DEADLOCK_GUARD)
-            assert ready, "serve did not answer"
-            chunk = os.read(self.p.stdout.fileno(), 65536)
-            assert chunk, ("serve closed its output", self.pending)
-            self.pending += chunk
-        line, self.pending = self.pending.split(b"\n", 1)
-        return json.loads(line)
-
-    def ask(self, request) -> dict:
-        self.send(json.dumps(request) + "\n")
-        return self.read()
-
-    def close(self) -> tuple[int, str]:
-        self.p.stdin.close()
-        rest = self.pending + self.p.stdout.read()
-        err = self.p.stderr.read().decode()
-        code = self.p.wait(DEADLOCK_GUARD)
-        assert rest == b"", rest
-        assert "Traceback" not in err, err
-        return code, err
 
 
 def test_requests_answered_in_order_while_git_works_in_between(base: GitRepo, tmp_path):

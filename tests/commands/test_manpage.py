@@ -16,7 +16,7 @@ import pytest
 
 from git_aiapply.options import APPLY_OPTIONS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "git-ai-apply.1"
 
 

@@ -1,0 +1,168 @@
+"""git/refs.py as plain functions on real repositories: branch names as git checks them,
+symbolic refs, reflogs, merge bases, deleting a ref only while it is where it was, and the
+branches checked out in each worktree, each checked against the git CLI."""
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pygit2
+import pytest
+
+from conftest import GitRepo
+from git_aiapply.errors import ApplyError, UsageError
+from git_aiapply.git.ident import identity
+from git_aiapply.git.refs import (
+    branch_refname,
+    branches_in_use,
+    checked_out_branches,
+    delete_ref,
+    merge_base,
+    reflog,
+    remove_ref,
+    resolve_symbolic,
+    short_branch,
+    update_ref,
+)
+from git_aiapply.git.repo import Repo
+
+
+@pytest.fixture
+def base(repo: GitRepo, env, monkeypatch) -> GitRepo:
+    """Two commits on main, the process in the repository with the command's environment."""
+    monkeypatch.chdir(repo.root)
+    repo.write("a.txt", "one\n")
+    repo.commit_all("first")
+    repo.write("a.txt", "two\n")
+    repo.commit_all("second")
+    return repo
+
+
+@pytest.mark.parametrize("name", ["topic", "try/1", "refs/heads/feature-x", "a.b"])
+def test_a_branch_name_git_accepts_is_a_branch_ref(base: GitRepo, name):
+    short = name.removeprefix("refs/heads/")
+    assert branch_refname(name) == f"refs/heads/{short}"
+    assert base.git("check-ref-format", "--branch", short).strip() == short
+
+
+@pytest.mark.parametrize("name", ["", "HEAD", "-x", "a..b", "a b", "x.lock", "a/", "refs/heads/"])
+def test_a_branch_name_git_refuses_is_a_usage_error(base: GitRepo, name):
+    with pytest.raises(UsageError):
+        branch_refname(name)
+    before = base.git("for-each-ref", "--format=%(refname)")
+    r = subprocess.run(["git", "branch", name.removeprefix("refs/heads/")], cwd=base.root,
+                       env=base.env, capture_output=True)
+    assert r.returncode != 0 and base.git("for-each-ref", "--format=%(refname)") == before
+
+
+def test_short_branch_drops_only_refs_heads():
+    assert short_branch("refs/heads/try/1") == "try/1"
+    assert short_branch("refs/tags/v1") == "refs/tags/v1"
+    assert short_branch(None) is None
+
+
+def test_a_symbolic_branch_resolves_to_the_ref_it_names(base: GitRepo):
+    base.git("symbolic-ref", "refs/heads/alias", "refs/heads/main")
+    r = Repo(str(base.root)).repo
+    assert resolve_symbolic(r, "refs/heads/alias") == "refs/heads/main"
+    assert base.git("symbolic-ref", "refs/heads/alias").strip() == "refs/heads/main"
+    assert resolve_symbolic(r, "refs/heads/main") == "refs/heads/main"
+    assert resolve_symbolic(r, "refs/heads/missing") == "refs/heads/missing"
+
+
+def test_reflog_is_git_reflog_newest_first(base: GitRepo):
+    r = Repo(str(base.root)).repo
+    entries = reflog(r, "refs/heads/main")
+    git_ids = base.git("reflog", "show", "--format=%H", "refs/heads/main").split()
+    assert [str(e.oid_new) for e in entries] == git_ids and len(git_ids) == 2
+    assert reflog(r, "refs/heads/missing") == []
+
+
+def test_merge_base_is_git_merge_base(base: GitRepo):
+    fork = base.head()
+    base.git("checkout", "-q", "-b", "side")
+    base.write("b.txt", "side\n")
+    side = base.commit_all("side")
+    base.git("checkout", "-q", "main")
+    base.write("a.txt", "three\n")
+    main = base.commit_all("third")
+    r = Repo(str(base.root)).repo
+    found = merge_base(r, pygit2.Oid(hex=main), pygit2.Oid(hex=side))
+    assert str(found) == base.git("merge-base", main, side).strip() == fork
+    assert merge_base(r, pygit2.Oid(hex=main), None) is None
+
+
+def test_a_ref_is_removed_only_while_it_points_where_expected(base: GitRepo):
+    first = base.git("rev-parse", "HEAD~1").strip()
+    base.git("branch", "old", first)
+    r = Repo(str(base.root))
+    with pytest.raises(ApplyError, match="moved; not deleted"):
+        remove_ref(r.repo, "refs/heads/old", pygit2.Oid(hex=base.head()))
+    assert base.git("rev-parse", "refs/heads/old").strip() == first
+    remove_ref(r.repo, "refs/heads/old", pygit2.Oid(hex=first))
+    assert base.git("show-ref", "--verify", "--quiet", "refs/heads/old", check=False) == ""
+    assert "refs/heads/old" not in base.git("for-each-ref", "--format=%(refname)")
+
+
+def test_delete_ref_takes_the_reflog_and_empty_folders_as_git_branch_d(base: GitRepo):
+    base.git("branch", "try/deep/one")
+    logs = base.root / ".git" / "logs" / "refs" / "heads" / "try"
+    assert logs.is_dir()
+    r = Repo(str(base.root))
+    delete_ref(r, "refs/heads/try/deep/one", pygit2.Oid(hex=base.head()))
+    assert base.git("branch", "--list", "try/*") == ""
+    assert not logs.exists() and not (base.root / ".git" / "refs" / "heads" / "try").exists()
+    assert (base.root / ".git" / "refs" / "heads").is_dir()
+
+
+def test_checked_out_branches_are_those_git_worktree_list_shows(base: GitRepo, tmp_path):
+    base.git("branch", "free")
+    elsewhere = tmp_path / "linked"
+    base.git("worktree", "add", "-q", "-b", "busy", str(elsewhere))
+    listed = {}
+    for block in base.git("worktree", "list", "--porcelain").strip().split("\n\n"):
+        fields = dict(line.split(" ", 1) for line in block.splitlines() if " " in line)
+        listed[fields["branch"]] = os.path.realpath(fields["worktree"])
+    got = checked_out_branches(Repo(str(base.root)))
+    assert {k: os.path.realpath(v) for k, v in got.items()} == listed
+    assert set(listed) == {"refs/heads/main", "refs/heads/busy"}
+    # seen alike from the linked worktree
+    from_linked = checked_out_branches(Repo(str(elsewhere)))
+    assert {k: os.path.realpath(v) for k, v in from_linked.items()} == listed
+
+
+def test_a_branch_being_bisected_is_in_use(base: GitRepo, tmp_path):
+    elsewhere = tmp_path / "linked"
+    base.git("worktree", "add", "-q", "-b", "hunt", str(elsewhere))
+    base.git("bisect", "start", cwd=elsewhere)
+    base.git("checkout", "-q", "--detach", "HEAD", cwd=elsewhere)  # as bisect leaves it
+    used = branches_in_use(Repo(str(base.root)))
+    assert used["refs/heads/main"].startswith("checked out in ")
+    assert used["refs/heads/hunt"] == f"being bisected in {elsewhere}"
+    base.git("bisect", "reset", cwd=elsewhere)
+
+
+def test_update_ref_is_compare_and_swap(base: GitRepo):
+    base.git("branch", "side")
+    first = base.head()
+    base.write("a.txt", "second\n")
+    second = base.commit_all("second")
+    repo = Repo(".")
+    r = repo.repo
+    who = identity(repo, "committer")
+    ids = {h: r.revparse_single(h).id for h in (first, second)}
+    with pytest.raises(ApplyError, match="moved"):  # side is at first, not second
+        update_ref(r, "refs/heads/side", ids[first], ids[second], "x", who)
+    assert base.git("rev-parse", "side").strip() == first
+    update_ref(r, "refs/heads/side", ids[second], ids[first], "ai-apply: move", who)
+    assert base.git("rev-parse", "side").strip() == second
+    assert base.git("reflog", "-1", "--format=%gs", "side").strip() == "ai-apply: move"
+
+
+def test_branches_in_use_names_checked_out_branches(base: GitRepo, tmp_path):
+    base.git("branch", "elsewhere")
+    base.git("worktree", "add", "-q", str(tmp_path / "linked"), "elsewhere")
+    used = branches_in_use(Repo("."))
+    assert used["refs/heads/main"].startswith("checked out in")
+    assert "linked" in used["refs/heads/elsewhere"]
+    assert "refs/heads/side" not in used
