@@ -67,7 +67,9 @@ def test_the_lock_is_taken_with_its_owner_and_git_waits_for_it(base: GitRepo):
         assert lock.held
         assert (base.root / ".git" / "index.lock").read_text() == f"{LOCK_MARKER} {os.getpid()}\n"
         assert lock_owner(lock.lock_path) == os.getpid()
-        r = subprocess.run(["git", "update-index", "--refresh"], cwd=base.root, env=base.env,
+        # a change git must write (a refresh with nothing stale may not take the lock)
+        (base.root / "new-file.txt").write_text("new\n")
+        r = subprocess.run(["git", "add", "new-file.txt"], cwd=base.root, env=base.env,
                            capture_output=True, text=True)
         assert r.returncode != 0 and "index.lock" in r.stderr
         with pytest.raises(FatalError, match="index.lock exists") as e:
