@@ -237,12 +237,9 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
             at = min(max(h.line_hint, 0), n_lines)
         return [Placement(h, i, at, 0)]
 
-    for tier in range(4):
-        fits = index.fits(old, tier, lo=lo, hi=hi)
-        if h.at_eof:
-            fits = [s for s in fits if s + len(old) == n_lines]
-        if not fits:
-            continue
+    at_end = (lambda s: s + len(old) == n_lines) if h.at_eof else None
+    tier, fits = index.first_fits(old, lo, hi, keep=at_end)
+    if fits:
         if anchor_line is not None:
             fits = fits[:1]  # the first fit after the anchor: the model's own choice
         return [Placement(h, i, s, len(old), tier) for s in fits]
