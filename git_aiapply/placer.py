@@ -10,6 +10,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
+from .matching import common_ends
 from .ops import CONTEXT, REMOVE, Hunk
 
 # Work allowed to the search among ambiguous edits (candidate checks), per file.  Past it
@@ -93,14 +94,7 @@ def _net_shape(h: Hunk) -> list[tuple[int, int, tuple[str, ...]]]:
     out = []
     old = h.old
     for a, b, added in _shape(h):
-        removed = old[a:b]
-        head = 0
-        while head < min(len(removed), len(added)) and removed[head] == added[head]:
-            head += 1
-        tail = 0
-        while (tail < min(len(removed), len(added)) - head
-               and removed[-1 - tail] == added[-1 - tail]):
-            tail += 1
+        head, tail = common_ends(old[a:b], added)
         a2, b2 = a + head, b - tail
         rest = tuple(added[head:len(added) - tail])
         if a2 < b2 or rest:

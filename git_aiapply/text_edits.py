@@ -6,6 +6,7 @@ readers (toolcalls.py, agent_tools.py) only turn tool calls into ReplaceText / I
 from __future__ import annotations
 
 from .errors import ApplyError, Problem
+from .matching import common_ends
 from .ops import InsertText
 from .text import line_number
 
@@ -33,13 +34,7 @@ def keep_file_quotes(old: str, actual: str, new: str) -> str:
     end) and the file differs only by its quotes: text the edit does not change keeps
     the file's bytes; what it writes anew is as the model wrote it."""
     out = list(new)
-    limit = min(len(old), len(new))
-    head = 0
-    while head < limit and new[head] == old[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     for k in [*range(head), *(-1 - t for t in range(tail))]:
         if old[k] != actual[k]:
             out[k] = actual[k]
@@ -96,7 +91,7 @@ def apply_text_edit(ft, op, path: str):
         first = starts.index(a)  # 0-based
         last = first + _count_lines(text[a:end])  # exclusive
         new_lines = _split_whole_lines(replaced)
-        lo, hi = _common_ends(lines[first:last], new_lines)
+        lo, hi = common_ends(lines[first:last], new_lines)
         b.keep(kept, first + lo)
         b.add(new_lines[lo:len(new_lines) - hi])
         kept = last - hi
@@ -153,18 +148,6 @@ class _LineStarts:
         self.line += self.text.count("\n", self.offset, offset)
         self.offset = offset
         return self.line
-
-
-def _common_ends(old_lines: list[str], new_lines: list[str]) -> tuple[int, int]:
-    """How many lines the old and new runs share at their start, and then at their end."""
-    lo = 0
-    while lo < min(len(old_lines), len(new_lines)) and old_lines[lo] == new_lines[lo]:
-        lo += 1
-    hi = 0
-    while (hi < min(len(old_lines), len(new_lines)) - lo
-           and old_lines[-1 - hi] == new_lines[-1 - hi]):
-        hi += 1
-    return lo, hi
 
 
 def _lf(text: str) -> str:
