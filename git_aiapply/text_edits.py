@@ -46,41 +46,47 @@ def keep_file_quotes(old: str, actual: str, new: str) -> str:
 
 def apply_text_edit(ft, op, path: str):
     """(new FileText, added, removed) of a ReplaceText or InsertText on ``ft``."""
+    if isinstance(op, InsertText):
+        return _insert(ft, op, path)
+    return _replace(ft, op, path)
+
+
+def _insert(ft, op, path: str):
+    """``insert``: the text's lines after line ``op.line`` (0: at the top)."""
     from .text import TextBuilder
 
     lines = ft.lines
     n = len(lines)
-    if isinstance(op, InsertText):
-        if op.line > n:
-            raise ApplyError(Problem(
-                f"insert_line {op.line} is past the end of the file ({n} line"
-                f"{'s' if n != 1 else ''})", file=path, directive=op.source.directive,
-                hint=f"insert_line counts the lines to insert after: 0 to {n}",
-                nearby=[(i + 1, lines[i]) for i in range(max(0, n - 3), n)],
-                nearby_label="the file ends with"))
-        new_lines = _split_whole_lines(op.text)
-        if not new_lines:
-            return ft, 0, 0
-        b = TextBuilder(ft, ft.dominant_ending())
-        b.keep(0, op.line)
-        b.add(new_lines)
-        b.keep(op.line, n)
-        final = ft.final_newline if op.line < n else True
-        return b.finish(final), len(new_lines), 0
+    if op.line > n:
+        raise ApplyError(Problem(
+            f"insert_line {op.line} is past the end of the file ({n} line"
+            f"{'s' if n != 1 else ''})", file=path, directive=op.source.directive,
+            hint=f"insert_line counts the lines to insert after: 0 to {n}",
+            nearby=[(i + 1, lines[i]) for i in range(max(0, n - 3), n)],
+            nearby_label="the file ends with"))
+    new_lines = _split_whole_lines(op.text)
+    if not new_lines:
+        return ft, 0, 0
+    b = TextBuilder(ft, ft.dominant_ending())
+    b.keep(0, op.line)
+    b.add(new_lines)
+    b.keep(op.line, n)
+    final = ft.final_newline if op.line < n else True
+    return b.finish(final), len(new_lines), 0
 
+
+def _replace(ft, op, path: str):
+    """``str_replace`` (and Edit / replace): every occurrence the tool's count allows,
+    each on the whole lines it touches, the lines it leaves as they were kept."""
+    from .text import TextBuilder
+
+    lines = ft.lines
+    n = len(lines)
     text = "\n".join(lines) + ("\n" if n and ft.final_newline else "")
     old = _lf(op.old)
-    new = _lf(op.new)
-    places = _places(text, old, op.expected)
-    news = None  # per occurrence, when a quote-folded match keeps the file's quotes
-    if not places and op.tool in QUOTE_FOLDING_TOOLS:
-        folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
-        if (folded_text, folded_old) != (text, old):
-            places = _places(folded_text, folded_old, op.expected)
-            news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
+    places, news = _occurrences_and_texts(text, old, _lf(op.new), op)
     if op.expected is None and not places or op.expected is not None and len(places) != op.expected:
         raise ApplyError(_count_problem(text, lines, old, places, path, op))
-    news = news or [new] * len(places)
     b = TextBuilder(ft, ft.dominant_ending())
     kept = added = removed = 0
     final = ft.final_newline
@@ -101,6 +107,20 @@ def apply_text_edit(ft, op, path: str):
             final = replaced.endswith("\n") if replaced else True
     b.keep(kept, n)
     return b.finish(final), added, removed
+
+
+def _occurrences_and_texts(text: str, old: str, new: str, op) -> tuple[list[int], list[str]]:
+    """Where ``old`` occurs in ``text`` and what replaces each occurrence: ``new``, or, for
+    the tools that fold quotes (a match found only with typographic quotes folded), ``new``
+    keeping the file's quotes where it repeats ``old``."""
+    places = _places(text, old, op.expected)
+    if not places and op.tool in QUOTE_FOLDING_TOOLS:
+        folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
+        if (folded_text, folded_old) != (text, old):
+            places = _places(folded_text, folded_old, op.expected)
+            news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
+            return places, news or [new] * len(places)
+    return places, [new] * len(places)
 
 
 def _places(text: str, old: str, expected: int | None) -> list[int]:
