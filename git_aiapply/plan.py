@@ -80,6 +80,14 @@ class Plan:
         return all(self.final[p] == self.base.get(p) for p in self.final)
 
 
+@record
+class Opened:
+    """The file an operation names, as ``_Planner.open`` resolved it."""
+
+    path: str  # normalised, spelled as git tracks it
+    state: FileState | None = None  # its mode and content, when opened to be edited in place
+
+
 _MISSING = object()
 
 
@@ -259,10 +267,29 @@ class _Planner:
                 return "/".join(parts[:i])
         return None
 
+    def open(self, raw: str, source: Source, verb: str | None = None, *,
+             beside: str | None = None, parents: bool = True) -> Opened | None:
+        """The first step of every operation: the path it names normalised and spelled as
+        git tracks it (``beside``: a rename's source, whose case its target follows), its
+        leading folders checked (``parents``); with ``verb`` (an edit in place: 'patch',
+        'edit', ...) the file's current mode and content, refused unless a tracked text
+        file (``editable``).  None when refused (the problem recorded)."""
+        path = self.path(raw, source, beside)
+        if path is None or parents and not self.check_parents(path, source):
+            return None
+        if verb is None:
+            return Opened(path)
+        st = self.editable(path, source, verb)
+        return None if st is None else Opened(path, st)
+
+    def current(self, path: str) -> tuple[str | None, FileState | None]:
+        """What ``path`` is now (``kind``) and, when a file or a link, its mode and content."""
+        k = self.kind(path)
+        return k, (self.get(path) if k in ("file", "symlink") else None)
+
     def editable(self, path: str, source: Source, verb: str) -> FileState | None:
         """The current content of a file that may be patched, or None (problem recorded)."""
-        k = self.kind(path)
-        st = self.get(path) if k in ("file", "symlink") else None
+        k, st = self.current(path)
         if st is None:
             if k == "dir":
                 self.fail(source, path, f"cannot {verb} {path}: it is a folder")
@@ -344,26 +371,16 @@ class _Planner:
             raise TypeError(f"unknown operation {op!r}")
 
     def new_file(self, op: NewFile) -> None:
-        path = self.path(op.path, op.source)
-        if path is None or not self.check_parents(path, op.source):
+        """A whole-file write: a new file, or the new content of a tracked one."""
+        opened = self.open(op.path, op.source)
+        if opened is None:
             return
-        k = self.kind(path)
-        old = self.get(path) if k in ("file", "symlink") else None
-        if k == "dir" and not self.emptied_folder(path):
-            return self.fail(op.source, path, f"cannot create {path}: it is a folder")
-        if k == "submodule":
-            return self.fail(op.source, path, f"cannot create {path}: it is a submodule")
-        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
-            return self.fail(op.source, path,
-                             f"{path} exists but is not tracked by git; ai-apply never "
-                             "overwrites an untracked file",
-                             hint="move it away or `git add` it first")
-        if old is not None and not op.replace and old.data:
-            empty, hint = _EMPTY_OLD_SIDE.get(op.source.format, _EMPTY_OLD_SIDE[""])
-            return self.fail(op.source, path, f"{path} already exists; {empty} only creates "
-                             "new files or fills empty ones", hint=hint)
-        if old is not None and old.mode == MODE_LINK:
-            return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
+        path = opened.path
+        k, old = self.current(path)
+        refusal = self.creation_refusal(op, path, k, old)
+        if refusal is not None:
+            reason, hint = refusal
+            return self.fail(op.source, path, reason, hint=hint)
         if old is not None and old.data and self.placeholders(op, path, old):
             return
         data = encode(op.text)
@@ -374,13 +391,38 @@ class _Planner:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.edited.pop(path, None)
         self.set(path, FileState(mode, data))
+        self.record_whole_write(path, op.source, old, data)
+
+    def creation_refusal(self, op: NewFile, path: str, k: str | None,
+                         old: FileState | None) -> tuple[str, str | None] | None:
+        """(reason, hint) when a whole-file write cannot go to ``path`` (what is there now:
+        ``k``, ``old``), else None."""
+        if k == "dir" and not self.emptied_folder(path):
+            return f"cannot create {path}: it is a folder", None
+        if k == "submodule":
+            return f"cannot create {path}: it is a submodule", None
+        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
+            return (f"{path} exists but is not tracked by git; ai-apply never overwrites an "
+                    "untracked file", "move it away or `git add` it first")
+        if old is not None and not op.replace and old.data:
+            empty, hint = _EMPTY_OLD_SIDE.get(op.source.format, _EMPTY_OLD_SIDE[""])
+            return (f"{path} already exists; {empty} only creates new files or fills empty "
+                    "ones", hint)
+        if old is not None and old.mode == MODE_LINK:
+            return f"cannot replace {path}: it is a symbolic link", None
+        return None
+
+    def record_whole_write(self, path: str, source: Source, old: FileState | None,
+                           data: bytes) -> None:
+        """A whole-file write's change (an added file, or an update of every line) and
+        its -v report."""
         n = line_count(data)
         if old is None:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=line_count(old.data))
         if edit_report.collecting():
-            self.report(path, op.source, "whole file", "new file" if old is None else "rewritten",
+            self.report(path, source, "whole file", "new file" if old is None else "rewritten",
                         line_count(old.data) if old is not None else 0, n)
 
     def rewritten_again(self, op: NewFile, path: str, new: FileState) -> bool:
@@ -399,9 +441,10 @@ class _Planner:
     def append(self, op: AppendFile) -> None:
         """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
         kept, a missing final newline supplied); a missing file is created with them."""
-        path = self.path(op.path, op.source)
-        if path is None or not self.check_parents(path, op.source):
+        opened = self.open(op.path, op.source)
+        if opened is None:
             return
+        path = opened.path
         if self.kind(path) is None and path not in self.overlay and not self.on_disk(path):
             return self.new_file(NewFile(path, op.text, op.source, replace=False))
         st = self.editable(path, op.source, "append to")
@@ -417,22 +460,22 @@ class _Planner:
         self.record(path, "update", added, 0)
 
     def delete(self, op: DeleteFile) -> None:
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open(op.path, op.source, parents=False)  # checked below, if at all
+        if opened is None:
             return
+        path = opened.path
         # a tracked file this git diff deletes is there whatever the diff put at its
         # folder before (d/y -> d, then d/z deleted: git reads the files as it found them)
         as_found = path in self.leaving.get(self.diff_key, ()) and path not in self.overlay \
             and self.base_kind(path) == "file"
         if not as_found and not self.check_parents(path, op.source):
             return
-        k = self.kind(path)
+        k, st = self.current(path)
         if k == "dir":
             return self.fail(op.source, path, f"cannot delete {path}: it is a folder",
                              hint="delete the files inside it one by one")
         if k == "submodule":
             return self.fail(op.source, path, f"cannot delete {path}: it is a submodule")
-        st = self.get(path) if k else None
         if st is None:
             if path in self.overlay and self.base.entry(path):  # deleted or moved by the response
                 return self.fail(op.source, path, f"cannot delete {path}: {REMOVED_EARLIER}")
@@ -472,10 +515,13 @@ class _Planner:
         return False
 
     def rename(self, op: RenameFile) -> None:
-        src = self.path(op.old_path, op.source)
-        dst = self.path(op.new_path, op.source, beside=src)
-        if src is None or dst is None:
+        # both paths resolved before either is checked: every problem of both is told
+        opened_src = self.open(op.old_path, op.source, parents=False)
+        src = opened_src.path if opened_src else None
+        opened_dst = self.open(op.new_path, op.source, beside=src, parents=False)
+        if opened_src is None or opened_dst is None:
             return
+        dst = opened_dst.path
         if not self.check_parents(src, op.source):
             return
         if src == dst:
@@ -511,8 +557,7 @@ class _Planner:
                 self.fail(source, src, f"cannot rename {src}: no such file (this diff creates it, "
                           "and a rename reads the file as the diff found it, as `git apply`)")
             return st
-        k = self.kind(src)
-        st = self.get(src) if k in ("file", "symlink") else None
+        k, st = self.current(src)
         if st is None:
             what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
             self.fail(source, src, f"cannot rename {src}: {what}")
@@ -542,12 +587,10 @@ class _Planner:
         return True
 
     def set_mode(self, op: SetMode) -> None:
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open(op.path, op.source, "change the mode of", parents=False)
+        if opened is None:
             return
-        st = self.editable(path, op.source, "change the mode of")
-        if st is None:
-            return
+        path, st = opened.path, opened.state
         if op.mode not in (MODE_FILE, MODE_EXEC):
             return self.fail(op.source, path, f"unsupported mode {op.mode:o}")
         self.set(path, FileState(op.mode, st.data))
@@ -556,12 +599,10 @@ class _Planner:
             self.report(path, op.source, "mode", f"{st.mode:o} -> {op.mode:o}")
 
     def edit(self, op: EditFile | HashlineEdit) -> None:
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open(op.path, op.source, "patch", parents=False)
+        if opened is None:
             return
-        st = self.editable(path, op.source, "patch")
-        if st is None:
-            return
+        path, st = opened.path, opened.state
         ft = FileText.from_bytes(st.data)
         if self.placeholders(op, path, ft):
             return
@@ -592,11 +633,11 @@ class _Planner:
         operations before this one left it."""
         from .text_edits import apply_text_edit
 
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open(op.path, op.source, "edit", parents=False)
+        if opened is None:
             return
-        st = self.editable(path, op.source, "edit")
-        if st is None or self.placeholders(op, path, None):
+        path, st = opened.path, opened.state
+        if self.placeholders(op, path, None):
             return
         if path in self.edited:
             with edit_report.muted():  # a trial: only its result is compared
