@@ -80,14 +80,6 @@ class Plan:
         return all(self.final[p] == self.base.get(p) for p in self.final)
 
 
-@record
-class Opened:
-    """The file an operation names, as ``_Planner.open`` resolved it."""
-
-    path: str  # normalised, spelled as git tracks it
-    state: FileState | None = None  # its mode and content, when opened to be edited in place
-
-
 _MISSING = object()
 
 
@@ -267,20 +259,22 @@ class _Planner:
                 return "/".join(parts[:i])
         return None
 
-    def open(self, raw: str, source: Source, verb: str | None = None, *,
-             beside: str | None = None, parents: bool = True) -> Opened | None:
+    def open(self, raw: str, source: Source, *, beside: str | None = None,
+             parents: bool = True) -> str | None:
         """The first step of every operation: the path it names normalised and spelled as
         git tracks it (``beside``: a rename's source, whose case its target follows), its
-        leading folders checked (``parents``); with ``verb`` (an edit in place: 'patch',
-        'edit', ...) the file's current mode and content, refused unless a tracked text
-        file (``editable``).  None when refused (the problem recorded)."""
+        leading folders checked (``parents``).  None when refused (problem recorded)."""
         path = self.path(raw, source, beside)
         if path is None or parents and not self.check_parents(path, source):
             return None
-        if verb is None:
-            return Opened(path)
-        st = self.editable(path, source, verb)
-        return None if st is None else Opened(path, st)
+        return path
+
+    def open_file(self, raw: str, source: Source, verb: str) -> tuple[str, FileState] | None:
+        """``open`` for an edit in place ('patch', 'edit', ...: ``verb``): the path and
+        the file's current mode and content, refused unless a tracked text file."""
+        path = self.open(raw, source, parents=False)
+        st = None if path is None else self.editable(path, source, verb)
+        return None if path is None or st is None else (path, st)
 
     def current(self, path: str) -> tuple[str | None, FileState | None]:
         """What ``path`` is now (``kind``) and, when a file or a link, its mode and content."""
@@ -374,10 +368,9 @@ class _Planner:
 
     def new_file(self, op: NewFile) -> None:
         """A whole-file write: a new file, or the new content of a tracked one."""
-        opened = self.open(op.path, op.source)
-        if opened is None:
+        path = self.open(op.path, op.source)
+        if path is None:
             return
-        path = opened.path
         k, old = self.current(path)
         refusal = self.creation_refusal(op, path, k, old)
         if refusal is not None:
@@ -443,10 +436,9 @@ class _Planner:
     def append(self, op: AppendFile) -> None:
         """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
         kept, a missing final newline supplied); a missing file is created with them."""
-        opened = self.open(op.path, op.source)
-        if opened is None:
+        path = self.open(op.path, op.source)
+        if path is None:
             return
-        path = opened.path
         if self.kind(path) is None and path not in self.overlay and not self.on_disk(path):
             return self.new_file(NewFile(path, op.text, op.source, replace=False))
         st = self.editable(path, op.source, "append to")
@@ -462,10 +454,9 @@ class _Planner:
         self.record(path, "update", added, 0)
 
     def delete(self, op: DeleteFile) -> None:
-        opened = self.open(op.path, op.source, parents=False)  # checked below, if at all
-        if opened is None:
+        path = self.open(op.path, op.source, parents=False)  # checked below, if at all
+        if path is None:
             return
-        path = opened.path
         # a tracked file this git diff deletes is there whatever the diff put at its
         # folder before (d/y -> d, then d/z deleted: git reads the files as it found them)
         as_found = path in self.leaving.get(self.diff_key, ()) and path not in self.overlay \
@@ -518,12 +509,10 @@ class _Planner:
 
     def rename(self, op: RenameFile) -> None:
         # both paths resolved before either is checked: every problem of both is told
-        opened_src = self.open(op.old_path, op.source, parents=False)
-        src = opened_src.path if opened_src else None
-        opened_dst = self.open(op.new_path, op.source, beside=src, parents=False)
-        if opened_src is None or opened_dst is None:
+        src = self.open(op.old_path, op.source, parents=False)
+        dst = self.open(op.new_path, op.source, beside=src, parents=False)
+        if src is None or dst is None:
             return
-        dst = opened_dst.path
         if not self.check_parents(src, op.source):
             return
         if src == dst:
@@ -589,10 +578,10 @@ class _Planner:
         return True
 
     def set_mode(self, op: SetMode) -> None:
-        opened = self.open(op.path, op.source, "change the mode of", parents=False)
+        opened = self.open_file(op.path, op.source, "change the mode of")
         if opened is None:
             return
-        path, st = opened.path, opened.state
+        path, st = opened
         if op.mode not in (MODE_FILE, MODE_EXEC):
             return self.fail(op.source, path, f"unsupported mode {op.mode:o}")
         self.set(path, FileState(op.mode, st.data))
@@ -601,10 +590,10 @@ class _Planner:
             self.report(path, op.source, "mode", f"{st.mode:o} -> {op.mode:o}")
 
     def edit(self, op: EditFile | HashlineEdit) -> None:
-        opened = self.open(op.path, op.source, "patch", parents=False)
+        opened = self.open_file(op.path, op.source, "patch")
         if opened is None:
             return
-        path, st = opened.path, opened.state
+        path, st = opened
         ft = FileText.from_bytes(st.data)
         if self.placeholders(op, path, ft):
             return
@@ -635,10 +624,10 @@ class _Planner:
         operations before this one left it."""
         from .text_edits import apply_text_edit
 
-        opened = self.open(op.path, op.source, "edit", parents=False)
+        opened = self.open_file(op.path, op.source, "edit")
         if opened is None:
             return
-        path, st = opened.path, opened.state
+        path, st = opened
         if self.placeholders(op, path, None):
             return
         if path in self.edited:
