@@ -14,33 +14,37 @@ from .record import replace
 from .text import FileText
 
 
-def _touched_paths(op: Operation, normalize) -> list[str]:
-    """The normalised paths an operation reads or writes (none when a path is invalid:
-    that operation is refused anyway)."""
+def _touched_paths(op: Operation, normalize, file_named=None) -> list[str]:
+    """The files an operation reads or writes, by their normalised paths as the base
+    spells them (``file_named``: tracked_names.TrackedNames.file_named); none when a
+    path is invalid: that operation is refused anyway."""
     raws = [getattr(op, name, None) for name in ("path", "old_path", "new_path")]
     out = []
     for raw in raws:
         if raw is not None:
             try:
-                out.append(normalize(raw))
+                path = normalize(raw)
             except ApplyError:
-                pass
+                continue
+            out.append(file_named(path) if file_named is not None else path)
     return out
 
 
-def gather_edits(ops: list[Operation], normalize) -> list[Operation]:
+def gather_edits(ops: list[Operation], normalize, file_named=None) -> list[Operation]:
     """``ops`` with the edits of each file gathered into one EditFile, at the place of the
     first, while no other operation touches that file between them (BEHAVIOR.md §3: all
     edits of a file are located against the content they were written against, so a
     restatement in another section is recognised, overlaps across sections are refused,
     and the file is indexed once, not once per section).  A rename, a rewrite, a deletion
-    or a text editor call of the path closes its group: directives still apply in order."""
+    or a text editor call of the path closes its group: directives still apply in order.
+    ``file_named(path)``: the file a normalised path names (its tracked spelling: under
+    core.ignorecase `app.py` and `App.py` are one file), the path itself when omitted."""
     if sum(isinstance(op, EditFile) for op in ops) < 2:
         return ops
     out: list[Operation] = []
     open_at: dict[str, int] = {}  # path -> index in ``out`` of its gathered EditFile
     for op in ops:
-        paths = _touched_paths(op, normalize)
+        paths = _touched_paths(op, normalize, file_named)
         if isinstance(op, EditFile) and paths:
             at = open_at.get(paths[0])
             if at is not None:
@@ -70,19 +74,10 @@ def _joined(first: EditFile, op: EditFile) -> EditFile:
 def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int, int]:
     """An EditFile's hunks located together (``divider_readings.apply_edit``).  Gathered
     from several directives that do not fit together, they may fit one directive after
-    another, each on the result of the ones before (a conversation's later turn is
-    written against the earlier turns' result), copies of an edit already made skipped;
-    if that fails too, the refusal is the one of locating them together."""
-    from .divider_readings import apply_edit
-    from . import edit_report
-    from .placer import same_edit
-
-    def apply(text: FileText, hunks: list) -> tuple[FileText, int, int]:
-        return apply_edit(text, hunks, path=path, directive=op.source.directive,
-                          ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
-
+    another (``apply_in_turn``); if that fails too, the refusal is the one of locating
+    them together."""
     try:
-        return apply(ft, op.hunks)
+        return _apply_edit(ft, op.hunks, op, path)
     except ApplyError as together:
         directives: dict[int, list] = {}
         for h in op.hunks:
@@ -91,24 +86,47 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
             raise
         refusal = together
     try:
-        with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
-            added = removed = 0
-            made: set[tuple] = set()
-            earlier = _Restatements(ft, path)
-            for hunks in directives.values():
-                fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
-                if edit_report.collecting():
-                    kept = {id(h) for h in fresh}
-                    edit_report.note(edit_report.restated_report(path, h.directive, h.number)
-                                     for h in hunks if id(h) not in kept)
-                made.update(same_edit(h) for h in hunks)
-                earlier.add(hunks)
-                if fresh:
-                    ft, a, r = apply(ft, fresh)
-                    added, removed = added + a, removed + r
-            return ft, added, removed
+        return apply_in_turn(ft, list(directives.values()),
+                             lambda text, hunks: _apply_edit(text, hunks, op, path), path)
     except ApplyError:
         raise refusal from None
+
+
+def _apply_edit(ft: FileText, hunks: list, op: EditFile, path: str) -> tuple[FileText, int, int]:
+    """``hunks`` of ``op`` located together on ``ft``."""
+    from .divider_readings import apply_edit
+
+    return apply_edit(ft, hunks, path=path, directive=op.source.directive,
+                      ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
+
+
+def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
+                  ) -> tuple[FileText, int, int]:
+    """Groups of hunks (a file's directives) applied one after another, each on the result
+    of the ones before, as a conversation's later turn is written against the earlier
+    turns' result; ``apply_group(text, hunks)`` locates one group and raises its refusal.
+    A hunk that makes an edit an earlier group made is applied once: a copy of it
+    (``placer.same_edit``), or the same change with other context lines (``_Restatements``);
+    -v reports it as restated, and reports the rest only if all groups fit."""
+    from . import edit_report
+    from .placer import same_edit
+
+    with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
+        added = removed = 0
+        made: set[tuple] = set()
+        earlier = _Restatements(ft, path, [h for hunks in groups for h in hunks])
+        for hunks in groups:
+            fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+            if edit_report.collecting():
+                kept = {id(h) for h in fresh}
+                edit_report.note(edit_report.restated_report(path, h.directive, h.number)
+                                 for h in hunks if id(h) not in kept)
+            made.update(same_edit(h) for h in hunks)
+            earlier.add(hunks)
+            if fresh:
+                ft, a, r = apply_group(ft, fresh)
+                added, removed = added + a, removed + r
+        return ft, added, removed
 
 
 class _Restatements:
@@ -117,11 +135,16 @@ class _Restatements:
     diff): made alone on the original content, both give the same bytes.  Only edits that
     add and remove the same lines are compared, a few at most."""
 
-    def __init__(self, original: FileText, path: str):
+    def __init__(self, original: FileText, path: str, hunks: list):
+        from .matching import LineIndex
+
         self.original = original
         self.path = path
         self.by_change: dict[tuple, list] = {}
         self.alone: dict[int, bytes | None] = {}
+        # every trial locates one hunk on the original: one index of it serves them all,
+        # built on first use for the old lines of every hunk that may be tried
+        self.index = LineIndex(original.lines, [l for h in hunks for l in h.old])
 
     @staticmethod
     def _change(h) -> tuple:
@@ -147,7 +170,8 @@ class _Restatements:
         if id(h) not in self.alone:
             try:
                 with muted():  # a trial (-v reports only what is applied)
-                    made = apply_hunks(self.original, [h], path=self.path)[0].to_bytes()
+                    made = apply_hunks(self.original, [h], path=self.path,
+                                       index=self.index)[0].to_bytes()
             except ApplyError:
                 made = None
             self.alone[id(h)] = made
@@ -163,6 +187,7 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
     shown as a diff and made again by a tool call (BEHAVIOR.md §3), which on top of the
     edit could apply a second time."""
     from .locate import apply_hunks
+    from .matching import LineIndex
     from .text_edits import apply_text_edit
     from .edit_report import muted
 
@@ -174,10 +199,12 @@ def restates(op: ReplaceText | InsertText, before: bytes, hunks: list, path: str
         return False
     # the edit must add what the call adds (a cheap filter); a few candidates are tried,
     # each locating one hunk in the whole file
-    for h in [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]:
+    candidates = [h for h in hunks if added in "\n".join(h.new)][:_RESTATED_CANDIDATES]
+    index = LineIndex(ft.lines, [l for h in candidates for l in h.old])  # one for all trials
+    for h in candidates:
         try:
             with muted():  # a trial (-v reports only what is applied)
-                made_by_edit = apply_hunks(ft, [h], path=path)[0].to_bytes()
+                made_by_edit = apply_hunks(ft, [h], path=path, index=index)[0].to_bytes()
             if made_by_edit == made:
                 return True
         except ApplyError:

@@ -53,13 +53,15 @@ class EditProblem(Exception):
 
 
 def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | None = None,
-                ensure_final_newline: bool = False) -> tuple[FileText, int, int]:
+                ensure_final_newline: bool = False, index: LineIndex | None = None
+                ) -> tuple[FileText, int, int]:
     """Locate every hunk in ``ft`` and apply them together.
 
     Returns the new text and the counts of added and removed lines; raises ApplyError
-    listing every hunk that could not be placed."""
+    listing every hunk that could not be placed.  ``index``: a LineIndex of ``ft.lines``
+    to reuse (trials of several edits on one text share it: gather.py)."""
     lines = ft.lines
-    index = LineIndex(lines, [l for h in hunks for l in h.old])
+    index = index if index is not None else LineIndex(lines, [l for h in hunks for l in h.old])
     problems: list[Problem] = []
     problem = partial(_problem, path, directive)
 

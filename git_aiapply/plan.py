@@ -655,7 +655,7 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     ``ignore_case``: core.ignorecase (a new path in another case names the tracked file).
     A file's edits from several directives are gathered first (gather.py)."""
     planner = _Planner(base, normalize, ignore_case)
-    ops = gather_edits(ops, normalize)
+    ops = gather_edits(ops, normalize, planner.names.file_named)
     planner.leaving, planner.renamed_away = leaving_paths(ops, normalize)
     for planner.index, op in enumerate(ops):
         planner.run(op)

@@ -374,16 +374,23 @@ def is_fence_close(line: str, char: str, length: int, indent: int | None = None)
     return indent is None or indent_of(line) <= indent + 3
 
 
-def strip_fence(lines: list[str]) -> list[str]:
-    """Drop a markdown fence that wraps ``lines`` entirely (blank lines around it ignored).
-
-    Used for directive content that a model wrapped in ```` ```lang ... ``` ````.
-    """
+def content_span(lines: Sequence[str]) -> tuple[int, int]:
+    """Where ``lines`` hold content: from the first line that is not blank to just past
+    the last (lo == hi when every line is blank)."""
     lo, hi = 0, len(lines)
     while lo < hi and not lines[lo].strip():
         lo += 1
     while hi > lo and not lines[hi - 1].strip():
         hi -= 1
+    return lo, hi
+
+
+def strip_fence(lines: list[str]) -> list[str]:
+    """Drop a markdown fence that wraps ``lines`` entirely (blank lines around it ignored).
+
+    Used for directive content that a model wrapped in ```` ```lang ... ``` ````.
+    """
+    lo, hi = content_span(lines)
     if hi - lo >= 2:
         f = fence_open(lines[lo])
         if f and fence_close_line(lines, lo, f) == hi - 1:
@@ -409,8 +416,8 @@ def fence_close_line(lines: Sequence[str], start: int, fence: tuple[str, int]) -
             if not open_fences:
                 return k
             continue
-        inner = fence_open(line)
-        if (inner is not None and fence_info(line) and inner[0] == fence[0]
+        inner = fence_open(line.lstrip())  # at any indentation a close would have
+        if (inner is not None and fence_info(line.lstrip()) and inner[0] == fence[0]
                 and inner[1] >= fence[1]):  # a shorter one could not close the outer anyway
             open_fences.append(inner)
     return None

@@ -115,20 +115,40 @@ def is_edit_call(call: ToolCall) -> bool:
 def looks_like_edit(args: object) -> str | None:
     """Why an unknown tool's arguments look like an edit ('path' and 'content'), or None."""
     if isinstance(args, str):
-        from .formats import edit_tell  # the formats know what their blocks look like
-
-        tell = edit_tell(args)
-        return f"its input holds {tell.strip()!r}" if tell is not None else None
+        return _input_looks_like_edit(args)
     if not isinstance(args, dict):
         return None
+    return (_names_file_and_content(args) or _carries_patch(args)
+            or _nested_input_looks_like_edit(args))
+
+
+def _input_looks_like_edit(text: str) -> str | None:
+    """A text input holding a block of one of the formats."""
+    from .formats import edit_tell  # the formats know what their blocks look like
+
+    tell = edit_tell(text)
+    return f"its input holds {tell.strip()!r}" if tell is not None else None
+
+
+def _names_file_and_content(args: dict) -> str | None:
+    """Arguments with a file's path and content (or a change) for it."""
     path = next((k for k in _PATH_KEYS if isinstance(args.get(k), str) and args[k].strip()), None)
     content = next((k for k in _CONTENT_KEYS if k in args and args[k] is not None
                     and not isinstance(args[k], bool)), None)
     if path and content:
         return f"its arguments name a file ({path!r}) and carry {content!r}"
+    return None
+
+
+def _carries_patch(args: dict) -> str | None:
     for k in ("patch", "diff"):
         if isinstance(args.get(k), str) and args[k].strip():
             return f"its arguments carry a {k!r}"
+    return None
+
+
+def _nested_input_looks_like_edit(args: dict) -> str | None:
+    """A string argument (or one in a list) that holds a block of one of the formats."""
     for value in args.values():
         for item in (value if isinstance(value, list) else [value]):
             if isinstance(item, str):
@@ -214,13 +234,29 @@ def _shell_patch(call: ToolCall, args: object) -> str | None:
         return None
     commands = args.get("commands") if isinstance(args, dict) else None
     if isinstance(commands, list) and all(isinstance(c, str) for c in commands):
-        patches = [c for c in commands if _heredoc_patch(c) is not None]
-        if any("*** Begin Patch" in c and _heredoc_patch(c) is None for c in commands):
-            return None  # a patch inside another script: refused as such, never dropped
-        return "\n".join(patches) if patches else None
+        return _shell_call_patches(commands)
+    return _command_patch(_shell_command(args))
+
+
+def _shell_call_patches(commands: list[str]) -> str | None:
+    """A ``shell_call``'s patches: its commands that are only an apply_patch heredoc."""
+    patches = [c for c in commands if _heredoc_patch(c) is not None]
+    if any("*** Begin Patch" in c and _heredoc_patch(c) is None for c in commands):
+        return None  # a patch inside another script: refused as such, never dropped
+    return "\n".join(patches) if patches else None
+
+
+def _shell_command(args: object) -> object:
+    """The command a shell call runs (a list of words or a script), or None."""
     command = args.get("command") if isinstance(args, dict) else None
     if isinstance(args, dict) and command is None and isinstance(args.get("action"), dict):
         command = args["action"].get("command")  # local_shell_call: action.command
+    return command
+
+
+def _command_patch(command: object) -> str | None:
+    """The patch of ["apply_patch", PATCH], or of a script that is only an apply_patch
+    heredoc (given as a string or as the last word of ["bash", "-lc", SCRIPT])."""
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
         if len(command) == 2 and command[0].strip() in APPLY_PATCH_TOOLS:
             return command[1]
@@ -301,10 +337,33 @@ def v4a_operations(call: ToolCall, kind: str, path: str, diff: str) -> list[Oper
     body of an ``*** Add File:`` / ``*** Update File:`` section for ``path``."""
     from .formats.apply_patch import parse_patch
 
+    body, dropped = _v4a_body(diff)
+    header = "*** Add File: " if kind == "create_file" else "*** Update File: "
+    lines = ["*** Begin Patch", header + path, *body, "*** End Patch"]
+    what = f"{kind} {path}"
+    try:
+        ops = parse_patch(lines)
+    except ApplyError as e:
+        raise _relabel(e, call, offset=2 - dropped, what="the diff") from None
+    _refuse_other_sections(call, kind, path, ops)
+    out = []
+    for op in ops:
+        op.source = _source(call, what)
+        if isinstance(op, NewFile):
+            op.path = path
+        elif isinstance(op, EditFile):
+            op.path = path
+        out.append(op)
+    return out
+
+
+def _v4a_body(diff: str) -> tuple[list[str], int]:
+    """A V4A diff's lines without its final newline and without an apply-patch envelope
+    around them (as models sometimes send it), and how many header lines were dropped
+    (problems' line numbers are the diff's)."""
     body = diff.replace("\r\n", "\n").split("\n")
     if body and body[-1] == "":
         body.pop()  # the diff's final newline
-    # an apply-patch envelope around the body (as models sometimes send it) is dropped
     dropped = 0
     while body and body[0].strip().lower().startswith(_ENVELOPE_HEAD):
         body.pop(0)
@@ -313,14 +372,12 @@ def v4a_operations(call: ToolCall, kind: str, path: str, diff: str) -> list[Oper
         body.pop()
     if body and body[-1].strip().lower() == "*** end patch":
         body.pop()
-    header = "*** Add File: " if kind == "create_file" else "*** Update File: "
-    lines = ["*** Begin Patch", header + path, *body, "*** End Patch"]
+    return body, dropped
+
+
+def _refuse_other_sections(call: ToolCall, kind: str, path: str, ops: list[Operation]) -> None:
+    """The body may not open sections of its own (another file, a deletion)."""
     what = f"{kind} {path}"
-    try:
-        ops = parse_patch(lines)
-    except ApplyError as e:
-        raise _relabel(e, call, offset=2 - dropped, what="the diff") from None
-    # the body may not open sections of its own (another file, a deletion)
     for op in ops:
         if kind == "create_file" and not isinstance(op, NewFile):
             raise _refuse(call, f"the diff of {what} holds more than the file's '+' lines",
@@ -333,15 +390,6 @@ def v4a_operations(call: ToolCall, kind: str, path: str, diff: str) -> list[Oper
                 isinstance(op, RenameFile) and op.old_path == path.strip()):
             raise _refuse(call, f"the diff of {what} changes another file as well", path=path,
                           hint="send one apply_patch_call per file")
-    out = []
-    for op in ops:
-        op.source = _source(call, what)
-        if isinstance(op, NewFile):
-            op.path = path
-        elif isinstance(op, EditFile):
-            op.path = path
-        out.append(op)
-    return out
 
 
 def _text_editor(call: ToolCall, args: object) -> list[Operation]:
@@ -361,34 +409,53 @@ def _text_editor(call: ToolCall, args: object) -> list[Operation]:
     path = _path_arg(call, args, command)
     source = _source(call, f"{command} {path}")
     if command == "create":
-        text = args.get("file_text")
-        if not isinstance(text, str):
-            raise _refuse(call, f"create {path} has no 'file_text'", path=path)
-        return [NewFile(path, text, source, replace=True)]
+        return [_text_editor_create(call, args, path, source)]
     if command == "str_replace":
-        old = args.get("old_str")
-        new = args.get("new_str", "")
-        if not isinstance(old, str) or old == "":
-            raise _refuse(call, f"str_replace in {path} has no 'old_str'", path=path,
-                          hint="give the exact text to replace in 'old_str'")
-        if new is None:
-            new = ""
-        if not isinstance(new, str):
-            raise _refuse(call, f"str_replace in {path}: 'new_str' is not a string", path=path)
-        return [ReplaceText(path, old, new, source, number=call.number)]
-    # insert
-    line = args.get("insert_line")
-    if isinstance(line, str) and line.strip().isdigit():
-        line = int(line.strip())
-    elif isinstance(line, float) and line.is_integer():
-        line = int(line)
-    if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+        return [_text_editor_str_replace(call, args, path, source)]
+    return [_text_editor_insert(call, args, path, source)]
+
+
+def _text_editor_create(call: ToolCall, args: dict, path: str, source: Source) -> NewFile:
+    text = args.get("file_text")
+    if not isinstance(text, str):
+        raise _refuse(call, f"create {path} has no 'file_text'", path=path)
+    return NewFile(path, text, source, replace=True)
+
+
+def _text_editor_str_replace(call: ToolCall, args: dict, path: str,
+                             source: Source) -> ReplaceText:
+    old = args.get("old_str")
+    new = args.get("new_str", "")
+    if not isinstance(old, str) or old == "":
+        raise _refuse(call, f"str_replace in {path} has no 'old_str'", path=path,
+                      hint="give the exact text to replace in 'old_str'")
+    if new is None:
+        new = ""
+    if not isinstance(new, str):
+        raise _refuse(call, f"str_replace in {path}: 'new_str' is not a string", path=path)
+    return ReplaceText(path, old, new, source, number=call.number)
+
+
+def _text_editor_insert(call: ToolCall, args: dict, path: str, source: Source) -> InsertText:
+    line = _insert_line(args.get("insert_line"))
+    if line is None:
         raise _refuse(call, f"insert into {path}: 'insert_line' must be a line number (0 = the "
                             f"top), not {args.get('insert_line')!r}", path=path)
     text = args.get("insert_text", args.get("new_str"))
     if not isinstance(text, str):
         raise _refuse(call, f"insert into {path} has no 'insert_text'", path=path)
-    return [InsertText(path, line, text, source, number=call.number)]
+    return InsertText(path, line, text, source, number=call.number)
+
+
+def _insert_line(value: object) -> int | None:
+    """'insert_line' as a line number (models send "3" and 3.0 too), or None."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    elif isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        return None
+    return value
 
 
 # --------------------------------------------------------------------- the whole answer

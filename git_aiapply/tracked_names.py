@@ -70,6 +70,13 @@ class TrackedNames:
                 break
         return "/".join(parts), None
 
+    def file_named(self, path: str) -> str:
+        """The base's spelling of the file ``path`` names, or ``path`` itself when it names
+        no tracked file or is refused: the key a file's edits are gathered under
+        (gather.py), so that two spellings of one file count as that one file."""
+        spelled, _refusal = self.spelling(path, {})
+        return path if spelled is None else spelled
+
     def names_in(self, folder: str) -> dict[str, str]:
         """The names in the tracked folder ``folder`` by their folded spelling."""
         names = self.folder_names.get(folder)

@@ -200,6 +200,65 @@ class _Chunk:
         return ""
 
 
+class _ChunkRun:
+    """The chunks of one Update File section as they are read: those closed, the one
+    open (``cur``), and whether the last ended with ``*** End of File``."""
+
+    def __init__(self, path: str, words: str):
+        self.path = path
+        self.words = words
+        self.chunks: list[_Chunk] = []
+        self.cur: _Chunk | None = None
+        self.after_eof = False  # the last chunk ended with '*** End of File'
+
+    def close(self) -> None:
+        """Close the open chunk, its trailing blank lines (before '@@', '***' or the end)
+        dropped; a chunk left with no lines is refused."""
+        cur = self.cur
+        if cur is None:
+            return
+        while cur.lines and cur.lines[-1][2]:
+            cur.lines.pop()
+        if not cur.lines:
+            raise ParseError(f"chunk {cur.number} has no lines", line=cur.line,
+                             directive=self.words, file=self.path,
+                             hint="a chunk holds ' ', '-' and '+' lines after its '@@'")
+        self.chunks.append(cur)
+        self.cur = None
+
+    def end_of_file(self, lineno: int) -> None:
+        """'*** End of File': the open chunk ends the file."""
+        if self.cur is None or not self.cur.has_content():
+            raise ParseError("'*** End of File' with no chunk lines before it",
+                             line=lineno, directive=self.words, file=self.path)
+        self.cur.at_eof = True
+        self.close()
+        self.after_eof = True
+
+    def start_chunk(self, line: str, lineno: int) -> None:
+        """An '@@' line: a new chunk, or one more anchor of a chunk with no lines yet
+        (consecutive '@@' lines)."""
+        anchor, hint = _anchor(line)
+        if self.cur is not None and self.cur.has_content():
+            self.close()
+        if self.cur is None:
+            self.cur = _Chunk(len(self.chunks) + 1, lineno)
+        else:
+            self.cur.lines.clear()  # only blank lines so far: still consecutive '@@' lines
+        if anchor:
+            self.cur.anchors.append(anchor)
+        if hint is not None:
+            self.cur.line_hint = hint
+        self.after_eof = False
+
+    def hunks(self) -> list[Hunk]:
+        return [
+            Hunk([(tag, text) for tag, text, _blank in c.lines], number=c.number, kind="chunk",
+                 anchors=c.anchors, at_eof=c.at_eof, line_hint=c.line_hint)
+            for c in self.chunks
+        ]
+
+
 class _BlockParser:
     """Parses the patch whose '*** Begin Patch' is response line index ``begin``, through
     its '*** End Patch' (left at ``self.k``), into operations.
@@ -379,22 +438,7 @@ class _BlockParser:
 
     def _chunks(self, path: str, words: str) -> list[Hunk]:
         """Read the chunks of an Update File section, up to the next section or the end."""
-        chunks: list[_Chunk] = []
-        cur: _Chunk | None = None
-        after_eof = False  # the last chunk ended with '*** End of File'
-
-        def close() -> None:
-            nonlocal cur
-            if cur is None:
-                return
-            while cur.lines and cur.lines[-1][2]:
-                cur.lines.pop()  # blank lines just before '@@', '***' or the end
-            if not cur.lines:
-                raise ParseError(f"chunk {cur.number} has no lines", line=cur.line, directive=words,
-                                 file=path, hint="a chunk holds ' ', '-' and '+' lines after its '@@'")
-            chunks.append(cur)
-            cur = None
-
+        run = _ChunkRun(path, words)
         # a line that starts with a space is a context line even when it would close the
         # fence around the patch (a Markdown file's own ' ```' quoted as context)
         while self.k < self.n and not (self.lines[self.k][:1] != CONTEXT
@@ -407,65 +451,51 @@ class _BlockParser:
             # file that documents the format), unless it is a padded '*** End Patch'
             # after which nothing continues the patch.
             if h is not None and (not line.startswith(CONTEXT)
-                                  or (h.kind == END and self._padded_end(self.k, cur))):
-                if h.kind == EOF_MARK:
-                    if cur is None or not cur.has_content():
-                        raise ParseError("'*** End of File' with no chunk lines before it",
-                                         line=lineno, directive=words, file=path)
-                    cur.at_eof = True
-                    close()
-                    after_eof = True
-                    self.k += 1
-                    continue
-                if h.kind == MOVE_TO:
-                    raise ParseError("'*** Move to:' must directly follow the '*** Update File:' header",
-                                     line=lineno, directive=words, file=path)
-                if h.kind == UNKNOWN:
-                    raise self._unknown_header(h)
-                break  # the next section or the end of the patch
-            if line.startswith("@@"):
-                anchor, hint = _anchor(line)
-                if cur is not None and cur.has_content():
-                    close()
-                if cur is None:
-                    cur = _Chunk(len(chunks) + 1, lineno)
-                else:
-                    cur.lines.clear()  # only blank lines so far: still consecutive '@@' lines
-                if anchor:
-                    cur.anchors.append(anchor)
-                if hint is not None:
-                    cur.line_hint = hint
-                after_eof = False
-                self.k += 1
-                continue
-            blank = not line.strip()
-            if line[:1] in (CONTEXT, REMOVE, ADD):
-                tag, text = line[0], line[1:]
-            elif blank:
-                tag, text = CONTEXT, ""  # a bare empty line is an empty context line
+                                  or (h.kind == END and self._padded_end(self.k, run.cur))):
+                if h.kind != EOF_MARK:
+                    self._refuse_in_chunks(h, lineno, path, words)
+                    break  # the next section or the end of the patch
+                run.end_of_file(lineno)
+            elif line.startswith("@@"):
+                run.start_chunk(line, lineno)
             else:
-                number = cur.number if cur is not None else len(chunks) + 1
-                raise self._unexpected(
-                    line, f"in chunk {number}", directive=words, file=path,
-                    hint="every chunk line starts with ' ' (context), '-' (removed) or '+' (added); "
-                         "a new chunk starts with '@@'")
-            if cur is None:
-                if blank:
-                    self.k += 1  # blank lines before a chunk are not part of it
-                    continue
-                if chunks or after_eof:
-                    raise self._unexpected(
-                        line, f"after chunk {len(chunks)} ended with '*** End of File'",
-                        directive=words, file=path, hint="start a new chunk with '@@'")
-                cur = _Chunk(1, lineno)  # a first chunk without '@@'
-            cur.lines.append((tag, text, blank))
+                self._chunk_line(run, line, lineno)
             self.k += 1
-        close()
-        return [
-            Hunk([(tag, text) for tag, text, _blank in c.lines], number=c.number, kind="chunk",
-                 anchors=c.anchors, at_eof=c.at_eof, line_hint=c.line_hint)
-            for c in chunks
-        ]
+        run.close()
+        return run.hunks()
+
+    def _refuse_in_chunks(self, h: _Header, lineno: int, path: str, words: str) -> None:
+        """A header among an Update File section's chunks that may not stand there."""
+        if h.kind == MOVE_TO:
+            raise ParseError("'*** Move to:' must directly follow the '*** Update File:' header",
+                             line=lineno, directive=words, file=path)
+        if h.kind == UNKNOWN:
+            raise self._unknown_header(h)
+
+    def _chunk_line(self, run: "_ChunkRun", line: str, lineno: int) -> None:
+        """A context, removed or added line (a bare empty line is an empty context line);
+        outside a chunk, blank lines are skipped and a first line without '@@' begins
+        the first chunk."""
+        blank = not line.strip()
+        if line[:1] in (CONTEXT, REMOVE, ADD):
+            tag, text = line[0], line[1:]
+        elif blank:
+            tag, text = CONTEXT, ""
+        else:
+            number = run.cur.number if run.cur is not None else len(run.chunks) + 1
+            raise self._unexpected(
+                line, f"in chunk {number}", directive=run.words, file=run.path,
+                hint="every chunk line starts with ' ' (context), '-' (removed) or '+' (added); "
+                     "a new chunk starts with '@@'")
+        if run.cur is None:
+            if blank:
+                return  # blank lines before a chunk are not part of it
+            if run.chunks or run.after_eof:
+                raise self._unexpected(
+                    line, f"after chunk {len(run.chunks)} ended with '*** End of File'",
+                    directive=run.words, file=run.path, hint="start a new chunk with '@@'")
+            run.cur = _Chunk(1, lineno)  # a first chunk without '@@'
+        run.cur.lines.append((tag, text, blank))
 
     # -- errors -----------------------------------------------------------------------
 

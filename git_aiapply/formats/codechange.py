@@ -181,6 +181,13 @@ def find_blocks(text: str) -> list[Block]:
 
 def _read_tag(scan: Scan, i: int) -> tuple[Block, int]:
     """Read the tag opening on line ``i``; return its block and the line after it."""
+    tag, tag_start, content = _open_tag(scan, i)
+    return _TagBody(scan, tag, tag_start, content).read()
+
+
+def _open_tag(scan: Scan, i: int) -> tuple[_Tag, int, _Content]:
+    """The opening tag on line ``i``: the tag, where it starts, and the content after its
+    ``>``.  Refuses a tag with no path, two paths, no ``>``, or that closes itself."""
     text, lines, starts = scan.text, scan.lines, scan.starts
     open_line = i + 1
     tag_start = starts[i] + (len(lines[i]) - len(lines[i].lstrip()))
@@ -209,81 +216,120 @@ def _read_tag(scan: Scan, i: int) -> tuple[Block, int]:
     rest = text[gt + 1:starts[i] + len(lines[i])]
     if self_closing:
         raise tag.error("the tag is empty (self-closing) and holds no SEARCH/REPLACE block", open_line)
+    return tag, tag_start, _Content(lines, i, rest)
 
-    content = _Content(lines, i, rest)
-    state = "between"  # 'between', 'description'
-    desc: list[str] = []
-    number = 0
-    c = 0
-    while c < len(content):
-        line = content[c]
-        k = content.response_index(c)
-        lowered = line.lower()
-        close_at = lowered.find(_CLOSE)
-        if close_at >= 0:
-            before = line[:close_at]
-            if state == "description":
-                raise tag.error("<Description> is never closed", k + 1)
-            if before.strip() and looks_like_marker(before):
-                raise tag.error(f"unexpected {before.strip()!r} outside a SEARCH/REPLACE block", k + 1)
-            end = starts[k] + close_at + len(_CLOSE)
-            return _finish(tag, tag_start, end, path), k + 1
 
-        if state == "description":
-            at = lowered.find(_DESC_CLOSE)
-            if at < 0:
-                desc.append(line)
+class _TagBody:
+    """A tag's content read line by line up to ``</CodeChange>``: SEARCH/REPLACE blocks,
+    ``<Description>`` parts between them, and the fences and prose around them (not
+    content)."""
+
+    def __init__(self, scan: Scan, tag: _Tag, tag_start: int, content: _Content):
+        self.scan = scan
+        self.tag = tag
+        self.tag_start = tag_start
+        self.content = content
+        self.description: list[str] | None = None  # the lines of a <Description> still open
+        self.number = 0  # SEARCH blocks read so far
+
+    def read(self) -> tuple[Block, int]:
+        """The tag's block and the line after its close."""
+        content = self.content
+        c = 0
+        while c < len(content):
+            line = content[c]
+            k = content.response_index(c)
+            close_at = line.lower().find(_CLOSE)
+            if close_at >= 0:
+                return self._closed(line[:close_at], self.scan.starts[k] + close_at, k)
+            if self.description is not None:
+                line = self._description_line(line)
+                if not line.strip():
+                    c += 1
+                    continue
+            if line.lower().strip().startswith(_DESC_OPEN):
+                self._open_description(line)
                 c += 1
                 continue
-            desc.append(line[:at])
-            _add_description(tag, desc)
-            state = "between"
-            line = line[at + len(_DESC_CLOSE):]
-            if not line.strip():
-                c += 1
+            if is_search(line):
+                c, closed = self._search_block(c, k)
+                if closed is not None:
+                    return closed
                 continue
-            lowered = line.lower()
-        # between blocks
-        stripped = lowered.strip()
-        if stripped.startswith(_DESC_OPEN):
-            body = line[line.lower().find(_DESC_OPEN) + len(_DESC_OPEN):]
-            at = body.lower().find(_DESC_CLOSE)
-            if at >= 0:
-                _add_description(tag, [body[:at]])
-            else:
-                desc = [body]
-                state = "description"
-            c += 1
-            continue
-        if is_search(line):
-            number += 1
-            try:
-                raw = read_block(content, c, stop=_stops_block, closes=_closes_block)
-            except BlockError as e:
-                raise _block_error(tag, e, number, k + 1, open_line) from None
-            tag.blocks.append(NumberedBlock(number, k + 1, raw.readings,
-                                            [content.response_index(r.divider) + 1
-                                             for r in raw.readings]))
-            closer = content[raw.end]
-            close_at = _close_at(closer)
-            if close_at >= 0 and not is_replace(closer):  # '>>>>>>> REPLACE</CodeChange>'
-                ck = content.response_index(raw.end)
-                end = starts[ck] + (len(lines[ck]) - len(closer)) + close_at + len(_CLOSE)
-                return _finish(tag, tag_start, end, path), ck + 1
-            c = raw.end + 1
-            continue
+            self._refuse_stray(line, k)
+            c += 1  # fences around the blocks and stray prose between them are not content
+        reason = f"{CUT_OFF}: <CodeChange> is never closed (the response ends before </CodeChange>)"
+        if self.description is not None:
+            reason += "; <Description> is never closed"
+        raise self.tag.error(reason, self.tag.line,
+                             hint=f"end every tag with </CodeChange>; {CUT_OFF_HINT}")
+
+    def _closed(self, before: str, close_at: int, k: int) -> tuple[Block, int]:
+        """``</CodeChange>`` at offset ``close_at`` of line ``k``, ``before`` it on its line."""
+        if self.description is not None:
+            raise self.tag.error("<Description> is never closed", k + 1)
+        if before.strip() and looks_like_marker(before):
+            raise self.tag.error(f"unexpected {before.strip()!r} outside a SEARCH/REPLACE block",
+                                 k + 1)
+        return self._finish(close_at), k + 1
+
+    def _finish(self, close_at: int) -> Block:
+        return _finish(self.tag, self.tag_start, close_at + len(_CLOSE), self.tag.path)
+
+    def _description_line(self, line: str) -> str:
+        """A line inside an open ``<Description>``: kept as its text; what follows its
+        ``</Description>`` is returned to be read as content (a blank for none)."""
+        assert self.description is not None
+        at = line.lower().find(_DESC_CLOSE)
+        if at < 0:
+            self.description.append(line)
+            return ""
+        self.description.append(line[:at])
+        _add_description(self.tag, self.description)
+        self.description = None
+        return line[at + len(_DESC_CLOSE):]
+
+    def _open_description(self, line: str) -> None:
+        """A line starting with ``<Description>``: the whole description, or its first line."""
+        body = line[line.lower().find(_DESC_OPEN) + len(_DESC_OPEN):]
+        at = body.lower().find(_DESC_CLOSE)
+        if at >= 0:
+            _add_description(self.tag, [body[:at]])
+        else:
+            self.description = [body]
+
+    def _search_block(self, c: int, k: int) -> tuple[int, tuple[Block, int] | None]:
+        """The SEARCH/REPLACE block starting at content line ``c`` (response line ``k``):
+        the content line after it, and the tag's block when ``</CodeChange>`` ends its
+        REPLACE line."""
+        content, tag = self.content, self.tag
+        self.number += 1
+        try:
+            raw = read_block(content, c, stop=_stops_block, closes=_closes_block)
+        except BlockError as e:
+            raise _block_error(tag, e, self.number, k + 1, tag.line) from None
+        tag.blocks.append(NumberedBlock(self.number, k + 1, raw.readings,
+                                        [content.response_index(r.divider) + 1
+                                         for r in raw.readings]))
+        closer = content[raw.end]
+        close_at = _close_at(closer)
+        if close_at >= 0 and not is_replace(closer):  # '>>>>>>> REPLACE</CodeChange>'
+            ck = content.response_index(raw.end)
+            lines = self.scan.lines
+            at = self.scan.starts[ck] + (len(lines[ck]) - len(closer)) + close_at
+            return raw.end + 1, (self._finish(at), ck + 1)
+        return raw.end + 1, None
+
+    def _refuse_stray(self, line: str, k: int) -> None:
+        """A new tag or a marker between blocks: the tag was never closed, or a block
+        lost its SEARCH line."""
         if _opens(line):
-            raise tag.error("<CodeChange is never closed (a new <CodeChange> starts at response "
-                            f"line {k + 1})", open_line, hint="end every tag with </CodeChange>")
+            raise self.tag.error("<CodeChange is never closed (a new <CodeChange> starts at "
+                                 f"response line {k + 1})", self.tag.line,
+                                 hint="end every tag with </CodeChange>")
         if is_divider(line) or is_replace(line) or looks_like_marker(line):
-            raise tag.error(f"unexpected {line.strip()!r} outside a SEARCH/REPLACE block", k + 1,
-                            hint="every block starts with a <<<<<<< SEARCH line")
-        # fences around the blocks and stray prose between them are not content
-        c += 1
-    reason = f"{CUT_OFF}: <CodeChange> is never closed (the response ends before </CodeChange>)"
-    if state == "description":
-        reason += "; <Description> is never closed"
-    raise tag.error(reason, open_line, hint=f"end every tag with </CodeChange>; {CUT_OFF_HINT}")
+            raise self.tag.error(f"unexpected {line.strip()!r} outside a SEARCH/REPLACE block",
+                                 k + 1, hint="every block starts with a <<<<<<< SEARCH line")
 
 
 def _finish(tag: _Tag, start: int, end: int, path: str) -> Block:

@@ -69,73 +69,103 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
     used only where nothing else can tell: a ``---``/``+++`` pair that may be a removed
     and an added line, trailing blank lines that may be blank context, and, in an
     unfenced (not ``bounded``) diff, a blank line followed by diff-like prose."""
-    n = len(lines)
     header = lines[i].rstrip()
     if header.startswith("@@@"):
         raise sec.error("combined diffs ('@@@' hunks of a merge) are not supported", i + 1,
                         hint="write an ordinary two-sided diff")
     m = read_hunk_header(header)
-    # lines the counts still announce (None: no counts)
-    old_left, new_left = _announced(m) if m else (None, None)
-    body: list[tuple[str, str]] = []
-    blank_run = 0  # trailing blank lines in ``body`` (tentative context)
-    old_before_blanks = new_before_blanks = None  # counts left before that run
-    last_tag = None
-    old_no_newline = new_no_newline = False
-    j = i + 1
-    prose_at = None  # where prose after the hunk begins (an unfenced diff's list)
-    ahead: _RunAhead | None = None  # the lines after the hunk's first blank line
-    watch = not bounded  # an unfenced diff: watch for the prose after it
-    while j < n:
-        line = lines[j]
-        if j == prose_at or _closes_hunk(lines, j, old_left, new_left) or not is_hunk_line(line):
-            break
-        if line[:1] == " " and scan is not None \
-                and (old_left is None or (old_left <= 0 and new_left <= 0)) \
-                and scan.ends_fence(j):
-            break  # past the lines its header counts, ' ```' closes the fence (BEHAVIOR.md §2)
-        if line.startswith("\\"):  # '\ No newline at end of file': of the line before
-            old_no_newline = old_no_newline or last_tag in (CONTEXT, REMOVE)
-            new_no_newline = new_no_newline or last_tag in (CONTEXT, ADD)
-            blank_run = 0
-            j += 1
-            continue
-        if watch and body and not blank_run:
-            ahead, prose_at = _prose_after(lines, j, number, sec, old_left, new_left, ahead)
-            watch = prose_at is None
-            if j == prose_at:
-                break
-        if not line.strip():
-            if blank_run == 0:
-                old_before_blanks, new_before_blanks = old_left, new_left
-            blank_run += 1
-            tag, content = CONTEXT, line[1:]
-        else:
-            blank_run = 0
-            tag, content = line[0], line[1:]
-        body.append((tag, content))
-        last_tag = tag
-        if old_left is not None:
-            old_left -= tag != ADD
-            new_left -= tag != REMOVE
-        j += 1
-    if blank_run:
-        drop = blank_run - _blank_lines_kept(lines, j, blank_run, old_before_blanks,
-                                             new_before_blanks)
-        del body[len(body) - drop:]
-        j -= drop
-        # a '\' line cannot sit after a blank run (it resets the run), so j is exact
+    hunk = _HunkBody(lines, number, sec, m, scan, watch=not bounded)
+    j = hunk.read(i + 1)
+    body = hunk.body
     if scan is not None and j > scan.last_content:
         _check_not_cut(lines, i, j, number, sec, m, body, scan)
     if not body:
         return None, j
-    if j != prose_at:
+    if j != hunk.prose_at:
         _refuse_a_lost_context_line(lines, j, number, sec)
     unplaced = placeless_addition(header, body)
     if unplaced:
         raise sec.error(f"hunk {number}: {unplaced}", i + 1, hint=PLACELESS_HINT)
     return Hunk(body, number=number, kind="hunk", line_hint=m.old_start if m else None,
-                old_no_newline=old_no_newline, new_no_newline=new_no_newline), j
+                old_no_newline=hunk.old_no_newline, new_no_newline=hunk.new_no_newline), j
+
+
+class _HunkBody:
+    """A hunk's body being read line by line, with the header's counts of the lines still
+    announced (``old_left``, ``new_left``; None: no counts) recounted as it goes."""
+
+    def __init__(self, lines: list[str], number: int, sec, m: HunkHeader | None,
+                 scan: Scan | None, watch: bool):
+        self.lines = lines
+        self.number = number
+        self.sec = sec
+        self.scan = scan
+        self.old_left, self.new_left = _announced(m) if m else (None, None)
+        self.body: list[tuple[str, str]] = []
+        self.blank_run = 0  # trailing blank lines in ``body`` (tentative context)
+        self.old_before_blanks = self.new_before_blanks = None  # counts left before that run
+        self.last_tag: str | None = None
+        self.old_no_newline = self.new_no_newline = False
+        self.prose_at: int | None = None  # where prose after the hunk begins (an unfenced diff's list)
+        self.ahead: _RunAhead | None = None  # the lines after the hunk's first blank line
+        self.watch = watch  # an unfenced diff: watch for the prose after it
+
+    def read(self, j: int) -> int:
+        """Read the body from line ``j`` to its real end; return the line after it (its
+        trailing blank lines that are not the hunk's left out)."""
+        lines = self.lines
+        while j < len(lines) and not self._ends_before(j):
+            line = lines[j]
+            if line.startswith("\\"):  # '\ No newline at end of file': of the line before
+                self.old_no_newline = self.old_no_newline or self.last_tag in (CONTEXT, REMOVE)
+                self.new_no_newline = self.new_no_newline or self.last_tag in (CONTEXT, ADD)
+                self.blank_run = 0
+                j += 1
+                continue
+            if self.watch and self.body and not self.blank_run:
+                self.ahead, self.prose_at = _prose_after(lines, j, self.number, self.sec,
+                                                         self.old_left, self.new_left, self.ahead)
+                self.watch = self.prose_at is None
+                if j == self.prose_at:
+                    break
+            self._take(line)
+            j += 1
+        if self.blank_run:
+            drop = self.blank_run - _blank_lines_kept(lines, j, self.blank_run,
+                                                      self.old_before_blanks,
+                                                      self.new_before_blanks)
+            del self.body[len(self.body) - drop:]
+            j -= drop
+            # a '\' line cannot sit after a blank run (it resets the run), so j is exact
+        return j
+
+    def _ends_before(self, j: int) -> bool:
+        """Line ``j`` is not the hunk's: prose after it, the next hunk or file, a line
+        that is no hunk line, or the fence's close past the lines the counts announce."""
+        line = self.lines[j]
+        if j == self.prose_at or _closes_hunk(self.lines, j, self.old_left, self.new_left) \
+                or not is_hunk_line(line):
+            return True
+        # past the lines its header counts, ' ```' closes the fence (BEHAVIOR.md §2)
+        return (line[:1] == " " and self.scan is not None
+                and (self.old_left is None or (self.old_left <= 0 and self.new_left <= 0))
+                and self.scan.ends_fence(j))
+
+    def _take(self, line: str) -> None:
+        """Add a context, removed or added line (a blank one is tentative context)."""
+        if not line.strip():
+            if self.blank_run == 0:
+                self.old_before_blanks, self.new_before_blanks = self.old_left, self.new_left
+            self.blank_run += 1
+            tag, content = CONTEXT, line[1:]
+        else:
+            self.blank_run = 0
+            tag, content = line[0], line[1:]
+        self.body.append((tag, content))
+        self.last_tag = tag
+        if self.old_left is not None:
+            self.old_left -= tag != ADD
+            self.new_left -= tag != REMOVE
 
 
 def placeless_addition(header: str, body: list[tuple[str, str]]) -> str | None:

@@ -26,7 +26,7 @@ from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, Hashli
     Operation, RenameFile, Source
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, Tag, new_file_text, parse_tag, \
     scan_blocks, skip_space
-from ..text import fence_open, read_hunk_header, strip_fence
+from ..text import content_span, fence_open, read_hunk_header, strip_fence
 
 NAME = "file-changes"
 HASHLINE = "hashline"
@@ -223,11 +223,7 @@ def _without_envelope(lines: list[str], first: int, path: str,
     ``*** Begin Patch`` / ``*** Update File: <this path>`` as its first lines and
     ``*** End Patch`` as its last (BEHAVIOR.md §3).  An envelope naming another file is
     refused rather than guessed at."""
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
+    lo, hi = content_span(lines)
     changed = False
     h = patch_marker(lines[lo]) if lo < hi else None
     if h is not None and h.kind == BEGIN:

@@ -72,7 +72,7 @@ from operator import add
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record, replace
-from ..text import fence_info, fence_open, indent_of, is_fence_close
+from ..text import content_span, fence_info, fence_open, indent_of, is_fence_close
 
 
 
@@ -96,11 +96,7 @@ class Block:
 def new_file_text(lines: list[str]) -> str:
     """A created file's content (BEHAVIOR.md §5): blank lines around the body dropped,
     exactly one final newline, an empty body gives an empty file."""
-    lo, hi = 0, len(lines)
-    while lo < hi and not lines[lo].strip():
-        lo += 1
-    while hi > lo and not lines[hi - 1].strip():
-        hi -= 1
+    lo, hi = content_span(lines)
     if lo == hi:
         return ""
     return "\n".join(lines[lo:hi]) + "\n"
@@ -259,69 +255,34 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     cut off."""
     scan = Scan(text, ends_whole)
     scan.inside_fence = inside_fence
+    found = ScanResult([], [])
     lines = scan.lines
     n = len(lines)
-    blocks: list[Block] = []
-    wrappers: list[tuple[int, int]] = []
+    wanted = _first_characters_wanted(formats)
     i = 0
     while i < n:
         line = lines[i]
         first = line.lstrip()[:1]
-        claimed = None
-        if first:
-            for fmt in formats:
-                if (fmt.triggers is None or first in fmt.triggers) and fmt.opens(scan, i):
-                    claimed = fmt
-                    break
-        if claimed is not None:
-            try:
-                block = claimed.parse(scan, i)
-            except ParseError as e:
-                raise _as_cut_off(scan, e, claimed) from None
-            if block.start < scan.offset(scan.floor) or block.end <= block.start:
-                raise AssertionError(f"format {claimed.name} claimed text outside its reach")
-            stop = scan.stop_line(block.end)
-            fence = scan.fence
-            if fence is not None and fence.taken:
-                # the block took the fence's closing line as its own wrapper (aider's path
-                # line, opening and closing fence around a SEARCH/REPLACE block)
-                if scan.starts[fence.line] < block.start:
-                    wrappers.append((scan.starts[fence.line], block.start))
-                scan.fence = None
-            elif fence is not None:
-                fence.holds_change = True
-                j = stop
-                while j < n and not lines[j].strip():
-                    j += 1
-                if j < n and scan.ends_fence(j):
-                    # the fence around the block belongs to it
-                    wrappers.append((scan.starts[fence.line], scan.end_of(j)))
-                    scan.fence = None
-                    stop = j + 1
-            blocks.append(block)
-            i = scan.floor = stop
+        if wanted is not None and first not in wanted and scan.fence is None:
+            i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
             continue
-        fence = scan.fence
-        if fence is None and first in ("`", "~") and line[:1] == " ":
-            found = _indented_fence(scan, formats, i)
-            if isinstance(found, OpenFence):
-                scan.fence = found  # a prose fence, even indented 4 or more: its lines
+        claimed = _claimant(scan, formats, i, first) if first else None
+        if claimed is not None:
+            i = scan.floor = _take_block(scan, claimed, i, found)
+            continue
+        if scan.fence is None and first in ("`", "~") and line[:1] == " ":
+            fenced = _indented_fence(scan, formats, i)
+            if isinstance(fenced, OpenFence):
+                scan.fence = fenced  # a prose fence, even indented 4 or more: its lines
                 i += 1  # are never looked at again as fence openings
                 continue
-            if found is not None:
-                inner, stop = found
-                blocks.extend(inner)
-                wrappers.append((scan.starts[i], scan.offset(stop)))
+            if fenced is not None:
+                inner, stop = fenced
+                found.blocks.extend(inner)
+                found.wrappers.append((scan.starts[i], scan.offset(stop)))
                 i = scan.floor = stop
                 continue
-        if fence is None:
-            opened = fence_open(line) if first in ("`", "~") else None
-            if opened:
-                scan.fence = OpenFence(opened[0], opened[1], i)
-        elif is_fence_close(line, fence.char, fence.length, indent_of(lines[fence.line])):
-            if fence.holds_change:
-                wrappers.append((scan.starts[fence.line], scan.end_of(i)))
-            scan.fence = None
+        _follow_prose_fence(scan, i, first, found.wrappers)
         i += 1
     fence = scan.fence
     if fence is not None and fence.holds_change:
@@ -332,7 +293,80 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
         _refuse_cut_at_a_block_start(scan, formats)
     for fmt in formats:
         fmt.finish(scan)
-    return ScanResult(blocks, wrappers)
+    return found
+
+
+def _first_characters_wanted(formats: "list[Format]") -> frozenset[str] | None:
+    """The first characters of a line that some format may open on or that may open a
+    fence; None when a format asks on every line."""
+    if any(fmt.triggers is None for fmt in formats):
+        return None
+    return frozenset("`~").union(*(fmt.triggers or "" for fmt in formats))
+
+
+def _claimant(scan: Scan, formats: "list[Format]", i: int, first: str) -> "Format | None":
+    """The first format whose block opens on line ``i`` (``first``: the line's first
+    non-blank character, the formats' cheap prefilter)."""
+    for fmt in formats:
+        if (fmt.triggers is None or first in fmt.triggers) and fmt.opens(scan, i):
+            return fmt
+    return None
+
+
+def _take_block(scan: Scan, fmt: "Format", i: int, found: ScanResult) -> int:
+    """Parse the block ``fmt`` claimed on line ``i`` into ``found``, with the prose fence
+    around it when it is the block's; return the first line after both."""
+    try:
+        block = fmt.parse(scan, i)
+    except ParseError as e:
+        raise _as_cut_off(scan, e, fmt) from None
+    if block.start < scan.offset(scan.floor) or block.end <= block.start:
+        raise AssertionError(f"format {fmt.name} claimed text outside its reach")
+    stop = _take_enclosing_fence(scan, block, scan.stop_line(block.end), found.wrappers)
+    found.blocks.append(block)
+    return stop
+
+
+def _take_enclosing_fence(scan: Scan, block: Block, stop: int,
+                          wrappers: list[tuple[int, int]]) -> int:
+    """The prose fence open around a block holds a change: when its closing line follows
+    the block (or the block took it), the fence is the block's wrapper.  Returns the
+    first line after the block and the fence it took."""
+    fence = scan.fence
+    if fence is None:
+        return stop
+    if fence.taken:
+        # the block took the fence's closing line as its own wrapper (aider's path
+        # line, opening and closing fence around a SEARCH/REPLACE block)
+        if scan.starts[fence.line] < block.start:
+            wrappers.append((scan.starts[fence.line], block.start))
+        scan.fence = None
+        return stop
+    fence.holds_change = True
+    j = stop
+    while j < len(scan.lines) and not scan.lines[j].strip():
+        j += 1
+    if j < len(scan.lines) and scan.ends_fence(j):
+        # the fence around the block belongs to it
+        wrappers.append((scan.starts[fence.line], scan.end_of(j)))
+        scan.fence = None
+        return j + 1
+    return stop
+
+
+def _follow_prose_fence(scan: Scan, i: int, first: str, wrappers: list[tuple[int, int]]) -> None:
+    """Line ``i``, which no block claimed, opens or closes a prose fence: track it (a
+    closed fence that held a change is a wrapper)."""
+    fence = scan.fence
+    line = scan.lines[i]
+    if fence is None:
+        opened = fence_open(line) if first in ("`", "~") else None
+        if opened:
+            scan.fence = OpenFence(opened[0], opened[1], i)
+    elif is_fence_close(line, fence.char, fence.length, indent_of(scan.lines[fence.line])):
+        if fence.holds_change:
+            wrappers.append((scan.starts[fence.line], scan.end_of(i)))
+        scan.fence = None
 
 
 def _indented_fence(scan: Scan, formats: "list[Format]",
@@ -353,22 +387,10 @@ def _indented_fence(scan: Scan, formats: "list[Format]",
     while j < n and not is_fence_close(lines[j], *opened):
         j += 1
     prose = OpenFence(opened[0], opened[1], i)
-    for m in range(i + 1, j):  # aider's blocks (their path is outside the fence) read
-        first = lines[m].lstrip()[:1]  # indented lines themselves
-        if first and any(f.reads_indented and (f.triggers is None or first in f.triggers)
-                         and f.opens(scan, m) for f in formats):
-            return prose
-    pad = " " * k
-    body = "\n".join(l[k:] if l.startswith(pad) else l.lstrip(" ") for l in lines[i + 1:j])
+    if _read_at_own_indentation(scan, formats, i + 1, j):
+        return prose
     closed = j < n
-    try:
-        inner = scan_blocks(body + "\n" if closed else body, formats,
-                            ends_whole=scan.ends_whole and not closed, inside_fence=closed)
-    except ParseError as e:
-        for problem in e.problems:
-            if problem.response_line:
-                problem.response_line += i + 1
-        raise
+    inner = _scan_fence_content(scan, formats, i, j, k)
     if not inner.blocks:
         return prose
     if not closed:
@@ -381,6 +403,36 @@ def _indented_fence(scan: Scan, formats: "list[Format]",
             if op.source.line:
                 op.source = replace(op.source, line=op.source.line + i + 1)
     return inner.blocks, j + 1
+
+
+def _read_at_own_indentation(scan: Scan, formats: "list[Format]", lo: int, hi: int) -> bool:
+    """A block of a format that reads indented lines itself opens among lines ``lo`` to
+    ``hi`` (aider's blocks: their path is outside the fence)."""
+    for m in range(lo, hi):
+        first = scan.lines[m].lstrip()[:1]
+        if first and any(f.reads_indented and (f.triggers is None or first in f.triggers)
+                         and f.opens(scan, m) for f in formats):
+            return True
+    return False
+
+
+def _scan_fence_content(scan: Scan, formats: "list[Format]", i: int, j: int,
+                        k: int) -> ScanResult:
+    """The blocks of the fence opened on line ``i`` (indented ``k`` spaces) and closed on
+    line ``j`` (never, when ``j`` is past the end), its content read with up to ``k``
+    spaces removed from each line; a problem's response line counts from the response."""
+    lines = scan.lines
+    pad = " " * k
+    body = "\n".join(l[k:] if l.startswith(pad) else l.lstrip(" ") for l in lines[i + 1:j])
+    closed = j < len(lines)
+    try:
+        return scan_blocks(body + "\n" if closed else body, formats,
+                           ends_whole=scan.ends_whole and not closed, inside_fence=closed)
+    except ParseError as e:
+        for problem in e.problems:
+            if problem.response_line:
+                problem.response_line += i + 1
+        raise
 
 
 def _as_cut_off(scan: Scan, error: ParseError, fmt: "Format") -> ParseError:
@@ -497,6 +549,8 @@ def parse_tag(text: str, pos: int, line: int) -> Tag | None:
 
 
 def _read_tag(text: str, pos: int, line: int) -> Tag | None:
+    """``parse_tag``'s reading character by character, for a tag the one-match reading
+    did not take: it reads what it can and says what is wrong."""
     p = skip_space(text, pos + 1, " \t")
     closing = p < len(text) and text[p] == "/"
     if closing:
@@ -522,32 +576,37 @@ def _read_tag(text: str, pos: int, line: int) -> Tag | None:
             if r < len(text) and text[r] == ">":
                 return Tag(name, closing, attrs, True, r + 1)
             raise ParseError(f"stray '/' in the <{name}> tag", line=line, directive=name)
-        q = p
-        while q < len(text) and text[q] in _ATTR_CHARS:
-            q += 1
-        if q == p:
-            raise ParseError(f"unexpected {c!r} in the <{name}> tag", line=line, directive=name)
-        key = text[p:q]
-        p = skip_space(text, q, " \t")
-        if p >= len(text) or text[p] != "=":
-            raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
-                             directive=name)
-        p = skip_space(text, p + 1, " \t")
-        if p < len(text) and text[p] in "\"'":
-            quote = text[p]
-            close = text.find(quote, p + 1)
-            if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
-                raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
-                                 line=line, directive=name)
-            value, p = text[p + 1:close], close + 1
-        else:
-            q = _unquoted_value_end(text, p, len(text))
-            value, p = text[p:q], q
+        key, value, p = _read_attribute(text, p, name, line)
         norm = attribute_key(key)
         if norm in attrs and attrs[norm] != value:
             raise ParseError(f"attribute {key!r} of <{name}> is given twice", line=line,
                              directive=name)
         attrs[norm] = value
+
+
+def _read_attribute(text: str, p: int, name: str, line: int) -> tuple[str, str, int]:
+    """The attribute starting at ``text[p]`` in the tag ``name``, strictly: its name, its
+    value (quoted on one line, or unquoted) and the offset after it."""
+    q = p
+    while q < len(text) and text[q] in _ATTR_CHARS:
+        q += 1
+    if q == p:
+        raise ParseError(f"unexpected {text[p]!r} in the <{name}> tag", line=line, directive=name)
+    key = text[p:q]
+    p = skip_space(text, q, " \t")
+    if p >= len(text) or text[p] != "=":
+        raise ParseError(f"attribute {key!r} of <{name}> has no value", line=line,
+                         directive=name)
+    p = skip_space(text, p + 1, " \t")
+    if p < len(text) and text[p] in "\"'":
+        quote = text[p]
+        close = text.find(quote, p + 1)
+        if close < 0 or "\n" in text[p + 1:close]:  # values stay on one line
+            raise ParseError(f"attribute {key!r} of <{name}> has no closing {quote}",
+                             line=line, directive=name)
+        return key, text[p + 1:close], close + 1
+    q = _unquoted_value_end(text, p, len(text))
+    return key, text[p:q], q
 
 
 def read_attributes(text: str) -> dict[str, str]:

@@ -103,49 +103,75 @@ def read_block(lines: Sequence[str], head: int, *,
     ``closes(line)`` recognises the closing marker; ``aider_close`` accepts aider's second
     ``=======`` as the close when no REPLACE marker comes (see the module's doc).  Raises
     BlockError for a block that has no divider or is never closed."""
+    dividers, j, closer = _scan_block(lines, head, stop, closes)
+    if closer is not None:
+        if not dividers:
+            raise BlockError(_NO_DIVIDER, head, _DIVIDER_HINT, "divider", "replace")
+        return RawBlock(head, closer, _readings(lines, head, dividers, closer))
+    stopped_by = "end" if j >= len(lines) else "search" if is_search(lines[j]) else "stop"
+    if aider_close:
+        block = _aider_closed(lines, head, dividers, j)
+        if block is not None:
+            return block
+    raise _never_closed(lines, head, dividers, j, stopped_by)
+
+
+_NO_DIVIDER = "the block has no '=======' line between SEARCH and REPLACE"
+_DIVIDER_HINT = "separate SEARCH and REPLACE with a ======= line"
+
+
+def _scan_block(lines: Sequence[str], head: int, stop: Callable[[str], bool] | None,
+                closes: Callable[[str], bool]) -> tuple[list[int], int, int | None]:
+    """The divider candidates after ``head``, the line the scan stopped on, and that
+    line's index again when it is the closing marker (None when the block never closed:
+    the text's end, the next SEARCH or the region's close came first)."""
     n = len(lines)
     dividers: list[int] = []
     j = head + 1
-    closer = None
     while j < n:
         line = lines[j]
         if closes(line):
-            closer = j
-            break
+            return dividers, j, j
         if (stop is not None and stop(line)) or is_search(line):
             break
         if is_divider(line):
             dividers.append(j)
         j += 1
-    no_divider = "the block has no '=======' line between SEARCH and REPLACE"
-    divider_hint = "separate SEARCH and REPLACE with a ======= line"
-    if closer is not None:
-        if not dividers:
-            raise BlockError(no_divider, head, divider_hint, "divider", "replace")
-        if dividers[0] == head + 1:  # empty SEARCH: the first one is the divider
-            dividers = dividers[:1]
-        return RawBlock(head, closer, [Reading(d, list(lines[head + 1:d]), list(lines[d + 1:closer]))
-                                       for d in dividers])
-    stopped_by = "end" if j >= n else "search" if is_search(lines[j]) else "stop"
-    if aider_close:
-        for k, d in enumerate(dividers):
-            if k == 0 or not _region_ends_after(lines, d, j):
-                continue
-            cands = dividers[:k]
-            if cands[0] == head + 1:
-                cands = cands[:1]
-            return RawBlock(head, d, [Reading(c, list(lines[head + 1:c]), list(lines[c + 1:d]))
-                                      for c in cands])
+    return dividers, j, None
+
+
+def _readings(lines: Sequence[str], head: int, dividers: list[int], close: int) -> list[Reading]:
+    """One reading per divider candidate of the block closed at ``close``; a divider
+    right after the SEARCH marker (an empty SEARCH) is the only one."""
+    if dividers[0] == head + 1:
+        dividers = dividers[:1]
+    return [Reading(d, list(lines[head + 1:d]), list(lines[d + 1:close])) for d in dividers]
+
+
+def _aider_closed(lines: Sequence[str], head: int, dividers: list[int],
+                  region_end: int) -> RawBlock | None:
+    """The block closed by aider's second ``=======``, when one is followed by only the
+    end of the block's region (see the module's doc); None when none is."""
+    for k, d in enumerate(dividers):
+        if k == 0 or not _region_ends_after(lines, d, region_end):
+            continue
+        return RawBlock(head, d, _readings(lines, head, dividers[:k], d))
+    return None
+
+
+def _never_closed(lines: Sequence[str], head: int, dividers: list[int], j: int,
+                  stopped_by: str) -> BlockError:
+    """The error for a block that no closing marker ended (line ``j`` came instead)."""
     if not dividers:
-        reason = no_divider if stopped_by != "end" else \
+        reason = _NO_DIVIDER if stopped_by != "end" else \
             "the block is never closed (no '=======' and no '>>>>>>> REPLACE' line; truncated response?)"
-        raise BlockError(reason, head, divider_hint, "divider", stopped_by)
+        return BlockError(reason, head, _DIVIDER_HINT, "divider", stopped_by)
     if stopped_by == "end":
         reason = "the block is never closed (no '>>>>>>> REPLACE' line; truncated response?)"
     else:
         following = "the next <<<<<<< SEARCH" if stopped_by == "search" else repr(lines[j].strip())
         reason = f"the block has no '>>>>>>> REPLACE' line before {following}"
-    raise BlockError(reason, head, "end every block with >>>>>>> REPLACE", "replace", stopped_by)
+    return BlockError(reason, head, "end every block with >>>>>>> REPLACE", "replace", stopped_by)
 
 
 def _region_ends_after(lines: Sequence[str], d: int, region_end: int) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..ops import NewFile, Source
-from ..text import indent_of
+from ..text import fence_close_line
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
 from .search_blocks import DOCUMENT_SUFFIXES
 from .search_replace import (closes, cut_in_a_path_line, fence_of, is_closing_tag, names_file,
@@ -48,26 +48,12 @@ def _path_before(lines: list[str], fence_line: int, floor: int) -> tuple[str | N
 
 
 def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | None:
-    """The line closing the fence opened on ``lines[start]``, or None.  Inside one of
-    aider's tag fences every other line is content (that is why aider chose it)."""
+    """The line closing the fence opened on ``lines[start]``, or None: fences pair as
+    everywhere else (``text.fence_close_line``), but inside one of aider's tag fences
+    every other line is content (that is why aider chose it)."""
     if fence[0].startswith("<"):
         return next((k for k in range(start + 1, len(lines)) if closes(lines[k], fence)), None)
-    char, length, _info = fence
-    nested = None  # a fence opened inside the content
-    most = indent_of(lines[start]) + 3  # fence lines indented further are the file's (CommonMark)
-    for k in range(start + 1, len(lines)):
-        f = fence_of(lines[k])
-        if f is None or indent_of(lines[k]) > most:
-            continue
-        if nested is not None:
-            if not f[2] and f[0] == nested[0] and f[1] >= nested[1]:
-                nested = None
-            continue
-        if not f[2] and f[0] == char and f[1] >= length:
-            return k
-        if f[2] and f[0] == char and f[1] >= length:  # a shorter one cannot close it anyway
-            nested = f
-    return None
+    return fence_close_line(lines, start, (fence[0], fence[1]))
 
 
 def _refuse_inner_bare_fences(lines: list[str], start: int, close: int,

@@ -203,45 +203,56 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
         if hook_index:
             env = dict(env, GIT_INDEX_FILE=hook_index)
         if "pre-commit" in present:
-            res = run_hook(repo, "pre-commit", [], env)
-            output.append(res.output)
-            if res.returncode != 0:
-                raise _failed(res, hints)
+            _run_or_refuse(repo, "pre-commit", [], env, output, hints)
             tree_id = after_pre_commit(repo, lock, hook_index, tree_id)
-        msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
-        char = comment_char(repo)
-        text = message
-        if editor is not None:
-            text = (message.rstrip("\n") + "\n\n"
-                    f"{char} Please enter the commit message for your changes. Lines starting\n"
-                    f"{char} with '{char}' will be ignored, and an empty message aborts the commit.\n")
-        with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text)
-        if "prepare-commit-msg" in present:
-            res = run_hook(repo, "prepare-commit-msg", [msg_file, "message"], env)
-            output.append(res.output)
-            if res.returncode != 0:
-                raise _failed(res, hints)
-        if editor is not None:
-            editor(msg_file)
-        if "commit-msg" in present:
-            res = run_hook(repo, "commit-msg", [msg_file], env)
-            output.append(res.output)
-            if res.returncode != 0:
-                raise _failed(res, hints)
-        with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-        if editor is not None:  # git's default cleanup: "strip" when edited, else "whitespace"
-            text = strip_comments(text, char)
-        message = cleanup_whitespace(text)
-        if not message.strip():
-            why = "" if editor is not None else " (a hook emptied it)"
-            raise ApplyError(f"aborting commit due to empty commit message{why}", kind=ErrorKind.HOOK)
+        message = _commit_message(repo, message, env, present, editor, output, hints)
     except BaseException:
         if hook_index and hook_index != lock.lock_path:
             remove_file(hook_index)
         raise
     return HookedCommit(tree_id, message, hook_index, output)
+
+
+def _run_or_refuse(repo, name: str, args: list[str], env: dict[str, str], output: list[str],
+                   hints: dict[str, str]) -> None:
+    """Run a hook that is present, keep its output; ApplyError (kind "hook") if it fails."""
+    res = run_hook(repo, name, args, env)
+    output.append(res.output)
+    if res.returncode != 0:
+        raise _failed(res, hints)
+
+
+def _commit_message(repo, message: str, env: dict[str, str], present: list[str], editor,
+                    output: list[str], hints: dict[str, str]) -> str:
+    """The message after prepare-commit-msg, the editor and commit-msg had it in
+    COMMIT_EDITMSG, read back and cleaned up as git does."""
+    msg_file = os.path.join(repo.gitdir, "COMMIT_EDITMSG")
+    char = comment_char(repo)
+    text = message if editor is None else _with_instructions(message, char)
+    with open(msg_file, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
+    if "prepare-commit-msg" in present:
+        _run_or_refuse(repo, "prepare-commit-msg", [msg_file, "message"], env, output, hints)
+    if editor is not None:
+        editor(msg_file)
+    if "commit-msg" in present:
+        _run_or_refuse(repo, "commit-msg", [msg_file], env, output, hints)
+    with open(msg_file, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    if editor is not None:  # git's default cleanup: "strip" when edited, else "whitespace"
+        text = strip_comments(text, char)
+    message = cleanup_whitespace(text)
+    if not message.strip():
+        why = "" if editor is not None else " (a hook emptied it)"
+        raise ApplyError(f"aborting commit due to empty commit message{why}", kind=ErrorKind.HOOK)
+    return message
+
+
+def _with_instructions(message: str, char: str) -> str:
+    """The message as git gives it to the editor: with its comment lines saying how."""
+    return (message.rstrip("\n") + "\n\n"
+            f"{char} Please enter the commit message for your changes. Lines starting\n"
+            f"{char} with '{char}' will be ignored, and an empty message aborts the commit.\n")
 
 
 # --------------------------------------------------------------------------- the editor
@@ -306,9 +317,7 @@ def edit_text(repo, message: str) -> str:
     path = os.path.join(folder, "COMMIT_EDITMSG")
     try:
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(message.rstrip("\n") + "\n\n"
-                    f"{char} Please enter the commit message for your changes. Lines starting\n"
-                    f"{char} with '{char}' will be ignored, and an empty message aborts the commit.\n")
+            f.write(_with_instructions(message, char))
         run_editor(repo, path)
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
