@@ -96,16 +96,15 @@ def locate_anchors(anchors: list[str], lines: Sequence[str], index: LineIndex, c
 
 def refuse_outside_block(old: list[str], index: LineIndex, block, end: int) -> None:
     """The old side fits, but not inside the anchored block: refused, naming the anchor."""
-    for tier in range(4):
-        fits = index.fits(old, tier)
-        if fits:
-            anchor, at = block
-            raise AnchorRefusal(
-                f"the edit's old lines fit only outside the block of the anchor {anchor!r} "
-                f"(lines {at + 1}-{end}), at line {fits[0] + 1}",
-                hint="use the '@@' line of the block that holds the edit, or drop the anchor",
-                nearby=numbered(index.lines, fits[0], fits[0] + len(old)),
-                nearby_label="where they fit")
+    _tier, fits = index.first_fits(old)
+    if fits:
+        anchor, at = block
+        raise AnchorRefusal(
+            f"the edit's old lines fit only outside the block of the anchor {anchor!r} "
+            f"(lines {at + 1}-{end}), at line {fits[0] + 1}",
+            hint="use the '@@' line of the block that holds the edit, or drop the anchor",
+            nearby=numbered(index.lines, fits[0], fits[0] + len(old)),
+            nearby_label="where they fit")
 
 
 def numbered(lines: Sequence[str], start: int, end: int) -> list[tuple[int, str]]:

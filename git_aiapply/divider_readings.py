@@ -131,10 +131,7 @@ def _old(reading) -> list[str]:
 def _places(index: LineIndex, old: list[str]) -> set[int]:
     """Where ``old`` fits, on its first matching tier (nowhere for a blank SEARCH)."""
     if any(t.strip() for t in old):
-        for tier in range(4):
-            found = set(index.fits(old, tier))
-            if found:
-                return found
+        return set(index.first_fits(old)[1])
     return set()
 
 

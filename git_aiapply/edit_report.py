@@ -217,12 +217,9 @@ def changed_range(old: list[str], new: list[str]) -> tuple[int, int, int, int]:
     """(old_start, old_end, new_start, new_end), 1-based inclusive, of the lines between
     the common first and last lines of ``old`` and ``new`` (for edits that are not
     located line by line: tool-call string replacements)."""
-    lo = 0
-    while lo < len(old) and lo < len(new) and old[lo] == new[lo]:
-        lo += 1
-    hi = 0
-    while hi < len(old) - lo and hi < len(new) - lo and old[-1 - hi] == new[-1 - hi]:
-        hi += 1
+    from .matching import common_ends
+
+    lo, hi = common_ends(old, new)
     return lo + 1, len(old) - hi, lo + 1, len(new) - hi
 
 

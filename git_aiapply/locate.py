@@ -14,6 +14,7 @@ fits several places consistent with the others is refused, never guessed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from . import edit_report
 from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
@@ -61,12 +62,8 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     to reuse (trials of several edits on one text share it: gather.py)."""
     lines = ft.lines
     index = index if index is not None else LineIndex(lines, [l for h in hunks for l in h.old])
-    n_lines = len(lines)
     problems: list[Problem] = []
-
-    def problem(h: Hunk, reason: str, **kw) -> Problem:
-        return Problem(reason, file=path, directive=h.directive or directive, edit=h.number,
-                       edit_first_line=h.first_line(), **kw)
+    problem = partial(_problem, path, directive)
 
     # 1. candidates for each hunk, each on the first tier where it fits; copies of the
     # same edit share them (restatements beyond their fits are dropped); then line numbers
@@ -79,33 +76,62 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     restated |= narrow_by_line_numbers(hunks, candidates)
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
-    def corrected(p: Placement, runs):
-        try:
-            return _corrected_shapes(replace(p), runs, lines)
-        except CannotCorrect:
-            return None
-
-    placer = Placer(hunks, candidates, restated, correct=corrected)
+    placer = Placer(hunks, candidates, restated, correct=partial(_corrected_or_none, lines))
     chosen = placer.place(lines, problem)
     placed = placer.distinct(chosen)
 
-    # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies;
-    # the changed runs of all edits, in file order (runs never overlap: Placer checked)
+    # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies
+    out, added, removed = _write_runs(ft, _changed_runs(placed, placer.shapes, lines, problem))
+    final_newline = _final_newline(ft, hunks, placed) or ensure_final_newline
+    if reporting:
+        kept = {p.index for p in placed}
+        edit_report.note(edit_report.placement_reports(
+            path, directive, hunks, placed, [p for p in chosen if p.index not in kept],
+            sorted(restated), {i for i in several if len(candidates[i]) == 1}))
+    return out.finish(final_newline), added, removed
+
+
+def _problem(path: str, directive: str | None, h: Hunk, reason: str, **kw) -> Problem:
+    """A refusal of the hunk ``h`` of ``path`` (its own directive, else the file's)."""
+    return Problem(reason, file=path, directive=h.directive or directive, edit=h.number,
+                   edit_first_line=h.first_line(), **kw)
+
+
+def _corrected_or_none(lines: Sequence[str], p: Placement, runs):
+    """The placer's trial of a candidate: its corrected runs, or None when they cannot be
+    corrected (on a copy: the candidate itself is not marked)."""
+    try:
+        return _corrected_shapes(replace(p), runs, lines)
+    except CannotCorrect:
+        return None
+
+
+def _changed_runs(placed: list[Placement], shapes, lines: Sequence[str], problem) -> list:
+    """The changed runs of all placed edits, in file order, as (start, end, edit, run,
+    the lines written); runs never overlap (the placer checked).  ApplyError listing the
+    edits whose added lines cannot be corrected to the file's indentation/punctuation."""
     runs = []
+    problems: list[Problem] = []
     for p in placed:
         try:
-            shapes = _corrected_shapes(p, placer.shapes[p.index], lines)
+            corrected = _corrected_shapes(p, shapes[p.index], lines)
         except CannotCorrect as e:
             problems.append(problem(p.hunk, str(e), nearby=numbered(lines, p.start, p.end),
                                     nearby_label="the matched lines of the file",
                                     hint="write the edit's lines with the file's own indentation "
                                          "and punctuation (the matched lines are shown above)"))
             continue
-        for k, (a, b, texts) in enumerate(shapes):
+        for k, (a, b, texts) in enumerate(corrected):
             runs.append((p.start + a, p.start + b, p.index, k, texts))
     if problems:
         raise ApplyError(problems)
     runs.sort(key=lambda r: r[:4])
+    return runs
+
+
+def _write_runs(ft: FileText, runs: list) -> tuple[TextBuilder, int, int]:
+    """The file with ``runs`` written over it (not yet finished: the final newline is
+    decided apart), and the counts of added and removed lines."""
     out = TextBuilder(ft, ft.dominant_ending())
     added = removed = 0
     pos = 0
@@ -115,7 +141,15 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
         added += len(texts)
         removed += b - a
         pos = b
-    out.keep(pos, n_lines)
+    out.keep(pos, len(ft.lines))
+    return out, added, removed
+
+
+def _final_newline(ft: FileText, hunks: list[Hunk], placed: list[Placement]) -> bool:
+    """Whether the new file ends with a newline: as the file did, unless an edit at its
+    end says otherwise ("\\ No newline at end of file"); an empty file gains one unless an
+    edit says no."""
+    n_lines = len(ft.lines)
     final_newline = ft.final_newline if n_lines else True
     for p in sorted(placed, key=lambda p: p.index):
         if p.end == n_lines:
@@ -123,16 +157,9 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
                 final_newline = False
             elif p.hunk.old_no_newline:
                 final_newline = True
-    if ensure_final_newline:
-        final_newline = True
     if not n_lines and not any(h.new_no_newline for h in hunks):
         final_newline = True
-    if reporting:
-        kept = {p.index for p in placed}
-        edit_report.note(edit_report.placement_reports(
-            path, directive, hunks, placed, [p for p in chosen if p.index not in kept],
-            sorted(restated), {i for i in several if len(candidates[i]) == 1}))
-    return out.finish(final_newline), added, removed
+    return final_newline
 
 
 def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem]
@@ -239,12 +266,9 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
             at = min(max(h.line_hint, 0), n_lines)
         return [Placement(h, i, at, 0)]
 
-    for tier in range(4):
-        fits = index.fits(old, tier, lo=lo, hi=hi)
-        if h.at_eof:
-            fits = [s for s in fits if s + len(old) == n_lines]
-        if not fits:
-            continue
+    at_end = (lambda s: s + len(old) == n_lines) if h.at_eof else None
+    tier, fits = index.first_fits(old, lo, hi, keep=at_end)
+    if fits:
         if anchor_line is not None:
             fits = fits[:1]  # the first fit after the anchor: the model's own choice
         return [Placement(h, i, s, len(old), tier) for s in fits]

@@ -113,6 +113,32 @@ class LineIndex:
                 out.append(s)
         return out
 
+    def first_fits(self, old: list[str], lo: int = 0, hi: int | None = None,
+                   keep=None) -> tuple[int, list[int]]:
+        """(tier, starts) of the first tier where ``old`` fits within [lo, hi) (the first
+        tier with a match wins, BEHAVIOR.md §3); ``keep(start)`` filters the fits before a
+        tier counts as fitting.  (4, []) when no tier fits."""
+        for tier in range(4):
+            fits = self.fits(old, tier, lo=lo, hi=hi)
+            if keep is not None:
+                fits = [s for s in fits if keep(s)]
+            if fits:
+                return tier, fits
+        return 4, []
+
+
+def common_ends(a: Sequence, b: Sequence) -> tuple[int, int]:
+    """How many items ``a`` and ``b`` share at their start, then how many of the rest at
+    their end (the unchanged head and tail around what an edit really changes)."""
+    limit = min(len(a), len(b))
+    head = 0
+    while head < limit and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head, tail
+
 
 def leading_ws(s: str) -> str:
     return s[: len(s) - len(s.lstrip())]

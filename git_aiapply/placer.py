@@ -10,6 +10,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from .errors import ApplyError, Problem
+from .matching import common_ends
 from .ops import CONTEXT, REMOVE, Hunk
 
 # Work allowed to the search among ambiguous edits (candidate checks), per file.  Past it
@@ -93,14 +94,7 @@ def _net_shape(h: Hunk) -> list[tuple[int, int, tuple[str, ...]]]:
     out = []
     old = h.old
     for a, b, added in _shape(h):
-        removed = old[a:b]
-        head = 0
-        while head < min(len(removed), len(added)) and removed[head] == added[head]:
-            head += 1
-        tail = 0
-        while (tail < min(len(removed), len(added)) - head
-               and removed[-1 - tail] == added[-1 - tail]):
-            tail += 1
+        head, tail = common_ends(old[a:b], added)
         a2, b2 = a + head, b - tail
         rest = tuple(added[head:len(added) - tail])
         if a2 < b2 or rest:
@@ -447,24 +441,21 @@ class Placer:
     def _any_order(self, doms) -> tuple[dict[int, Placement], dict[int, str]]:
         """Open edits fall into groups that constrain each other (their candidates
         collide, or they are identical); each group must have exactly one placement."""
-        parent = {i: i for i in doms}
+        comps = self._constraining_groups(doms)
+        if comps is None:
+            return {}, {i: "too many overlapping places to decide" for i in doms}
+        return self._place_groups(comps, doms)
 
-        def find(i):
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        def union(a, b):
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-
+    def _constraining_groups(self, doms) -> list[list[int]] | None:
+        """The open edits in groups that constrain each other: identical edits, and edits
+        with colliding candidates (a sweep over the candidates in file order); None when
+        the search budget runs out."""
+        groups = _UnionFind(doms)
         first_of_group: dict[int, int] = {}
         for i in doms:
             g = self.group[i]
             if g in first_of_group:
-                union(i, first_of_group[g])
+                groups.union(i, first_of_group[g])
             else:
                 first_of_group[g] = i
         allc = sorted((c for d in doms.values() for c in d), key=self.lo)
@@ -474,17 +465,24 @@ class Placer:
             active = [q for q in active if self.reaches(q, lo)]
             for q in active:
                 self.budget -= 1
-                if q.index != c.index and find(q.index) != find(c.index) and self.conflict(c, q):
-                    union(c.index, q.index)
+                if (q.index != c.index and groups.find(q.index) != groups.find(c.index)
+                        and self.conflict(c, q)):
+                    groups.union(c.index, q.index)
             active.append(c)
             if self.budget < 0:
-                return {}, {i: "too many overlapping places to decide" for i in doms}
+                return None
         comps: dict[int, list[int]] = {}
         for i in doms:
-            comps.setdefault(find(i), []).append(i)
+            comps.setdefault(groups.find(i), []).append(i)
+        return list(comps.values())
+
+    def _place_groups(self, comps: list[list[int]], doms
+                      ) -> tuple[dict[int, Placement], dict[int, str]]:
+        """The one placement of each group of edits, and the edits left undecided (with
+        why, when it is not plain ambiguity)."""
         found: dict[int, Placement] = {}
         undecided: dict[int, str] = {}
-        for members in comps.values():
+        for members in comps:
             if len(members) == 1:
                 undecided[members[0]] = ""
                 continue
@@ -542,3 +540,22 @@ class Placer:
             if self.conflict(c, q):
                 return False
         return True
+
+
+class _UnionFind:
+    """Disjoint sets of edit indexes (path halving; the smaller index is a set's root)."""
+
+    def __init__(self, ids):
+        self.parent = {i: i for i in ids}
+
+    def find(self, i: int) -> int:
+        parent = self.parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)

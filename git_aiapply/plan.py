@@ -259,10 +259,31 @@ class _Planner:
                 return "/".join(parts[:i])
         return None
 
+    def open(self, raw: str, source: Source, *, beside: str | None = None,
+             parents: bool = True) -> str | None:
+        """The first step of every operation: the path it names normalised and spelled as
+        git tracks it (``beside``: a rename's source, whose case its target follows), its
+        leading folders checked (``parents``).  None when refused (problem recorded)."""
+        path = self.path(raw, source, beside)
+        if path is None or parents and not self.check_parents(path, source):
+            return None
+        return path
+
+    def open_file(self, raw: str, source: Source, verb: str) -> tuple[str, FileState] | None:
+        """``open`` for an edit in place ('patch', 'edit', ...: ``verb``): the path and
+        the file's current mode and content, refused unless a tracked text file."""
+        path = self.open(raw, source, parents=False)
+        st = None if path is None else self.editable(path, source, verb)
+        return None if path is None or st is None else (path, st)
+
+    def current(self, path: str) -> tuple[str | None, FileState | None]:
+        """What ``path`` is now (``kind``) and, when a file or a link, its mode and content."""
+        k = self.kind(path)
+        return k, (self.get(path) if k in ("file", "symlink") else None)
+
     def editable(self, path: str, source: Source, verb: str) -> FileState | None:
         """The current content of a file that may be patched, or None (problem recorded)."""
-        k = self.kind(path)
-        st = self.get(path) if k in ("file", "symlink") else None
+        k, st = self.current(path)
         if st is None:
             if k == "dir":
                 self.fail(source, path, f"cannot {verb} {path}: it is a folder")
@@ -278,8 +299,10 @@ class _Planner:
                 self.fail(source, path, f"cannot {verb} {path}: it is not tracked by git",
                           hint="ai-apply only edits tracked files; `git add` it first")
             else:
+                from .missing_file import missing_file_hint  # the error path only
+
                 self.fail(source, path, f"cannot {verb} {path}: no such file",
-                          hint=_missing_file_hint(self.base, path, source))
+                          hint=missing_file_hint(self.base, path, source))
             return None
         if st.mode == MODE_LINK:
             self.fail(source, path, f"cannot {verb} {path}: it is a symbolic link")
@@ -344,26 +367,15 @@ class _Planner:
             raise TypeError(f"unknown operation {op!r}")
 
     def new_file(self, op: NewFile) -> None:
-        path = self.path(op.path, op.source)
-        if path is None or not self.check_parents(path, op.source):
+        """A whole-file write: a new file, or the new content of a tracked one."""
+        path = self.open(op.path, op.source)
+        if path is None:
             return
-        k = self.kind(path)
-        old = self.get(path) if k in ("file", "symlink") else None
-        if k == "dir" and not self.emptied_folder(path):
-            return self.fail(op.source, path, f"cannot create {path}: it is a folder")
-        if k == "submodule":
-            return self.fail(op.source, path, f"cannot create {path}: it is a submodule")
-        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
-            return self.fail(op.source, path,
-                             f"{path} exists but is not tracked by git; ai-apply never "
-                             "overwrites an untracked file",
-                             hint="move it away or `git add` it first")
-        if old is not None and not op.replace and old.data:
-            empty, hint = _EMPTY_OLD_SIDE.get(op.source.format, _EMPTY_OLD_SIDE[""])
-            return self.fail(op.source, path, f"{path} already exists; {empty} only creates "
-                             "new files or fills empty ones", hint=hint)
-        if old is not None and old.mode == MODE_LINK:
-            return self.fail(op.source, path, f"cannot replace {path}: it is a symbolic link")
+        k, old = self.current(path)
+        refusal = self.creation_refusal(op, path, k, old)
+        if refusal is not None:
+            reason, hint = refusal
+            return self.fail(op.source, path, reason, hint=hint)
         if old is not None and old.data and self.placeholders(op, path, old):
             return
         data = encode(op.text)
@@ -374,13 +386,38 @@ class _Planner:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.edited.pop(path, None)
         self.set(path, FileState(mode, data))
+        self.record_whole_write(path, op.source, old, data)
+
+    def creation_refusal(self, op: NewFile, path: str, k: str | None,
+                         old: FileState | None) -> tuple[str, str | None] | None:
+        """(reason, hint) when a whole-file write cannot go to ``path`` (what is there now:
+        ``k``, ``old``), else None."""
+        if k == "dir" and not self.emptied_folder(path):
+            return f"cannot create {path}: it is a folder", None
+        if k == "submodule":
+            return f"cannot create {path}: it is a submodule", None
+        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
+            return (f"{path} exists but is not tracked by git; ai-apply never overwrites an "
+                    "untracked file", "move it away or `git add` it first")
+        if old is not None and not op.replace and old.data:
+            empty, hint = _EMPTY_OLD_SIDE.get(op.source.format, _EMPTY_OLD_SIDE[""])
+            return (f"{path} already exists; {empty} only creates new files or fills empty "
+                    "ones", hint)
+        if old is not None and old.mode == MODE_LINK:
+            return f"cannot replace {path}: it is a symbolic link", None
+        return None
+
+    def record_whole_write(self, path: str, source: Source, old: FileState | None,
+                           data: bytes) -> None:
+        """A whole-file write's change (an added file, or an update of every line) and
+        its -v report."""
         n = line_count(data)
         if old is None:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=line_count(old.data))
         if edit_report.collecting():
-            self.report(path, op.source, "whole file", "new file" if old is None else "rewritten",
+            self.report(path, source, "whole file", "new file" if old is None else "rewritten",
                         line_count(old.data) if old is not None else 0, n)
 
     def rewritten_again(self, op: NewFile, path: str, new: FileState) -> bool:
@@ -399,8 +436,8 @@ class _Planner:
     def append(self, op: AppendFile) -> None:
         """FILE_APPEND: the lines go after the file's last line (its line endings and BOM
         kept, a missing final newline supplied); a missing file is created with them."""
-        path = self.path(op.path, op.source)
-        if path is None or not self.check_parents(path, op.source):
+        path = self.open(op.path, op.source)
+        if path is None:
             return
         if self.kind(path) is None and path not in self.overlay and not self.on_disk(path):
             return self.new_file(NewFile(path, op.text, op.source, replace=False))
@@ -417,7 +454,7 @@ class _Planner:
         self.record(path, "update", added, 0)
 
     def delete(self, op: DeleteFile) -> None:
-        path = self.path(op.path, op.source)
+        path = self.open(op.path, op.source, parents=False)  # checked below, if at all
         if path is None:
             return
         # a tracked file this git diff deletes is there whatever the diff put at its
@@ -426,13 +463,12 @@ class _Planner:
             and self.base_kind(path) == "file"
         if not as_found and not self.check_parents(path, op.source):
             return
-        k = self.kind(path)
+        k, st = self.current(path)
         if k == "dir":
             return self.fail(op.source, path, f"cannot delete {path}: it is a folder",
                              hint="delete the files inside it one by one")
         if k == "submodule":
             return self.fail(op.source, path, f"cannot delete {path}: it is a submodule")
-        st = self.get(path) if k else None
         if st is None:
             if path in self.overlay and self.base.entry(path):  # deleted or moved by the response
                 return self.fail(op.source, path, f"cannot delete {path}: {REMOVED_EARLIER}")
@@ -472,8 +508,9 @@ class _Planner:
         return False
 
     def rename(self, op: RenameFile) -> None:
-        src = self.path(op.old_path, op.source)
-        dst = self.path(op.new_path, op.source, beside=src)
+        # both paths resolved before either is checked: every problem of both is told
+        src = self.open(op.old_path, op.source, parents=False)
+        dst = self.open(op.new_path, op.source, beside=src, parents=False)
         if src is None or dst is None:
             return
         if not self.check_parents(src, op.source):
@@ -511,8 +548,7 @@ class _Planner:
                 self.fail(source, src, f"cannot rename {src}: no such file (this diff creates it, "
                           "and a rename reads the file as the diff found it, as `git apply`)")
             return st
-        k = self.kind(src)
-        st = self.get(src) if k in ("file", "symlink") else None
+        k, st = self.current(src)
         if st is None:
             what = {"dir": "it is a folder", "submodule": "it is a submodule"}.get(k or "", "no such file")
             self.fail(source, src, f"cannot rename {src}: {what}")
@@ -542,12 +578,10 @@ class _Planner:
         return True
 
     def set_mode(self, op: SetMode) -> None:
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open_file(op.path, op.source, "change the mode of")
+        if opened is None:
             return
-        st = self.editable(path, op.source, "change the mode of")
-        if st is None:
-            return
+        path, st = opened
         if op.mode not in (MODE_FILE, MODE_EXEC):
             return self.fail(op.source, path, f"unsupported mode {op.mode:o}")
         self.set(path, FileState(op.mode, st.data))
@@ -556,12 +590,10 @@ class _Planner:
             self.report(path, op.source, "mode", f"{st.mode:o} -> {op.mode:o}")
 
     def edit(self, op: EditFile | HashlineEdit) -> None:
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open_file(op.path, op.source, "patch")
+        if opened is None:
             return
-        st = self.editable(path, op.source, "patch")
-        if st is None:
-            return
+        path, st = opened
         ft = FileText.from_bytes(st.data)
         if self.placeholders(op, path, ft):
             return
@@ -592,11 +624,11 @@ class _Planner:
         operations before this one left it."""
         from .text_edits import apply_text_edit
 
-        path = self.path(op.path, op.source)
-        if path is None:
+        opened = self.open_file(op.path, op.source, "edit")
+        if opened is None:
             return
-        st = self.editable(path, op.source, "edit")
-        if st is None or self.placeholders(op, path, None):
+        path, st = opened
+        if self.placeholders(op, path, None):
             return
         if path in self.edited:
             with edit_report.muted():  # a trial: only its result is compared
@@ -650,50 +682,3 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     changes = [c for c in planner.changes.values()]
     return Plan(final, base_states, planner.renames, changes)
 
-
-def _new_file_hint(format_name: str) -> str:
-    """How the format ``format_name`` creates a file (its own words, formats/)."""
-    from .formats import format_named
-    from .text_edits import TOOL_CALL, TOOL_CALL_NEW_FILE_HINT
-
-    if format_name == TOOL_CALL:
-        return TOOL_CALL_NEW_FILE_HINT
-
-    fmt = format_named(format_name)
-    return fmt.new_file_hint if fmt is not None and fmt.new_file_hint else "a new-file directive"
-
-
-def _missing_file_hint(base, path: str, source: Source) -> str:
-    """What to do about an edit of a missing file: the tracked files it probably meant
-    (same name elsewhere, or a close spelling), else how this format creates a file."""
-    similar = _similar_paths(getattr(base, "tree", None), path)
-    create = _new_file_hint(source.format).replace("PATH", path)
-    if similar:
-        names = ", ".join(similar)
-        return f"did you mean {names}? Use the path as git tracks it; to create {path}, use {create}"
-    return f"check the path (relative to the repository root); to create the file, use {create}"
-
-
-def _similar_paths(tree, path: str, limit: int = 3, budget: int = 200_000) -> list[str]:
-    """Tracked files named like ``path``: the same file name in another folder first, then
-    close spellings of the whole path.  Only on the error path; at most ``budget`` entries
-    are looked at."""
-    if tree is None:
-        return []
-    import difflib
-
-    name = path.rsplit("/", 1)[-1]
-    all_paths: list[str] = []
-    stack = [(tree, "")]
-    while stack and len(all_paths) < budget:
-        t, prefix = stack.pop()
-        for e in t:
-            full = prefix + e.name
-            if e.type_str == "tree":
-                stack.append((e, full + "/"))
-            elif e.type_str == "blob":
-                all_paths.append(full)
-    same_name = sorted(p for p in all_paths if p.rsplit("/", 1)[-1] == name and p != path)
-    if same_name:
-        return same_name[:limit]
-    return difflib.get_close_matches(path, all_paths, n=limit, cutoff=0.75)

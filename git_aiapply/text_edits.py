@@ -6,6 +6,7 @@ readers (toolcalls.py, agent_tools.py) only turn tool calls into ReplaceText / I
 from __future__ import annotations
 
 from .errors import ApplyError, Problem
+from .matching import common_ends
 from .ops import InsertText
 from .text import line_number
 
@@ -33,13 +34,7 @@ def keep_file_quotes(old: str, actual: str, new: str) -> str:
     end) and the file differs only by its quotes: text the edit does not change keeps
     the file's bytes; what it writes anew is as the model wrote it."""
     out = list(new)
-    limit = min(len(old), len(new))
-    head = 0
-    while head < limit and new[head] == old[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     for k in [*range(head), *(-1 - t for t in range(tail))]:
         if old[k] != actual[k]:
             out[k] = actual[k]
@@ -51,41 +46,47 @@ def keep_file_quotes(old: str, actual: str, new: str) -> str:
 
 def apply_text_edit(ft, op, path: str):
     """(new FileText, added, removed) of a ReplaceText or InsertText on ``ft``."""
+    if isinstance(op, InsertText):
+        return _insert(ft, op, path)
+    return _replace(ft, op, path)
+
+
+def _insert(ft, op, path: str):
+    """``insert``: the text's lines after line ``op.line`` (0: at the top)."""
     from .text import TextBuilder
 
     lines = ft.lines
     n = len(lines)
-    if isinstance(op, InsertText):
-        if op.line > n:
-            raise ApplyError(Problem(
-                f"insert_line {op.line} is past the end of the file ({n} line"
-                f"{'s' if n != 1 else ''})", file=path, directive=op.source.directive,
-                hint=f"insert_line counts the lines to insert after: 0 to {n}",
-                nearby=[(i + 1, lines[i]) for i in range(max(0, n - 3), n)],
-                nearby_label="the file ends with"))
-        new_lines = _split_whole_lines(op.text)
-        if not new_lines:
-            return ft, 0, 0
-        b = TextBuilder(ft, ft.dominant_ending())
-        b.keep(0, op.line)
-        b.add(new_lines)
-        b.keep(op.line, n)
-        final = ft.final_newline if op.line < n else True
-        return b.finish(final), len(new_lines), 0
+    if op.line > n:
+        raise ApplyError(Problem(
+            f"insert_line {op.line} is past the end of the file ({n} line"
+            f"{'s' if n != 1 else ''})", file=path, directive=op.source.directive,
+            hint=f"insert_line counts the lines to insert after: 0 to {n}",
+            nearby=[(i + 1, lines[i]) for i in range(max(0, n - 3), n)],
+            nearby_label="the file ends with"))
+    new_lines = _split_whole_lines(op.text)
+    if not new_lines:
+        return ft, 0, 0
+    b = TextBuilder(ft, ft.dominant_ending())
+    b.keep(0, op.line)
+    b.add(new_lines)
+    b.keep(op.line, n)
+    final = ft.final_newline if op.line < n else True
+    return b.finish(final), len(new_lines), 0
 
+
+def _replace(ft, op, path: str):
+    """``str_replace`` (and Edit / replace): every occurrence the tool's count allows,
+    each on the whole lines it touches, the lines it leaves as they were kept."""
+    from .text import TextBuilder
+
+    lines = ft.lines
+    n = len(lines)
     text = "\n".join(lines) + ("\n" if n and ft.final_newline else "")
     old = _lf(op.old)
-    new = _lf(op.new)
-    places = _places(text, old, op.expected)
-    news = None  # per occurrence, when a quote-folded match keeps the file's quotes
-    if not places and op.tool in QUOTE_FOLDING_TOOLS:
-        folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
-        if (folded_text, folded_old) != (text, old):
-            places = _places(folded_text, folded_old, op.expected)
-            news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
+    places, news = _occurrences_and_texts(text, old, _lf(op.new), op)
     if op.expected is None and not places or op.expected is not None and len(places) != op.expected:
         raise ApplyError(_count_problem(text, lines, old, places, path, op))
-    news = news or [new] * len(places)
     b = TextBuilder(ft, ft.dominant_ending())
     kept = added = removed = 0
     final = ft.final_newline
@@ -96,7 +97,7 @@ def apply_text_edit(ft, op, path: str):
         first = starts.index(a)  # 0-based
         last = first + _count_lines(text[a:end])  # exclusive
         new_lines = _split_whole_lines(replaced)
-        lo, hi = _common_ends(lines[first:last], new_lines)
+        lo, hi = common_ends(lines[first:last], new_lines)
         b.keep(kept, first + lo)
         b.add(new_lines[lo:len(new_lines) - hi])
         kept = last - hi
@@ -106,6 +107,20 @@ def apply_text_edit(ft, op, path: str):
             final = replaced.endswith("\n") if replaced else True
     b.keep(kept, n)
     return b.finish(final), added, removed
+
+
+def _occurrences_and_texts(text: str, old: str, new: str, op) -> tuple[list[int], list[str]]:
+    """Where ``old`` occurs in ``text`` and what replaces each occurrence: ``new``, or, for
+    the tools that fold quotes (a match found only with typographic quotes folded), ``new``
+    keeping the file's quotes where it repeats ``old``."""
+    places = _places(text, old, op.expected)
+    if not places and op.tool in QUOTE_FOLDING_TOOLS:
+        folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
+        if (folded_text, folded_old) != (text, old):
+            places = _places(folded_text, folded_old, op.expected)
+            news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
+            return places, news or [new] * len(places)
+    return places, [new] * len(places)
 
 
 def _places(text: str, old: str, expected: int | None) -> list[int]:
@@ -153,18 +168,6 @@ class _LineStarts:
         self.line += self.text.count("\n", self.offset, offset)
         self.offset = offset
         return self.line
-
-
-def _common_ends(old_lines: list[str], new_lines: list[str]) -> tuple[int, int]:
-    """How many lines the old and new runs share at their start, and then at their end."""
-    lo = 0
-    while lo < min(len(old_lines), len(new_lines)) and old_lines[lo] == new_lines[lo]:
-        lo += 1
-    hi = 0
-    while (hi < min(len(old_lines), len(new_lines)) - lo
-           and old_lines[-1 - hi] == new_lines[-1 - hi]):
-        hi += 1
-    return lo, hi
 
 
 def _lf(text: str) -> str:
