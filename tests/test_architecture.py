@@ -45,7 +45,7 @@ CLICK_ALLOWED = {"git_aiapply.cli", "git_aiapply.commands."}
 # modules outside git/ still taking the pygit2 repository from ``Repo.repo``: to move
 # behind functions of git/ returning plain values (issue 23 item 3, not done yet)
 REPO_ATTRIBUTE_PENDING = {f"git_aiapply.{m}" for m in (
-    "attempts", "commands.apply", "pipeline", "undo_last")}
+    "attempts", "commands.apply", "undo_last")}
 
 
 def in_layer(module: str, layer: set[str]) -> bool:
