@@ -347,7 +347,7 @@ class _Start:
     search_tip: str | None  # whose recent history may hold the response already
     refname: str | None = None  # --branch: the branch written
     tip: str | None = None  # --branch: its commit when planning (None: it is made)
-    planned_head: tuple | None = None  # not --branch: HEAD's (branch, id) when planning
+    planned_head: tuple | None = None  # not --branch: HEAD (branch, id) as planned
     workdir: str | None = None  # not --branch: the worktree
 
     @property
@@ -418,7 +418,7 @@ def _read_changes(response: Response, opts: Options, out: Outcome):
 def _branch_start(repo, opts: Options, out: Outcome) -> _Start:
     """--branch: the branch to write (a symbolic ref: the branch it names, as git) and the
     commit to plan on: its tip, or for a new branch --base or HEAD."""
-    from .git.base_commit import base_at, branch_tip, head_id, resolve_base
+    from .git.base_commit import base_at, branch_tip, current_head, resolve_base
     from .git.refs import branch_refname, branches_in_use
 
     refname, tip = branch_tip(repo, branch_refname(opts.branch))
@@ -437,7 +437,7 @@ def _branch_start(repo, opts: Options, out: Outcome) -> _Start:
     elif opts.base:
         base = resolve_base(repo, opts.base)
     else:
-        base = base_at(repo, head_id(repo.head()))
+        base = base_at(repo, current_head(repo)[1])
     out.branch = short_branch(refname)
     # a new branch starts at its base: a response that base's history holds is
     # already applied there, as on a HEAD that holds it (docs/DECISIONS.md)
@@ -461,16 +461,16 @@ def _refuse_base_outside(repo, refname: str, tip: str, rev: str) -> None:
 
 def _head_start(repo, out: Outcome) -> _Start:
     """Without --branch: HEAD as it is now, once no merge or rebase is in progress."""
-    from .git.base_commit import base_at, head_id
+    from .git.base_commit import base_at, current_head
 
     if repo.workdir is not None:
         from .git.checks import refuse_in_progress
 
         refuse_in_progress(repo)  # read-only now; again under the lock (transaction)
-    planned_head = repo.head()
-    base = base_at(repo, head_id(planned_head))
+    planned_head = current_head(repo)
+    base = base_at(repo, planned_head[1])
     out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
-    return _Start(base, head_id(planned_head), planned_head=planned_head, workdir=repo.workdir)
+    return _Start(base, planned_head[1], planned_head=planned_head, workdir=repo.workdir)
 
 
 def _planning_snapshot(repo, opts: Options, start: _Start, after):
@@ -663,7 +663,8 @@ def _commit_here(repo, parsed, plan: Plan, message: str, opts: Options, sign, pl
     hooks run as `git commit` runs them."""
     from .git.githooks import run_editor
     from .git.ident import identity
-    from .git.transaction import CommitRequest, commit_to_worktree
+    from .git.base_commit import commit_onto_head
+    from .git.transaction import CommitRequest
 
     env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
     try:
@@ -678,18 +679,15 @@ def _commit_here(repo, parsed, plan: Plan, message: str, opts: Options, sign, pl
                         sign=sign,
                         reflog_prefix=f"ai-apply (batch {opts.batch})" if opts.batch
                         else "ai-apply")
-    return commit_to_worktree(repo, req, planned_head)
+    return commit_onto_head(repo, req, planned_head)
 
 
 def _stage(repo, plan: Plan, opts: Options, out: Outcome, planned_head) -> Outcome:
     """--no-commit / --cached: the plan staged (and written to the worktree), no commit,
     so no message, no hooks, no trailer."""
-    from .git.staging import stage_index_only, stage_to_worktree
+    from .git.base_commit import stage
 
-    if opts.cached:
-        stage_index_only(repo, plan, planned_head)
-    else:
-        stage_to_worktree(repo, plan, planned_head, include_dirty=opts.include_dirty)
+    stage(repo, plan, planned_head, cached=opts.cached, include_dirty=opts.include_dirty)
     out.status, out.exit_code = Status.STAGED, 0
     out.commit, out.message = None, None
     out.note = ("index only, worktree unchanged; nothing committed" if opts.cached

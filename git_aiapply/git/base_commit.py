@@ -46,9 +46,19 @@ def branch_tip(repo, refname: str) -> tuple[str, str | None]:
     return refname, None if tip is None else str(tip)
 
 
-def head_id(planned_head: tuple) -> str | None:
-    """The commit id of Repo.head()'s (branch, id), None when the branch is unborn."""
-    return None if planned_head[1] is None else str(planned_head[1])
+def current_head(repo) -> tuple[str | None, str | None]:
+    """Repo.head() in plain values: (branch ref name, None when detached; commit id, None
+    when the branch is unborn)."""
+    branch, commit = repo.head()
+    return branch, None if commit is None else str(commit)
+
+
+def _as_planned(planned_head: tuple) -> tuple:
+    """current_head()'s value as the transaction compares it with Repo.head()."""
+    import pygit2
+
+    branch, commit = planned_head
+    return branch, None if commit is None else pygit2.Oid(hex=commit)
 
 
 def applied_as(repo, tip: str | None, response_id: str, paths: str | None,
@@ -123,3 +133,21 @@ def commit_onto_branch(repo, plan, message: str, refname: str, base: BaseCommit 
     expected = None if tip is None else pygit2.Oid(hex=tip)
     return commit_to_branch(repo, plan, message, refname, base_commit, expected, sign=sign,
                             edit_message=edit_message, verify=check)
+
+
+def commit_onto_head(repo, request, planned_head: tuple):
+    """transaction.commit_to_worktree with ``planned_head`` from current_head()."""
+    from .transaction import commit_to_worktree
+
+    return commit_to_worktree(repo, request, _as_planned(planned_head))
+
+
+def stage(repo, plan, planned_head: tuple, *, cached: bool, include_dirty: bool) -> None:
+    """--cached: the plan to the index only; --no-commit: to the index and the worktree
+    (staging.py), ``planned_head`` from current_head()."""
+    from .staging import stage_index_only, stage_to_worktree
+
+    if cached:
+        stage_index_only(repo, plan, _as_planned(planned_head))
+    else:
+        stage_to_worktree(repo, plan, _as_planned(planned_head), include_dirty=include_dirty)

@@ -22,7 +22,7 @@ def two_commits(repo: GitRepo, env) -> GitRepo:
 
 def test_bases_are_ids_and_tree_ids(two_commits: GitRepo):
     r = Repo(str(two_commits.root))
-    head = bc.head_id(r.head())
+    head = bc.current_head(r)[1]
     assert head == two_commits.head() and isinstance(head, str)
     base = bc.base_at(r, head)
     assert base == bc.resolve_base(r, "HEAD")
@@ -79,3 +79,13 @@ def test_dirty_and_staged_touched_files_are_refused(two_commits: GitRepo):
     two_commits.git("add", "a.txt")
     with pytest.raises(ApplyError, match="has staged changes"):
         bc.refuse_dirty_touched(r, snapshot, ["a.txt"], base, cached=True)
+
+
+def test_current_head_in_plain_values(repo: GitRepo, env):
+    r = Repo(str(repo.root))
+    assert bc.current_head(r) == ("refs/heads/main", None)  # unborn
+    repo.write("a.txt", "alpha\n")
+    head = repo.commit_all("first")
+    assert bc.current_head(Repo(str(repo.root))) == ("refs/heads/main", head)
+    repo.git("checkout", "-q", "--detach")
+    assert bc.current_head(Repo(str(repo.root))) == (None, head)
