@@ -653,7 +653,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         res = _commit_here(repo, parsed, plan, message, opts, sign, start.planned_head)
     out.hook_output = res.hook_output
     out.status, out.exit_code = Status.APPLIED, 0
-    out.commit = str(res.commit)
+    out.commit = res.commit
     out.message = res.message
     return out
 

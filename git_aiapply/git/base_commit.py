@@ -15,6 +15,20 @@ class BaseCommit:
     tree: str
 
 
+@record(frozen=True)
+class Committed:
+    """What a commit made: its id, its message as written (a hook or the editor may have
+    changed it), and the hooks' output."""
+
+    commit: str
+    message: str
+    hook_output: str
+
+
+def _committed(result) -> Committed:
+    return Committed(str(result.commit), result.message, result.hook_output)
+
+
 def base_at(repo, commit_id) -> BaseCommit | None:
     """The commit ``commit_id`` (an id or hex string; None: an unborn branch, no base)."""
     if commit_id is None:
@@ -115,7 +129,7 @@ def refuse_dirty_touched(repo, base, touched: list[str],
 
 def commit_onto_branch(repo, plan, message: str, refname: str, base: BaseCommit | None,
                        tip: str | None, *, sign, edit_message, verify: bool,
-                       formats: list[str], no_verify: bool):
+                       formats: list[str], no_verify: bool) -> Committed:
     """transaction.commit_to_branch from plain values; ``verify`` (--verify) runs the
     commit hooks in a temporary worktree (githooks.verify_in_worktree)."""
     import pygit2
@@ -131,15 +145,15 @@ def commit_onto_branch(repo, plan, message: str, refname: str, base: BaseCommit 
             return verify_in_worktree(repo, base_commit, tree_id, msg, refname=refname,
                                       formats=formats, no_verify=no_verify)
     expected = None if tip is None else pygit2.Oid(hex=tip)
-    return commit_to_branch(repo, plan, message, refname, base_commit, expected, sign=sign,
-                            edit_message=edit_message, verify=check)
+    return _committed(commit_to_branch(repo, plan, message, refname, base_commit, expected,
+                                       sign=sign, edit_message=edit_message, verify=check))
 
 
-def commit_onto_head(repo, request, planned_head: tuple):
+def commit_onto_head(repo, request, planned_head: tuple) -> Committed:
     """transaction.commit_to_worktree with ``planned_head`` from current_head()."""
     from .transaction import commit_to_worktree
 
-    return commit_to_worktree(repo, request, _as_planned(planned_head))
+    return _committed(commit_to_worktree(repo, request, _as_planned(planned_head)))
 
 
 def stage(repo, plan, planned_head: tuple, *, cached: bool, include_dirty: bool) -> None:

@@ -58,7 +58,7 @@ def test_commit_onto_branch_from_plain_values(two_commits: GitRepo):
                 {"a.txt": FileState(0o100644, b"alpha\nbeta\n")})
     res = bc.commit_onto_branch(r, plan, "m\n", "refs/heads/side", base, None, sign=None,
                                 edit_message=None, verify=False, formats=[], no_verify=False)
-    assert two_commits.git("rev-parse", "side").strip() == str(res.commit)
+    assert two_commits.git("rev-parse", "side").strip() == res.commit
     assert two_commits.git("show", "side:a.txt") == "gamma\n"
     with pytest.raises(ApplyError) as e:  # the branch moved since it was planned
         bc.commit_onto_branch(r, plan, "m\n", "refs/heads/side", base, base.id, sign=None,
