@@ -339,18 +339,63 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
         return out
 
 
+@record
+class _Start:
+    """Where a run plans and commits: the base commit, and the branch or HEAD it moves."""
+
+    base: object  # BaseCommit | None (an unborn branch)
+    search_tip: str | None  # whose recent history may hold the response already
+    refname: str | None = None  # --branch: the branch written
+    tip: str | None = None  # --branch: its commit when planning (None: it is made)
+    planned_head: tuple | None = None  # not --branch: HEAD (branch, id) as planned
+    workdir: str | None = None  # not --branch: the worktree
+
+    @property
+    def branch_mode(self) -> bool:
+        return self.refname is not None
+
+
 def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor, color,
                after=None) -> Outcome:
-    from .git.refs import branch_refname, branches_in_use, resolve_symbolic
+    """The run, step by step; a step that settles it returns ``out``, a refusal raises."""
+    from functools import partial
+
     from .already import missing_edit
-    from .git.repo import find_response_commit, still_holds
-    from .git.state import TreeSnapshot, WorktreeSnapshot
-    from .formats import no_changes_problem
+    from .git.base_commit import applied_as
     from .paths import normalize_path
-    from .plan import make_plan
+
+    parsed = _read_changes(response, opts, out)
+    if parsed is None:  # nothing to apply; out.note says why
+        return out
+    start = _branch_start(repo, opts, out) if opts.branch is not None else _head_start(repo, out)
+    out.base = start.base.id if start.base is not None else None
+    # the same response again, with the same path options, and the files still hold what
+    # its commit made: nothing to do (after a revert it applies again; --force applies
+    # regardless) ...
+    done = None if opts.force else applied_as(repo, start.search_tip, response.response_id,
+                                              opts.path_options(), start.base)
+    base = _planning_snapshot(repo, opts, start, after)
+    normalize = partial(normalize_path, worktree=repo.workdir or "")
+    # ... while the files still hold every edit's result (after a revert, or a commit of
+    # only some of its edits, it applies again)
+    if done is not None and missing_edit(parsed.ops, base.entry, normalize) is None:
+        return _already_applied(out, done, start)
+    plan = _make_plan(repo, response, parsed.ops, opts, base, start, normalize, out)
+    out.changes, out.renames, out.plan = _counted_as_git(plan), plan.renames, plan
+    if plan.is_noop():
+        out.status, out.exit_code = Status.NO_CHANGE, 0
+        out.note = "the response's changes are already in place; nothing to commit"
+        return out
+    return _check_and_finish(repo, parsed, response, plan, opts, out, base, start, after,
+                             editor=editor, color=color)
+
+
+def _read_changes(response: Response, opts: Options, out: Outcome):
+    """The text's change blocks and the answer's edit tool calls, in answer order, left to
+    the path options; None when nothing is left and that is no error (``out`` says why)."""
+    from .formats import no_changes_problem
     from .toolcalls import parse_with_tools
 
-    # the text's change blocks and the answer's edit tool calls, in answer order
     parsed = parse_with_tools(response, only=opts.format)
     out.formats = list(parsed.formats)
     out.note = "; ".join(parsed.notes) or None  # what was left out on purpose (an empty hunk)
@@ -361,132 +406,135 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
         if not parsed.ops:
             out.status, out.exit_code = Status.EMPTY, 0
             out.note = "every change of the response was left out by --include/--exclude"
-            return out
+            return None
     if not parsed.ops:
         if opts.allow_empty:
             out.status, out.exit_code, out.note = Status.EMPTY, 0, "no file changes found; nothing done"
-            return out
+            return None
         raise ApplyError(no_changes_problem(opts.format), kind=ErrorKind.EMPTY)
+    return parsed
 
-    r = repo.repo
-    branch_mode = opts.branch is not None
-    if branch_mode:
-        # a branch that is a symbolic ref: the commit goes to the branch it names, as git
-        refname = resolve_symbolic(r, branch_refname(opts.branch))
-        tip = repo.ref_target(refname)
-        # committing under a worktree's feet would make its index and files disagree
-        # with its branch (git refuses `git branch -f` there for the same reason), and a
-        # rebase in progress would drop the commit when it finishes or aborts
-        why = branches_in_use(repo).get(refname)
-        if why is not None:
-            raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
-                             "branches that no worktree is using (leave out --branch to commit "
-                             "onto the current branch, or name another branch)", kind=ErrorKind.STATE)
-        if tip is not None:
-            base_commit = r[tip]
-            if opts.base:
-                # an existing branch is used at its tip; --base must then be in its history,
-                # otherwise the commit would not be "based on REV" as asked
-                want = repo.resolve_commit(opts.base)
-                if want.id != tip and not r.descendant_of(tip, want.id):
-                    raise ApplyError(Problem(
-                        f"branch {short_branch(refname)} already exists and does not contain "
-                        f"--base {opts.base} ({str(want.id)[:12]})",
-                        hint="name a new branch, delete this one, or leave out --base to "
-                             "commit on its tip"))
-        else:
-            if opts.base:
-                base_commit = repo.resolve_commit(opts.base)
-            else:
-                _b, head_id = repo.head()
-                base_commit = r[head_id] if head_id else None
-        planned_head = None
-        workdir = None
-        # a new branch starts at its base: a response that base's history holds is
-        # already applied there, as on a HEAD that holds it (docs/DECISIONS.md)
-        search_tip = tip if tip is not None else (base_commit.id if base_commit else None)
-        out.branch = short_branch(refname)
+
+def _branch_start(repo, opts: Options, out: Outcome) -> _Start:
+    """--branch: the branch to write (a symbolic ref: the branch it names, as git) and the
+    commit to plan on: its tip, or for a new branch --base or HEAD."""
+    from .git.base_commit import base_at, branch_tip, current_head, resolve_base
+    from .git.refs import branch_refname, branches_in_use
+
+    refname, tip = branch_tip(repo, branch_refname(opts.branch))
+    # committing under a worktree's feet would make its index and files disagree
+    # with its branch (git refuses `git branch -f` there for the same reason), and a
+    # rebase in progress would drop the commit when it finishes or aborts
+    why = branches_in_use(repo).get(refname)
+    if why is not None:
+        raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
+                         "branches that no worktree is using (leave out --branch to commit "
+                         "onto the current branch, or name another branch)", kind=ErrorKind.STATE)
+    if tip is not None:
+        base = base_at(repo, tip)
+        if opts.base:
+            _refuse_base_outside(repo, refname, tip, opts.base)
+    elif opts.base:
+        base = resolve_base(repo, opts.base)
     else:
-        if repo.workdir is not None:
-            from .git.checks import refuse_in_progress
+        base = base_at(repo, current_head(repo)[1])
+    out.branch = short_branch(refname)
+    # a new branch starts at its base: a response that base's history holds is
+    # already applied there, as on a HEAD that holds it (docs/DECISIONS.md)
+    search_tip = tip if tip is not None else (base.id if base is not None else None)
+    return _Start(base, search_tip, refname=refname, tip=tip)
 
-            refuse_in_progress(repo)  # read-only now; again under the lock (transaction)
-        planned_head = repo.head()
-        head_id = planned_head[1]
-        base_commit = r[head_id] if head_id else None
-        workdir = repo.workdir
-        search_tip = head_id
-        out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
-    out.base = str(base_commit.id) if base_commit is not None else None
 
-    # the same response again, with the same path options, and the files still hold what
-    # its commit made: nothing to do (after a revert it applies again; --force applies
-    # regardless); every edit's result must be in the files too (checked below)
-    done = None if opts.force else find_response_commit(
-        repo, search_tip, response.response_id, paths=opts.path_options())
-    if done is not None and not still_holds(
-            repo, done.id, base_commit.tree.id if base_commit is not None else None):
-        done = None
-    tree = base_commit.tree if base_commit is not None else None
-    if opts.include_dirty and not branch_mode:
-        base = WorktreeSnapshot(repo, tree, workdir, repo.read_index())
+def _refuse_base_outside(repo, refname: str, tip: str, rev: str) -> None:
+    """An existing branch is used at its tip; --base must then be in its history,
+    otherwise the commit would not be "based on REV" as asked."""
+    from .git.base_commit import contains, resolve_base
+
+    want = resolve_base(repo, rev)
+    if not contains(repo, tip, want.id):
+        raise ApplyError(Problem(
+            f"branch {short_branch(refname)} already exists and does not contain "
+            f"--base {rev} ({want.id[:12]})",
+            hint="name a new branch, delete this one, or leave out --base to "
+                 "commit on its tip"))
+
+
+def _head_start(repo, out: Outcome) -> _Start:
+    """Without --branch: HEAD as it is now, once no merge or rebase is in progress."""
+    from .git.base_commit import base_at, current_head
+
+    if repo.workdir is not None:
+        from .git.checks import refuse_in_progress
+
+        refuse_in_progress(repo)  # read-only now; again under the lock (transaction)
+    planned_head = current_head(repo)
+    base = base_at(repo, planned_head[1])
+    out.branch = short_branch(planned_head[0]) if planned_head[0] else "HEAD (detached)"
+    return _Start(base, planned_head[1], planned_head=planned_head, workdir=repo.workdir)
+
+
+def _planning_snapshot(repo, opts: Options, start: _Start, after):
+    """What the response is planned against: the base's tree, the worktree's untracked
+    paths, the dirty files with --include-dirty, and ``after`` (a series' earlier
+    responses) on top."""
+    from .git.base_commit import tree_snapshot, worktree_snapshot
+
+    if opts.include_dirty and not start.branch_mode:
+        base = worktree_snapshot(repo, start.base, start.workdir)
     else:
         # --cached never looks at the worktree: an untracked file in the way is no matter
-        base = TreeSnapshot(r, tree, None if opts.cached else workdir)
+        base = tree_snapshot(repo, start.base, None if opts.cached else start.workdir)
     if after:
         from .overlay import Overlay
 
         base = Overlay(base, after)
-    root = repo.workdir or ""
+    return base
 
-    def normalize(raw):
-        return normalize_path(raw, worktree=root)
 
-    # ... while the files still hold every edit's result (after a revert, or a commit of
-    # only some of its edits, it applies again)
-    if done is not None and missing_edit(parsed.ops, base.entry, normalize) is None:
-        out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, str(done.id)
-        out.note = f"already applied as {str(done.id)[:12]}; nothing to do"
-        if branch_mode and tip is None:
-            out.note = (f"already applied as {str(done.id)[:12]}, in the base's history; "
-                        f"nothing to do, no branch {out.branch} made")
-        return out
+def _already_applied(out: Outcome, done: str, start: _Start) -> Outcome:
+    out.status, out.exit_code, out.commit = Status.ALREADY_APPLIED, 0, done
+    out.note = f"already applied as {done[:12]}; nothing to do"
+    if start.branch_mode and start.tip is None:
+        out.note = (f"already applied as {done[:12]}, in the base's history; "
+                    f"nothing to do, no branch {out.branch} made")
+    return out
+
+
+def _make_plan(repo, response: Response, ops, opts: Options, base, start: _Start, normalize,
+               out: Outcome) -> Plan:
+    """The plan against ``base``; with -3, edits that do not fit there are planned at the
+    answer's base and merged (``out`` records from which)."""
+    from .plan import make_plan
+
     try:
-        plan = make_plan(parsed.ops, base, normalize,
-                         ignore_case=repo.config_bool("core.ignorecase"))
+        return make_plan(ops, base, normalize, ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
         if not opts.three_way or e.kind != ErrorKind.REFUSED:
             raise
-        three = _three_way(repo, response, parsed.ops, opts, base, base_commit, normalize, e)
-        plan = three.plan
-        out.merged = {p: three.base for p in three.merged}
-        out.three_way_base = three.base
-        edit_report.mark_three_way(out.edits or [], three.base, three.merged)
-    out.changes = _counted_as_git(plan)
-    out.renames = plan.renames
-    out.plan = plan
-    if plan.is_noop():
-        out.status, out.exit_code = Status.NO_CHANGE, 0
-        out.note = "the response's changes are already in place; nothing to commit"
-        return out
-    # Touched files must be clean.  When committing, the transaction makes this very check
-    # under index.lock, so the index (a large one costs as much to read as the rest of the
-    # run) is read only there; a refusal raised before the transaction still reports dirty
-    # files first, as a check made here would have.
-    check_dirty = bool(not branch_mode and not opts.include_dirty and workdir)
+        three = _three_way(repo, response, ops, opts, base, start.base, normalize, e)
+    out.merged = {p: three.base for p in three.merged}
+    out.three_way_base = three.base
+    edit_report.mark_three_way(out.edits or [], three.base, three.merged)
+    return three.plan
+
+
+def _check_and_finish(repo, parsed, response: Response, plan: Plan, opts: Options,
+                      out: Outcome, base, start: _Start, after, *, editor, color) -> Outcome:
+    """Touched files must be clean, then _finish.  When committing, the transaction makes
+    this very check under index.lock, so the index (a large one costs as much to read as
+    the rest of the run) is read only there; a refusal raised before the transaction
+    still reports dirty files first, as a check made here would have."""
+    check_dirty = bool(not start.branch_mode and not opts.include_dirty and start.workdir)
     defer_dirty = check_dirty and not (opts.check or opts.diff)
     if check_dirty and not defer_dirty:
         # paths an earlier response of the series changes are judged by that response
-        _refuse_dirty(repo, base, plan, skip=set(after or ()),
-                      cached=(tree,) if opts.cached else None)
+        _refuse_dirty(repo, base, plan, opts, start, skip=set(after or ()))
     try:
-        return _finish(repo, parsed, response, plan, opts, out, editor=editor, color=color,
-                       branch_mode=branch_mode, refname=refname if branch_mode else None,
-                       base_commit=base_commit, tip=tip if branch_mode else None,
-                       planned_head=planned_head)
+        return _finish(repo, parsed, response, plan, opts, out, start, editor=editor,
+                       color=color)
     except _BeforeTransaction as e:
         if defer_dirty:
-            _refuse_dirty(repo, base, plan, cached=(tree,) if opts.cached else None)
+            _refuse_dirty(repo, base, plan, opts, start)
         raise e.error from None
 
 
@@ -494,26 +542,11 @@ def _three_way(repo, response: Response, ops, opts: Options, current, base_commi
                refusal: ApplyError):
     """``ops`` applied at the commit the answer was written against and merged into the
     current files (threeway.py); ``refusal`` (why they do not fit now) when no base fits."""
-    from .git.merge import commits_touching, merge_file, renamed_since
-    from .git.state import TreeSnapshot
-    from .threeway import Candidate, base_named_in, merge_into_current, plan_at_base
+    from .git.merge import merge_file, renamed_since
+    from .threeway import merge_into_current, plan_at_base
 
-    r = repo.repo
-
-    def candidates():
-        named = (opts.base if opts.branch is None else None) or base_named_in(response.text) \
-            or response.json_base
-        if named:
-            commit = repo.resolve_commit(named) if named == opts.base else _commit_or_none(repo, named)
-            if commit is not None:
-                yield Candidate(str(commit.id), TreeSnapshot(r, commit.tree, None), named=True)
-                return
-        paths = sorted({p for p in (_op_path(op, normalize) for op in ops) if p})
-        start = base_commit.id if base_commit is not None else None
-        for cid in commits_touching(repo, start, paths, opts.three_way_depth):
-            yield Candidate(cid, TreeSnapshot(r, r[cid].tree, None))
-
-    found = plan_at_base(ops, candidates(), normalize)
+    found = plan_at_base(ops, _three_way_candidates(repo, response, ops, opts, base_commit,
+                                                    normalize), normalize)
     if found is None:
         hint = (f"-3: no commit among the last {opts.three_way_depth} that changed these files "
                 "holds the lines the edits expect either")
@@ -521,19 +554,41 @@ def _three_way(repo, response: Response, ops, opts: Options, current, base_commi
     cand, at_base = found
     missing = [p for p in at_base.final
                if at_base.base.get(p) is not None and current.entry(p) is None]
-    moved = renamed_since(repo, cand.commit, base_commit.tree.id if base_commit else None,
+    moved = renamed_since(repo, cand.commit, base_commit.tree if base_commit else None,
                           missing) if missing else {}
     return merge_into_current(at_base, cand.commit, current, lambda p: moved.get(p, p),
                               lambda path, a, o, t: merge_file(repo, path, a, o, t))
+
+
+def _three_way_candidates(repo, response: Response, ops, opts: Options, base_commit,
+                          normalize):
+    """The commits the answer may have been written against: the one it (or --base) names,
+    else those that changed its files, newest first."""
+    from .git.base_commit import base_at, resolve_base, tree_snapshot
+    from .git.merge import commits_touching
+    from .threeway import Candidate, base_named_in
+
+    named = (opts.base if opts.branch is None else None) or base_named_in(response.text) \
+        or response.json_base
+    if named:
+        commit = resolve_base(repo, named) if named == opts.base else _commit_or_none(repo, named)
+        if commit is not None:
+            yield Candidate(commit.id, tree_snapshot(repo, commit, None), named=True)
+            return
+    paths = sorted({p for p in (_op_path(op, normalize) for op in ops) if p})
+    start = base_commit.id if base_commit is not None else None
+    for cid in commits_touching(repo, start, paths, opts.three_way_depth):
+        yield Candidate(cid, tree_snapshot(repo, base_at(repo, cid), None))
 
 
 def _commit_or_none(repo, rev: str):
     """The commit an AI-Base line names, or None when this repository has no such commit
     (the line is the model's echo: a wrong one falls back to the search)."""
     from .errors import UsageError
+    from .git.base_commit import resolve_base
 
     try:
-        return repo.resolve_commit(rev)
+        return resolve_base(repo, rev)
     except UsageError:
         return None
 
@@ -555,31 +610,20 @@ class _BeforeTransaction(Exception):
         self.error = error
 
 
-def _refuse_dirty(repo, base, plan: Plan, skip: set = frozenset(),
-                  cached: tuple | None = None) -> None:
+def _refuse_dirty(repo, base, plan: Plan, opts: Options, start: _Start,
+                  skip: set = frozenset()) -> None:
     """The transaction's checks on the index and the touched files, read-only
-    (git/checks.py).  ``cached``: (HEAD's tree,) with --cached, whose touched paths must be
-    staged as HEAD; the worktree is no matter then."""
-    from .git.checks import refuse_dirty, refuse_unmerged
+    (git/base_commit.refuse_dirty_touched)."""
+    from .git.base_commit import refuse_dirty_touched
 
-    index = repo.read_index()
-    refuse_unmerged(index)
     touched = [p for p in plan.touched if p not in skip]
-    if cached is not None:
-        from .git.staging import staged_error, staged_paths
-
-        staged = staged_paths(index, cached[0], touched)
-        if staged:
-            raise staged_error(staged)
-        return
-    refuse_dirty(repo, index, base, touched)
+    refuse_dirty_touched(repo, base, touched, start.base, cached=opts.cached)
 
 
-def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Outcome, *,
-            editor, color, branch_mode, refname, base_commit, tip, planned_head) -> Outcome:
+def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Outcome,
+            start: _Start, *, editor, color) -> Outcome:
     """Message, diff/check, and the commit itself."""
     from .git.signing import signer
-    from .git.transaction import CommitRequest, commit_to_branch, commit_to_worktree
 
     staging = opts.no_commit or opts.cached  # no commit: no message
     try:
@@ -595,55 +639,55 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         return out
 
     if staging:
-        return _stage(repo, plan, opts, out, planned_head)
+        return _stage(repo, plan, opts, out, start.planned_head)
     sign = signer(repo, opts.sign)
-    if branch_mode:
+    if start.branch_mode:
+        from .git.base_commit import commit_onto_branch
+
         # hooks are skipped in branch mode unless --verify (docs/ATTEMPTS.md)
-        verify = None
-        if opts.verify:
-            from .git.githooks import verify_in_worktree
-
-            def verify(tree_id, msg):
-                return verify_in_worktree(repo, base_commit, tree_id, msg, refname=refname,
-                                          formats=parsed.formats, no_verify=opts.no_verify)
-        res = commit_to_branch(repo, plan, message, refname, base_commit, tip, sign=sign,
-                                 edit_message=editor if opts.edit else None, verify=verify)
-        out.hook_output = res.hook_output
+        res = commit_onto_branch(repo, plan, message, start.refname, start.base, start.tip,
+                                 sign=sign, edit_message=editor if opts.edit else None,
+                                 verify=opts.verify, formats=parsed.formats,
+                                 no_verify=opts.no_verify)
     else:
-        env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
-        try:
-            from .git.ident import identity
-
-            author = identity(repo, "author")
-        except ApplyError as e:
-            raise _BeforeTransaction(e) from None
-        env.update({"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email})
-        from .git.githooks import run_editor
-
-        # --edit: the user edits .git/COMMIT_EDITMSG in place, between the hooks (as git)
-        req = CommitRequest(plan, message, include_dirty=opts.include_dirty,
-                              no_verify=opts.no_verify, hook_env=env,
-                              edit_message=(lambda path: run_editor(repo, path)) if opts.edit else None,
-                              sign=sign,
-                              reflog_prefix=f"ai-apply (batch {opts.batch})" if opts.batch
-                              else "ai-apply")
-        res = commit_to_worktree(repo, req, planned_head)
-        out.hook_output = res.hook_output
+        res = _commit_here(repo, parsed, plan, message, opts, sign, start.planned_head)
+    out.hook_output = res.hook_output
     out.status, out.exit_code = Status.APPLIED, 0
-    out.commit = str(res.commit)
+    out.commit = res.commit
     out.message = res.message
     return out
+
+
+def _commit_here(repo, parsed, plan: Plan, message: str, opts: Options, sign, planned_head):
+    """The commit onto HEAD, worktree and index (transaction.commit_to_worktree), the
+    hooks run as `git commit` runs them."""
+    from .git.githooks import run_editor
+    from .git.ident import identity
+    from .git.base_commit import commit_onto_head
+    from .git.transaction import CommitRequest
+
+    env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
+    try:
+        author = identity(repo, "author")
+    except ApplyError as e:
+        raise _BeforeTransaction(e) from None
+    env.update({"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email})
+    # --edit: the user edits .git/COMMIT_EDITMSG in place, between the hooks (as git)
+    req = CommitRequest(plan, message, include_dirty=opts.include_dirty,
+                        no_verify=opts.no_verify, hook_env=env,
+                        edit_message=(lambda path: run_editor(repo, path)) if opts.edit else None,
+                        sign=sign,
+                        reflog_prefix=f"ai-apply (batch {opts.batch})" if opts.batch
+                        else "ai-apply")
+    return commit_onto_head(repo, req, planned_head)
 
 
 def _stage(repo, plan: Plan, opts: Options, out: Outcome, planned_head) -> Outcome:
     """--no-commit / --cached: the plan staged (and written to the worktree), no commit,
     so no message, no hooks, no trailer."""
-    from .git.staging import stage_index_only, stage_to_worktree
+    from .git.base_commit import stage
 
-    if opts.cached:
-        stage_index_only(repo, plan, planned_head)
-    else:
-        stage_to_worktree(repo, plan, planned_head, include_dirty=opts.include_dirty)
+    stage(repo, plan, planned_head, cached=opts.cached, include_dirty=opts.include_dirty)
     out.status, out.exit_code = Status.STAGED, 0
     out.commit, out.message = None, None
     out.note = ("index only, worktree unchanged; nothing committed" if opts.cached

@@ -29,7 +29,7 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 CORE = {f"git_aiapply.{m}" for m in (
     "formats.", "already", "anchors", "chatter", "dates", "diff_groups", "diffstat",
     "divider_readings", "edit_report", "errors", "explanation", "gather", "hashline",
-    "limits", "locate", "matching", "message", "ops", "overlay", "paths", "placeholders",
+    "limits", "locate", "matching", "message", "missing_file", "ops", "overlay", "paths", "placeholders",
     "placer", "plan", "record", "text", "text_edits", "threeway", "tracked_names",
     "trailers")}
 # The readers: a response's bytes (a file, standard input, tool calls) to operations.
@@ -45,7 +45,7 @@ CLICK_ALLOWED = {"git_aiapply.cli", "git_aiapply.commands."}
 # modules outside git/ still taking the pygit2 repository from ``Repo.repo``: to move
 # behind functions of git/ returning plain values (issue 23 item 3, not done yet)
 REPO_ATTRIBUTE_PENDING = {f"git_aiapply.{m}" for m in (
-    "attempts", "pipeline", "undo_last")}
+    "attempts", "undo_last")}
 
 
 def in_layer(module: str, layer: set[str]) -> bool:
