@@ -29,8 +29,8 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 CORE = {f"git_aiapply.{m}" for m in (
     "formats.", "already", "anchors", "chatter", "dates", "diff_groups", "diffstat",
     "divider_readings", "edit_report", "errors", "explanation", "gather", "hashline",
-    "limits", "locate", "matching", "message", "missing_file", "ops", "overlay", "paths", "placeholders",
-    "placer", "plan", "record", "text", "text_edits", "threeway", "tracked_names",
+    "limits", "locate", "matching", "message", "missing_file", "ops", "overlay", "paths",
+    "placeholders", "placer", "plan", "record", "text", "text_edits", "threeway", "tracked_names",
     "trailers")}
 # The readers: a response's bytes (a file, standard input, tool calls) to operations.
 READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs")}
