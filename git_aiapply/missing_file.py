@@ -21,7 +21,9 @@ def _new_file_hint(format_name: str) -> str:
 def missing_file_hint(base, path: str, source: Source) -> str:
     """What to do about an edit of a missing file: the tracked files it probably meant
     (same name elsewhere, or a close spelling), else how this format creates a file."""
-    similar = _similar_paths(getattr(base, "tree", None), path)
+    paths_under = getattr(base, "paths_under", None)  # a test's plain base has none
+    tracked = paths_under("", _LOOKED_AT) if paths_under is not None else None
+    similar = _similar_paths([p for p, kind in tracked or () if kind != "submodule"], path)
     create = _new_file_hint(source.format).replace("PATH", path)
     if similar:
         names = ", ".join(similar)
@@ -29,25 +31,17 @@ def missing_file_hint(base, path: str, source: Source) -> str:
     return f"check the path (relative to the repository root); to create the file, use {create}"
 
 
-def _similar_paths(tree, path: str, limit: int = 3, budget: int = 200_000) -> list[str]:
+_LOOKED_AT = 200_000  # tracked paths an error message looks through at most
+
+
+def _similar_paths(all_paths: list[str], path: str, limit: int = 3) -> list[str]:
     """Tracked files named like ``path``: the same file name in another folder first, then
-    close spellings of the whole path.  Only on the error path; at most ``budget`` entries
-    are looked at."""
-    if tree is None:
+    close spellings of the whole path.  Only on the error path."""
+    if not all_paths:
         return []
     import difflib
 
     name = path.rsplit("/", 1)[-1]
-    all_paths: list[str] = []
-    stack = [(tree, "")]
-    while stack and len(all_paths) < budget:
-        t, prefix = stack.pop()
-        for e in t:
-            full = prefix + e.name
-            if e.type_str == "tree":
-                stack.append((e, full + "/"))
-            elif e.type_str == "blob":
-                all_paths.append(full)
     same_name = sorted(p for p in all_paths if p.rsplit("/", 1)[-1] == name and p != path)
     if same_name:
         return same_name[:limit]

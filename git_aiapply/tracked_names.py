@@ -82,12 +82,8 @@ class TrackedNames:
         names = self.folder_names.get(folder)
         if names is None:
             names = {}
-            try:
-                tree = self.base.tree if not folder else self.base.tree[folder]
-                for entry in tree:
-                    names.setdefault(fold(entry.name), entry.name)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                pass  # not a folder of the tree: nothing to compare with
+            for name in _tracked(self.base, "names_in", folder) or ():
+                names.setdefault(fold(name), name)  # none: not a folder of the tree
             self.folder_names[folder] = names
         return names
 
@@ -95,18 +91,14 @@ class TrackedNames:
         """Every tracked path under the tracked folder ``folder`` (read on demand: only a
         file put where a folder is asks), or None when it holds something that is not a
         file or a link (a submodule) or cannot be read."""
-        try:
-            stack = [(self.base.tree[folder], folder + "/")]
-        except (KeyError, TypeError, ValueError, AttributeError):
+        paths = _tracked(self.base, "paths_under", folder) if folder else None
+        if paths is None or any(kind == "submodule" for _path, kind in paths):
             return None
-        out: list[str] = []
-        while stack:
-            tree, prefix = stack.pop()
-            for entry in tree:
-                if entry.type_str == "tree":
-                    stack.append((entry, prefix + entry.name + "/"))
-                elif entry.type_str == "blob":
-                    out.append(prefix + entry.name)
-                else:
-                    return None
-        return out
+        return [path for path, _kind in paths]
+
+
+def _tracked(base, question: str, folder: str):
+    """``base``'s answer to ``question`` about a tracked folder (git/state.py's snapshot
+    answers in plain names), or None from a base that cannot say (a test's plain dict)."""
+    ask = getattr(base, question, None)
+    return None if ask is None else ask(folder)

@@ -190,24 +190,46 @@ class TreeSnapshot:
         ent = self._lookup(path)
         return None if ent is None else (int(ent.filemode), ent.id)
 
+    def _folder_tree(self, folder: str):
+        """The tree of the tracked folder ``folder`` ('' the root), or None when the
+        tree has no folder there (nothing, or a file)."""
+        if self.tree is None or not folder:
+            return self.tree
+        ent = self._lookup(folder)
+        if ent is None or ent.filemode != FileMode.TREE:
+            return None
+        return self.repo[ent.id]
+
+    def names_in(self, folder: str) -> list[str] | None:
+        """The names directly in the tracked folder ``folder`` ('' the root), or None
+        when the tree has no folder there."""
+        sub = self._folder_tree(folder)
+        return None if sub is None else [e.name for e in sub]
+
+    def paths_under(self, folder: str, budget: int | None = None
+                    ) -> list[tuple[str, str]] | None:
+        """Every tracked path under the folder ``folder`` ('' the root) at any depth, with
+        its kind ('file', 'symlink', 'submodule'); None when the tree has no folder there.
+        At most ``budget`` paths, when given (an error message's look around)."""
+        sub = self._folder_tree(folder)
+        if sub is None:
+            return None
+        out: list[tuple[str, str]] = []
+        stack = [(sub, folder + "/" if folder else "")]
+        while stack and (budget is None or len(out) < budget):
+            tree, prefix = stack.pop()
+            for e in tree:
+                if e.filemode == FileMode.TREE:
+                    stack.append((self.repo[e.id], prefix + e.name + "/"))
+                else:
+                    out.append((prefix + e.name, _KINDS.get(e.filemode, "file")))
+        return out
+
     def files_under(self, folder: str) -> int | None:
         """How many files (links, submodules) the tree holds under ``folder``, at any
         depth; None when the tree has no folder there."""
-        if self.tree is None:
-            return None
-        try:
-            sub = self.repo[self.tree[sys.intern(folder)].id]  # interned: see tree_entry
-        except (KeyError, ValueError):
-            return None
-        count = 0
-        stack = [sub]
-        while stack:
-            for e in stack.pop():
-                if e.type_str == "tree":
-                    stack.append(self.repo[e.id])
-                else:
-                    count += 1
-        return count
+        paths = self.paths_under(folder) if folder else None
+        return None if paths is None else len(paths)
 
     def disk_kind(self, path: str) -> str | None:
         """What is on disk at ``path`` ('file', 'dir', 'symlink'; below a link 'symlink',

@@ -173,3 +173,26 @@ def test_patch_text_holds_the_hunk_git_diff_prints(base: GitRepo):
     git_diff = base.git("diff", "a.txt")
     assert text[text.index("@@"):] == git_diff[git_diff.index("@@"):]
     assert patch_text(b"same\n", b"same\n", "a.txt", "a.txt") == ""
+
+
+def test_folder_questions_answer_in_names_as_git_ls_tree(base: GitRepo):
+    # the core asks the snapshot about folders in plain names (no pygit2 tree leaves git/)
+    base.write("src/deep/c.txt", "gamma\n")
+    base.commit_all()
+    snap = _head_snapshot(Repo(str(base.root)))
+    root = base.git("ls-tree", "--name-only", "HEAD").split()
+    assert sorted(snap.names_in("")) == sorted(root)
+    assert sorted(snap.names_in("src")) == sorted(
+        base.git("ls-tree", "--name-only", "HEAD:src").split())
+    every = base.git("ls-tree", "-r", "--name-only", "HEAD").split()
+    assert sorted(p for p, _kind in snap.paths_under("")) == sorted(every)
+    assert sorted(p for p, _kind in snap.paths_under("src")) == sorted(
+        p for p in every if p.startswith("src/"))
+    assert dict(snap.paths_under(""))["link"] == "symlink"
+    assert snap.files_under("src") == 2
+    assert len(snap.paths_under("", budget=2)) >= 2
+    # a file or a missing path is no folder: None, not an error
+    for not_a_folder in ("a.txt", "src/b.txt", "missing", "a.txt/x"):
+        assert snap.names_in(not_a_folder) is None
+        assert snap.paths_under(not_a_folder) is None
+        assert snap.files_under(not_a_folder) is None
