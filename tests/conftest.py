@@ -398,3 +398,11 @@ def copy_of(built_once):
         return repo
 
     return copy
+
+
+def blocks_of(format_module, text: str):
+    """The blocks one format's reader finds in ``text`` (the scan the parser runs, with only
+    that format): a format's tests look at its blocks without the others'."""
+    from git_aiapply.formats.scan import scan_blocks
+
+    return scan_blocks(text, [format_module.FORMAT]).blocks

@@ -27,7 +27,7 @@ from ..record import field, record
 
 from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, DeleteFile, EditFile, Hunk, NewFile, Operation, RenameFile, Source
-from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
 from ..text import read_hunk_header
 
 NAME = "apply-patch"
@@ -169,10 +169,6 @@ def parse_patch(lines: list[str]) -> list[Operation]:
                          hint="end the patch once, with its last line")
     return ops
 
-
-def find_blocks(text: str) -> list[Block]:
-    """Every ``*** Begin Patch`` ... ``*** End Patch`` block of ``text``."""
-    return scan_blocks(text, [FORMAT]).blocks
 
 
 @record

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..errors import ParseError
 from ..ops import Operation, Source
-from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
                             is_search, looks_like_marker, read_block)
 
@@ -174,9 +174,6 @@ class CodeChange(Format):
 
 FORMAT = CodeChange()
 
-
-def find_blocks(text: str) -> list[Block]:
-    return scan_blocks(text, [FORMAT]).blocks
 
 
 def _read_tag(scan: Scan, i: int) -> tuple[Block, int]:

@@ -25,7 +25,7 @@ from ..errors import ParseError
 from ..ops import ADD, CONTEXT, REMOVE, AppendFile, DeleteFile, EditFile, HashlineEdit, Hunk, NewFile, \
     Operation, RenameFile, Source
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, Tag, new_file_text, parse_tag, \
-    scan_blocks, skip_space
+    skip_space
 from ..text import content_span, fence_open, read_hunk_header, strip_fence
 
 NAME = "file-changes"
@@ -497,6 +497,3 @@ class FileChanges(Format):
 FORMAT = FileChanges()
 
 
-def find_blocks(text: str) -> list[Block]:
-    """Every ``<FILE_CHANGES>`` container of ``text`` (LF line endings) as a Block."""
-    return scan_blocks(text, [FORMAT]).blocks

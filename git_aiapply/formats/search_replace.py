@@ -33,7 +33,7 @@ import re
 
 from ..errors import ParseError
 from ..ops import Source
-from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_replace, is_search,
                             looks_like_marker, read_block)
 
@@ -449,10 +449,6 @@ class SearchReplace(Format):
 
 FORMAT = SearchReplace()
 
-
-def find_blocks(text: str) -> list[Block]:
-    """Every SEARCH/REPLACE block of ``text`` (LF line endings) as a Block."""
-    return scan_blocks(text, [FORMAT]).blocks
 
 
 def _no_stray_close(lines: list[str], k: int, fence, path: str) -> None:

@@ -23,7 +23,7 @@ from .diff_hunks import next_content as _next_content
 from .diff_hunks import read_hunk as _read_hunk
 from .diff_hunks import section_starts as _section_starts
 from .diff_hunks import svn_header as _svn_header
-from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
 from ..paths import read_quoted_path
 from ..text import fence_open, is_fence_close, read_hunk_header
 
@@ -261,9 +261,6 @@ def _patch_tag_close(lines: list[str], i: int, opened: int,
 
 FORMAT = UnifiedDiff()
 
-
-def find_blocks(text: str) -> list[Block]:
-    return scan_blocks(text, [FORMAT]).blocks
 
 
 def _read_section(lines: list[str], i: int, scan: Scan | None = None,

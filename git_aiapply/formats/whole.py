@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..errors import ParseError
 from ..ops import NewFile, Source
 from ..text import fence_close_line
-from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
+from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text
 from .search_blocks import DOCUMENT_SUFFIXES
 from .search_replace import (closes, cut_in_a_path_line, fence_of, is_closing_tag, names_file,
                              path_in_info, stops_mid_word, strip_path)
@@ -152,5 +152,3 @@ class Whole(Format):
 FORMAT = Whole()
 
 
-def find_blocks(text: str) -> list[Block]:
-    return scan_blocks(text, [FORMAT]).blocks

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import apply_patch, parse_response
 from git_aiapply.ops import DeleteFile, EditFile, NewFile, RenameFile
+from conftest import blocks_of
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -41,12 +42,12 @@ def summary(op):
 
 
 def parse_ops(text: str) -> list[tuple]:
-    return [summary(op) for b in apply_patch.find_blocks(text) for op in b.ops]
+    return [summary(op) for b in blocks_of(apply_patch, text) for op in b.ops]
 
 
 def refusal(text: str) -> ParseError:
     with pytest.raises(ParseError) as info:
-        apply_patch.find_blocks(text)
+        blocks_of(apply_patch, text)
     return info.value
 
 
@@ -345,7 +346,7 @@ SPANS = [
 
 @pytest.mark.parametrize("name,text,expected", SPANS, ids=[s[0] for s in SPANS])
 def test_block_spans(name, text, expected):
-    blocks = apply_patch.find_blocks(text)
+    blocks = blocks_of(apply_patch, text)
     assert [text[b.start:b.end] for b in blocks] == expected
     for b in blocks:
         assert b.format == "apply-patch" and b.formats == ["apply-patch"]
@@ -354,7 +355,7 @@ def test_block_spans(name, text, expected):
 
 def test_blocks_are_separate():
     text = patch("*** Delete File: a") + "prose\n" + patch("*** Add File: b", "+x")
-    blocks = apply_patch.find_blocks(text)
+    blocks = blocks_of(apply_patch, text)
     assert [[summary(op) for op in b.ops] for b in blocks] == [[("delete", "a")], [("add", "b", "x\n")]]
 
 
@@ -384,7 +385,7 @@ def test_sources_name_directive_and_response_line():
             "@@\n-a\n+b\n"
             "*** Delete File: old.txt\n"        # 10
             "*** End Patch\n")
-    ops = apply_patch.find_blocks(text)[0].ops
+    ops = blocks_of(apply_patch, text)[0].ops
     assert [(type(op).__name__, op.source.directive, op.source.line) for op in ops] == [
         ("NewFile", "Add File: n.txt", 3),
         ("EditFile", "Update File: src/app.py", 5),
@@ -464,13 +465,13 @@ def test_unexpected_chunk_line_message_names_everything():
 
 
 def test_no_block_no_ops():
-    assert apply_patch.find_blocks("just prose\n*** End Patch\n--- a\n+++ b\n") == []
+    assert blocks_of(apply_patch, "just prose\n*** End Patch\n--- a\n+++ b\n") == []
 
 
 def test_masked_regions_are_blank():
     # a region another format claimed arrives as spaces and is not read
     text = " " * 40 + "\n" + BODY
-    assert [summary(op) for b in apply_patch.find_blocks(text) for op in b.ops] == [("delete", "d")]
+    assert [summary(op) for b in blocks_of(apply_patch, text) for op in b.ops] == [("delete", "d")]
 
 
 # -- robustness ---------------------------------------------------------------------------------
@@ -485,7 +486,7 @@ PIECES = ["*** Begin Patch", "*** End Patch", "*** Add File: a", "*** Update Fil
 def test_never_raises_anything_but_parse_error(pieces):
     text = "\n".join(pieces)
     try:
-        blocks = apply_patch.find_blocks(text)
+        blocks = blocks_of(apply_patch, text)
     except ParseError as err:
         assert err.problems and err.problems[0].reason
         return
@@ -502,7 +503,7 @@ def test_large_patch_keeps_every_hunk():
     for i in range(n):
         body += [f"@@ def f{i}():", f"-old {i}", f"+new {i}", ""]
     text = patch(*body)
-    [block] = apply_patch.find_blocks(text)
+    [block] = blocks_of(apply_patch, text)
     assert len(block.ops[0].hunks) == n
     last = block.ops[0].hunks[-1]
     assert (last.anchors, last.lines) == ([f"def f{n - 1}():"], [("-", f"old {n - 1}"),
@@ -511,5 +512,5 @@ def test_large_patch_keeps_every_hunk():
 
 def test_long_pathological_lines_are_parsed():
     text = patch("*** Update File: a", "@@ " + "-1," * 50_000, "-x") + ("<<" + "'" * 50_000 + "\n") * 3
-    [block] = apply_patch.find_blocks(text)
+    [block] = blocks_of(apply_patch, text)
     assert block.ops and block.ops[0].path == "a"

@@ -8,6 +8,7 @@ import pytest
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import codechange, parse_response
 from git_aiapply.ops import EditFile, NewFile
+from conftest import blocks_of
 
 SEED = Path("/work/shared/conformance/seed-examples/codechange-example")
 
@@ -130,7 +131,7 @@ c = 1
 
 @pytest.mark.parametrize("text,expected", list(CASES.values()), ids=list(CASES))
 def test_parses(text, expected):
-    assert summary(codechange.find_blocks(text)) == expected
+    assert summary(blocks_of(codechange, text)) == expected
 
 
 DESCRIPTIONS = {
@@ -148,14 +149,14 @@ DESCRIPTIONS = {
 def test_descriptions(desc, expected):
     text = BASIC.replace('<CodeChange filePath="src/a.py">\n',
                          '<CodeChange filePath="src/a.py">\n' + desc + "\n")
-    (block,) = codechange.find_blocks(text)
+    (block,) = blocks_of(codechange, text)
     assert block.descriptions == [("src/a.py", d) for d in expected]
     assert summary([block]) == BASIC_OPS
 
 
 def test_span_and_source():
     text = "Intro line.\n\n" + BASIC + "\n\nOutro."
-    (block,) = codechange.find_blocks(text)
+    (block,) = blocks_of(codechange, text)
     assert text[block.start:block.end] == BASIC
     (op,) = block.ops
     assert op.source.format == "codechange"
@@ -165,7 +166,7 @@ def test_span_and_source():
 
 def test_several_tags_give_several_blocks_with_their_lines():
     text = BASIC + "\nmiddle\n" + BASIC.replace("src/a.py", "b.py")
-    blocks = codechange.find_blocks(text)
+    blocks = blocks_of(codechange, text)
     assert [b.ops[0].source.line for b in blocks] == [1, 11]
     assert [text[b.start:b.end] for b in blocks] == [BASIC, BASIC.replace("src/a.py", "b.py")]
 
@@ -195,7 +196,7 @@ def test_seed_example():
 
 
 def test_no_tag_no_block():
-    assert codechange.find_blocks("just prose\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n") == []
+    assert blocks_of(codechange, "just prose\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n") == []
 
 
 REFUSALS = {
@@ -242,7 +243,7 @@ REFUSALS = {
 @pytest.mark.parametrize("text,message,line", list(REFUSALS.values()), ids=list(REFUSALS))
 def test_refusals(text, message, line):
     with pytest.raises(ParseError) as e:
-        codechange.find_blocks(text)
+        blocks_of(codechange, text)
     (problem,) = e.value.problems
     assert message in problem.reason
     assert problem.response_line == line
@@ -255,7 +256,7 @@ def test_opening_tag_without_gt_is_not_searched_for_far_away():
     text = ('<CodeChange filePath="a.py"\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n'
             '</CodeChange>')
     with pytest.raises(ParseError) as e:
-        codechange.find_blocks(text)
+        blocks_of(codechange, text)
     assert "no '>'" in e.value.problems[0].reason
     assert e.value.problems[0].file == "a.py"
 
@@ -276,7 +277,7 @@ _CC_LINES = st.sampled_from([
 def test_any_text_parses_or_is_refused(lines):
     text = "\n".join(lines)
     try:
-        blocks = codechange.find_blocks(text)
+        blocks = blocks_of(codechange, text)
     except ParseError:
         return
     for b in blocks:
@@ -289,5 +290,5 @@ def test_any_text_parses_or_is_refused(lines):
 # 4n), never with a stopwatch in a test.
 def test_large_input_gives_every_block():
     one = BASIC + "\n"
-    blocks = codechange.find_blocks(one * 2000 + "prose\n" * 40000)
+    blocks = blocks_of(codechange, one * 2000 + "prose\n" * 40000)
     assert len(blocks) == 2000

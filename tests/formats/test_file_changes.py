@@ -8,9 +8,9 @@ import pytest
 
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import file_changes, parse_response
-from git_aiapply.formats.file_changes import find_blocks
 from git_aiapply.hashline import line_id
 from git_aiapply.ops import DeleteFile, EditFile, HashlineEdit, NewFile, RenameFile
+from conftest import blocks_of
 
 SEEDS = Path("/work/shared/conformance/seed-examples")
 
@@ -20,14 +20,14 @@ def wrap(body: str) -> str:
 
 
 def only_op(text: str):
-    blocks = find_blocks(text)
+    blocks = blocks_of(file_changes, text)
     assert len(blocks) == 1 and len(blocks[0].ops) == 1
     return blocks[0].ops[0]
 
 
 def refused(text: str):
     with pytest.raises(ParseError) as err:
-        find_blocks(text)
+        blocks_of(file_changes, text)
     assert len(err.value.problems) == 1
     return err.value.problems[0]
 
@@ -36,7 +36,7 @@ def refused(text: str):
 
 def test_seed_file_changes_example():
     text = (SEEDS / "file-changes-example/response.md").read_text()
-    blocks = find_blocks(text)
+    blocks = blocks_of(file_changes, text)
     assert len(blocks) == 1
     b = blocks[0]
     assert b.format == "file-changes" and b.formats == ["file-changes"]
@@ -61,7 +61,7 @@ def test_seed_file_changes_example():
 
 def test_seed_hashline_example():
     text = (SEEDS / "hashline-example/response.md").read_text()
-    [b] = find_blocks(text)
+    [b] = blocks_of(file_changes, text)
     assert b.format == "hashline" and b.formats == ["hashline"]
     new, edit, rename, delete = b.ops
     assert isinstance(new, NewFile) and isinstance(rename, RenameFile) and isinstance(delete, DeleteFile)
@@ -78,7 +78,7 @@ def test_seed_hashline_example():
 def test_seed_hashline_stale_example_parses():
     # refused only when applied (stale ids): parsing it is fine
     text = (SEEDS / "hashline-example-stale/response.md").read_text()
-    [b] = find_blocks(text)
+    [b] = blocks_of(file_changes, text)
     edit = b.ops[1]
     assert [(o.kind, o.start, o.start_id) for o in edit.ops] == [
         ("insert_after", 1, "00"), ("insert_after", 2, "00"), ("set", 5, "00")]
@@ -301,7 +301,7 @@ def test_several_containers_and_prose():
     text = ("Intro.\n\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"a\" />\n</FILE_CHANGES>\n"
             "Middle prose mentions <FILE_CHANGES> inline.\n"
             "```xml\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"b\" />\n</FILE_CHANGES>\n```\nEnd.\n")
-    blocks = find_blocks(text)
+    blocks = blocks_of(file_changes, text)
     assert [[op.path for op in b.ops] for b in blocks] == [["a"], ["b"]]
     for b in blocks:
         assert text[b.start:b.end].startswith("<FILE_CHANGES>")
@@ -309,8 +309,8 @@ def test_several_containers_and_prose():
 
 
 def test_no_container():
-    assert find_blocks("Just prose, and `<FILE_CHANGES>` in backticks.\n") == []
-    assert find_blocks('<FILE_DELETE file_path="a" />\n') == []  # directives need a container
+    assert blocks_of(file_changes, "Just prose, and `<FILE_CHANGES>` in backticks.\n") == []
+    assert blocks_of(file_changes, '<FILE_DELETE file_path="a" />\n') == []  # directives need a container
 
 
 @pytest.mark.parametrize("text", [
@@ -329,14 +329,14 @@ def test_container_leniencies(text):
 
 
 def test_empty_container_is_a_block_without_ops():
-    [b] = find_blocks("<FILE_CHANGES>\n</FILE_CHANGES>\n")
+    [b] = blocks_of(file_changes, "<FILE_CHANGES>\n</FILE_CHANGES>\n")
     assert b.ops == [] and b.formats == ["file-changes"]
 
 
 def test_source_lines_count_from_response_start():
     text = "line 1\nline 2\n<FILE_CHANGES>\n\n<FILE_DELETE file_path=\"a\" />\n" \
            "<FILE_RENAME from_path=\"b\" to_path=\"c\" />\n</FILE_CHANGES>\n"
-    [b] = find_blocks(text)
+    [b] = blocks_of(file_changes, text)
     assert [op.source.line for op in b.ops] == [5, 6]
     assert b.start == text.index("<FILE_CHANGES>")
     assert b.end == text.index("</FILE_CHANGES>") + len("</FILE_CHANGES>")
@@ -365,7 +365,7 @@ D = '<FILE_DELETE file_path="d.txt" />'
     ([H, N, P], ["hashline", "file-changes"]),
 ])
 def test_block_formats(directives, formats):
-    [b] = find_blocks(wrap("\n".join(directives)))
+    [b] = blocks_of(file_changes, wrap("\n".join(directives)))
     assert b.formats == formats and b.format == formats[0]
 
 
@@ -471,7 +471,7 @@ def test_only_parse_errors_escape_on_garbage():
         text = "".join(rng.choice(fragments) + rng.choice(["", "\n", " "])
                        for _ in range(rng.randint(1, 12)))
         try:
-            find_blocks(text)
+            blocks_of(file_changes, text)
         except ParseError:
             pass
 
@@ -481,7 +481,7 @@ def test_only_parse_errors_escape_on_garbage():
 def test_large_input_keeps_every_line():
     body = "\n".join(f"+line {i}" for i in range(100_000))
     text = wrap(f'<FILE_PATCH file_path="big.txt">\n{body}\n</FILE_PATCH>') + "<" * 50_000 + "\n"
-    [b] = find_blocks(text)
+    [b] = blocks_of(file_changes, text)
     assert len(b.ops[0].hunks[0].lines) == 100_000
 
 
@@ -505,9 +505,9 @@ NEW_A = '<FILE_CHANGES>\n<FILE_NEW file_path="a">\n'
 def test_pathological_inputs_give_blocks_or_a_parse_error(text, n_ops):
     if n_ops is None:
         with pytest.raises(ParseError):
-            find_blocks(text)
+            blocks_of(file_changes, text)
     else:
-        [b] = find_blocks(text)
+        [b] = blocks_of(file_changes, text)
         assert len(b.ops) == n_ops
 
 

@@ -7,6 +7,7 @@ import pytest
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import codechange, file_changes
 from git_aiapply.formats.scan import parse_tag, read_attributes
+from conftest import blocks_of
 
 
 @pytest.mark.parametrize("written", ["filePath", "file_path", "FILE-PATH", "filepath"])
@@ -14,8 +15,8 @@ def test_one_attribute_name_in_both_formats(written):
     fc = f'<FILE_CHANGES>\n<FILE_NEW {written}="a.txt">\nx\n</FILE_NEW>\n</FILE_CHANGES>\n'
     cc = (f'<CodeChange {written}="a.txt">\n<<<<<<< SEARCH\nx\n=======\ny\n'
           '>>>>>>> REPLACE\n</CodeChange>\n')
-    assert [op.path for b in file_changes.find_blocks(fc) for op in b.ops] == ["a.txt"]
-    assert [op.path for b in codechange.find_blocks(cc) for op in b.ops] == ["a.txt"]
+    assert [op.path for b in blocks_of(file_changes, fc) for op in b.ops] == ["a.txt"]
+    assert [op.path for b in blocks_of(codechange, cc) for op in b.ops] == ["a.txt"]
 
 
 @pytest.mark.parametrize("inside, expected", [

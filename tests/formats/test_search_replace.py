@@ -9,6 +9,7 @@ from git_aiapply.errors import ParseError
 from git_aiapply.formats import parse_response, search_replace, whole
 from git_aiapply.formats.search_replace import find_path, path_in_info, strip_path
 from git_aiapply.ops import EditFile, NewFile
+from conftest import blocks_of
 
 BLOCK = "<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE"
 X_LINES = [("-", "x = 1"), ("+", "x = 2")]
@@ -180,7 +181,7 @@ REFUSALS = {
 @pytest.mark.parametrize("text,message,line", list(REFUSALS.values()), ids=list(REFUSALS))
 def test_refusals(text, message, line):
     with pytest.raises(ParseError) as e:
-        search_replace.find_blocks(text)
+        blocks_of(search_replace, text)
     (problem,) = e.value.problems
     assert message in problem.reason
     assert problem.response_line == line
@@ -197,7 +198,7 @@ def test_a_replace_marker_elsewhere_is_prose():
     text = (f"src/a.py\n```\n{BLOCK}\n```\n\nThe block ends with\n\n>>>>>>> REPLACE\n\n"
             "as usual.\n")
     assert summary(text) == [("edit", "src/a.py", [X_LINES])]
-    assert search_replace.find_blocks("Blocks end with\n>>>>>>> REPLACE\n") == []
+    assert blocks_of(search_replace, "Blocks end with\n>>>>>>> REPLACE\n") == []
 
 
 def test_find_path_does_not_look_past_the_floor():
@@ -224,7 +225,7 @@ _SR_LINES = st.sampled_from([
 def test_any_text_parses_or_is_refused(lines):
     text = "\n".join(lines)
     try:
-        blocks = search_replace.find_blocks(text)
+        blocks = blocks_of(search_replace, text)
     except ParseError:
         return
     for b in blocks:
@@ -256,7 +257,7 @@ def test_whole_fences_without_a_path_are_prose():
 
 def test_whole_unclosed_fence_is_refused():
     with pytest.raises(ParseError) as e:
-        whole.find_blocks("src/a.py\n```python\nx = 1\n")
+        blocks_of(whole, "src/a.py\n```python\nx = 1\n")
     assert "never closed" in str(e.value)
 
 

@@ -12,6 +12,7 @@ from git_aiapply.formats import parse_response, unified_diff
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import DeleteFile, EditFile, NewFile, RenameFile, SetMode
 from git_aiapply.text import FileText
+from conftest import blocks_of
 
 
 def summary(blocks):
@@ -171,7 +172,7 @@ CASES = {
 
 @pytest.mark.parametrize("text,expected", list(CASES.values()), ids=list(CASES))
 def test_parses(text, expected):
-    assert summary(unified_diff.find_blocks(text)) == expected
+    assert summary(blocks_of(unified_diff, text)) == expected
 
 
 NOT_A_DIFF = {
@@ -184,13 +185,13 @@ NOT_A_DIFF = {
 
 @pytest.mark.parametrize("text", list(NOT_A_DIFF.values()), ids=list(NOT_A_DIFF))
 def test_prose_is_not_a_diff(text):
-    assert unified_diff.find_blocks(text) == []
+    assert blocks_of(unified_diff, text) == []
 
 
 def test_span_covers_headers_to_last_hunk():
     diff = "diff --git a/x b/x\nindex 1..2\n--- a/x\n+++ b/x\n" + SIMPLE_HUNK
     text = "Intro.\n\n" + diff + "\nOutro.\n"
-    (block,) = unified_diff.find_blocks(text)
+    (block,) = blocks_of(unified_diff, text)
     assert text[block.start:block.end] == diff
     (op,) = block.ops
     assert op.source.format == "unified-diff"
@@ -201,7 +202,7 @@ def test_span_covers_headers_to_last_hunk():
 def test_subversion_span():
     diff = "Index: x\n=====\n--- x\n+++ x\n" + SIMPLE_HUNK
     text = "Intro.\n" + diff + "\nOutro.\n"
-    (block,) = unified_diff.find_blocks(text)
+    (block,) = blocks_of(unified_diff, text)
     assert text[block.start:block.end] == diff
 
 
@@ -209,7 +210,7 @@ def test_prose_between_diffs_gives_two_blocks():
     one = "--- a/x\n+++ b/x\n" + SIMPLE_HUNK
     two = "--- a/y\n+++ b/y\n" + SIMPLE_HUNK
     text = one + "\nAnd then:\n\n" + two
-    blocks = unified_diff.find_blocks(text)
+    blocks = blocks_of(unified_diff, text)
     assert [text[b.start:b.end] for b in blocks] == [one, two]
     assert [b.ops[0].source.line for b in blocks] == [1, 11]
 
@@ -217,7 +218,7 @@ def test_prose_between_diffs_gives_two_blocks():
 def test_directive_words():
     text = ("diff --git a/a.py b/b.py\nrename from a.py\nrename to b.py\n--- a/a.py\n+++ b/b.py\n"
             + SIMPLE_HUNK + "--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n")
-    ops = unified_diff.find_blocks(text)[0].ops
+    ops = blocks_of(unified_diff, text)[0].ops
     assert [op.source.directive for op in ops] == ["diff a.py => b.py", "diff a.py => b.py", "diff n"]
     assert [op.source.line for op in ops] == [1, 1, 11]
 
@@ -280,7 +281,7 @@ REFUSAL_FILES = {
 @pytest.mark.parametrize("text,message,line", list(REFUSALS.values()), ids=list(REFUSALS))
 def test_refusals(text, message, line):
     with pytest.raises(ParseError) as e:
-        unified_diff.find_blocks(text)
+        blocks_of(unified_diff, text)
     (problem,) = e.value.problems
     assert message in problem.reason
     assert problem.response_line == line
@@ -425,7 +426,7 @@ def test_real_git_diffs_replay(tmp_path, files, change, git_flags):
         diff = git(repo, *git_flags, "diff", "--cached", "-M")
     else:
         diff = git(repo, "diff", "--cached", "-M", *git_flags)
-    blocks = unified_diff.find_blocks("Here is the patch:\n\n```diff\n" + diff + "```\n")
+    blocks = blocks_of(unified_diff, "Here is the patch:\n\n```diff\n" + diff + "```\n")
     assert len(blocks) == 1
     assert replay(before, blocks[0].ops) == after
 
@@ -455,10 +456,10 @@ def test_real_git_diff_with_corrupted_counts(tmp_path):
     assert "@@ -3,99 +4,1 @@" in diff
     # a last hunk short of its counts that ends the response looks cut off (BEHAVIOR §2) ...
     with pytest.raises(ParseError, match="cut off"):
-        unified_diff.find_blocks(diff)
+        blocks_of(unified_diff, diff)
     # ... followed by prose, the counts are only hints
     diff += "\nThat is all.\n"
-    (block,) = unified_diff.find_blocks(diff)
+    (block,) = blocks_of(unified_diff, diff)
     assert [op.path for op in block.ops] == ["a.txt", "b.txt"]
     assert replay(before, block.ops) == after
 
@@ -475,7 +476,7 @@ def test_real_git_diff_wrong_line_numbers_only_break_ties(tmp_path):
     diff = git(repo, "diff", "--cached", "-U1")
     assert "@@ -14,3 +14,3 @@" in diff
     diff = diff.replace("@@ -14,3 +14,3 @@", "@@ -11,3 +11,3 @@")
-    (block,) = unified_diff.find_blocks(diff)
+    (block,) = blocks_of(unified_diff, diff)
     assert block.ops[0].hunks[0].line_hint == 11
     assert replay(before, block.ops) == after
 
@@ -497,7 +498,7 @@ _DIFF_LINES = st.sampled_from([
 @given(st.lists(_DIFF_LINES, max_size=30))
 def test_any_text_parses_or_is_refused(lines):
     try:
-        blocks = unified_diff.find_blocks("\n".join(lines))
+        blocks = blocks_of(unified_diff, "\n".join(lines))
     except ParseError:
         return
     for b in blocks:
@@ -508,7 +509,7 @@ def test_any_text_parses_or_is_refused(lines):
 # 4n), never with a stopwatch in a test.
 def test_large_input_gives_every_file():
     big = ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-" + "o" * 50 + "\n+" + "n" * 50 + "\n") * 5000 + ("prose\n" * 25000)
-    (block,) = unified_diff.find_blocks(big)
+    (block,) = blocks_of(unified_diff, big)
     assert len(block.ops) == 5000
 
 
