@@ -23,7 +23,7 @@ import re
 import sys
 from .record import record, replace
 
-from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
+from .errors import AiApplyError, ApplyError, ErrorKind, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
 from .pipeline import Status
 from .term import isatty, table_lines, write
@@ -126,7 +126,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                 raise ApplyError(Problem(f"{e}", hint="the branch name comes from the --branch "
                                                       "template; change it")) from None
             if item.problem is not None:
-                raise ApplyError(item.problem, kind="parse")
+                raise ApplyError(item.problem, kind=ErrorKind.PARSE)
             resp = read_response(item.raw, name=item.stem, max_bytes=max_bytes)
             resp.name = item.stem
             if item.model and not resp.model:
@@ -138,12 +138,12 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
             o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
                         branch=branch)
         except UsageError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], error_kind="usage",
+            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], error_kind=ErrorKind.USAGE,
                         branch=branch)
         except AiApplyError as e:
             o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
         except Exception as e:  # a bug in one attempt must not cost the others
-            o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind="internal",
+            o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind=ErrorKind.INTERNAL,
                         problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
         if o.branch is None:
             o.branch = branch
@@ -533,7 +533,7 @@ def pick(repo, branch: str, no_verify: bool = False, no_ff: bool = False,
         fast = False
     problems = untracked_in_the_way(repo, plan, head_tree)
     if problems:
-        raise ApplyError(problems, kind="dirty")
+        raise ApplyError(problems, kind=ErrorKind.DIRTY)
     res = commit_to_worktree(repo, req, planned_head)
     warnings = []
     if delete_branch:
@@ -584,7 +584,7 @@ def merged_plan(repo, attempt: Attempt, head_tree):
                                   f"{short_head(repo.head()[0])} changed since the attempt's "
                                   "base", file=p,
                                   hint="pick onto the attempt's base, or re-run the attempt on "
-                                       "the current HEAD") for p in paths], kind="conflict")
+                                       "the current HEAD") for p in paths], kind=ErrorKind.CONFLICT)
     new_tree = r[merged.write_tree(r)]
     if head_tree is not None and new_tree.id == head_tree.id:
         return None, None

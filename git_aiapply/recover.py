@@ -45,7 +45,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import FatalError, Problem
+from .errors import ErrorKind, FatalError, Problem
 
 # the journal and the checks on it are the git layer's (git/journal.py)
 from .git.journal import (STAGE_KINDS, JournalNote, file_fingerprint, journal_path,
@@ -283,7 +283,7 @@ def _foreign_lock(lock_path: str) -> FatalError:
         "ai-apply; recover changed nothing.\n"
         "hint: wait for that process to finish and run `git ai-apply recover` again; if no "
         "git process is running, a crashed one left the file: remove it by hand first",
-        kind="lock")
+        kind=ErrorKind.LOCK)
 
 
 def recover(repo, dry_run: bool = False) -> Recovery:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import ApplyError, FatalError, Problem
+from .errors import ApplyError, ErrorKind, FatalError, Problem
 from .record import record
 from .git.refs import short_branch
 from .trailers import AI_RESPONSE, trailer_values
@@ -268,7 +268,7 @@ def undo(repo, force: bool = False, batch: bool = False) -> dict:
             raise ApplyError([Problem(
                 f"{p} {why}; undo only restores files that are exactly as git ai-apply left them",
                 file=p, hint="commit, stash or discard your changes to it first")
-                for p, why in sorted(dirty)], kind="dirty")
+                for p, why in sorted(dirty)], kind=ErrorKind.DIRTY)
         committer = identity(repo, "committer")
         entries = {p: old for p, (old, new) in changes.items()}
         final = {p: (FileState(ent[0], r[ent[1]].data) if ent is not None else None)

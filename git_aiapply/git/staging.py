@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygit2
 
-from ..errors import ApplyError, Problem
+from ..errors import ApplyError, ErrorKind, Problem
 from ..plan import Plan
 from .repo import Repo
 from .state import tree_entry
@@ -50,7 +50,7 @@ def staged_error(paths: list[str]) -> ApplyError:
                                "the index as HEAD holds it", file=p,
                                hint="commit or unstage them (`git restore --staged "
                                     f"{p}`) first, or leave out --cached")
-                       for p in paths], kind="dirty")
+                       for p in paths], kind=ErrorKind.DIRTY)
 
 
 def stage_index_only(repo: Repo, plan: Plan, planned_head: tuple) -> None:
