@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import time
+from enum import StrEnum
 
 from ..errors import Problem
 from ..record import record
@@ -26,9 +27,20 @@ TEMP_SCHEME = "sha1-16"
 TEMP_KINDS = ("tmp", "restore")
 
 
+class RunKind(StrEnum):
+    """The kind of run a journal records (``kind``), as the Transaction is told it: its
+    string values are what journals on disk hold, so any version's recover reads them."""
+
+    APPLY = "apply"
+    PICK = "pick"  # a fast-forward pick (a merged pick is an "apply")
+    UNDO = "undo"
+    NO_COMMIT = "no-commit"
+    CACHED = "cached"
+
+
 # the kinds of a run that stages without committing: --no-commit writes the worktree and
 # the index, --cached the index only; no ref moves, so recover decides on the index alone
-STAGE_KINDS = ("no-commit", "cached")
+STAGE_KINDS = (RunKind.NO_COMMIT, RunKind.CACHED)
 
 
 def temp_name(path: str, pid: int, kind: str) -> str:
