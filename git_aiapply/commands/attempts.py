@@ -15,7 +15,7 @@ def command(pattern, prune, yes, as_json):
     PATTERN (a glob such as 'try/*', or a name: 'try' lists try and try/*)."""
     from ..attempts import list_attempts
     from ..errors import ApplyError, UsageError
-    from ..git.refs import delete_ref
+    from ..git.refs import delete_branch_at
     from ..git.repo import Repo
     from ..term import isatty
 
@@ -51,7 +51,7 @@ def command(pattern, prune, yes, as_json):
     failed = 0
     for a in doomed:
         try:
-            delete_ref(repo, a.refname, a.tip.id)
+            delete_branch_at(repo, a.refname, a.tip.id)
         except ApplyError as e:
             failed += 1
             click.echo(f"error: {e.render()}", err=True)
