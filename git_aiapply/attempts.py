@@ -94,9 +94,7 @@ _STATUS_WORDS = {Status.APPLIED: "applied", Status.ALREADY_APPLIED: "already app
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
                  quiet: bool = False, max_bytes: int | None = None) -> int:
     """Try every response onto its own branch; print the summary; 0 if all applied."""
-    from .pipeline import Outcome, apply_one
-    from .git.refs import branch_refname
-    from .response import DEFAULT_MAX_BYTES, blank_response, read_response
+    from .response import DEFAULT_MAX_BYTES
 
     if max_bytes is None:
         max_bytes = DEFAULT_MAX_BYTES
@@ -108,65 +106,16 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     # one base for the whole run, named once (a bad --base is a usage error up front)
     if opts.base:
         opts = replace(opts, base=str(repo.resolve_commit(opts.base).id))
-    branches = [expand_template(branch_template, n, it.stem) for n, it in enumerate(items, 1)]
-    seen: dict[str, int] = {}
-    for n, b in enumerate(branches, 1):
-        if b in seen:
-            raise UsageError(
-                f"--branch {branch_template!r} gives responses {seen[b]} and {n} the same branch "
-                f"{b!r}; put {{n}} in it (or {{name}} with distinct file names)")
-        seen[b] = n
+    branches = _branch_names(branch_template, items)
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and isatty(sys.stderr))
     outcomes: list[tuple[int, Input, object]] = []
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
             _progress(n - 1, len(items), item.label)
-        empty = blank_response(item.label, model=item.model, stem=item.stem)
-        try:
-            try:
-                branch_refname(branch)
-            except UsageError as e:
-                raise ApplyError(Problem(f"{e}", hint="the branch name comes from the --branch "
-                                                      "template; change it")) from None
-            if item.problem is not None:
-                raise ApplyError(item.problem, kind=ErrorKind.PARSE)
-            resp = read_response(item.raw, name=item.stem, max_bytes=max_bytes)
-            resp.name = item.stem
-            if item.model and not resp.model:
-                resp.model = item.model
-            o = apply_one(repo, resp, replace(opts, branch=branch))
-        except ApplyError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind, branch=branch)
-        except FatalError as e:  # the repository or the environment: not this response's fault
-            o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
-                        branch=branch)
-        except UsageError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], error_kind=ErrorKind.USAGE,
-                        branch=branch)
-        except AiApplyError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
-        except Exception as e:  # a bug in one attempt must not cost the others
-            o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind=ErrorKind.INTERNAL,
-                        problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
-        if o.branch is None:
-            o.branch = branch
-        if opts.verbose and o.edits is None:  # -v: refused before planning, nothing landed
-            o.edits = []
+        o = _attempt_one(repo, item, branch, opts, max_bytes)
         outcomes.append((n, item, o))
-        if as_json:
-            # JSON Lines: each result as soon as it is known (docs/JSON.md)
-            if show_progress:
-                _clear_progress()
-            import json
-
-            write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
-            sys.stdout.flush()
-        elif o.diff is not None:
-            if show_progress:
-                _clear_progress()
-            write(f"==> {item.label} -> {branch} <==")
-            write(o.diff, nl=False)
+        _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
     if show_progress:
         _clear_progress()
 
@@ -179,6 +128,86 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         for e in o.edits or ():
             write(f"{o.branch}: {e.render()}", err=True)
     return code
+
+
+def _branch_names(branch_template: str, items: list) -> list[str]:
+    """Each response's branch from the template; two responses on one branch is a usage
+    error, up front."""
+    branches = [expand_template(branch_template, n, it.stem) for n, it in enumerate(items, 1)]
+    seen: dict[str, int] = {}
+    for n, b in enumerate(branches, 1):
+        if b in seen:
+            raise UsageError(
+                f"--branch {branch_template!r} gives responses {seen[b]} and {n} the same branch "
+                f"{b!r}; put {{n}} in it (or {{name}} with distinct file names)")
+        seen[b] = n
+    return branches
+
+
+def _attempt_one(repo, item: Input, branch: str, opts, max_bytes: int):
+    """One response onto its branch, as an Outcome: every refusal, fatal error or bug of
+    this attempt is its outcome, so that the others still run."""
+    from .pipeline import Outcome
+    from .response import blank_response
+
+    empty = blank_response(item.label, model=item.model, stem=item.stem)
+    try:
+        o = _apply_to_branch(repo, item, branch, opts, max_bytes)
+    except ApplyError as e:
+        o = Outcome(empty, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind, branch=branch)
+    except FatalError as e:  # the repository or the environment: not this response's fault
+        o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
+                    branch=branch)
+    except UsageError as e:
+        o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))],
+                    error_kind=ErrorKind.USAGE, branch=branch)
+    except AiApplyError as e:
+        o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
+    except Exception as e:  # a bug in one attempt must not cost the others
+        o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind=ErrorKind.INTERNAL,
+                    problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
+    if o.branch is None:
+        o.branch = branch
+    if opts.verbose and o.edits is None:  # -v: refused before planning, nothing landed
+        o.edits = []
+    return o
+
+
+def _apply_to_branch(repo, item: Input, branch: str, opts, max_bytes: int):
+    """Read ``item``'s response and apply it onto ``branch`` (pipeline.apply_one)."""
+    from .git.refs import branch_refname
+    from .pipeline import apply_one
+    from .response import read_response
+
+    try:
+        branch_refname(branch)
+    except UsageError as e:
+        raise ApplyError(Problem(f"{e}", hint="the branch name comes from the --branch "
+                                              "template; change it")) from None
+    if item.problem is not None:
+        raise ApplyError(item.problem, kind=ErrorKind.PARSE)
+    resp = read_response(item.raw, name=item.stem, max_bytes=max_bytes)
+    resp.name = item.stem
+    if item.model and not resp.model:
+        resp.model = item.model
+    return apply_one(repo, resp, replace(opts, branch=branch))
+
+
+def _show_attempt(n: int, item: Input, branch: str, o, *, as_json: bool, show_progress: bool) -> None:
+    """As soon as an attempt is done: its JSON Lines object (docs/JSON.md), or with
+    --diff its diff."""
+    if as_json:
+        if show_progress:
+            _clear_progress()
+        import json
+
+        write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+        sys.stdout.flush()
+    elif o.diff is not None:
+        if show_progress:
+            _clear_progress()
+        write(f"==> {item.label} -> {branch} <==")
+        write(o.diff, nl=False)
 
 
 def _progress(done: int, total: int, label: str) -> None:
@@ -368,6 +397,39 @@ def _chain_verdict(repo, base: str | None, made: list[str]) -> str | None:
             return f"its commit {oid[:7]} has no AI-Response trailer"
         below = oid
     return None
+
+
+def prune_choice(found: list[Attempt]) -> tuple[list[Attempt], list[tuple[str, str]]]:
+    """`attempts --prune`: the attempts to delete, and (branch, why) of those kept: checked
+    out in a worktree, or not the tool's own (``prune_verdict``)."""
+    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
+    kept = []
+    for a in found:
+        if a.checked_out is not None:
+            kept.append((a.branch, f"it is checked out in {a.checked_out}"))
+        elif a.kept_because is not None:
+            kept.append((a.branch, a.kept_because))
+    return doomed, kept
+
+
+def delete_attempts(repo, doomed: list[Attempt]):
+    """Delete each attempt's branch while it is still at the tip described; yields
+    (attempt, None) or (attempt, the ApplyError that kept it), one by one."""
+    from .git.refs import delete_branch_at
+
+    for a in doomed:
+        try:
+            delete_branch_at(repo, a.refname, a.tip.id)
+        except ApplyError as e:
+            yield a, e
+            continue
+        yield a, None
+
+
+def listing_json(repo, found: list[Attempt]) -> dict:
+    """`attempts --json`'s object: HEAD's commit id and the attempts."""
+    head_id = repo.head()[1]
+    return {"head": str(head_id) if head_id else None, "attempts": [a.to_json() for a in found]}
 
 
 def _matches(short: str, pattern: str | None) -> bool:
