@@ -193,7 +193,8 @@ def _apply_to_branch(repo, item: Input, branch: str, opts, max_bytes: int):
     return apply_one(repo, resp, replace(opts, branch=branch))
 
 
-def _show_attempt(n: int, item: Input, branch: str, o, *, as_json: bool, show_progress: bool) -> None:
+def _show_attempt(n: int, item: Input, branch: str, o, *, as_json: bool,
+                  show_progress: bool) -> None:
     """As soon as an attempt is done: its JSON Lines object (docs/JSON.md), or with
     --diff its diff."""
     if as_json:

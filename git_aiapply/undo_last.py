@@ -233,8 +233,9 @@ def _refuse_published(repo, chain: list[OwnCommit], label: str, force: bool) -> 
 
     remotes = remote_branches_containing(repo, chain[-1].new)
     if remotes and not force:
+        what = f"HEAD {label}" if len(chain) == 1 else chain[-1].new[:7]
         raise ApplyError(Problem(
-            f"{'HEAD ' + label if len(chain) == 1 else chain[-1].new[:7]} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
+            f"{what} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
             "published history",
             hint="use `git revert HEAD` to take it back with a new commit, or pass --force "
                  "if you will force-push"))
