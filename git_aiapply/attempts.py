@@ -532,11 +532,11 @@ def pick(repo, branch: str, no_verify: bool = False, no_ff: bool = False,
          delete_branch: bool = False) -> Picked:
     """Bring attempt ``branch`` onto the current branch (`git ai-apply pick`); raises
     ApplyError when refused (nothing changed)."""
-    from .git.checks import refuse_interrupted
+    from .git.checks import refuse_interrupted, require_worktree
     from .git.pick_change import commit_pick, fast_forward_plan
     from .git.refs import branch_refname
 
-    repo.require_worktree("pick needs a worktree; this is a bare repository")
+    require_worktree(repo, "pick needs a worktree; this is a bare repository")
     refuse_interrupted(repo.gitdir)  # the repository's state: fatal, as apply says it
     refname = branch_refname(branch)
     planned_head = repo.head()

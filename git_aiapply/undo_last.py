@@ -157,10 +157,11 @@ def undo(repo, force: bool = False, batch: bool = False) -> dict:
     """Undo HEAD (with ``batch``: every commit of the run that made it); returns what was
     done (for the summary and --json); raises ApplyError when it is refused (nothing
     changed)."""
+    from .git.checks import require_worktree
     from .git.commits import changed_entries, commit_facts
     from .git.take_back import take_back_commit
 
-    repo.require_worktree("undo needs a worktree (this is a bare repository)")
+    require_worktree(repo, "undo needs a worktree (this is a bare repository)")
     branch, head_oid = repo.head()
     if head_oid is None:
         raise ApplyError(Problem("there is no commit to undo (the branch has no commits yet)"))

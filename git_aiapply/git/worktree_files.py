@@ -8,7 +8,7 @@ import os
 import stat
 
 from ..plan import MODE_EXEC, MODE_LINK, FileState
-from .faults import remove_file
+from .faults import fault, remove_file
 from .journal import temp_name
 
 
@@ -59,6 +59,7 @@ def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None
             if perm is None or bool(perm & 0o100) != (st.mode == MODE_EXEC):
                 perm = git_perm(st.mode == MODE_EXEC)
             os.chmod(tmp, perm)
+        fault("restore-temp")  # written, not yet renamed into place (the crash tests)
         os.replace(tmp, full)
     except BaseException:
         remove_file(tmp)
