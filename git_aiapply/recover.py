@@ -115,11 +115,13 @@ def _filemode(repo) -> bool:
     return repo.config_bool("core.fileMode", True)
 
 
-def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None) -> None:
+def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None,
+             pid: int | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
-    None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
-    what the file held on disk, already converted (WorktreeWriter writes what git would
-    check out, which would convert them a second time)."""
+    None: remove) through a temporary file named for the interrupted run's ``pid`` and a
+    rename.  Raw bytes on purpose: they are what the file held on disk, already converted
+    (WorktreeWriter writes what git would check out, which would convert them a second
+    time)."""
     from .git.history import blob_data
     from .git.state import refuse_symlinked_parent
     from .git.worktree_files import restore_file
@@ -138,7 +140,7 @@ def _restore(repo, path: str, want, perm: int | None = None, backup: str | None 
         os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
         os.replace(backup, full)
         return
-    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm)
+    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm, pid)
 
 
 def _backup_state(backup: str):
@@ -462,7 +464,7 @@ def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
     restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
     for p in [p for p in restore if originals[p] is None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
-                j.perms.get(p), _backup_of(repo, j.pid, p))
+                j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
     # temporary files before the folders they are in; the backups only after the old
     # files are renamed back from them (no free space needed: a full disk's case)
     _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False)
@@ -471,7 +473,7 @@ def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
             rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
     for p in [p for p in restore if originals[p] is not None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
-                j.perms.get(p), _backup_of(repo, j.pid, p))
+                j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
     _remove_backups(rec, repo, j.pid)
 
 

@@ -7,14 +7,10 @@ import glob
 import shutil
 import signal
 
-import pytest
-
 from conftest import GitRepo
 from test_crash_safety import RESPONSE, assert_fsck_clean, setup_repo, state, stray_files
 
 
-@pytest.mark.xfail(strict=True, reason="restore_file names its temporary with recover's own "
-                                       "pid, which the next recover does not look for")
 def test_a_recover_killed_while_restoring_leaves_a_temporary_the_next_one_removes(
         repo: GitRepo):
     setup_repo(repo)
