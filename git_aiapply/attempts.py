@@ -105,7 +105,9 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                          "use -m or -F for a common message")
     # one base for the whole run, named once (a bad --base is a usage error up front)
     if opts.base:
-        opts = replace(opts, base=str(repo.resolve_commit(opts.base).id))
+        from .git.commits import resolve_commit_id
+
+        opts = replace(opts, base=resolve_commit_id(repo, opts.base))
     branches = _branch_names(branch_template, items)
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and isatty(sys.stderr))

@@ -184,3 +184,8 @@ def ref_exists(repo, refname: str) -> bool:
     except Exception:  # no such ref, or a name libgit2 cannot look up
         return False
     return True
+
+
+def resolve_commit_id(repo, rev: str) -> str:
+    """The commit ``rev`` names, as a hex id (UsageError when it names none)."""
+    return str(repo.resolve_commit(rev).id)
