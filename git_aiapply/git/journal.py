@@ -207,11 +207,15 @@ def interrupted_problem(gitdir: str) -> Problem | None:
     try:
         with open(path) as f:
             pid = json.load(f).get("pid")
+    except FileNotFoundError:
+        return None  # removed since the check: its run just finished
     except (OSError, ValueError, AttributeError):
         pass
     if isinstance(pid, int) and pid_alive(pid):
         return Problem(f"another git ai-apply (pid {pid}) is applying a response in this "
                        "repository", hint="wait for it to finish and run the command again")
+    if not os.path.exists(path):
+        return None  # a run removes its journal before it exits: it finished meanwhile
     return Problem("a previous git ai-apply was interrupted while writing "
                    f"(its journal {path} is still there), so the worktree may be half written",
                    hint="run `git ai-apply recover` to put the repository back")
