@@ -4,7 +4,8 @@ the process) of apply, `pick` or `undo` left behind.
 The transaction (git/transaction.py) writes ``AI_APPLY_JOURNAL`` in the git dir before it touches the
 worktree and removes it at the very end.  The journal (JSON) holds:
 
-- ``pid``: the process; ``kind``: "apply" (also `pick`) or "undo";
+- ``pid``: the process; ``kind``: the kind of run (git/journal.py's ``RunKind``: "apply",
+  "pick" for a fast-forward pick, "undo", "no-commit", "cached");
 - ``branch`` (None: detached HEAD) and ``head``: the commit it pointed at;
 - ``moves_to``: the commit the branch was to point at when known beforehand (a
   fast-forward pick, undo; "unborn": undo of a root commit deletes the branch), else
