@@ -23,11 +23,15 @@ import re
 import sys
 from .record import record, replace
 
-from .errors import AiApplyError, ApplyError, FatalError, Problem, UsageError
+from .errors import AiApplyError, ApplyError, ErrorKind, FatalError, Problem, UsageError
 from .inputs import Input, expand_inputs
 from .pipeline import Status
 from .term import isatty, table_lines, write
 from .trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
+
+TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)
+if TYPE_CHECKING:
+    from .git.commits import CommitFacts
 
 # More responses than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN = 4
@@ -90,9 +94,7 @@ _STATUS_WORDS = {Status.APPLIED: "applied", Status.ALREADY_APPLIED: "already app
 def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = False,
                  quiet: bool = False, max_bytes: int | None = None) -> int:
     """Try every response onto its own branch; print the summary; 0 if all applied."""
-    from .pipeline import Outcome, apply_one
-    from .git.refs import branch_refname
-    from .response import DEFAULT_MAX_BYTES, blank_response, read_response
+    from .response import DEFAULT_MAX_BYTES
 
     if max_bytes is None:
         max_bytes = DEFAULT_MAX_BYTES
@@ -103,66 +105,19 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
                          "use -m or -F for a common message")
     # one base for the whole run, named once (a bad --base is a usage error up front)
     if opts.base:
-        opts = replace(opts, base=str(repo.resolve_commit(opts.base).id))
-    branches = [expand_template(branch_template, n, it.stem) for n, it in enumerate(items, 1)]
-    seen: dict[str, int] = {}
-    for n, b in enumerate(branches, 1):
-        if b in seen:
-            raise UsageError(
-                f"--branch {branch_template!r} gives responses {seen[b]} and {n} the same branch "
-                f"{b!r}; put {{n}} in it (or {{name}} with distinct file names)")
-        seen[b] = n
+        from .git.commits import resolve_commit_id
+
+        opts = replace(opts, base=resolve_commit_id(repo, opts.base))
+    branches = _branch_names(branch_template, items)
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and isatty(sys.stderr))
     outcomes: list[tuple[int, Input, object]] = []
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
             _progress(n - 1, len(items), item.label)
-        empty = blank_response(item.label, model=item.model, stem=item.stem)
-        try:
-            try:
-                branch_refname(branch)
-            except UsageError as e:
-                raise ApplyError(Problem(f"{e}", hint="the branch name comes from the --branch "
-                                                      "template; change it")) from None
-            if item.problem is not None:
-                raise ApplyError(item.problem, kind="parse")
-            resp = read_response(item.raw, name=item.stem, max_bytes=max_bytes)
-            resp.name = item.stem
-            if item.model and not resp.model:
-                resp.model = item.model
-            o = apply_one(repo, resp, replace(opts, branch=branch))
-        except ApplyError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind, branch=branch)
-        except FatalError as e:  # the repository or the environment: not this response's fault
-            o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
-                        branch=branch)
-        except UsageError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], error_kind="usage",
-                        branch=branch)
-        except AiApplyError as e:
-            o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
-        except Exception as e:  # a bug in one attempt must not cost the others
-            o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind="internal",
-                        problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
-        if o.branch is None:
-            o.branch = branch
-        if opts.verbose and o.edits is None:  # -v: refused before planning, nothing landed
-            o.edits = []
+        o = _attempt_one(repo, item, branch, opts, max_bytes)
         outcomes.append((n, item, o))
-        if as_json:
-            # JSON Lines: each result as soon as it is known (docs/JSON.md)
-            if show_progress:
-                _clear_progress()
-            import json
-
-            write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
-            sys.stdout.flush()
-        elif o.diff is not None:
-            if show_progress:
-                _clear_progress()
-            write(f"==> {item.label} -> {branch} <==")
-            write(o.diff, nl=False)
+        _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
     if show_progress:
         _clear_progress()
 
@@ -175,6 +130,87 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         for e in o.edits or ():
             write(f"{o.branch}: {e.render()}", err=True)
     return code
+
+
+def _branch_names(branch_template: str, items: list) -> list[str]:
+    """Each response's branch from the template; two responses on one branch is a usage
+    error, up front."""
+    branches = [expand_template(branch_template, n, it.stem) for n, it in enumerate(items, 1)]
+    seen: dict[str, int] = {}
+    for n, b in enumerate(branches, 1):
+        if b in seen:
+            raise UsageError(
+                f"--branch {branch_template!r} gives responses {seen[b]} and {n} the same branch "
+                f"{b!r}; put {{n}} in it (or {{name}} with distinct file names)")
+        seen[b] = n
+    return branches
+
+
+def _attempt_one(repo, item: Input, branch: str, opts, max_bytes: int):
+    """One response onto its branch, as an Outcome: every refusal, fatal error or bug of
+    this attempt is its outcome, so that the others still run."""
+    from .pipeline import Outcome
+    from .response import blank_response
+
+    empty = blank_response(item.label, model=item.model, stem=item.stem)
+    try:
+        o = _apply_to_branch(repo, item, branch, opts, max_bytes)
+    except ApplyError as e:
+        o = Outcome(empty, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind, branch=branch)
+    except FatalError as e:  # the repository or the environment: not this response's fault
+        o = Outcome(empty, Status.FATAL, 128, problems=[Problem(e.message)], error_kind=e.kind,
+                    branch=branch)
+    except UsageError as e:
+        o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))],
+                    error_kind=ErrorKind.USAGE, branch=branch)
+    except AiApplyError as e:
+        o = Outcome(empty, Status.REFUSED, 1, problems=[Problem(str(e))], branch=branch)
+    except Exception as e:  # a bug in one attempt must not cost the others
+        o = Outcome(empty, Status.REFUSED, 1, branch=branch, error_kind=ErrorKind.INTERNAL,
+                    problems=[Problem(f"internal error: {type(e).__name__}: {e}")])
+    if o.branch is None:
+        o.branch = branch
+    if opts.verbose and o.edits is None:  # -v: refused before planning, nothing landed
+        o.edits = []
+    return o
+
+
+def _apply_to_branch(repo, item: Input, branch: str, opts, max_bytes: int):
+    """Read ``item``'s response and apply it onto ``branch`` (pipeline.apply_one)."""
+    from .git.refs import branch_refname
+    from .pipeline import apply_one
+    from .response import read_response
+
+    try:
+        branch_refname(branch)
+    except UsageError as e:
+        raise ApplyError(Problem(f"{e}", hint="the branch name comes from the --branch "
+                                              "template; change it")) from None
+    if item.problem is not None:
+        raise ApplyError(item.problem, kind=ErrorKind.PARSE)
+    resp = read_response(item.raw, name=item.stem, max_bytes=max_bytes)
+    resp.name = item.stem
+    if item.model and not resp.model:
+        resp.model = item.model
+    return apply_one(repo, resp, replace(opts, branch=branch))
+
+
+def _show_attempt(n: int, item: Input, branch: str, o, *, as_json: bool,
+                  show_progress: bool) -> None:
+    """As soon as an attempt is done: its JSON Lines object (docs/JSON.md), or with
+    --diff its diff."""
+    if as_json:
+        if show_progress:
+            _clear_progress()
+        import json
+
+        write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+        sys.stdout.flush()
+    elif o.diff is not None:
+        if show_progress:
+            _clear_progress()
+        write(f"==> {item.label} -> {branch} <==")
+        write(o.diff, nl=False)
 
 
 def _progress(done: int, total: int, label: str) -> None:
@@ -241,10 +277,10 @@ class Attempt:
 
     branch: str
     refname: str
-    tip: object  # pygit2.Commit
-    commits: list  # the attempt's own commits, newest first
-    base: object  # pygit2.Commit or None (a root attempt)
-    head_id: object  # HEAD's commit id when described
+    tip: CommitFacts
+    commits: list  # the attempt's own commits (CommitFacts), newest first
+    base: CommitFacts | None  # None: a root attempt
+    head_id: str | None  # HEAD's commit id when described
     format: str | None
     model: str | None
     response: str | None
@@ -266,8 +302,8 @@ class Attempt:
         return "HEAD moved"
 
     def to_json(self) -> dict:
-        return {"branch": self.branch, "tip": str(self.tip.id),
-                "base": str(self.base.id) if self.base is not None else None,
+        return {"branch": self.branch, "tip": self.tip.id,
+                "base": self.base.id if self.base is not None else None,
                 "base_is_head": self.state == "on HEAD", "state": self.state,
                 "commits": len(self.commits), "format": self.format, "model": self.model,
                 "response_id": self.response, "files": self.files, "added": self.added,
@@ -290,39 +326,20 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
     The attempt's commits are the run of ai-apply commits (AI-Response trailer) down the
     first-parent line from the tip, stopping at HEAD's history; the commit below them
     is the attempt's base."""
-    from .git.refs import merge_base
+    from .git.commits import branch_tip_facts, diff_stats, first_parent_run
 
-    r = repo.repo
-    tip = repo.branch_commit(refname)
+    tip = branch_tip_facts(repo, refname)
     if tip is None or not _is_ai_commit(tip):
         return None
-    mb = merge_base(r, tip.id, head_id)
-    commits = []
-    c = tip
-    base = None
-    for _ in range(1000):
-        in_head = mb is not None and (c.id == mb or r.descendant_of(mb, c.id))
-        if in_head or not _is_ai_commit(c):
-            base = c
-            break
-        commits.append(c)
-        if not c.parents:
-            base = None
-            break
-        c = c.parents[0]
-    else:
-        base = c
-    if base is not None:
-        diff = r.diff(base.tree, tip.tree)
-    else:
-        diff = tip.tree.diff_to_tree(swap=True)
-    stats = diff.stats
+    head = str(head_id) if head_id is not None else None
+    run = first_parent_run(repo, tip.id, head, _is_ai_commit)
+    files, added, removed = diff_stats(repo, run.base.id if run.base is not None else None,
+                                       tip.id)
     t = parse_trailers(tip.message)
     short = refname[len("refs/heads/"):]
-    return Attempt(short, refname, tip, commits, base, head_id, t.get(AI_FORMAT),
-                   t.get(AI_MODEL), t.get(AI_RESPONSE), stats.files_changed,
-                   stats.insertions, stats.deletions, (checked or {}).get(refname),
-                   prune_verdict(repo, refname, tip.id))
+    return Attempt(short, refname, tip, run.commits, run.base, head, t.get(AI_FORMAT),
+                   t.get(AI_MODEL), t.get(AI_RESPONSE), files, added, removed,
+                   (checked or {}).get(refname), prune_verdict(repo, refname, tip.id))
 
 
 # --------------------------------------------------------------------------- what prune may delete
@@ -343,42 +360,79 @@ def prune_verdict(repo, refname: str, tip_id) -> str | None:
     The reflog is git's own per-branch record: it goes with the branch (deleted with it,
     carried by a rename) and every git command that moves the branch adds to it, so a
     commit, amend, reset or rebase by anyone shows there."""
-    from .git.refs import reflog
+    from .git.commits import reflog_moves
 
-    r = repo.repo
-    entries = reflog(r, refname)[::-1]  # oldest first
+    entries = reflog_moves(repo, refname)[::-1]  # oldest first
     if not entries:
         return "it has no reflog, so nothing shows it was created by `git ai-apply --branch`"
     first = entries[0]
-    created = _CREATED.match(first.message or "")
-    if created is None or int(str(first.oid_old), 16) != 0:
+    created = _CREATED.match(first.message)
+    if created is None or first.old is not None:
         return (f"it was not created by `git ai-apply --branch` (its reflog begins with "
-                f"{(first.message or '').strip()!r})")
+                f"{first.message.strip()!r})")
     base = None if created.group(1) == "nothing" else created.group(1)
-    made = [first.oid_new]
+    made = [first.new]
     for e in entries[1:]:
-        msg = (e.message or "").strip()
-        if not _BRANCH_COMMIT.match(msg) or e.oid_old != made[-1]:
+        msg = e.message.strip()
+        if not _BRANCH_COMMIT.match(msg) or e.old != made[-1]:
             return (f"it was changed by something other than git ai-apply --branch (its reflog "
                     f"says {msg!r}): someone committed on it, reset or rebased it")
-        made.append(e.oid_new)
-    if tip_id != made[-1]:
+        made.append(e.new)
+    if str(tip_id) != made[-1]:
         return (f"it moved without a reflog entry (it is at {str(tip_id)[:7]}, the tool left it "
-                f"at {str(made[-1])[:7]})")
-    # the chain of commits from the base to the tip: each the tool's, each on the previous
+                f"at {made[-1][:7]})")
+    return _chain_verdict(repo, base, made)
+
+
+def _chain_verdict(repo, base: str | None, made: list[str]) -> str | None:
+    """The chain of commits from the base to the tip: each the tool's, each on the previous
+    (None), or why not."""
+    from .git.commits import commit_facts
+
     below = base
     for oid in made:
-        try:
-            c = r[oid]
-        except (KeyError, ValueError):
-            return f"its commit {str(oid)[:7]} is missing"
-        parents = [str(p) for p in c.parent_ids]
-        if parents != ([below] if below else []):
-            return f"its commit {str(oid)[:7]} is not on top of the one before it"
+        c = commit_facts(repo, oid)
+        if c is None:
+            return f"its commit {oid[:7]} is missing"
+        if list(c.parents) != ([below] if below else []):
+            return f"its commit {oid[:7]} is not on top of the one before it"
         if not _is_ai_commit(c):
-            return f"its commit {str(oid)[:7]} has no AI-Response trailer"
-        below = str(oid)
+            return f"its commit {oid[:7]} has no AI-Response trailer"
+        below = oid
     return None
+
+
+def prune_choice(found: list[Attempt]) -> tuple[list[Attempt], list[tuple[str, str]]]:
+    """`attempts --prune`: the attempts to delete, and (branch, why) of those kept: checked
+    out in a worktree, or not the tool's own (``prune_verdict``)."""
+    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
+    kept = []
+    for a in found:
+        if a.checked_out is not None:
+            kept.append((a.branch, f"it is checked out in {a.checked_out}"))
+        elif a.kept_because is not None:
+            kept.append((a.branch, a.kept_because))
+    return doomed, kept
+
+
+def delete_attempts(repo, doomed: list[Attempt]):
+    """Delete each attempt's branch while it is still at the tip described; yields
+    (attempt, None) or (attempt, the ApplyError that kept it), one by one."""
+    from .git.refs import delete_branch_at
+
+    for a in doomed:
+        try:
+            delete_branch_at(repo, a.refname, a.tip.id)
+        except ApplyError as e:
+            yield a, e
+            continue
+        yield a, None
+
+
+def listing_json(repo, found: list[Attempt]) -> dict:
+    """`attempts --json`'s object: HEAD's commit id and the attempts."""
+    head_id = repo.head()[1]
+    return {"head": str(head_id) if head_id else None, "attempts": [a.to_json() for a in found]}
 
 
 def _matches(short: str, pattern: str | None) -> bool:
@@ -394,13 +448,14 @@ def _matches(short: str, pattern: str | None) -> bool:
 
 
 def list_attempts(repo, pattern: str | None) -> list[Attempt]:
+    from .git.commits import branch_refnames
     from .git.refs import checked_out_branches
 
     head_branch, head_id = repo.head()
     checked = checked_out_branches(repo)
     out = []
-    for refname in sorted(repo.repo.references):
-        if not refname.startswith("refs/heads/") or refname == head_branch:
+    for refname in branch_refnames(repo):
+        if refname == head_branch:
             continue
         if not _matches(refname[len("refs/heads/"):], pattern):
             continue
@@ -419,49 +474,43 @@ def list_attempts(repo, pattern: str | None) -> list[Attempt]:
 # --------------------------------------------------------------------------- pick
 
 
-def _state_of(r, entry):
-    from .plan import FileState
-
-    if entry is None:
-        return None
-    return FileState(int(entry.filemode), r[entry.id].data)
-
-
-def untracked_in_the_way(repo, plan, head_tree) -> list[Problem]:
+def untracked_in_the_way(repo, plan, head_id) -> list[Problem]:
     """New paths of the plan where the worktree has something git does not track (or a
     file where a folder must go): git refuses to overwrite those, and so do we."""
-    import stat
+    from .git.commits import paths_in_commit
 
+    new_paths = [p for p, st in plan.final.items() if st is not None and plan.base.get(p) is None]
+    tracked = paths_in_commit(repo, head_id, new_paths)
     problems = []
-    for p, st in plan.final.items():
-        if st is None or plan.base.get(p) is not None:
-            continue
-        tracked = False
-        if head_tree is not None:
-            try:
-                head_tree[sys.intern(p)]  # pygit2 keeps the name it is given
-                tracked = True
-            except KeyError:
-                pass
-        if not tracked and os.path.lexists(os.path.join(repo.workdir, p)):
+    for p in new_paths:
+        if p not in tracked and os.path.lexists(os.path.join(repo.workdir, p)):
             problems.append(Problem(f"{p} exists but is not tracked by git; pick never "
                                     "overwrites an untracked file", file=p,
                                     hint="move it away first"))
             continue
-        parts = p.split("/")
-        for i in range(1, len(parts)):
-            d = os.path.join(repo.workdir, *parts[:i])
-            try:
-                m = os.lstat(d).st_mode
-            except OSError:
-                break
-            if not stat.S_ISDIR(m):
-                rel = "/".join(parts[:i])
-                in_plan = plan.final.get(rel, 0) is None
-                if not in_plan:
-                    problems.append(Problem(f"{rel} is in the way of {p}", file=p))
-                break
+        problems.extend(_file_in_the_way(repo, plan, p))
     return problems
+
+
+def _file_in_the_way(repo, plan, p: str) -> list[Problem]:
+    """The first leading folder of new path ``p`` that is something else on disk (and the
+    plan does not remove), as a problem."""
+    import stat
+
+    parts = p.split("/")
+    for i in range(1, len(parts)):
+        d = os.path.join(repo.workdir, *parts[:i])
+        try:
+            m = os.lstat(d).st_mode
+        except OSError:
+            break
+        if not stat.S_ISDIR(m):
+            rel = "/".join(parts[:i])
+            in_plan = plan.final.get(rel, 0) is None
+            if not in_plan:
+                return [Problem(f"{rel} is in the way of {p}", file=p)]
+            break
+    return []
 
 
 @record
@@ -485,70 +534,79 @@ def pick(repo, branch: str, no_verify: bool = False, no_ff: bool = False,
          delete_branch: bool = False) -> Picked:
     """Bring attempt ``branch`` onto the current branch (`git ai-apply pick`); raises
     ApplyError when refused (nothing changed)."""
-    from .git.refs import branch_refname, checked_out_branches, delete_ref
-    from .git.state import plan_between
-    from .git.transaction import CommitRequest, commit_to_worktree
+    from .git.checks import refuse_interrupted, require_worktree
+    from .git.pick_change import commit_pick, fast_forward_plan
+    from .git.refs import branch_refname
 
-    repo.require_worktree("pick needs a worktree; this is a bare repository")
-    from .git.checks import refuse_interrupted
-
+    require_worktree(repo, "pick needs a worktree; this is a bare repository")
     refuse_interrupted(repo.gitdir)  # the repository's state: fatal, as apply says it
     refname = branch_refname(branch)
-    r = repo.repo
     planned_head = repo.head()
     head_branch, head_id = planned_head
     if refname == head_branch:
         raise UsageError(f"{branch} is the current branch; check out the branch to pick onto")
-    attempt = describe(repo, refname, head_id, checked_out_branches(repo))
-    if attempt is None:
-        try:
-            r.lookup_reference(refname)
-        except (KeyError, Exception):
-            raise UsageError(f"no branch {branch!r}") from None
-        raise ApplyError(Problem(f"{branch} is not an attempt branch: its last commit was "
-                                 "not made by git ai-apply (no AI-Response trailer)",
-                                 hint="use git merge or git cherry-pick for other branches"))
+    attempt = _attempt_or_refuse(repo, branch, refname, head_id)
     label = short_head(head_branch)
     if attempt.state == "in HEAD":
         return Picked(branch, label, nothing=f"{branch} is already in {label}; nothing to pick")
-    head_tree = r[head_id].tree if head_id is not None else None
     tip = attempt.tip
     if attempt.state == "on HEAD" and not no_ff:
-        plan = plan_between(r, head_tree, tip.tree)
-        message = tip.message
-        req = CommitRequest(plan, message, reflog_prefix=f"ai-apply pick {branch} (fast-forward)",
-                            fast_forward_to=tip.id)
+        plan = fast_forward_plan(repo, head_id, tip.id)
         fast = True
+        commit = dict(message=tip.message, fast_forward_to=tip.id,
+                      reflog_prefix=f"ai-apply pick {branch} (fast-forward)")
     else:
-        plan, message = merged_plan(repo, attempt, head_tree)
+        from .git.signing import signer
+
+        fast = False
+        plan, message = merged_plan(repo, attempt, head_id)
         if plan is None:
             return Picked(branch, label, nothing=f"the change of {branch} is already in "
                                                  f"{label}; nothing to pick")
-        from .git.signing import signer
-
-        req = CommitRequest(plan, message, no_verify=no_verify,
-                            hook_env={"GIT_AI_APPLY_FORMAT": attempt.format or ""},
-                            reflog_prefix=f"ai-apply pick {branch}",
-                            sign=signer(repo, None), hook_hints=_PICK_HOOK_HINTS)
-        fast = False
-    problems = untracked_in_the_way(repo, plan, head_tree)
+        commit = dict(message=message, no_verify=no_verify,
+                      hook_env={"GIT_AI_APPLY_FORMAT": attempt.format or ""},
+                      reflog_prefix=f"ai-apply pick {branch}", sign=signer(repo, None),
+                      hook_hints=_PICK_HOOK_HINTS)
+    problems = untracked_in_the_way(repo, plan, head_id)
     if problems:
-        raise ApplyError(problems, kind="dirty")
-    res = commit_to_worktree(repo, req, planned_head)
-    warnings = []
-    if delete_branch:
-        if attempt.kept_because is not None:
-            # the same rule as `attempts --prune`: never delete someone's commits
-            warnings.append(f"warning: kept {branch}: {attempt.kept_because}")
-            delete_branch = False
-        else:
-            try:
-                delete_ref(repo, refname, tip.id)
-            except ApplyError as e:
-                warnings.append(f"warning: {e.render()}")
-                delete_branch = False
-    return Picked(branch, label, fast=fast, result=res, plan=plan, warnings=tuple(warnings),
-                  deleted=delete_branch, tip=str(tip.id))
+        raise ApplyError(problems, kind=ErrorKind.DIRTY)
+    res = commit_pick(repo, plan, planned_head=planned_head, **commit)
+    warnings, deleted = _delete_picked(repo, branch, attempt, delete_branch)
+    return Picked(branch, label, fast=fast, result=res, plan=plan,
+                  warnings=tuple(warnings), deleted=deleted, tip=tip.id)
+
+
+def _attempt_or_refuse(repo, branch: str, refname: str, head_id) -> Attempt:
+    """The attempt on ``refname``; a usage error when there is no such branch, a refusal
+    when its tip is not the tool's."""
+    from .git.commits import ref_exists
+    from .git.refs import checked_out_branches
+
+    attempt = describe(repo, refname, head_id, checked_out_branches(repo))
+    if attempt is None:
+        if not ref_exists(repo, refname):
+            raise UsageError(f"no branch {branch!r}")
+        raise ApplyError(Problem(f"{branch} is not an attempt branch: its last commit was "
+                                 "not made by git ai-apply (no AI-Response trailer)",
+                                 hint="use git merge or git cherry-pick for other branches"))
+    return attempt
+
+
+def _delete_picked(repo, branch: str, attempt: Attempt,
+                   delete_branch: bool) -> tuple[list[str], bool]:
+    """`pick -d`: delete the attempt's branch when it is the tool's own; (warnings, deleted)."""
+    from .git.refs import delete_branch_at
+
+    if not delete_branch:
+        return [], False
+    if attempt.kept_because is not None:
+        # the same rule as `attempts --prune`: never delete someone's commits
+        return [f"warning: kept {branch}: {attempt.kept_because}"], False
+    try:
+        delete_branch_at(repo, attempt.refname, attempt.tip.id)
+    except ApplyError as e:
+        return [f"warning: {e.render()}"], False
+    return [], True
 
 
 _PICK_HOOK_HINTS = {
@@ -567,28 +625,23 @@ def short_head(head_branch: str | None) -> str:
     return "HEAD (detached)" if head_branch is None else short_branch(head_branch)
 
 
-def merged_plan(repo, attempt: Attempt, head_tree):
+def merged_plan(repo, attempt: Attempt, head_id):
     """The attempt's change (base -> tip) merged onto HEAD's tree, as git cherry-pick
     would (three-way, renames followed); a conflict refuses.  (None, None) when HEAD
     already holds the result."""
-    r = repo.repo
-    from .git.state import plan_between
-    from .git.transaction import empty_tree
+    from .git.pick_change import merged_change
 
-    base_tree = attempt.base.tree if attempt.base is not None else r[empty_tree(r)]
-    ours = head_tree if head_tree is not None else r[empty_tree(r)]
-    merged = r.merge_trees(base_tree, ours, attempt.tip.tree)
+    merged = merged_change(repo, attempt.base.id if attempt.base is not None else None,
+                           head_id, attempt.tip.id)
     if merged.conflicts is not None:
-        paths = sorted({(e.path) for conflict in merged.conflicts for e in conflict if e is not None})
         raise ApplyError([Problem(f"the attempt's change conflicts with what "
                                   f"{short_head(repo.head()[0])} changed since the attempt's "
                                   "base", file=p,
                                   hint="pick onto the attempt's base, or re-run the attempt on "
-                                       "the current HEAD") for p in paths], kind="conflict")
-    new_tree = r[merged.write_tree(r)]
-    if head_tree is not None and new_tree.id == head_tree.id:
+                                       "the current HEAD") for p in merged.conflicts],
+                         kind=ErrorKind.CONFLICT)
+    if merged.plan is None:
         return None, None
-    plan = plan_between(r, head_tree, new_tree)
     messages = [c.message.rstrip("\n") for c in reversed(attempt.commits)]
     message = "\n\n".join(messages) + "\n"
-    return plan, message
+    return merged.plan, message

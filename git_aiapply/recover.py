@@ -4,7 +4,8 @@ the process) of apply, `pick` or `undo` left behind.
 The transaction (git/transaction.py) writes ``AI_APPLY_JOURNAL`` in the git dir before it touches the
 worktree and removes it at the very end.  The journal (JSON) holds:
 
-- ``pid``: the process; ``kind``: "apply" (also `pick`) or "undo";
+- ``pid``: the process; ``kind``: the kind of run (git/journal.py's ``RunKind``: "apply",
+  "pick" for a fast-forward pick, "undo", "no-commit", "cached");
 - ``branch`` (None: detached HEAD) and ``head``: the commit it pointed at;
 - ``moves_to``: the commit the branch was to point at when known beforehand (a
   fast-forward pick, undo; "unborn": undo of a root commit deletes the branch), else
@@ -45,11 +46,11 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import FatalError, Problem
+from .errors import ErrorKind, FatalError, Problem
 
 # the journal and the checks on it are the git layer's (git/journal.py)
-from .git.journal import (STAGE_KINDS, JournalNote, file_fingerprint, journal_path,
-                          read_journal)
+from .git.journal import (STAGE_KINDS, JournalNote, RunKind, file_fingerprint,
+                          journal_path, read_journal)
 
 # temporary files in the git dir, with the pid of the process that made them
 _GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
@@ -115,11 +116,13 @@ def _filemode(repo) -> bool:
     return repo.config_bool("core.fileMode", True)
 
 
-def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None) -> None:
+def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None,
+             pid: int | None = None) -> None:
     """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
-    None: remove) through a temporary file and a rename.  Raw bytes on purpose: they are
-    what the file held on disk, already converted (WorktreeWriter writes what git would
-    check out, which would convert them a second time)."""
+    None: remove) through a temporary file named for the interrupted run's ``pid`` and a
+    rename.  Raw bytes on purpose: they are what the file held on disk, already converted
+    (WorktreeWriter writes what git would check out, which would convert them a second
+    time)."""
     from .git.history import blob_data
     from .git.state import refuse_symlinked_parent
     from .git.worktree_files import restore_file
@@ -138,7 +141,7 @@ def _restore(repo, path: str, want, perm: int | None = None, backup: str | None 
         os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
         os.replace(backup, full)
         return
-    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm)
+    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm, pid)
 
 
 def _backup_state(backup: str):
@@ -184,6 +187,15 @@ def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
     dir, the journal's ``recorded`` temporary names, and others of ``pid`` next to the
     journal's paths in the worktree."""
+    out = _gitdir_temps(repo, pid)
+    out += _index_file_temps(repo, pid, out)
+    if pid is not None and repo.workdir:
+        _add_worktree_temps(repo, pid, paths, recorded, out)
+    return out
+
+
+def _gitdir_temps(repo, pid: int | None) -> list[str]:
+    """The temporary files in the git dir of dead ai-apply processes (of ``pid`` only)."""
     from .git.index import pid_alive
 
     out = []
@@ -198,24 +210,27 @@ def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
         owner = int(next(g for g in m.groups() if g))
         if (pid is None or owner == pid) and not pid_alive(owner):
             out.append(os.path.join(repo.gitdir, name))
-    out += _index_file_temps(repo, pid, out)
-    if pid is not None and repo.workdir:
-        for t in recorded:
-            full = os.path.join(repo.workdir, t)
-            if os.path.lexists(full) and not os.path.isdir(full) and full not in out:
-                out.append(full)
-        dirs = {os.path.dirname(p) for p in paths}
-        # the names of this version (a hash of the path) and of older ones
-        pat = re.compile(rf"\.ai-apply-{pid}(?:-[0-9a-f]+)?\.(?:tmp|restore)$")
-        for d in sorted(dirs):
-            full = os.path.join(repo.workdir, d)
-            try:
-                names = os.listdir(full)
-            except OSError:
-                continue
-            out.extend(os.path.join(full, n) for n in names
-                       if pat.search(n) and os.path.join(full, n) not in out)
     return out
+
+
+def _add_worktree_temps(repo, pid: int, paths, recorded, out: list[str]) -> None:
+    """Add to ``out`` the journal's ``recorded`` temporary names that exist, then the
+    others of ``pid`` in the folders of the journal's paths."""
+    for t in recorded:
+        full = os.path.join(repo.workdir, t)
+        if os.path.lexists(full) and not os.path.isdir(full) and full not in out:
+            out.append(full)
+    dirs = {os.path.dirname(p) for p in paths}
+    # the names of this version (a hash of the path) and of older ones
+    pat = re.compile(rf"\.ai-apply-{pid}(?:-[0-9a-f]+)?\.(?:tmp|restore)$")
+    for d in sorted(dirs):
+        full = os.path.join(repo.workdir, d)
+        try:
+            names = os.listdir(full)
+        except OSError:
+            continue
+        out.extend(os.path.join(full, n) for n in names
+                   if pat.search(n) and os.path.join(full, n) not in out)
 
 
 def _remove_file(path: str) -> None:
@@ -283,7 +298,7 @@ def _foreign_lock(lock_path: str) -> FatalError:
         "ai-apply; recover changed nothing.\n"
         "hint: wait for that process to finish and run `git ai-apply recover` again; if no "
         "git process is running, a crashed one left the file: remove it by hand first",
-        kind="lock")
+        kind=ErrorKind.LOCK)
 
 
 def recover(repo, dry_run: bool = False) -> Recovery:
@@ -291,80 +306,118 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     changed and a person has to decide.  Raises FatalError when another process holds
     ``index.lock``."""
     from .git.history import ref_tip, run_side
-    from .git.index import lock_owner, pid_alive
 
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
     lock_path = repo.index_path() + ".lock"  # the index git uses (GIT_INDEX_FILE)
     if not os.path.exists(jpath):
-        owner = lock_owner(lock_path)
-        if owner is not None and not pid_alive(owner):
-            rec.act(f"remove {lock_path}, left by git ai-apply (pid {owner}), killed before it "
-                    "changed the worktree", _remove_file, lock_path)
-        _remove_temps(rec, repo, None, [], [])
+        _clean_up_without_journal(rec, repo, lock_path)
         return rec
+    j = _journal_to_act_on(rec, repo, jpath)
+    if j is None:
+        return rec
+    has_lock = os.path.lexists(lock_path)
+    if has_lock and not _lock_is_ours(lock_path, j, j.pid):
+        raise _foreign_lock(lock_path)
+
+    tip = ref_tip(repo, j.branch)
+    current = {p: _state_of(repo, p) for p in j.paths}
+    side, why = run_side(repo, j, tip)
+    if side is None:
+        rec.problems.append(_undecidable(j, tip, why, jpath))
+        return rec
+    moved_on = side.endswith("-moved")
+    if side.startswith("before"):
+        if not _back_to_before(rec, repo, j, current, has_lock, lock_path, moved_on):
+            return rec
+        outcome = _before_outcome(j, why, moved_on)
+    else:
+        if not _complete(rec, repo, j, current, has_lock, lock_path, moved_on):
+            return rec
+        outcome = _finish_after(rec, repo, j, tip, why, moved_on)
+    rec.act(f"remove the journal {jpath}", _remove_file, jpath)
+    rec.done.append(outcome)
+    return rec
+
+
+def _clean_up_without_journal(rec: Recovery, repo, lock_path: str) -> None:
+    """No journal: a run killed before it touched the worktree may have left
+    ``index.lock`` (naming its dead process) and temporary files."""
+    from .git.index import lock_owner, pid_alive
+
+    owner = lock_owner(lock_path)
+    if owner is not None and not pid_alive(owner):
+        rec.act(f"remove {lock_path}, left by git ai-apply (pid {owner}), killed before it "
+                "changed the worktree", _remove_file, lock_path)
+    _remove_temps(rec, repo, None, [], [])
+
+
+def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
+    """The journal, when recovery can act on it; else None, with the problem: it cannot
+    be read, its process is still running, or the repository is bare."""
+    from .git.index import pid_alive
 
     try:
         j = read_journal(jpath)
     except (OSError, ValueError) as e:
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
                                     hint="check `git status`; then remove the journal by hand"))
-        return rec
-    pid, head, originals, refname, kind = j.pid, j.head, j.paths, j.branch, j.kind
-    if pid_alive(pid):
-        rec.problems.append(Problem(f"git ai-apply (pid {pid}) is still running in this "
+        return None
+    if pid_alive(j.pid):
+        rec.problems.append(Problem(f"git ai-apply (pid {j.pid}) is still running in this "
                                     "repository", hint="wait for it to finish"))
-        return rec
+        return None
     if repo.workdir is None:
         rec.problems.append(Problem("the journal is in a bare repository; nothing to repair",
                                     hint=f"remove {jpath}"))
-        return rec
-    has_lock = os.path.lexists(lock_path)
-    if has_lock and not _lock_is_ours(lock_path, j, pid):
-        raise _foreign_lock(lock_path)
+        return None
+    return j
 
-    tip = ref_tip(repo, refname)
+
+def _undecidable(j: JournalNote, tip, why: str, jpath: str) -> Problem:
+    """The branch moved since in a way that hides whether the run happened."""
     tip_s = str(tip) if tip else None
-    current = {p: _state_of(repo, p) for p in originals}
-    side, why = run_side(repo, j, tip)
-    if side is None:
-        rec.problems.append(Problem(
-            f"{refname} moved since the interrupted {_what(kind)} (it was at "
-            f"{(head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}) and {why}, "
-            "so recover cannot tell what to put back",
-            hint="nothing was changed; compare the files it touched ("
-                 + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
-                 + f") with `git status`, then remove {jpath} by hand"))
-        return rec
-    moved_on = side.endswith("-moved")
-    if side.startswith("before"):
-        if not _back_to_before(rec, repo, j, current, has_lock, lock_path, moved_on):
-            return rec
-        outcome = (f"the interrupted {_what(kind)} {'changed nothing' if kind == 'undo' else 'made no commit'}; "
-                   + (f"{_short(refname)} moved on since ({why}) without touching its files, "
-                      "which are as they were before it" if moved_on
-                      else "the repository is as it was before it"))
+    originals = j.paths
+    return Problem(
+        f"{j.branch} moved since the interrupted {_what(j.kind)} (it was at "
+        f"{(j.head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}) and {why}, "
+        "so recover cannot tell what to put back",
+        hint="nothing was changed; compare the files it touched ("
+             + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
+             + f") with `git status`, then remove {jpath} by hand")
+
+
+def _before_outcome(j: JournalNote, why: str, moved_on: bool) -> str:
+    """What recovery says when the run did not happen."""
+    kind = j.kind
+    return (f"the interrupted {_what(kind)} "
+            f"{'changed nothing' if kind == RunKind.UNDO else 'made no commit'}; "
+            + (f"{_short(j.branch)} moved on since ({why}) without touching its files, "
+               "which are as they were before it" if moved_on
+               else "the repository is as it was before it"))
+
+
+def _finish_after(rec: Recovery, repo, j: JournalNote, tip, why: str, moved_on: bool) -> str:
+    """The last steps of a run that happened (ORIG_HEAD after an undo, the temporary
+    files), and what recovery says of it."""
+    kind, head, refname = j.kind, j.head, j.branch
+    if kind == RunKind.UNDO and head:
+        rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
+                repo, head)
+    if kind in STAGE_KINDS:
+        outcome = (f"the interrupted --{kind} run staged its changes"
+                   f"{' (index only)' if kind == RunKind.CACHED else ''}; nothing was committed")
+    elif kind == RunKind.UNDO:
+        tip_s = str(tip) if tip else None
+        outcome = (f"the interrupted undo took back {head[:12]}; {_short(refname)}"
+                   f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
     else:
-        if not _complete(rec, repo, j, current, has_lock, lock_path, moved_on):
-            return rec
-        if kind == "undo" and head:
-            rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
-                    repo, head)
-        if kind in STAGE_KINDS:
-            outcome = (f"the interrupted --{kind} run staged its changes"
-                       f"{' (index only)' if kind == 'cached' else ''}; nothing was committed")
-        elif kind == "undo":
-            outcome = (f"the interrupted undo took back {head[:12]}; {_short(refname)}"
-                       f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
-        else:
-            outcome = (f"the interrupted {_what(kind)} committed "
-                       f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
-                       "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
-        _remove_temps(rec, repo, pid, originals, j.temps)
-    rec.act(f"remove the journal {jpath}", _remove_file, jpath)
-    rec.done.append(outcome)
-    return rec
+        outcome = (f"the interrupted {_what(kind)} committed "
+                   f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
+                   "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
+    _remove_temps(rec, repo, j.pid, j.paths, j.temps)
+    return outcome
 
 
 def _short(refname: str) -> str:
@@ -375,6 +428,20 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
                     lock_path: str, moved_on: bool) -> bool:
     """Plan (and unless a dry run, do) the way back to before the run; False, with
     problems, when a file was changed since."""
+    changed = _refuse_changed_since(rec, repo, j, current)
+    if not changed and moved_on:
+        _refuse_staged_since(rec, repo, j)
+    if rec.problems:
+        return False
+    _put_back(rec, repo, j, current)
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    return True
+
+
+def _refuse_changed_since(rec: Recovery, repo, j: JournalNote, current: dict) -> list[str]:
+    """A problem for each touched file holding neither what it held before the run nor
+    what the run was writing (committed or, converted, on disk); those files."""
     originals, final, written = j.paths, j.final, j.written
     odd = [p for p in originals
            if not _is_on_disk(repo, current[p], originals[p])
@@ -386,16 +453,19 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
             "run was writing; it was changed since", file=p,
             hint="nothing was changed; put the file as you want it, then run "
                  "`git ai-apply recover` again (or remove the journal by hand)"))
-    if not odd and moved_on:
-        _refuse_staged_since(rec, repo, j)
-    if rec.problems:
-        return False
+    return odd
+
+
+def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
+    """Every touched file as it was, the folders the run made gone, the temporary files
+    and backups removed."""
+    originals = j.paths
     # new files out first, then the folders the run made, then the old files back: a file
     # replaced by a folder (x -> x/y) needs the folder x gone before x returns
     restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
     for p in [p for p in restore if originals[p] is None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
-                j.perms.get(p), _backup_of(repo, j.pid, p))
+                j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
     # temporary files before the folders they are in; the backups only after the old
     # files are renamed back from them (no free space needed: a full disk's case)
     _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False)
@@ -404,11 +474,8 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
             rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
     for p in [p for p in restore if originals[p] is not None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
-                j.perms.get(p), _backup_of(repo, j.pid, p))
+                j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
     _remove_backups(rec, repo, j.pid)
-    if has_lock:
-        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
-    return True
 
 
 def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
@@ -433,7 +500,7 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     final, written = j.final, j.written
     index_path = repo.index_path()
     # --cached wrote no worktree file: only the index is the run's
-    odd = [p for p in final if j.kind != "cached"
+    odd = [p for p in final if j.kind != RunKind.CACHED
            and not _holds_blob(repo, p, current.get(p), final[p])
            and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
     for p in odd:
@@ -508,7 +575,7 @@ def _remove_tree(path: str) -> None:
 
 
 def _what(kind: str) -> str:
-    return "undo" if kind == "undo" else "run"
+    return "undo" if kind == RunKind.UNDO else "run"
 
 
 def _write_orig_head(repo, head: str) -> None:

@@ -17,7 +17,6 @@ failure puts everything back.
 """
 from __future__ import annotations
 
-import os
 import re
 
 from .errors import ApplyError, FatalError, Problem
@@ -38,15 +37,15 @@ _UNDO = "ai-apply undo: "
 class OwnCommit:
     """How the tool put HEAD's commit there: the reflog entry it wrote."""
 
-    new: object  # pygit2.Oid: the commit the tool moved the branch to (HEAD now)
-    old: object  # pygit2.Oid or None: where the branch was before (None: unborn)
+    new: str  # the commit the tool moved the branch to (HEAD now)
+    old: str | None  # where the branch was before (None: unborn)
     message: str
     batch: str | None = None  # the batch id of a run of several responses
 
 
 def _reverses(later, earlier) -> bool:
     """``later`` moved the branch straight back from where ``earlier`` moved it."""
-    return later.oid_new == earlier.oid_old and later.oid_old == earlier.oid_new
+    return later.new == earlier.old and later.old == earlier.new
 
 
 def _settled_entries(entries: list) -> int:
@@ -55,7 +54,7 @@ def _settled_entries(entries: list) -> int:
     earlier commits can be undone one after another."""
     i = 0
     while i < len(entries):
-        msg = (entries[i].message or "").strip()
+        msg = entries[i].message.strip()
         if msg in _ROLLED_BACK:
             if i + 1 < len(entries) and _reverses(entries[i], entries[i + 1]):
                 i += 2
@@ -72,50 +71,41 @@ def _after_undone(entries: list, i: int) -> int | None:
     """The index just below the tool's moves that the undo at ``i`` took back (one commit,
     or a batch: a chain of the tool's entries from where the undo started back to where it
     moved the branch), or None when the entries below are not that chain."""
-    back_to, at = entries[i].oid_new, entries[i].oid_old
+    back_to, at = entries[i].new, entries[i].old
     k = i + 1
     while at != back_to:
-        if k >= len(entries) or entries[k].oid_new != at or _own_entry(entries[k]) is None:
+        if k >= len(entries) or entries[k].new != at or _own_entry(entries[k]) is None:
             return None
-        at = entries[k].oid_old
+        at = entries[k].old
         k += 1
     return k if k > i + 1 else None
 
 
 def _own_entry(e) -> "OwnCommit | None":
-    msg = (e.message or "").strip()
+    """The tool's own move in reflog entry ``e`` (a RefMove), or None."""
+    msg = e.message.strip()
     m = _OUR_REFLOG.match(msg)
     if m is None or msg in _ROLLED_BACK:
         return None
-    old = None if int(str(e.oid_old), 16) == 0 else e.oid_old
-    return OwnCommit(e.oid_new, old, msg, m.group("batch"))
+    return OwnCommit(e.new, e.old, msg, m.group("batch"))
 
 
-def _in_the_way(r, entries: list, i: int, short: str, head_id) -> str:
+def _in_the_way(repo, entries: list, i: int, short: str, head_id: str) -> str:
     """Which commit stands between HEAD and the tool's newest commit still in HEAD's
     history (one an undo or a rewrite took away is no longer behind it), for the refusal."""
+    from .git.commits import commit_facts, descends_from
+
     for e in entries[i + 1:]:
         own = _own_entry(e)
-        if own is not None and (own.new == head_id or _in_history(r, head_id, own.new)):
-            try:
-                subject = r[own.new].message.split("\n", 1)[0]
-            except (KeyError, ValueError):
-                subject = "?"
-            return (f"; git ai-apply's newest commit on {short}, {str(own.new)[:7]} "
+        if own is not None and (own.new == head_id or descends_from(repo, head_id, own.new)):
+            facts = commit_facts(repo, own.new)
+            subject = facts.message.split("\n", 1)[0] if facts is not None else "?"
+            return (f"; git ai-apply's newest commit on {short}, {own.new[:7]} "
                     f"({subject!r}), is behind it, and only the commit at HEAD can be undone")
     return ""
 
 
-def _in_history(r, head_id, commit_id) -> bool:
-    try:
-        return bool(r.descendant_of(head_id, commit_id))
-    except (KeyError, ValueError):
-        return False
-    except Exception:  # a commit gone from the object store
-        return False
-
-
-def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
+def own_head_commit(repo, refname: str, head_id: str) -> "OwnCommit | str":
     """The tool's own move of ``refname`` to ``head_id`` when it is the newest thing that
     happened to the branch (a failed run's move and its roll-back are skipped), else why
     undo must refuse.
@@ -123,38 +113,38 @@ def own_head_commit(r, refname: str, head_id) -> "OwnCommit | str":
     The branch's reflog is the record: the tool wrote an entry (``ai-apply: ...``) with
     the commit id it made; any later amend, reset, rebase, commit or update-ref adds an
     entry of its own, and a ref written without one no longer matches the newest entry."""
-    from .git.refs import reflog
+    from .git.commits import reflog_moves
 
-    entries = reflog(r, refname)
+    entries = reflog_moves(repo, refname)
     i = _settled_entries(entries)
     short = short_branch(refname)
     if i >= len(entries):
         return (f"{short} has no reflog (core.logAllRefUpdates is off?), so nothing shows that "
                 "it is still the commit git ai-apply made")
     e = entries[i]
-    msg = (e.message or "").strip()
-    if e.oid_new != head_id:
+    msg = e.message.strip()
+    if e.new != head_id:
         return (f"{short} moved without a reflog entry since its last recorded change "
-                f"({msg!r} to {str(e.oid_new)[:7]})")
+                f"({msg!r} to {e.new[:7]})")
     own = _own_entry(e)
     if own is None:
         how = "amended" if msg.startswith("commit (amend)") else "changed"
         return (f"the last entry of {short}'s reflog is {msg!r}, not a commit of git ai-apply's "
                 f"(the commit was {how} since git ai-apply made it, or was never its own)"
-                + _in_the_way(r, entries, i, short, head_id))
+                + _in_the_way(repo, entries, i, short, head_id))
     return own
 
 
-def own_batch(r, refname: str, newest: OwnCommit) -> list[OwnCommit]:
+def own_batch(repo, refname: str, newest: OwnCommit) -> list[OwnCommit]:
     """The commits of the run that made ``newest``, newest first: the entries below it with
     the same batch id, each moving the branch from where the next older one left it."""
-    from .git.refs import reflog
+    from .git.commits import reflog_moves
 
     chain = [newest]
     if newest.batch is None:
         return chain
-    entries = reflog(r, refname)
-    i = next((k for k, e in enumerate(entries) if e.oid_new == newest.new), len(entries))
+    entries = reflog_moves(repo, refname)
+    i = next((k for k, e in enumerate(entries) if e.new == newest.new), len(entries))
     for e in entries[i + 1:]:
         own = _own_entry(e)
         if own is None or own.batch != newest.batch or own.new != chain[-1].old:
@@ -163,133 +153,115 @@ def own_batch(r, refname: str, newest: OwnCommit) -> list[OwnCommit]:
     return chain
 
 
-def pushed_to(r, commit_id) -> list[str]:
-    """Remote-tracking branches that already contain ``commit_id``."""
-    out = []
-    for name in r.references:
-        if not name.startswith("refs/remotes/") or name.endswith("/HEAD"):
-            continue
-        try:
-            tip = r.lookup_reference(name).resolve().target
-        except Exception:  # a broken or symbolic ref that leads nowhere
-            continue
-        if tip == commit_id or r.descendant_of(tip, commit_id):
-            out.append(name[len("refs/remotes/"):])
-    return out
-
-
-def _changed_paths(r, parent, commit) -> dict[str, tuple]:
-    """path -> (entry in the parent or None, entry in the commit or None); an entry is
-    (mode, oid)."""
-    from .git.state import tree_entry
-
-    if parent is not None:
-        diff = parent.tree.diff_to_tree(commit.tree)
-    else:
-        diff = commit.tree.diff_to_tree(swap=True)
-    paths = set()
-    for d in diff.deltas:
-        paths.update(p for p in (d.old_file.path, d.new_file.path) if p)
-    tree = parent.tree if parent is not None else None
-    return {p: (tree_entry(tree, p), tree_entry(commit.tree, p)) for p in paths}
-
-
 def undo(repo, force: bool = False, batch: bool = False) -> dict:
     """Undo HEAD (with ``batch``: every commit of the run that made it); returns what was
     done (for the summary and --json); raises ApplyError when it is refused (nothing
     changed)."""
-    from .git.ident import identity
-    from .git.state import TreeSnapshot, dirty_paths
-    from .git.transaction import Transaction
-    from .plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
+    from .git.checks import require_worktree
+    from .git.commits import changed_entries, commit_facts
+    from .git.take_back import take_back_commit
 
-    r = repo.repo
-    repo.require_worktree("undo needs a worktree (this is a bare repository)")
-    branch, head_id = repo.head()
-    if head_id is None:
+    require_worktree(repo, "undo needs a worktree (this is a bare repository)")
+    branch, head_oid = repo.head()
+    if head_oid is None:
         raise ApplyError(Problem("there is no commit to undo (the branch has no commits yet)"))
-    commit = r[head_id]
+    head_id = str(head_oid)
+    commit = commit_facts(repo, head_id)
     subject = commit.message.split("\n", 1)[0]
-    label = f"{str(head_id)[:7]} ({subject!r})"
+    label = f"{head_id[:7]} ({subject!r})"
     refname = branch or "HEAD"
-    own = own_head_commit(r, refname, head_id)
+    own = _own_head_or_refuse(repo, refname, commit, label)
+    chain = own_batch(repo, refname, own) if batch else [own]
+    _refuse_merges(repo, chain)
+    # back to where the tool found the branch: the parent of an applied commit, the old
+    # HEAD of a fast-forward pick (which may have brought several commits)
+    parent = chain[-1].old
+    _refuse_base_not_behind(repo, parent, head_id, label)
+    if parent is None and branch is None:
+        raise ApplyError(Problem(f"HEAD {label} is a root commit on a detached HEAD; there is "
+                                 "nothing to move back to"))
+    remotes = _refuse_published(repo, chain, label, force)
+    changes = changed_entries(repo, parent, head_id)
+    _refuse_submodules(changes)
+    take_back_commit(repo, (branch, head_oid), parent, changes, f"ai-apply undo: {subject}")
+    return {"status": "undone", "undone": head_id, "subject": subject,
+            "commits": [one.new for one in chain],
+            "branch": short_branch(branch), "head": parent, "files": _file_actions(changes),
+            "pushed_to": remotes}
+
+
+def _own_head_or_refuse(repo, refname: str, commit, label: str) -> OwnCommit:
+    """The tool's own move to HEAD (``commit``), or the refusal saying why it is not."""
+    own = own_head_commit(repo, refname, commit.id)
     if isinstance(own, str) and not repo.config_bool("core.logAllRefUpdates", True):
         own = ("no reflog is kept (core.logAllRefUpdates=false), so nothing shows that it is "
                "still the commit git ai-apply made")
     if isinstance(own, str):
         made = "is not the commit git ai-apply made, as it made it" if trailer_values(
-            commit.raw_message.decode("utf-8", "replace"), AI_RESPONSE) \
-            else "was not made by git ai-apply"
+            commit.raw_message, AI_RESPONSE) else "was not made by git ai-apply"
         raise ApplyError(Problem(
             f"HEAD {label} {made}: {own}",
             hint="undo only takes back this tool's own last commit, unchanged and still at "
                  "HEAD; use `git revert` or `git reset` for other commits"))
-    chain = own_batch(r, refname, own) if batch else [own]
+    return own
+
+
+def _refuse_merges(repo, chain: list[OwnCommit]) -> None:
+    """Undo takes back no merge commit."""
+    from .git.commits import commit_facts
+
     for one in chain:
-        if len(r[one.new].parents) > 1:
+        if len(commit_facts(repo, one.new).parents) > 1:
             raise ApplyError(Problem(
-                f"{str(one.new)[:7]} is a merge commit; undo does not take back merges",
+                f"{one.new[:7]} is a merge commit; undo does not take back merges",
                 hint="use `git reset` yourself"))
-    own = OwnCommit(head_id, chain[-1].old, own.message, own.batch)
-    # back to where the tool found the branch: the parent of an applied commit, the old
-    # HEAD of a fast-forward pick (which may have brought several commits)
-    if own.old is not None and own.old != head_id and not r.descendant_of(head_id, own.old):
+
+
+def _refuse_base_not_behind(repo, parent: str | None, head_id: str, label: str) -> None:
+    """Where the tool found the branch must be in HEAD's history to move back there."""
+    from .git.commits import descends_from
+
+    if parent is not None and parent != head_id and not descends_from(repo, head_id, parent):
         raise ApplyError(Problem(
-            f"HEAD {label}: the branch was at {str(own.old)[:7]} before git ai-apply moved it, "
+            f"HEAD {label}: the branch was at {parent[:7]} before git ai-apply moved it, "
             "which is not in HEAD's history", hint="use `git reset` yourself"))
-    parent = r[own.old] if own.old is not None else None
-    if parent is None and branch is None:
-        raise ApplyError(Problem(f"HEAD {label} is a root commit on a detached HEAD; there is "
-                                 "nothing to move back to"))
-    remotes = pushed_to(r, chain[-1].new)
+
+
+def _refuse_published(repo, chain: list[OwnCommit], label: str, force: bool) -> list[str]:
+    """The remote-tracking branches holding the oldest undone commit; refused when there
+    are any, unless ``force``."""
+    from .git.commits import remote_branches_containing
+
+    remotes = remote_branches_containing(repo, chain[-1].new)
     if remotes and not force:
+        what = f"HEAD {label}" if len(chain) == 1 else chain[-1].new[:7]
         raise ApplyError(Problem(
-            f"{'HEAD ' + label if len(chain) == 1 else str(chain[-1].new)[:7]} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
+            f"{what} is already in {', '.join(remotes[:5])}: undoing it would rewrite "
             "published history",
             hint="use `git revert HEAD` to take it back with a new commit, or pass --force "
                  "if you will force-push"))
-    changes = _changed_paths(r, parent, commit)
+    return remotes
+
+
+def _refuse_submodules(changes: dict) -> None:
+    """Undo changes no submodule."""
+    from .plan import MODE_EXEC, MODE_FILE, MODE_LINK
+
     for path, (old, new) in changes.items():
         for ent in (old, new):
             if ent is not None and ent[0] not in (MODE_FILE, MODE_EXEC, MODE_LINK):
                 raise ApplyError(Problem(f"{path} is a submodule; undo does not change submodules",
                                          file=path, hint="use `git reset` yourself"))
 
-    paths = sorted(changes)
-    with Transaction(repo, (branch, head_id), kind="undo") as txn:
-        base = TreeSnapshot(r, commit.tree, repo.workdir)
-        dirty = dirty_paths(repo, txn.index, base, paths)
-        for path, (old, new) in changes.items():
-            if new is None and not any(p == path for p, _ in dirty) \
-                    and os.path.lexists(os.path.join(repo.workdir, path)):
-                dirty.append((path, "is in the worktree again (untracked); restoring it would "
-                                    "overwrite that file"))
-        if dirty:
-            raise ApplyError([Problem(
-                f"{p} {why}; undo only restores files that are exactly as git ai-apply left them",
-                file=p, hint="commit, stash or discard your changes to it first")
-                for p, why in sorted(dirty)], kind="dirty")
-        committer = identity(repo, "committer")
-        entries = {p: old for p, (old, new) in changes.items()}
-        final = {p: (FileState(ent[0], r[ent[1]].data) if ent is not None else None)
-                 for p, ent in entries.items()}
-        txn.write_worktree(final, entries, head_id, branch,
-                           moves_to=parent.id if parent is not None else "unborn")
-        txn.move_ref(refname, parent.id if parent is not None else None, head_id,
-                     f"ai-apply undo: {subject}", committer)
-        with open(os.path.join(repo.gitdir, "ORIG_HEAD"), "w") as f:
-            f.write(f"{head_id}\n")
-        txn.install()
+
+def _file_actions(changes: dict) -> list[dict]:
+    """--json's ``files``: what undo did to each path."""
     files = []
     for path in sorted(changes):
         old, new = changes[path]
         action = "restore" if new is None else ("remove" if old is None else "revert")
         files.append({"path": path, "action": action})
-    return {"status": "undone", "undone": str(head_id), "subject": subject,
-            "commits": [str(one.new) for one in chain],
-            "branch": short_branch(branch),
-            "head": str(parent.id) if parent is not None else None, "files": files,
-            "pushed_to": remotes}
+    return files
 
 
 def refusal_object(e: ApplyError) -> dict:

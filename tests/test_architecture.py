@@ -41,11 +41,6 @@ CLI = {f"git_aiapply.{m}" for m in ("cli", "main", "__main__", "term", "commands
 LIBRARY = {f"git_aiapply.{m}" for m in ("api", "api_types", "serve", "mcp_server")}
 # click's own layer: the command line proper (term.py and main.py parse and print without it)
 CLICK_ALLOWED = {"git_aiapply.cli", "git_aiapply.commands."}
-# Known exceptions, each to go (and named here so that no new one slips in):
-# modules outside git/ still taking the pygit2 repository from ``Repo.repo``: to move
-# behind functions of git/ returning plain values (issue 23 item 3, not done yet)
-REPO_ATTRIBUTE_PENDING = {f"git_aiapply.{m}" for m in (
-    "attempts", "undo_last")}
 
 
 def in_layer(module: str, layer: set[str]) -> bool:
@@ -269,8 +264,8 @@ def test_no_import_circles():
 
 
 def test_the_real_graph_holds_imports_inside_functions():
-    # the checker is not blind to the package's own lazy imports (undo's transaction)
-    assert package_imports()["git_aiapply.undo_last"].modules["git_aiapply.git.transaction"] is False
+    # the checker is not blind to the package's own lazy imports (undo's write)
+    assert package_imports()["git_aiapply.undo_last"].modules["git_aiapply.git.take_back"] is False
 
 
 def test_no_module_over_700_lines():
@@ -395,7 +390,7 @@ def test_click_only_in_the_command_line():
 def test_no_module_outside_git_takes_the_pygit2_repository_from_repo():
     users = {n for n, path in module_files().items()
              if not n.startswith("git_aiapply.git.") and repo_attribute_uses(path)}
-    assert users - REPO_ATTRIBUTE_PENDING == set(), \
+    assert users == set(), \
         "call a function of git/ that returns plain values instead"
 
 

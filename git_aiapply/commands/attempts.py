@@ -13,52 +13,57 @@ import click
 def command(pattern, prune, yes, as_json):
     """List the branches git ai-apply made (--branch), optionally only those matching
     PATTERN (a glob such as 'try/*', or a name: 'try' lists try and try/*)."""
-    from ..attempts import list_attempts
-    from ..errors import ApplyError, UsageError
-    from ..git.refs import delete_ref
+    from ..attempts import list_attempts, listing_json
     from ..git.repo import Repo
-    from ..term import isatty
 
     repo = Repo(".")
     found = list_attempts(repo, pattern)
     if as_json and not prune:
         import json
 
-        click.echo(json.dumps({"head": str(repo.head()[1]) if repo.head()[1] else None,
-                               "attempts": [a.to_json() for a in found]}, indent=2))
+        click.echo(json.dumps(listing_json(repo, found), indent=2))
         return
     if not found:
         click.echo("no attempt branches" + (f" matching {pattern!r}" if pattern else ""))
         return
     _print_attempts(found)
-    if not prune:
+    if prune:
+        _prune(repo, found, yes)
+
+
+def _prune(repo, found, yes: bool) -> None:
+    """--prune: say which branches are kept and why, ask, delete the others."""
+    from ..attempts import delete_attempts, prune_choice
+
+    doomed, kept = prune_choice(found)
+    for branch, why in kept:
+        click.echo(f"keeping {branch}: {why}", err=True)
+    if not doomed or not _confirmed(len(doomed), yes):
         return
-    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
-    for a in found:
-        if a.checked_out is not None:
-            click.echo(f"keeping {a.branch}: it is checked out in {a.checked_out}", err=True)
-        elif a.kept_because is not None:
-            click.echo(f"keeping {a.branch}: {a.kept_because}", err=True)
-    if not doomed:
-        return
-    if not yes:
-        if not isatty(sys.stdin):
-            raise UsageError("--prune asks before deleting; pass --yes when not at a terminal")
-        if not click.confirm(f"Delete {len(doomed)} branch{'es' if len(doomed) != 1 else ''}?",
-                             default=False):
-            click.echo("nothing deleted")
-            return
     failed = 0
-    for a in doomed:
-        try:
-            delete_ref(repo, a.refname, a.tip.id)
-        except ApplyError as e:
+    for a, error in delete_attempts(repo, doomed):
+        if error is not None:
             failed += 1
-            click.echo(f"error: {e.render()}", err=True)
+            click.echo(f"error: {error.render()}", err=True)
             continue
-        click.echo(f"Deleted branch {a.branch} (was {str(a.tip.id)[:7]}).")
+        click.echo(f"Deleted branch {a.branch} (was {a.tip.id[:7]}).")
     if failed:
         sys.exit(1)
+
+
+def _confirmed(count: int, yes: bool) -> bool:
+    """Whether to delete ``count`` branches: --yes, or the user says so at a terminal."""
+    from ..errors import UsageError
+    from ..term import isatty
+
+    if yes:
+        return True
+    if not isatty(sys.stdin):
+        raise UsageError("--prune asks before deleting; pass --yes when not at a terminal")
+    if not click.confirm(f"Delete {count} branch{'es' if count != 1 else ''}?", default=False):
+        click.echo("nothing deleted")
+        return False
+    return True
 
 
 def _print_attempts(found) -> None:
@@ -67,7 +72,7 @@ def _print_attempts(found) -> None:
 
     rows = [("BRANCH", "BASE", "BASE IS HEAD", "FORMAT", "MODEL", "FILES", "+/-", "SUBJECT")]
     for a in found:
-        base = str(a.base.id)[:7] if a.base is not None else "(root)"
+        base = a.base.id[:7] if a.base is not None else "(root)"
         state = {"on HEAD": "yes", "HEAD moved": "no", "in HEAD": "merged"}[a.state]
         branch = a.branch + (" *" if a.checked_out else "")
         rows.append((branch, base, state, a.format or "-", a.model or "-", str(a.files),

@@ -64,15 +64,15 @@ def entries_at_commit(repo, commit_id, paths) -> dict:
     return entries_at(repo.repo[commit_id].tree, paths)
 
 
-def ref_tip(repo, refname: str):
-    """The commit id ``refname`` points at (HEAD: detached HEAD's target), or None."""
+def ref_tip(repo, refname: str) -> str | None:
+    """The commit id (hex) ``refname`` points at (HEAD: detached HEAD's target), or None."""
     r = repo.repo
     try:
         ref = r.lookup_reference(refname)
     except (KeyError, ValueError):
         return None
     try:
-        return ref.resolve().target
+        return str(ref.resolve().target)
     except (KeyError, ValueError):
         return None
 
@@ -81,7 +81,7 @@ def ref_tip(repo, refname: str):
 _MAX_WALK = 10000
 
 
-def run_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
+def run_side(repo, j: JournalNote, tip: str | None) -> tuple[str | None, str]:
     """Whether the interrupted run of journal ``j`` happened (``tip``: where its branch
     is now, ``ref_tip``), as `git ai-apply recover` asks: ("before" | "after" | "before-moved" |
     "after-moved", detail) or (None, why it cannot be told).  "-moved": the branch moved
@@ -90,7 +90,8 @@ def run_side(repo, j: JournalNote, tip) -> tuple[str | None, str]:
 
     r = repo.repo
     head, moves_to = j.head, j.moves_to
-    tip_s = str(tip) if tip else None
+    tip_s = tip or None
+    tip = pygit2.Oid(hex=tip) if tip else None
     if j.kind in STAGE_KINDS and tip_s == head:
         return _staging_side(repo, j)
     if tip_s == head:

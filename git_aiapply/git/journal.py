@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import time
+from enum import StrEnum
 
 from ..errors import Problem
 from ..record import record
@@ -26,9 +27,20 @@ TEMP_SCHEME = "sha1-16"
 TEMP_KINDS = ("tmp", "restore")
 
 
+class RunKind(StrEnum):
+    """The kind of run a journal records (``kind``), as the Transaction is told it: its
+    string values are what journals on disk hold, so any version's recover reads them."""
+
+    APPLY = "apply"
+    PICK = "pick"  # a fast-forward pick (a merged pick is an "apply")
+    UNDO = "undo"
+    NO_COMMIT = "no-commit"
+    CACHED = "cached"
+
+
 # the kinds of a run that stages without committing: --no-commit writes the worktree and
 # the index, --cached the index only; no ref moves, so recover decides on the index alone
-STAGE_KINDS = ("no-commit", "cached")
+STAGE_KINDS = (RunKind.NO_COMMIT, RunKind.CACHED)
 
 
 def temp_name(path: str, pid: int, kind: str) -> str:
@@ -195,11 +207,15 @@ def interrupted_problem(gitdir: str) -> Problem | None:
     try:
         with open(path) as f:
             pid = json.load(f).get("pid")
+    except FileNotFoundError:
+        return None  # removed since the check: its run just finished
     except (OSError, ValueError, AttributeError):
         pass
     if isinstance(pid, int) and pid_alive(pid):
         return Problem(f"another git ai-apply (pid {pid}) is applying a response in this "
                        "repository", hint="wait for it to finish and run the command again")
+    if not os.path.exists(path):
+        return None  # a run removes its journal before it exits: it finished meanwhile
     return Problem("a previous git ai-apply was interrupted while writing "
                    f"(its journal {path} is still there), so the worktree may be half written",
                    hint="run `git ai-apply recover` to put the repository back")

@@ -270,3 +270,9 @@ def branches_in_use(repo) -> dict[str, str]:
             ref = name if name.startswith("refs/") else f"refs/heads/{name}"
             out.setdefault(ref, f"being bisected in {where}")
     return out
+
+
+def delete_branch_at(wrapper, refname: str, tip: str) -> None:
+    """``delete_ref`` with the expected tip as a hex string (the id a caller outside the
+    git layer holds)."""
+    delete_ref(wrapper, refname, pygit2.Oid(hex=tip))

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pygit2
 
-from ..errors import ApplyError, Problem
+from ..errors import ApplyError, ErrorKind, Problem
 from ..plan import Plan
 from .repo import Repo
 from .state import tree_entry
 from .faults import fault
 from .index import set_entries
+from .journal import RunKind
 from .transaction import Transaction, check_touched, write_blobs
 
 
@@ -20,7 +21,7 @@ def stage_to_worktree(repo: Repo, plan: Plan, planned_head: tuple, *,
     """``--no-commit``: the plan written to the worktree and the index, all or nothing, as
     ``commit_to_worktree`` up to step 5, then the index installed; no hooks (as
     ``git apply --index``), no commit, the ref untouched."""
-    with Transaction(repo, planned_head, kind="no-commit") as txn:
+    with Transaction(repo, planned_head, kind=RunKind.NO_COMMIT) as txn:
         branch, head_id = planned_head
         head_tree = repo.repo[head_id].tree if head_id else None
         check_touched(repo, txn, plan, head_tree, include_dirty)
@@ -50,7 +51,7 @@ def staged_error(paths: list[str]) -> ApplyError:
                                "the index as HEAD holds it", file=p,
                                hint="commit or unstage them (`git restore --staged "
                                     f"{p}`) first, or leave out --cached")
-                       for p in paths], kind="dirty")
+                       for p in paths], kind=ErrorKind.DIRTY)
 
 
 def stage_index_only(repo: Repo, plan: Plan, planned_head: tuple) -> None:
@@ -58,7 +59,7 @@ def stage_index_only(repo: Repo, plan: Plan, planned_head: tuple) -> None:
     worktree is not touched.  The touched paths must be in the index as in HEAD (the
     plan was made against HEAD).  The entries carry no stat data, so that git compares
     the worktree files with them by content (they differ now)."""
-    with Transaction(repo, planned_head, kind="cached") as txn:
+    with Transaction(repo, planned_head, kind=RunKind.CACHED) as txn:
         branch, head_id = planned_head
         head_tree = repo.repo[head_id].tree if head_id else None
         staged = staged_paths(txn.index, head_tree, plan.touched)

@@ -8,7 +8,7 @@ import os
 import stat
 
 from ..plan import MODE_EXEC, MODE_LINK, FileState
-from .faults import remove_file
+from .faults import fault, remove_file
 from .journal import temp_name
 
 
@@ -43,11 +43,14 @@ def perm_of(full: str) -> int | None:
     return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
 
 
-def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None) -> None:
+def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None,
+                 pid: int | None = None) -> None:
     """Put ``st`` (bytes exactly as they were on disk) back at ``path``, with the
-    permission bits ``perm`` when known (else as git would make the file)."""
+    permission bits ``perm`` when known (else as git would make the file).  The temporary
+    is named for ``pid`` (default this process): `recover` gives the interrupted run's, so
+    that a recover killed here leaves a name the next one looks for."""
     full = os.path.join(workdir, path)
-    tmp = os.path.join(workdir, temp_name(path, os.getpid(), "restore"))
+    tmp = os.path.join(workdir, temp_name(path, os.getpid() if pid is None else pid, "restore"))
     remove_file(tmp)
     os.makedirs(os.path.dirname(full), exist_ok=True)
     try:
@@ -59,6 +62,7 @@ def restore_file(workdir: str, path: str, st: FileState, perm: int | None = None
             if perm is None or bool(perm & 0o100) != (st.mode == MODE_EXEC):
                 perm = git_perm(st.mode == MODE_EXEC)
             os.chmod(tmp, perm)
+        fault("restore-temp")  # written, not yet renamed into place (the crash tests)
         os.replace(tmp, full)
     except BaseException:
         remove_file(tmp)
