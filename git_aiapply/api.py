@@ -13,7 +13,6 @@ checksum on every run, is read again only when the file changed on disk.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 
@@ -541,14 +540,9 @@ def hashline_view(repo: Repo, path: str, rev: str | None = None) -> str:
     except ApplyError as e:
         raise UsageError(e.render()) from None
     if rev or not root:
-        commit = repo.resolve_commit(rev or "HEAD")
-        try:
-            entry = commit.tree[sys.intern(path)]  # see state.tree_entry
-        except KeyError:
-            raise UsageError(f"{path} is not in {rev or 'HEAD'}") from None
-        if entry.type_str != "blob":  # a folder or a submodule
-            raise UsageError(f"{path} is not a file in {rev or 'HEAD'}")
-        data = entry.read_raw()
+        from .git.commits import file_at_revision
+
+        data = file_at_revision(repo, rev or "HEAD", path)
     else:
         st = read_disk(root, path)
         if st is None:

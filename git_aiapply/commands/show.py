@@ -27,7 +27,7 @@ def command(paths, rev, with_base):
                 rel_raw = os.path.relpath(os.path.abspath(raw), root)
         click.echo(hashline_view(repo, rel_raw, rev))
     if with_base:
+        from ..git.commits import resolve_commit_id
         from ..threeway import AI_BASE
 
-        commit = repo.resolve_commit(rev or "HEAD")
-        click.echo(f"{AI_BASE}: {commit.id}")
+        click.echo(f"{AI_BASE}: {resolve_commit_id(repo, rev or 'HEAD')}")

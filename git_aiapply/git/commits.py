@@ -189,3 +189,18 @@ def ref_exists(repo, refname: str) -> bool:
 def resolve_commit_id(repo, rev: str) -> str:
     """The commit ``rev`` names, as a hex id (UsageError when it names none)."""
     return str(repo.resolve_commit(rev).id)
+
+
+def file_at_revision(repo, rev: str, path: str) -> bytes:
+    """The bytes of the file ``path`` in the commit ``rev`` names (``show --rev``);
+    UsageError when ``rev`` names no commit or ``path`` is no file there."""
+    from ..errors import UsageError
+
+    commit = repo.resolve_commit(rev)
+    try:
+        entry = commit.tree[sys.intern(path)]  # see state.tree_entry
+    except KeyError:
+        raise UsageError(f"{path} is not in {rev}") from None
+    if entry.type_str != "blob":  # a folder or a submodule
+        raise UsageError(f"{path} is not a file in {rev}")
+    return entry.read_raw()
