@@ -389,10 +389,19 @@ def _is_punct(c: str) -> bool:
     return not c.isalnum() and not c.isspace() and not (_PUA <= ord(c) < _PUA + 6400)
 
 
-def _strip_emphasis(s: str) -> str:
-    """Remove ``*``/``_`` emphasis delimiters that pair up (CommonMark's flanking rules,
-    simplified); ``snake_case`` and ``a * b`` are left alone."""
-    runs = []  # [start, end, char, can_open, can_close]
+def _can_open_close(c: str, before: str, after: str) -> tuple[bool, bool]:
+    """Whether a run of ``c`` between ``before`` and ``after`` can open and can close
+    emphasis: CommonMark's left- and right-flanking rules (``_`` also not inside a word)."""
+    left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
+    right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
+    if c == "_":
+        return left and (not right or _is_punct(before)), right and (not left or _is_punct(after))
+    return left, right
+
+
+def _delimiter_runs(s: str) -> list[list]:
+    """The runs of unescaped ``*`` or ``_`` in ``s``: [start, end, char, can_open, can_close]."""
+    runs = []
     i, n = 0, len(s)
     while i < n:
         c = s[i]
@@ -404,15 +413,14 @@ def _strip_emphasis(s: str) -> str:
             j += 1
         before = s[i - 1] if i > 0 else " "
         after = s[j] if j < n else " "
-        left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
-        right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
-        if c == "_":
-            can_open = left and (not right or _is_punct(before))
-            can_close = right and (not left or _is_punct(after))
-        else:
-            can_open, can_close = left, right
-        runs.append([i, j, c, can_open, can_close])
+        runs.append([i, j, c, *_can_open_close(c, before, after)])
         i = j
+    return runs
+
+
+def _paired_runs(runs: list[list]) -> list[bool]:
+    """For each run, whether it pairs with another (a closer with the nearest open run of
+    its character; the runs between them are left open no more)."""
     remove = [False] * len(runs)
     stack: list[int] = []
     for r, (_a, _b, c, can_open, can_close) in enumerate(runs):
@@ -428,6 +436,14 @@ def _strip_emphasis(s: str) -> str:
             continue
         if can_open:
             stack.append(r)
+    return remove
+
+
+def _strip_emphasis(s: str) -> str:
+    """Remove ``*``/``_`` emphasis delimiters that pair up (CommonMark's flanking rules,
+    simplified); ``snake_case`` and ``a * b`` are left alone."""
+    runs = _delimiter_runs(s)
+    remove = _paired_runs(runs)
     if not any(remove):
         return s
     out = []
