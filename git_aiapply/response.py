@@ -538,6 +538,34 @@ def _failed_calls(items) -> set:
     return failed
 
 
+def _saved_response(item: dict, answer: Answer, failed: set) -> None:
+    """A whole saved API response among a conversation's turns: its answer, less the
+    calls the conversation says failed."""
+    _refuse_api_error(item)
+    inner = extract_answer(item)
+    if inner.choices > 1:
+        answer.choices = max(answer.choices, inner.choices)
+    answer.cut_off.extend(inner.cut_off)
+    for p in inner.pieces:
+        if isinstance(p, str):
+            answer.pieces.append(p)
+        elif p.call_id not in failed or p.call_id is None:
+            _add_call(answer, p.shape, p.name, p.args, p.call_id)
+    answer.refusal = answer.refusal or inner.refusal
+
+
+def _assistant_message(item: dict, answer: Answer, failed: set) -> None:
+    """An assistant message of a conversation (chat or Anthropic), less its failed calls."""
+    if "tool_calls" in item:
+        msg = dict(item)
+        calls = [c for c in msg.get("tool_calls") or []
+                 if not (isinstance(c, dict) and c.get("id") in failed)]
+        msg["tool_calls"] = calls
+        _message(msg, answer, failed)
+    else:
+        _message(item, answer, failed)
+
+
 def _conversation(items: list, answer: Answer) -> None:
     """Every assistant turn of a conversation, in order: messages (chat, Anthropic),
     Responses items, or whole saved API responses."""
@@ -547,30 +575,12 @@ def _conversation(items: list, answer: Answer) -> None:
             continue
         if isinstance(item.get("model"), str) and item["model"]:
             answer.model = item["model"]
-        if "choices" in item or isinstance(item.get("output"), list):
-            _refuse_api_error(item)
-            inner = extract_answer(item)  # a saved API response among the turns
-            if inner.choices > 1:
-                answer.choices = max(answer.choices, inner.choices)
-            answer.cut_off.extend(inner.cut_off)
-            for p in inner.pieces:
-                if isinstance(p, str):
-                    answer.pieces.append(p)
-                elif p.call_id not in failed or p.call_id is None:
-                    _add_call(answer, p.shape, p.name, p.args, p.call_id)
-            answer.refusal = answer.refusal or inner.refusal
-            continue
         role = item.get("role")
         kind = item.get("type")
-        if role == "assistant" and kind in (None, "message"):
-            if "tool_calls" in item:
-                msg = dict(item)
-                calls = [c for c in msg.get("tool_calls") or []
-                         if not (isinstance(c, dict) and c.get("id") in failed)]
-                msg["tool_calls"] = calls
-                _message(msg, answer, failed)
-            else:
-                _message(item, answer, failed)
+        if "choices" in item or isinstance(item.get("output"), list):
+            _saved_response(item, answer, failed)
+        elif role == "assistant" and kind in (None, "message"):
+            _assistant_message(item, answer, failed)
         elif role is None and kind in _CALL_ITEMS:
             _items([item], answer, failed)
         # user, system, developer and tool turns, *_output items: not the assistant's
