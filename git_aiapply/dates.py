@@ -248,16 +248,15 @@ class _Reading:
             _update(tm, now, (diff + 7 * n) * 86400)
         elif _match(w, "months") >= 5:
             _update(tm, now, 0)
-            months = tm.mon - num
-            while months < 0:
-                months += 12
-                tm.year -= 1
-            tm.mon = months
+            years, tm.mon = divmod(tm.mon - num, 12)  # git steps back a year at a time
+            tm.year += years
         elif _match(w, "years") >= 4:
             _update(tm, now, 0)
             tm.year -= num
         else:
             raise _Unread  # git ignores the word and keeps the number
+        if tm.year < 0:
+            raise _Unread  # before 1900: git takes the year for unset and writes now's
 
 
 def approximate(text: str, now_secs: int) -> int | None:
