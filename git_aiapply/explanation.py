@@ -251,7 +251,8 @@ class _ChunkReader:
         """A prose paragraph: up to a blank line or a line that starts another construct."""
         lines, n = self.lines, len(self.lines)
         j = i + 1
-        while j < n and lines[j].strip() and not _starts_block(lines[j]) and not _is_bold_line(lines[j].strip()):
+        while (j < n and lines[j].strip() and not _starts_block(lines[j])
+               and not _is_bold_line(lines[j].strip()) and not _is_setext_equals(lines[j])):
             # "Here is the change to `foo`:" then "This makes ...": the colon introduced
             # a change block that was cut out of the explanation, so the paragraph ends
             if lines[j - 1].rstrip().endswith(":") and not lines[j].lstrip()[:1].islower():

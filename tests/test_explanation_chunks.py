@@ -67,3 +67,16 @@ CASES = [
 @pytest.mark.parametrize("explanation, chunks", CASES, ids=[c[0][:30] for c in CASES])
 def test_chunks(explanation, chunks):
     assert [_summary(c) for c in parse_chunks(explanation)] == chunks
+
+
+@pytest.mark.parametrize("explanation, chunks", [
+    ("Title\n===\nBody.", [("heading", "Title", False), ("prose", "Body.", True)]),
+    ("Fix it.\n\nDetails\n=======\nThe locale was ignored.",
+     [("prose", "Fix it.", False), ("heading", "Details", True),
+      ("prose", "The locale was ignored.", True)]),
+    ("Line one\nTitle\n==", [("prose", "Line one", False), ("heading", "Title", False)]),
+])
+def test_an_equals_underline_makes_the_line_above_a_heading(explanation, chunks):
+    """As a dashed one does: the paragraph reader used to take the '===' line in as
+    words ("Details ======= The locale was ignored." in the body)."""
+    assert [_summary(c) for c in parse_chunks(explanation)] == chunks
