@@ -199,7 +199,8 @@ class _ChunkReader:
     def read_table(self, i: int) -> int | None:
         lines, n = self.lines, len(self.lines)
         s = lines[i].strip()
-        if not (s.startswith("|") or ("|" in s and i + 1 < n and _is_table_delimiter(lines[i + 1]))):
+        delimited = "|" in s and i + 1 < n and _is_table_delimiter(lines[i + 1])
+        if not (s.startswith("|") or delimited):
             return None
         j = i + 1
         while j < n and "|" in lines[j] and lines[j].strip():

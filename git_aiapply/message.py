@@ -358,8 +358,9 @@ def _prose_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chun
     rest = text if cut else text[end:]
     if cut and start:
         rest = _capitalize(rest)
-    kept = [Chunk("prose", chunk.lines, chunk.blank_before, text=rest.strip())] if rest.strip() else []
-    return _Subject(subject, cut), kept
+    if not rest.strip():
+        return _Subject(subject, cut), []
+    return _Subject(subject, cut), [Chunk("prose", chunk.lines, chunk.blank_before, text=rest.strip())]
 
 
 def _list_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
