@@ -10,6 +10,13 @@ import time
 def parse_git_date(value: str) -> tuple[int, int] | None:
     """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them: epoch
     seconds (``@`` optional; without a zone, the local one), ISO 8601, RFC 2822."""
+    try:
+        return _read_git_date(value)
+    except (OverflowError, OSError, ValueError):
+        return None  # beyond what the system's time functions hold: no date to commit
+
+
+def _read_git_date(value: str) -> tuple[int, int] | None:
     import datetime as _dt
     import re
     from email.utils import parsedate_tz
@@ -63,15 +70,25 @@ def parse_commit_date(value: str) -> tuple[int, int] | None:
     v = value.strip()
     day = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", v)
     if day:
-        lt = time.localtime(now_seconds())
-        y, mo, d = (int(g) for g in day.groups())
-        secs = int(time.mktime((y, mo, d, lt.tm_hour, lt.tm_min, lt.tm_sec, 0, 0, -1)))
-        return secs, _local_offset(secs)
+        return _day_at_now(*(int(g) for g in day.groups()))
     exact = parse_git_date(value)
     if exact is not None:
         return exact
     secs = approximate(v, now_seconds())
     return None if secs is None else (secs, _local_offset(secs))
+
+
+def _day_at_now(year: int, month: int, day: int) -> tuple[int, int] | None:
+    """A day at the current time of day, as git reads it; None for a month or a day of
+    the month that no calendar has, or a day before 1970 (git reads those otherwise)."""
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    lt = time.localtime(now_seconds())
+    try:
+        secs = int(time.mktime((year, month, day, lt.tm_hour, lt.tm_min, lt.tm_sec, 0, 0, -1)))
+    except (OverflowError, ValueError):
+        return None
+    return None if secs < 0 else (secs, _local_offset(secs))
 
 
 # --------------------------------------------------------------------------- approxidate
