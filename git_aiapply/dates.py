@@ -10,6 +10,13 @@ import time
 def parse_git_date(value: str) -> tuple[int, int] | None:
     """(epoch seconds, offset minutes) of a GIT_*_DATE value, as git accepts them: epoch
     seconds (``@`` optional; without a zone, the local one), ISO 8601, RFC 2822."""
+    try:
+        return _read_git_date(value)
+    except (OverflowError, OSError, ValueError):
+        return None  # beyond what the system's time functions hold: no date to commit
+
+
+def _read_git_date(value: str) -> tuple[int, int] | None:
     import datetime as _dt
     import re
     from email.utils import parsedate_tz
@@ -63,15 +70,25 @@ def parse_commit_date(value: str) -> tuple[int, int] | None:
     v = value.strip()
     day = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", v)
     if day:
-        lt = time.localtime(now_seconds())
-        y, mo, d = (int(g) for g in day.groups())
-        secs = int(time.mktime((y, mo, d, lt.tm_hour, lt.tm_min, lt.tm_sec, 0, 0, -1)))
-        return secs, _local_offset(secs)
+        return _day_at_now(*(int(g) for g in day.groups()))
     exact = parse_git_date(value)
     if exact is not None:
         return exact
     secs = approximate(v, now_seconds())
     return None if secs is None else (secs, _local_offset(secs))
+
+
+def _day_at_now(year: int, month: int, day: int) -> tuple[int, int] | None:
+    """A day at the current time of day, as git reads it; None for a month or a day of
+    the month that no calendar has, or a day before 1970 (git reads those otherwise)."""
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    lt = time.localtime(now_seconds())
+    try:
+        secs = int(time.mktime((year, month, day, lt.tm_hour, lt.tm_min, lt.tm_sec, 0, 0, -1)))
+    except (OverflowError, ValueError):
+        return None
+    return None if secs < 0 else (secs, _local_offset(secs))
 
 
 # --------------------------------------------------------------------------- approxidate
@@ -150,104 +167,135 @@ def _at_hour(tm: _Tm, now: _Tm, hour: int) -> None:
     tm.hour, tm.min, tm.sec = hour, 0, 0
 
 
+_HOUR_WORDS = {"noon": 12, "midnight": 0, "tea": 17}
+
+
+class _Reading:
+    """approxidate's state while it reads a date's words left to right: the date so far
+    (``tm``), the clock it started from, and a count waiting for its unit."""
+
+    def __init__(self, now_secs: int):
+        self.tm, self.now = _Tm(now_secs), _Tm(now_secs)
+        self.tm.year = self.tm.mon = self.tm.mday = -1
+        self.num = 0  # git's pending number
+        self.touched = False  # something was read
+        self.hour_word = False  # noon, midnight or tea was read
+
+    def separator(self, char: str, following: str) -> None:
+        """Anything but ASCII digits and letters separates words, as git's ctype."""
+        if char.isdigit() or char.isalpha():  # a non-ASCII digit or letter
+            raise _Unread
+        if char in "-/." and following.isdigit():
+            raise _Unread  # a date written with separators: git's own rules
+
+    def number(self, digits: str, clock: str | None) -> None:
+        """A count waiting for its unit, or a time of day (HH:MM[:SS])."""
+        if self.num:
+            raise _Unread  # git would take the earlier number for a day or month
+        self.touched = True
+        if clock is not None:
+            parts = [int(x) for x in clock[1:].split(":")] + [0]
+            hour, minute, second = int(digits), parts[0], parts[1]
+            if not (hour < 25 and minute < 60 and second <= 60):
+                raise _Unread
+            self.tm.hour, self.tm.min, self.tm.sec = hour, minute, second
+            return
+        if digits[0] == "0" and len(digits) > 2:
+            raise _Unread  # git ignores a zero-padded long number
+        self.num = int(digits)
+        if self.num == 0:
+            raise _Unread  # "0 days": git drops the count, then the unit
+
+    def word(self, w: str, following: str) -> None:
+        """A word (lower case): one that stands alone, a count, or the unit of a count."""
+        if following.isdigit():
+            raise _Unread  # "friday5pm": git's words end at a non-alphanumeric
+        if any(_match(w, month) >= 3 for month in _MONTHS):
+            raise _Unread  # a month name: dates are for the exact forms
+        if w in ("yesterday", "now"):
+            if self.num:
+                raise _Unread
+            _update(self.tm, self.now, 86400 if w == "yesterday" else 0)
+        elif w in _HOUR_WORDS:
+            if self.touched:
+                raise _Unread  # see above: git moves back a day more than meant
+            self.hour_word = True
+            _at_hour(self.tm, self.now, _HOUR_WORDS[w])
+        elif w in ("am", "pm"):
+            self.am_pm(w)
+        elif not self.num:
+            if w in _IGNORED:
+                return  # read nothing, as in git
+            self.num = self.count_word(w)
+        else:
+            self.go_back(w)
+            self.num = 0
+        self.touched = True
+
+    def am_pm(self, w: str) -> None:
+        """The count before it is an hour."""
+        if not self.num:
+            raise _Unread  # git makes the current hour am or pm
+        self.tm.hour = self.num % 12 + (12 if w == "pm" else 0)
+        self.tm.min = self.tm.sec = 0
+        self.num = 0
+
+    @staticmethod
+    def count_word(w: str) -> int:
+        """A count written as a word ("two", "last")."""
+        if w in _NUMBER_NAMES[1:]:
+            return _NUMBER_NAMES.index(w)
+        if w == "last":
+            return 1
+        raise _Unread  # git ignores words it does not know: we refuse them
+
+    def go_back(self, w: str) -> None:
+        """The pending count of the unit or weekday ``w``, back from the date so far."""
+        unit = next((length for name, length in _UNITS if _match(w, name) >= len(name) - 1),
+                    None)
+        day = next((i for i, name in enumerate(_WEEKDAYS) if _match(w, name) >= 3), None)
+        tm, now, num = self.tm, self.now, self.num
+        if unit is not None:
+            _update(tm, now, unit * num)
+        elif day is not None:
+            n = num - 1
+            diff = tm.wday - day
+            if diff <= 0:
+                n += 1
+            _update(tm, now, (diff + 7 * n) * 86400)
+        elif _match(w, "months") >= 5:
+            _update(tm, now, 0)
+            years, tm.mon = divmod(tm.mon - num, 12)  # git steps back a year at a time
+            tm.year += years
+        elif _match(w, "years") >= 4:
+            _update(tm, now, 0)
+            tm.year -= num
+        else:
+            raise _Unread  # git ignores the word and keeps the number
+        if tm.year < 0:
+            raise _Unread  # before 1900: git takes the year for unset and writes now's
+
+
 def approximate(text: str, now_secs: int) -> int | None:
     """The seconds git's approxidate gives ``text`` at ``now_secs`` (local time, as git
     reads it), or None when ``text`` is not one of the forms read here."""
     import re
 
-    tm, now = _Tm(now_secs), _Tm(now_secs)
-    tm.year = tm.mon = tm.mday = -1
-    num = 0  # git's pending number
-    touched = False
-    hour_word = False  # noon, midnight or tea was read
+    reading = _Reading(now_secs)
     try:
-        # ASCII digits and letters only, as git's ctype; anything else separates words
         for m in re.finditer(r"([0-9]+)(:[0-9]+(?::[0-9]+)?)?|([a-zA-Z]+)|(.)", text, re.S):
             digits, clock, word, other = m.groups()
+            following = text[m.end():m.end() + 1]
             if other is not None:
-                if other.isdigit() or other.isalpha():  # a non-ASCII digit or letter
-                    raise _Unread
-                if other in "-/." and m.end() < len(text) and text[m.end()].isdigit():
-                    raise _Unread  # a date written with separators: git's own rules
-                continue
-            if hour_word and (digits is not None or word.lower() not in _IGNORED):
+                reading.separator(other, following)
+            elif reading.hour_word and (digits is not None or word.lower() not in _IGNORED):
                 raise _Unread  # noon, midnight, tea with anything else: see above
-            if digits is not None:
-                if num:
-                    raise _Unread  # git would take the earlier number for a day or month
-                touched = True
-                if clock is not None:
-                    parts = [int(x) for x in clock[1:].split(":")] + [0]
-                    hour, minute, second = int(digits), parts[0], parts[1]
-                    if not (hour < 25 and minute < 60 and second <= 60):
-                        raise _Unread
-                    tm.hour, tm.min, tm.sec = hour, minute, second
-                    continue
-                if digits[0] == "0" and len(digits) > 2:
-                    raise _Unread  # git ignores a zero-padded long number
-                num = int(digits)
-                if num == 0:
-                    raise _Unread  # "0 days": git drops the count, then the unit
-                continue
-            w = word.lower()
-            if m.end() < len(text) and text[m.end()].isdigit():
-                raise _Unread  # "friday5pm": git's words end at a non-alphanumeric
-            if any(_match(w, month) >= 3 for month in _MONTHS):
-                raise _Unread  # a month name: dates are for the exact forms
-            if w in ("yesterday", "now"):
-                if num:
-                    raise _Unread
-                _update(tm, now, 86400 if w == "yesterday" else 0)
-            elif w in ("noon", "midnight", "tea"):
-                if touched:
-                    raise _Unread  # see above: git moves back a day more than meant
-                hour_word = True
-                _at_hour(tm, now, {"noon": 12, "midnight": 0, "tea": 17}[w])
-            elif w in ("am", "pm"):
-                if not num:
-                    raise _Unread  # git makes the current hour am or pm
-                tm.hour = num % 12 + (12 if w == "pm" else 0)
-                tm.min = tm.sec = 0
-                num = 0
-            elif not num:
-                if w in _NUMBER_NAMES[1:]:
-                    num = _NUMBER_NAMES.index(w)
-                elif w == "last":
-                    num = 1
-                elif w in _IGNORED:
-                    continue  # read nothing, as in git
-                else:
-                    raise _Unread  # git ignores words it does not know: we refuse them
+            elif digits is not None:
+                reading.number(digits, clock)
             else:
-                unit = next((length for name, length in _UNITS
-                             if _match(w, name) >= len(name) - 1), None)
-                day = next((i for i, name in enumerate(_WEEKDAYS) if _match(w, name) >= 3),
-                           None)
-                if unit is not None:
-                    _update(tm, now, unit * num)
-                elif day is not None:
-                    n = num - 1
-                    diff = tm.wday - day
-                    if diff <= 0:
-                        n += 1
-                    _update(tm, now, (diff + 7 * n) * 86400)
-                elif _match(w, "months") >= 5:
-                    _update(tm, now, 0)
-                    months = tm.mon - num
-                    while months < 0:
-                        months += 12
-                        tm.year -= 1
-                    tm.mon = months
-                elif _match(w, "years") >= 4:
-                    _update(tm, now, 0)
-                    tm.year -= num
-                else:
-                    raise _Unread  # git ignores the word and keeps the number
-                num = 0
-            touched = True
-        if num or not touched:
+                reading.word(word.lower(), following)
+        if reading.num or not reading.touched:
             return None  # git takes a last stray number for a day; nothing read: an error
-        seconds = _update(tm, now, 0)
+        return _update(reading.tm, reading.now, 0)
     except (_Unread, OverflowError, OSError, ValueError):  # unread, or out of time's range
         return None
-    return seconds

@@ -119,107 +119,216 @@ def _starts_block(line: str) -> bool:
                 or _list_marker(line) or line.lstrip().startswith(("|", ">")))
 
 
-def parse_chunks(explanation: str) -> list[Chunk]:
-    """The explanation as chunks, in order.  Blank lines only set ``blank_before``."""
-    lines = explanation.replace("\r\n", "\n").split("\n")
-    chunks: list[Chunk] = []
-    blank = False
-    i, n = 0, len(lines)
+class _ChunkReader:
+    """The explanation's lines read into chunks, one construct at a time: each ``read_*``
+    method takes the construct that starts at line ``i`` and returns the line after it,
+    or None when the line starts something else."""
 
-    def add(chunk: Chunk) -> None:
-        nonlocal blank
-        chunk.blank_before = blank
-        chunks.append(chunk)
-        blank = False
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.chunks: list[Chunk] = []
+        self.blank = False  # a blank line came after the last chunk
 
-    while i < n:
-        line = lines[i]
-        s = line.strip()
-        if not s:
-            blank = True
-            i += 1
-            continue
-        fence = _fence_of(line)
-        if fence:
-            j = i + 1
-            while j < n and not is_fence_close(lines[j], *fence):
-                j += 1
-            body = lines[i:j + 1]  # an unclosed fence runs to the end, kept as it is
-            if any(ln.strip() for ln in lines[i + 1:j]):
-                add(Chunk("code", body))
-            i = j + 1
-            continue
-        if s.lower() in ("<think>", "<thinking>"):  # a model's reasoning left in the text
-            close = "</" + s[1:].lower()
-            j = i + 1
-            while j < n and lines[j].strip().lower() != close:
-                j += 1
-            i = j + 1
-            continue
-        if _is_heading(line):
-            add(Chunk("heading", [line], text=_heading_text(line)))
-            i += 1
-            continue
-        if _is_setext_equals(line) or _is_break(line):
-            prev = chunks[-1] if chunks else None
-            if prev is not None and prev.kind == "prose" and not blank and s[0] in "=-":
-                # a setext heading: the paragraph's last line was its text
-                head, _, last = prev.text.rpartition("\n")
-                if head:
-                    prev.text = head
-                    chunks.append(Chunk("heading", [last], text=last.strip()))
-                else:
-                    prev.kind = "heading"
-                blank = True
-            elif _is_break(line):
-                add(Chunk("break", [line]))
-                blank = True
-            else:
-                add(Chunk("prose", [line], text=s))
-            i += 1
-            continue
-        if s.startswith("|") or ("|" in s and i + 1 < n and _is_table_delimiter(lines[i + 1])):
-            j = i + 1
-            while j < n and "|" in lines[j] and lines[j].strip():
-                j += 1
-            add(Chunk("table", lines[i:j]))
-            i = j
-            continue
-        if s.startswith(">"):
-            j = i
-            while j < n and lines[j].strip().startswith(">"):
-                j += 1
-            add(Chunk("quote", lines[i:j]))
-            i = j
-            continue
-        if _indent_of(line) >= 4 and (not chunks or blank) and not (chunks and chunks[-1].kind == "list"):
-            j = i
-            while j < n and (not lines[j].strip() or _indent_of(lines[j]) >= 4):
-                j += 1
-            while j > i and not lines[j - 1].strip():
-                j -= 1
-            add(Chunk("code", lines[i:j]))
-            i = j
-            continue
-        if _list_marker(line):
-            chunk, i = _read_list(lines, i)
-            add(chunk)
-            continue
-        # a prose paragraph; a wholly bold line stands alone, as a heading would
-        if _is_bold_line(s):
-            add(Chunk("heading", [line], text=s))
-            i += 1
-            continue
+    def add(self, chunk: Chunk) -> None:
+        chunk.blank_before = self.blank
+        self.chunks.append(chunk)
+        self.blank = False
+
+    def read_blank(self, i: int) -> int | None:
+        if self.lines[i].strip():
+            return None
+        self.blank = True
+        return i + 1
+
+    def read_fence(self, i: int) -> int | None:
+        lines = self.lines
+        fence = _fence_of(lines[i])
+        if not fence:
+            return None
         j = i + 1
-        while j < n and lines[j].strip() and not _starts_block(lines[j]) and not _is_bold_line(lines[j].strip()):
+        while j < len(lines) and not is_fence_close(lines[j], *fence):
+            j += 1
+        body = lines[i:j + 1]  # an unclosed fence runs to the end, kept as it is
+        if any(ln.strip() for ln in lines[i + 1:j]):
+            self.add(Chunk("code", body))
+        return j + 1
+
+    def skip_thinking(self, i: int) -> int | None:
+        """A model's reasoning left in the text (``<think>`` ... ``</think>``) is dropped."""
+        lines = self.lines
+        s = lines[i].strip()
+        if s.lower() not in ("<think>", "<thinking>"):
+            return None
+        close = "</" + s[1:].lower()
+        j = i + 1
+        while j < len(lines) and lines[j].strip().lower() != close:
+            j += 1
+        return j + 1
+
+    def read_heading(self, i: int) -> int | None:
+        line = self.lines[i]
+        if not _is_heading(line):
+            return None
+        self.add(Chunk("heading", [line], text=_heading_text(line)))
+        return i + 1
+
+    def read_rule(self, i: int) -> int | None:
+        """A line of ``=`` or a thematic break: a setext underline right after a
+        paragraph, else a break (``===`` alone is prose)."""
+        line = self.lines[i]
+        if not (_is_setext_equals(line) or _is_break(line)):
+            return None
+        s = line.strip()
+        prev = self.chunks[-1] if self.chunks else None
+        if prev is not None and prev.kind == "prose" and not self.blank and s[0] in "=-":
+            # a setext heading: the paragraph's last line was its text
+            head, _, last = prev.text.rpartition("\n")
+            if head:
+                prev.text = head
+                self.chunks.append(Chunk("heading", [last], text=last.strip()))
+            else:
+                prev.kind = "heading"
+            self.blank = True
+        elif _is_break(line):
+            self.add(Chunk("break", [line]))
+            self.blank = True
+        else:
+            self.add(Chunk("prose", [line], text=s))
+        return i + 1
+
+    def read_table(self, i: int) -> int | None:
+        lines, n = self.lines, len(self.lines)
+        s = lines[i].strip()
+        delimited = "|" in s and i + 1 < n and _is_table_delimiter(lines[i + 1])
+        if not (s.startswith("|") or delimited):
+            return None
+        j = i + 1
+        while j < n and "|" in lines[j] and lines[j].strip():
+            j += 1
+        self.add(Chunk("table", lines[i:j]))
+        return j
+
+    def read_quote(self, i: int) -> int | None:
+        lines = self.lines
+        if not lines[i].strip().startswith(">"):
+            return None
+        j = i
+        while j < len(lines) and lines[j].strip().startswith(">"):
+            j += 1
+        self.add(Chunk("quote", lines[i:j]))
+        return j
+
+    def read_indented_code(self, i: int) -> int | None:
+        """Indented code, where it cannot be a paragraph's or a list's continuation."""
+        lines, chunks = self.lines, self.chunks
+        if not (_indent_of(lines[i]) >= 4 and (not chunks or self.blank)
+                and not (chunks and chunks[-1].kind == "list")):
+            return None
+        j = i
+        while j < len(lines) and (not lines[j].strip() or _indent_of(lines[j]) >= 4):
+            j += 1
+        while j > i and not lines[j - 1].strip():
+            j -= 1
+        self.add(Chunk("code", lines[i:j]))
+        return j
+
+    def read_list(self, i: int) -> int | None:
+        if not _list_marker(self.lines[i]):
+            return None
+        chunk, j = _read_list(self.lines, i)
+        self.add(chunk)
+        return j
+
+    def read_bold_line(self, i: int) -> int | None:
+        """A wholly bold line stands alone, as a heading would."""
+        line = self.lines[i]
+        s = line.strip()
+        if not _is_bold_line(s):
+            return None
+        self.add(Chunk("heading", [line], text=s))
+        return i + 1
+
+    def read_paragraph(self, i: int) -> int:
+        """A prose paragraph: up to a blank line or a line that starts another construct."""
+        lines, n = self.lines, len(self.lines)
+        j = i + 1
+        while (j < n and lines[j].strip() and not _starts_block(lines[j])
+               and not _is_bold_line(lines[j].strip()) and not _is_setext_equals(lines[j])):
             # "Here is the change to `foo`:" then "This makes ...": the colon introduced
             # a change block that was cut out of the explanation, so the paragraph ends
             if lines[j - 1].rstrip().endswith(":") and not lines[j].lstrip()[:1].islower():
                 break
             j += 1
-        add(Chunk("prose", lines[i:j], text="\n".join(ln.strip() for ln in lines[i:j])))
-        i = j
-    return chunks
+        self.add(Chunk("prose", lines[i:j], text="\n".join(ln.strip() for ln in lines[i:j])))
+        return j
+
+
+# Tried in this order on each line; a paragraph takes what none of the others does.
+_READ_ORDER = (_ChunkReader.read_blank, _ChunkReader.read_fence, _ChunkReader.skip_thinking,
+               _ChunkReader.read_heading, _ChunkReader.read_rule, _ChunkReader.read_table,
+               _ChunkReader.read_quote, _ChunkReader.read_indented_code, _ChunkReader.read_list,
+               _ChunkReader.read_bold_line, _ChunkReader.read_paragraph)
+
+
+def parse_chunks(explanation: str) -> list[Chunk]:
+    """The explanation as chunks, in order.  Blank lines only set ``blank_before``."""
+    reader = _ChunkReader(explanation.replace("\r\n", "\n").split("\n"))
+    i, n = 0, len(reader.lines)
+    while i < n:
+        for read in _READ_ORDER:
+            after = read(reader, i)
+            if after is not None:
+                i = after
+                break
+    return reader.chunks
+
+
+def _list_goes_on(lines: list[str], i: int) -> int | None:
+    """After the blank line ``i`` of a list: the line where the list goes on (another item
+    or indented text), or None when the blank line ends it."""
+    n = len(lines)
+    j = i
+    while j < n and not lines[j].strip():
+        j += 1
+    if j < n and (_list_marker(lines[j]) or _indent_of(lines[j]) >= 2) and not _is_break(lines[j]):
+        return j
+    return None
+
+
+def _ends_list(line: str) -> bool:
+    """A heading, a break, a table or a quote ends a list."""
+    return _is_heading(line) or _is_break(line) or line.strip().startswith(("|", ">"))
+
+
+def _add_list_line(items: list[ListItem], line: str, marker: str | None, blank: bool) -> bool:
+    """``line`` as a new item, a new paragraph of the item, or a continuation of the
+    last; False when it ends the list instead."""
+    indent = line[:len(line) - len(line.lstrip())]
+    if marker and not _is_break(line):
+        items.append(ListItem(indent, marker, [line], blank))
+    elif blank or not items:
+        if _ends_list(line):
+            return False
+        items.append(ListItem(indent, "", [line], blank))
+    elif _ends_list(line) or _is_setext_equals(line):
+        return False
+    else:
+        items[-1].lines.append(line)  # a continuation (lazy or indented)
+    return True
+
+
+def _read_item_fence(lines: list[str], i: int, item: ListItem, fence: tuple[str, int]) -> int:
+    """A fence inside an item (opened on line ``i``): everything up to its close belongs
+    to the item.  Returns the line after the close."""
+    item.verbatim = True
+    n = len(lines)
+    j = i + 1
+    while j < n and not is_fence_close(lines[j], *fence):
+        item.lines.append(lines[j])
+        j += 1
+    if j < n:
+        item.lines.append(lines[j])
+    return j + 1
 
 
 def _read_list(lines: list[str], i: int) -> tuple[Chunk, int]:
@@ -231,38 +340,19 @@ def _read_list(lines: list[str], i: int) -> tuple[Chunk, int]:
         line = lines[i]
         s = line.strip()
         if not s:
-            # the list goes on after blank lines only with another item or indented text
-            j = i
-            while j < n and not lines[j].strip():
-                j += 1
-            if j < n and (_list_marker(lines[j]) or _indent_of(lines[j]) >= 2) and not _is_break(lines[j]):
-                blank = True
-                i = j
-                continue
-            break
-        marker = _list_marker(line)
-        if marker and not _is_break(line):
-            items.append(ListItem(line[:len(line) - len(line.lstrip())], marker, [line], blank))
-        elif blank or not items:
-            if _is_heading(line) or _is_break(line) or s.startswith(("|", ">")):
+            goes_on = _list_goes_on(lines, i)
+            if goes_on is None:
                 break
-            items.append(ListItem(line[:len(line) - len(line.lstrip())], "", [line], blank))
-        elif _is_heading(line) or _is_break(line) or s.startswith(("|", ">")) or _is_setext_equals(line):
+            blank = True
+            i = goes_on
+            continue
+        marker = _list_marker(line)
+        if not _add_list_line(items, line, marker, blank):
             break
-        else:
-            items[-1].lines.append(line)  # a continuation (lazy or indented)
         blank = False
         fence = _fence_of(line) if not marker else _fence_of(s[len(marker):])
         if fence:
-            # a fence inside an item: everything up to its close belongs to the item
-            items[-1].verbatim = True
-            j = i + 1
-            while j < n and not is_fence_close(lines[j], *fence):
-                items[-1].lines.append(lines[j])
-                j += 1
-            if j < n:
-                items[-1].lines.append(lines[j])
-            i = j + 1
+            i = _read_item_fence(lines, i, items[-1], fence)
             continue
         i += 1
     return Chunk("list", [ln for it in items for ln in it.lines], items=items), i
@@ -389,10 +479,19 @@ def _is_punct(c: str) -> bool:
     return not c.isalnum() and not c.isspace() and not (_PUA <= ord(c) < _PUA + 6400)
 
 
-def _strip_emphasis(s: str) -> str:
-    """Remove ``*``/``_`` emphasis delimiters that pair up (CommonMark's flanking rules,
-    simplified); ``snake_case`` and ``a * b`` are left alone."""
-    runs = []  # [start, end, char, can_open, can_close]
+def _can_open_close(c: str, before: str, after: str) -> tuple[bool, bool]:
+    """Whether a run of ``c`` between ``before`` and ``after`` can open and can close
+    emphasis: CommonMark's left- and right-flanking rules (``_`` also not inside a word)."""
+    left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
+    right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
+    if c == "_":
+        return left and (not right or _is_punct(before)), right and (not left or _is_punct(after))
+    return left, right
+
+
+def _delimiter_runs(s: str) -> list[list]:
+    """The runs of unescaped ``*`` or ``_`` in ``s``: [start, end, char, can_open, can_close]."""
+    runs = []
     i, n = 0, len(s)
     while i < n:
         c = s[i]
@@ -404,15 +503,14 @@ def _strip_emphasis(s: str) -> str:
             j += 1
         before = s[i - 1] if i > 0 else " "
         after = s[j] if j < n else " "
-        left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
-        right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
-        if c == "_":
-            can_open = left and (not right or _is_punct(before))
-            can_close = right and (not left or _is_punct(after))
-        else:
-            can_open, can_close = left, right
-        runs.append([i, j, c, can_open, can_close])
+        runs.append([i, j, c, *_can_open_close(c, before, after)])
         i = j
+    return runs
+
+
+def _paired_runs(runs: list[list]) -> list[bool]:
+    """For each run, whether it pairs with another (a closer with the nearest open run of
+    its character; the runs between them are left open no more)."""
     remove = [False] * len(runs)
     stack: list[int] = []
     for r, (_a, _b, c, can_open, can_close) in enumerate(runs):
@@ -428,6 +526,14 @@ def _strip_emphasis(s: str) -> str:
             continue
         if can_open:
             stack.append(r)
+    return remove
+
+
+def _strip_emphasis(s: str) -> str:
+    """Remove ``*``/``_`` emphasis delimiters that pair up (CommonMark's flanking rules,
+    simplified); ``snake_case`` and ``a * b`` are left alone."""
+    runs = _delimiter_runs(s)
+    remove = _paired_runs(runs)
     if not any(remove):
         return s
     out = []

@@ -333,75 +333,96 @@ class _Subject:
     cut: bool
 
 
+def _heading_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
+    """A heading that says something is the subject (and stays in the body when cut)."""
+    if is_generic(chunk.text) or not strip_markup(chunk.text):
+        return None, []  # dropped from the body as well
+    subject, cut = _subject_from(chunk.text, limit)
+    return _Subject(subject, cut), [chunk] if cut else []
+
+
+def _prose_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
+    """The first sentence of a paragraph after its lead-ins; the rest stays in the body
+    (all of it when the subject was cut)."""
+    paragraph = _without_closings(chunk.text)
+    start = _drop_lead_ins(paragraph)
+    text = paragraph[start:]
+    if not text.strip():
+        return None, []
+    end = sentence_end(text)
+    subject, cut = _subject_from(text[:end], limit)
+    if not subject:
+        return None, []
+    if start:  # a lead-in was dropped: "fix: handle None" -> "Handle None"
+        subject = _capitalize(subject)
+    rest = text if cut else text[end:]
+    if cut and start:
+        rest = _capitalize(rest)
+    if not rest.strip():
+        return _Subject(subject, cut), []
+    return _Subject(subject, cut), [Chunk("prose", chunk.lines, chunk.blank_before, text=rest.strip())]
+
+
+def _list_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
+    """The first sentence of a list's first item; the list stays in the body without it
+    (whole when the subject was cut)."""
+    item = next((it for it in chunk.items if it.marker), None)
+    if item is None or not strip_markup(item.text()):
+        return None, [chunk]
+    # an item holding a fence gives only its first line; the code stays in the body
+    text = item.text().split("\n", 1)[0] if item.verbatim else item.text()
+    if text[:4].lower() in ("[ ] ", "[x] "):  # a task list item
+        text = text[4:]
+    end = sentence_end(text)
+    subject, cut = _subject_from(text[:end], limit)
+    if not subject:
+        return None, [chunk]
+    if cut:
+        return _Subject(subject, cut), [chunk]
+    return _Subject(subject, cut), _list_without_sentence(chunk, item, text[end:].strip())
+
+
+def _list_without_sentence(chunk: Chunk, item: ListItem, rest: str) -> list[Chunk]:
+    """``chunk`` with ``item`` holding only ``rest`` (the words after the sentence that
+    became the subject); no chunk when no item is left."""
+    items = list(chunk.items)
+    pos = items.index(item)
+    if item.verbatim:
+        # the first sentence moves to the subject; the rest of the item stays as written
+        keep = ([f"{item.indent}{item.marker} {rest}"] if rest else []) + item.lines[1:]
+        items[pos] = ListItem(item.indent, item.marker if rest else "", keep,
+                              item.blank_before, True)
+    elif rest:
+        items[pos] = ListItem(item.indent, item.marker,
+                              [f"{item.indent}{item.marker} {rest}"], item.blank_before)
+    else:
+        del items[pos]
+    if not items:
+        return []
+    items[0] = ListItem(items[0].indent, items[0].marker, items[0].lines,
+                        False, items[0].verbatim)
+    return [Chunk("list", [ln for it in items for ln in it.lines], chunk.blank_before, items=items)]
+
+
+_BODY_ONLY = ("code", "table", "quote", "break")  # never give the subject
+_SUBJECT_OF = {"heading": _heading_subject, "prose": _prose_subject, "list": _list_subject}
+
+
 def _take_subject(chunks: list[Chunk], limit: int) -> tuple[_Subject | None, list[Chunk]]:
     """The subject, and the chunks left for the body (the subject's sentence removed
     unless the subject was cut; generic chunks before the subject dropped)."""
     body: list[Chunk] = []
     for idx, chunk in enumerate(chunks):
-        if chunk.kind in ("code", "table", "quote", "break"):
+        if chunk.kind in _BODY_ONLY:
             body.append(chunk)
             continue
-        if chunk.kind == "heading":
-            if is_generic(chunk.text) or not strip_markup(chunk.text):
-                continue
-            subject, cut = _subject_from(chunk.text, limit)
-            if cut:
-                body.append(chunk)
-            return _Subject(subject, cut), body + chunks[idx + 1:]
-        if chunk.kind == "prose":
-            paragraph = _without_closings(chunk.text)
-            start = _drop_lead_ins(paragraph)
-            text = paragraph[start:]
-            if not text.strip():
-                continue
-            end = sentence_end(text)
-            subject, cut = _subject_from(text[:end], limit)
-            if not subject:
-                continue
-            if start:  # a lead-in was dropped: "fix: handle None" -> "Handle None"
-                subject = _capitalize(subject)
-            rest = text if cut else text[end:]
-            if cut and start:
-                rest = _capitalize(rest)
-            if rest.strip():
-                body.append(Chunk("prose", chunk.lines, chunk.blank_before, text=rest.strip()))
-            return _Subject(subject, cut), body + chunks[idx + 1:]
-        if chunk.kind == "list":
-            item = next((it for it in chunk.items if it.marker), None)
-            if item is None or not strip_markup(item.text()):
-                body.append(chunk)
-                continue
-            # an item holding a fence gives only its first line; the code stays in the body
-            text = item.text().split("\n", 1)[0] if item.verbatim else item.text()
-            if text[:4].lower() in ("[ ] ", "[x] "):  # a task list item
-                text = text[4:]
-            end = sentence_end(text)
-            subject, cut = _subject_from(text[:end], limit)
-            if not subject:
-                body.append(chunk)
-                continue
-            if not cut:
-                items = list(chunk.items)
-                pos = items.index(item)
-                rest = text[end:].strip()
-                if item.verbatim:
-                    # the first sentence moves to the subject; the rest of the item stays as written
-                    keep = ([f"{item.indent}{item.marker} {rest}"] if rest else []) + item.lines[1:]
-                    items[pos] = ListItem(item.indent, item.marker if rest else "", keep,
-                                          item.blank_before, True)
-                elif rest:
-                    items[pos] = ListItem(item.indent, item.marker,
-                                          [f"{item.indent}{item.marker} {rest}"], item.blank_before)
-                else:
-                    del items[pos]
-                if items:
-                    items[0] = ListItem(items[0].indent, items[0].marker, items[0].lines,
-                                        False, items[0].verbatim)
-                    body.append(Chunk("list", [ln for it in items for ln in it.lines],
-                                      chunk.blank_before, items=items))
-            else:
-                body.append(chunk)
-            return _Subject(subject, cut), body + chunks[idx + 1:]
+        take = _SUBJECT_OF.get(chunk.kind)
+        if take is None:
+            continue
+        subject, kept = take(chunk, limit)
+        body.extend(kept)
+        if subject is not None:
+            return subject, body + chunks[idx + 1:]
     return None, body
 
 

@@ -397,7 +397,7 @@ def _chat_completion(choices, answer: Answer) -> None:
     answer.choices = sum(1 for c in choices if isinstance(c, dict))
     first = choices[0]
     reason = first.get("finish_reason")
-    if reason in _CUT_FINISH:
+    if isinstance(reason, str) and reason in _CUT_FINISH:
         answer.cut_off.append(_CUT_FINISH[reason])
     elif reason is None and "finish_reason" in first:
         answer.cut_off.append(_MID_STREAM.format("finish_reason"))
@@ -434,7 +434,7 @@ def _chat_message(message: dict, answer: Answer) -> None:
 
 def _responses(data: dict, answer: Answer) -> None:
     status = data.get("status")
-    if status in _CUT_STATUS:
+    if isinstance(status, str) and status in _CUT_STATUS:
         why = _CUT_STATUS[status]
         details = data.get("incomplete_details")
         if isinstance(details, dict) and isinstance(details.get("reason"), str):
@@ -455,7 +455,7 @@ def _items(items, answer: Answer, failed: set) -> None:
         if kind in _CALL_ITEMS:
             if item.get("status") == "incomplete":
                 answer.cut_off.append(f"a {kind} item with status \"incomplete\"")
-            if item.get("call_id") in failed:
+            if _call_id(item.get("call_id")) in failed:
                 continue
             if kind == "apply_patch_call":
                 _add_call(answer, kind, "apply_patch", item.get("operation"), item.get("call_id"))
@@ -484,7 +484,7 @@ def _items(items, answer: Answer, failed: set) -> None:
 def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
     """An assistant message (Anthropic or chat): content blocks in order."""
     stop = message.get("stop_reason")
-    if stop in _CUT_STOP:
+    if isinstance(stop, str) and stop in _CUT_STOP:
         answer.cut_off.append(_CUT_STOP[stop])
     answer.open_turn = _MID_STREAM.format("stop_reason") \
         if stop is None and "stop_reason" in message else None
@@ -512,7 +512,7 @@ def _content(content, answer: Answer, failed: set = frozenset()) -> None:
             elif kind == "refusal" and isinstance(part.get("refusal"), str):
                 answer.refusal = part["refusal"]
             elif kind == "tool_use":
-                if part.get("id") in failed:
+                if _call_id(part.get("id")) in failed:
                     continue
                 _add_call(answer, "tool_use", part.get("name"), part.get("input"), part.get("id"))
             # thinking, redacted_thinking, images, server tool results ...: not the answer
@@ -527,15 +527,41 @@ def _failed_calls(items) -> set:
         if not isinstance(item, dict):
             continue
         if item.get("type") == "apply_patch_call_output" and item.get("status") == "failed":
-            failed.add(item.get("call_id"))
+            failed.add(_call_id(item.get("call_id")))
         content = item.get("content")
         if item.get("role") == "user" and isinstance(content, list):
             for part in content:
                 if (isinstance(part, dict) and part.get("type") == "tool_result"
                         and part.get("is_error") is True):
-                    failed.add(part.get("tool_use_id"))
+                    failed.add(_call_id(part.get("tool_use_id")))
     failed.discard(None)
     return failed
+
+
+def _saved_response(item: dict, answer: Answer, failed: set) -> None:
+    """A whole saved API response among a conversation's turns: its answer, less the
+    calls the conversation says failed."""
+    _refuse_api_error(item)
+    inner = extract_answer(item)
+    if inner.choices > 1:
+        answer.choices = max(answer.choices, inner.choices)
+    answer.cut_off.extend(inner.cut_off)
+    for p in inner.pieces:
+        if isinstance(p, str):
+            answer.pieces.append(p)
+        elif _call_id(p.call_id) not in failed or p.call_id is None:
+            _add_call(answer, p.shape, p.name, p.args, p.call_id)
+    answer.refusal = answer.refusal or inner.refusal
+
+
+def _assistant_message(item: dict, answer: Answer, failed: set) -> None:
+    """An assistant message of a conversation (chat or Anthropic), less its failed calls."""
+    if isinstance(item.get("tool_calls"), list):  # (anything else is no tool calls)
+        calls = [c for c in item["tool_calls"]
+                 if not (isinstance(c, dict) and _call_id(c.get("id")) in failed)]
+        _message(dict(item, tool_calls=calls), answer, failed)
+    else:
+        _message(item, answer, failed)
 
 
 def _conversation(items: list, answer: Answer) -> None:
@@ -547,30 +573,17 @@ def _conversation(items: list, answer: Answer) -> None:
             continue
         if isinstance(item.get("model"), str) and item["model"]:
             answer.model = item["model"]
-        if "choices" in item or isinstance(item.get("output"), list):
-            _refuse_api_error(item)
-            inner = extract_answer(item)  # a saved API response among the turns
-            if inner.choices > 1:
-                answer.choices = max(answer.choices, inner.choices)
-            answer.cut_off.extend(inner.cut_off)
-            for p in inner.pieces:
-                if isinstance(p, str):
-                    answer.pieces.append(p)
-                elif p.call_id not in failed or p.call_id is None:
-                    _add_call(answer, p.shape, p.name, p.args, p.call_id)
-            answer.refusal = answer.refusal or inner.refusal
-            continue
         role = item.get("role")
         kind = item.get("type")
-        if role == "assistant" and kind in (None, "message"):
-            if "tool_calls" in item:
-                msg = dict(item)
-                calls = [c for c in msg.get("tool_calls") or []
-                         if not (isinstance(c, dict) and c.get("id") in failed)]
-                msg["tool_calls"] = calls
-                _message(msg, answer, failed)
-            else:
-                _message(item, answer, failed)
+        if "choices" in item or isinstance(item.get("output"), list):
+            _saved_response(item, answer, failed)
+        elif role == "assistant" and kind in (None, "message"):
+            _assistant_message(item, answer, failed)
         elif role is None and kind in _CALL_ITEMS:
             _items([item], answer, failed)
         # user, system, developer and tool turns, *_output items: not the assistant's
+
+
+def _call_id(value):
+    """A call id as a set of ids can hold it: a JSON object or list is no id (None)."""
+    return None if isinstance(value, (dict, list)) else value
