@@ -223,13 +223,14 @@ class Repo:
         return os.path.normpath(os.path.join(self.gitdir, rel))
 
     # -- HEAD ------------------------------------------------------------------------
-    def head(self) -> tuple[str | None, pygit2.Oid | None]:
-        """(branch ref name or None when detached, commit id or None when unborn).  A
-        branch that is itself a symbolic ref is followed to the ref it names, as git
-        does, so that a commit moves the real branch."""
+    def head(self) -> tuple[str | None, str | None]:
+        """(branch ref name or None when detached, commit id as hex or None when unborn).
+        A branch that is itself a symbolic ref is followed to the ref it names, as git
+        does, so that a commit moves the real branch.  Plain values: callers outside git/
+        compare and show them, and give them back to the git layer as they are."""
         ref = self.repo.lookup_reference("HEAD")
         if ref.type != pygit2.enums.ReferenceType.SYMBOLIC:
-            return None, ref.target
+            return None, str(ref.target)
         name = ref.target
         for _ in range(5):  # git's symref depth limit
             try:
@@ -237,7 +238,7 @@ class Repo:
             except (KeyError, pygit2.GitError, ValueError):
                 return name, None
             if target.type != pygit2.enums.ReferenceType.SYMBOLIC:
-                return name, target.target
+                return name, str(target.target)
             name = target.target
         raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind=ErrorKind.STATE)
 
