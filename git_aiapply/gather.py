@@ -106,27 +106,72 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
     of the ones before, as a conversation's later turn is written against the earlier
     turns' result; ``apply_group(text, hunks)`` locates one group and raises its refusal.
     A hunk that makes an edit an earlier group made is applied once: a copy of it
-    (``placer.same_edit``), or the same change with other context lines (``_Restatements``);
-    -v reports it as restated, and reports the rest only if all groups fit."""
+    (``placer.same_edit``, unless its stated line names another place), or the same
+    change with other context lines (``_Restatements``); -v reports it as restated, and
+    reports the rest only if all groups fit.  Line evidence holds (``_StatedLines``)."""
     from . import edit_report
-    from .placer import same_edit
 
     with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
         added = removed = 0
-        made: set[tuple] = set()
-        earlier = _Restatements(ft, path, [h for hunks in groups for h in hunks])
+        everything = [h for hunks in groups for h in hunks]
+        earlier = _Restatements(ft, path, everything)
+        stated = _StatedLines(earlier, everything)
         for hunks in groups:
-            fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+            fresh = [h for h in hunks if not stated.made_before(h) and not earlier.restates(h)]
             if edit_report.collecting():
                 kept = {id(h) for h in fresh}
                 edit_report.note(edit_report.restated_report(path, h.directive, h.number)
                                  for h in hunks if id(h) not in kept)
-            made.update(same_edit(h) for h in hunks)
+            stated.add(hunks)
             earlier.add(hunks)
             if fresh:
+                stated.check(ft, fresh, added, removed)
                 ft, a, r = apply_group(ft, fresh)
                 added, removed = added + a, removed + r
         return ft, added, removed
+
+
+class _StatedLines:
+    """Line evidence is never overridden by applying in turn (BEHAVIOR.md §3).  Where a
+    hunk's stated line names a fit of the original content (``locate.stated_places``), a
+    copy of an earlier edit that names another place is no copy, and the hunk must find
+    that fit, moved at most by the lines the earlier directives added and removed, on the
+    content it is applied to.  Otherwise an earlier directive changed the lines it names
+    (a revised version of that edit, red-team F3) and the in-turn reading would move it
+    to another copy of its old lines: ApplyError, and the refusal is the one of locating
+    them together (they overlap)."""
+
+    def __init__(self, earlier: _Restatements, hunks: list):
+        from .locate import stated_places
+
+        was = stated_places(earlier.original.lines, hunks, earlier.index)
+        self.was = {id(hunks[i]): start for i, start in was.items()}
+        self.made: dict[tuple, set] = {}  # same_edit -> the places its copies' lines named
+
+    def made_before(self, h) -> bool:
+        from .placer import same_edit
+
+        places = self.made.get(same_edit(h))
+        here = self.was.get(id(h))
+        return places is not None and (here is None or None in places or here in places)
+
+    def add(self, hunks: list) -> None:
+        from .placer import same_edit
+
+        for h in hunks:
+            self.made.setdefault(same_edit(h), set()).add(self.was.get(id(h)))
+
+    def check(self, current: FileText, hunks: list, added: int, removed: int) -> None:
+        from .locate import stated_places
+
+        if not any(id(h) in self.was for h in hunks):
+            return
+        now = stated_places(current.lines, hunks)
+        for i, h in enumerate(hunks):
+            start = self.was.get(id(h))
+            if start is not None and (i not in now or not -removed <= now[i] - start <= added):
+                raise ApplyError(f"edit {h.number}'s stated line names lines an earlier "
+                                 "directive changes")
 
 
 class _Restatements:

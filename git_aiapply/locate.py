@@ -23,7 +23,7 @@ from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_add
                        edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
                        nearby_lines, norm_line, quote_short)
 from .ops import Hunk
-from .placer import SEARCH_BUDGET, Placer, narrow_by_line_numbers, same_edit
+from .placer import SEARCH_BUDGET, Placer, line_evidence, narrow_by_line_numbers, same_edit
 from .record import record, replace
 from .text import FileText, TextBuilder
 
@@ -89,6 +89,23 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
             path, directive, hunks, placed, [p for p in chosen if p.index not in kept],
             sorted(restated), {i for i in several if len(candidates[i]) == 1}))
     return out.finish(final_newline), added, removed
+
+
+def stated_places(lines: Sequence[str], hunks: list[Hunk], index: LineIndex | None = None
+                  ) -> dict[int, int]:
+    """The 0-based start of the fit that each hunk's stated line names in ``lines``, by
+    hunk index, for the hunks whose line is evidence there (``placer.line_evidence``):
+    a unified-diff hunk's line numbers, judged on the content it is applied to."""
+    numbered = [h.line_hint is not None and bool(h.old) and not h.anchors for h in hunks]
+    if not any(numbered):
+        return {}
+    if index is None:
+        index = LineIndex(lines, [l for h, n in zip(hunks, numbered) if n for l in h.old])
+    candidates: list[list[Placement]] = []
+    for i, (h, n) in enumerate(zip(hunks, numbered)):
+        tier, fits = index.first_fits(h.old) if n else (0, [])
+        candidates.append([Placement(h, i, s, len(h.old), tier) for s in fits])
+    return {i: p.start for i, p in line_evidence(hunks, candidates).items()}
 
 
 def _problem(path: str, directive: str | None, h: Hunk, reason: str, **kw) -> Problem:
