@@ -298,7 +298,10 @@ class Placer:
             a, b = sorted((p, q), key=lambda x: x.index)
             other = f"edit {a.hunk.number}"
             if a.hunk.directive and a.hunk.section != b.hunk.section:
-                other += f" of {a.hunk.directive}"  # gathered from another directive
+                # gathered from another directive; one labelled alike (two diffs of one
+                # file: an answer and its revision) is told apart as the earlier one
+                earlier = "the earlier " if a.hunk.directive == b.hunk.directive else ""
+                other += f" of {earlier}{a.hunk.directive}"
             gap = self._shared_inner_gap(a, b)
             why = ("both change the same lines" if gap is None else
                    f"both insert different lines between lines {gap} and {gap + 1}, each "

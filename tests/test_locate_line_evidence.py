@@ -87,6 +87,26 @@ def test_aider_blocks_without_numbers_still_take_successive_fits():
     assert _final([first, second]) == want
 
 
+def test_a_later_diff_written_against_the_earlier_result_still_applies_in_turn():
+    # diff 1 adds three lines at the top and rounds the first copy; diff 2 is numbered
+    # by that result: it re-rounds the first copy (its old side is only in the result,
+    # so the two fit only one after the other) and rounds the second copy, whose old side
+    # is in the original too, three lines above its stated line
+    top = Hunk([("+", "import math"), ("+", "import os"), ("+", ""), (" ", TWICE[0])],
+               line_hint=1)
+    first = EditFile("f.py", [top, _rounding("    return round(total, 2)", number=2,
+                                             line_hint=FIRST + 1)],
+                     Source("unified-diff", "diff 1 f.py", block=1))
+    again = Hunk([(" ", BLOCK[0]), (" ", BLOCK[1]), ("-", "    return round(total, 2)"),
+                  ("+", "    return round(total, 3)")], line_hint=FIRST + 4)
+    second = EditFile("f.py", [again, _rounding("    return math.floor(total)", number=2,
+                                                line_hint=SECOND + 4)],
+                      Source("unified-diff", "diff 2 f.py", block=2))
+    want = ["import math", "import os", ""] + _with(
+        _with(TWICE, FIRST, "    return round(total, 3)"), SECOND, "    return math.floor(total)")
+    assert _final([first, second]) == want
+
+
 # ---- property: every numbered hunk lands at its nearest fit, or the run is refused -----
 
 SPACING = 12  # lines between copies: more than any jitter and offset the cases make
@@ -158,7 +178,8 @@ def test_e2e_revised_diff_of_one_copy_is_refused_and_nothing_changes(repo: GitRe
     r = repo.run(response=_response("    return round(total, 2)", "    return round(total)",
                                     FIRST + 1))
     assert r.returncode == 1, r.out + r.err
-    assert "overlaps" in r.err and "f.py" in r.err
+    # the two diffs carry one label: the message tells which one the revision overlaps
+    assert "overlaps edit 1 of the earlier diff f.py (lines 11-13)" in r.err, r.err
     assert repo.head() == head and repo.snapshot() == before
 
 
