@@ -110,6 +110,7 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
     change with other context lines (``_Restatements``); -v reports it as restated, and
     reports the rest only if all groups fit.  Line evidence holds (``_StatedLines``)."""
     from . import edit_report
+    from .locate import recording_changes
 
     with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
         added = removed = 0
@@ -125,21 +126,23 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
             stated.add(hunks)
             earlier.add(hunks)
             if fresh:
-                stated.check(ft, fresh, added, removed)
-                ft, a, r = apply_group(ft, fresh)
+                with recording_changes() as changes:
+                    ft, a, r = apply_group(ft, stated.pinned(ft, fresh))
+                stated.changes.extend(changes)
                 added, removed = added + a, removed + r
         return ft, added, removed
 
 
 class _StatedLines:
-    """Line evidence is never overridden by applying in turn (BEHAVIOR.md §3).  Where a
-    hunk's stated line names a fit of the original content (``locate.stated_places``), a
-    copy of an earlier edit that names another place is no copy, and the hunk must find
-    that fit, moved at most by the lines the earlier directives added and removed, on the
-    content it is applied to.  Otherwise an earlier directive changed the lines it names
-    (a revised version of that edit, red-team F3) and the in-turn reading would move it
-    to another copy of its old lines: ApplyError, and the refusal is the one of locating
-    them together (they overlap)."""
+    """Line evidence is never overridden by applying in turn (BEHAVIOR.md §3).  A hunk's
+    stated line may count lines of the original content or of the earlier directives'
+    result: where it names a fit of the original (``locate.stated_places``), that fit is
+    followed through the earlier directives' changes (``locate.image``).  Changed by them
+    (a revised version of an edit they made, red-team F3), or its image not the fit the
+    line names on the current content (the two countings name two places): ApplyError,
+    and the refusal is the one of locating them together.  Otherwise the hunk goes to
+    that image, never to another copy of its old lines; and a copy of an earlier edit
+    that names another place is no copy."""
 
     def __init__(self, earlier: _Restatements, hunks: list):
         from .locate import stated_places
@@ -147,6 +150,7 @@ class _StatedLines:
         was = stated_places(earlier.original.lines, hunks, earlier.index)
         self.was = {id(hunks[i]): start for i, start in was.items()}
         self.made: dict[tuple, set] = {}  # same_edit -> the places its copies' lines named
+        self.changes: list = []  # the runs each application in turn changed, in order
 
     def made_before(self, h) -> bool:
         from .placer import same_edit
@@ -161,17 +165,27 @@ class _StatedLines:
         for h in hunks:
             self.made.setdefault(same_edit(h), set()).add(self.was.get(id(h)))
 
-    def check(self, current: FileText, hunks: list, added: int, removed: int) -> None:
-        from .locate import stated_places
+    def pinned(self, current: FileText, hunks: list) -> list:
+        """``hunks``, each whose line names a fit of the original stating that fit's image
+        as its line (ApplyError when there is none, or the current content's line evidence
+        names another place)."""
+        from .locate import image, stated_places
 
         if not any(id(h) in self.was for h in hunks):
-            return
+            return hunks
         now = stated_places(current.lines, hunks)
+        out = []
         for i, h in enumerate(hunks):
             start = self.was.get(id(h))
-            if start is not None and (i not in now or not -removed <= now[i] - start <= added):
+            if start is None:
+                out.append(h)
+                continue
+            moved = image(start, len(h.old), self.changes)
+            if moved is None or now.get(i, moved) != moved:
                 raise ApplyError(f"edit {h.number}'s stated line names lines an earlier "
                                  "directive changes")
+            out.append(h if i in now else replace(h, line_hint=moved + 1))
+        return out
 
 
 class _Restatements:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from git_aiapply.errors import ApplyError
+from git_aiapply.locate import image
 from git_aiapply.ops import EditFile, Hunk, Source
 from git_aiapply.paths import normalize_path
 from git_aiapply.plan import MODE_FILE, make_plan
@@ -125,6 +126,24 @@ COPIES_FILE = _copies_file()
 STARTS = [c * SPACING + SPACING - len(BLOCK) for c in range(COPIES)]
 
 
+def test_a_revised_diff_restating_a_long_addition_is_refused_too():
+    # the revision restates the whole first diff: its long addition (made once) and its
+    # other version of the first copy's edit; the next copy lies within 20 lines of the
+    # stated line and the addition adds more lines than that, so no bound on how far
+    # lines moved tells the copies apart: only following the stated fit through the change
+    grow = Hunk([(" ", COPIES_FILE[-1])] + [("+", f"new{k} = {k}") for k in range(60)],
+                number=2, line_hint=len(COPIES_FILE))
+
+    def diff(new: str, n: int) -> EditFile:
+        return EditFile("f.py", [_rounding(new, line_hint=STARTS[0] + 1), grow],
+                        Source("unified-diff", f"diff {n} f.py", block=n))
+
+    with pytest.raises(ApplyError) as e:
+        _final([diff("    return round(total, 2)", 1), diff("    return round(total)", 2)],
+               COPIES_FILE)
+    assert "overlaps edit 1 of diff 1 f.py" in str(e.value)
+
+
 @st.composite
 def numbered_edits(draw):
     """Up to four edits of the block, each with a stated line near one copy (jitter of at
@@ -134,9 +153,18 @@ def numbered_edits(draw):
              draw(st.integers(0, 1)), draw(st.integers(-2, 2))) for _ in range(n)]
 
 
+GROW = [f"new{k} = {k}" for k in range(30)]  # more lines than the copies lie apart
+
+
+def _grow(number: int) -> Hunk:
+    return Hunk([(" ", COPIES_FILE[-1])] + [("+", t) for t in GROW], number=number,
+                line_hint=len(COPIES_FILE))
+
+
 @settings(max_examples=150, deadline=None)
-@given(numbered_edits(), st.booleans())
-def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edits, as_blocks):
+@given(numbered_edits(), st.booleans(), st.booleans())
+def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edits, as_blocks,
+                                                                            grow):
     # the expected result, computed from the stated lines alone: each edit at the copy its
     # line names; the same edit twice is made once, two different edits of a copy collide
     wanted: dict[int, set[str]] = {}
@@ -146,6 +174,8 @@ def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edit
     for section in (0, 1):
         hunks = [_rounding(new, number=k + 1, line_hint=STARTS[copy] + 1 + jitter)
                  for k, (copy, new, s, jitter) in enumerate(edits) if s == section]
+        if hunks and grow:  # every diff also adds a long tail: one change, made once
+            hunks.append(_grow(len(hunks) + 1))
         if hunks:
             ops.append(EditFile("f.py", hunks, Source("unified-diff", f"diff {section} f.py")))
     if as_blocks:  # one more section restating the first edit without numbers (a block)
@@ -155,10 +185,35 @@ def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edit
         with pytest.raises(ApplyError, match="overlap"):
             _final(ops, COPIES_FILE)
         return
-    want = list(COPIES_FILE)
+    want = list(COPIES_FILE) + (GROW if grow else [])
     for copy, news in wanted.items():
         want = _with(want, STARTS[copy], next(iter(news)))
     assert _final(ops, COPIES_FILE) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.data())
+def test_image_follows_a_line_range_through_changes_or_says_it_was_changed(n, data):
+    # unique lines, and unique added ones: a range is intact where its lines still stand
+    # together in the result, and there its image must be
+    lines = [f"l{k}" for k in range(n)]
+    changes = []
+    for step in range(data.draw(st.integers(1, 3))):
+        runs, pos = [], 0
+        while pos <= len(lines) and data.draw(st.booleans()):
+            a = data.draw(st.integers(pos, len(lines)))
+            b = data.draw(st.integers(a, min(a + 2, len(lines))))
+            runs.append((a, b, [f"s{step}r{len(runs)}x{k}" for k in range(data.draw(st.integers(0 if b > a else 1, 2)))]))
+            pos = b + 1
+        changes.append([(a, b, len(t)) for a, b, t in runs])
+        for a, b, t in reversed(runs):
+            lines = lines[:a] + t + lines[b:]
+    start = data.draw(st.integers(0, n - 1))
+    length = data.draw(st.integers(1, n - start))
+    want = [f"l{k}" for k in range(start, start + length)]
+    at = image(start, length, changes)
+    places = [i for i in range(len(lines)) if lines[i:i + length] == want]
+    assert (at is None and not places) or (at is not None and places == [at])
 
 
 # ---- end to end: the red-team answer (F3) ---------------------------------------------
