@@ -98,7 +98,9 @@ def _one_edit(call, edit: dict, path: str, source: SourceOf, what: str,
                           hint="give the exact text to replace in old_string")
         # an empty old_string creates the file, or fills an empty one (both tools)
         return [NewFile(path, new, origin, replace=False)]
-    return [ReplaceText(path, old, new, origin, number=call.number, expected=expected,
+    # a MultiEdit's edits are reported by their own numbers (edit 3), as errors name them
+    shown = number if call.name == "MultiEdit" else call.number
+    return [ReplaceText(path, old, new, origin, number=shown, expected=expected,
                         tool=call.name, old_name="old_string")]
 
 

@@ -112,3 +112,21 @@ def test_f24_through_the_command(repo: GitRepo):
     assert r.returncode == 0, r.err
     assert repo.read("src/inventory.py") == (b"def helper_4(x):\n    return x + 4\n\n\n"
                                              b"def helper_5b(x):\n    return x + 5.0\n")
+
+
+def test_each_multi_edit_edit_is_reported_by_its_number(repo: GitRepo):
+    repo.write("a.py", "one\ntwo\nthree\n")
+    repo.commit_all("base")
+    resp = json.dumps({"type": "message", "role": "assistant", "model": "claude-test",
+                       "stop_reason": "tool_use", "content": [
+                           {"type": "tool_use", "id": "t0", "name": "MultiEdit", "input": {
+                               "file_path": "a.py", "edits": [
+                                   {"old_string": "one", "new_string": "uno"},
+                                   {"old_string": "three", "new_string": "tres"},
+                                   {"old_string": "uno", "new_string": "eins"}]}}]})
+    r = repo.run("-v", response=resp)
+    assert r.returncode == 0, r.err
+    report = r.out + r.err
+    assert "a.py: edit 2 line 3 -> 3" in report
+    assert "a.py: edit 3 line 1 -> 1" in report
+    assert repo.read("a.py") == b"eins\ntwo\ntres\n"
