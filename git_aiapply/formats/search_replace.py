@@ -33,9 +33,10 @@ import re
 
 from ..errors import ParseError
 from ..ops import Source
+from ..paths import tracked_kind
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
-from .search_blocks import (BlockError, NumberedBlock, file_operations, is_replace, is_search,
-                            looks_like_marker, read_block)
+from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
+                            is_search, looks_like_marker, read_block)
 
 NAME = "search-replace"
 
@@ -216,8 +217,9 @@ def _file_name(path: str | None) -> str | None:
     return None
 
 
-def _word_path(line: str) -> str | None:
-    """The path of a line that is one word with markup (see strip_path)."""
+def _unmarked(line: str) -> tuple[str, bool]:
+    """``line`` without the markup around a path (a list item's marker, ``#``, ``*``,
+    backticks, a trailing ``:``), and whether a ``:`` ended it."""
     s = _LIST_ITEM.sub("", line.strip(), count=1)
     colon = False
     prev = None
@@ -227,6 +229,12 @@ def _word_path(line: str) -> str | None:
             colon = True
             s = s[:-1]
         s = s.strip().lstrip("#").strip().strip("`").strip("*").strip()
+    return s, colon
+
+
+def _word_path(line: str) -> str | None:
+    """The path of a line that is one word with markup (see strip_path)."""
+    s, colon = _unmarked(line)
     if not s or s == "..." or looks_like_marker(s) or fence_of(line) is not None:
         return None
     if any(ch.isspace() for ch in s) or "`" in s or set(s) <= set(".-_=*#>|~+"):
@@ -252,6 +260,46 @@ def path_in_info(info: str) -> str | None:
         if ("/" in token or "." in token.strip(".")) and strip_path(token) == token:
             return token
     return None
+
+
+# what stands around a file's name in a sentence and is not part of it
+_TOKEN_EDGES = "`'\"*,.;:!?()[]{}<>"
+
+
+def tracked_path(line: str, creates: bool, line_number: int) -> str | None:
+    """The path a line names by what the repository tracks (``paths.tracked_kind``), for
+    a line the rules above read as no path: the whole line, its markup dropped, when it
+    is a tracked file whose name holds spaces (or, for a block that creates its file
+    (``creates``), a new name with an extension in a tracked folder); else the one
+    tracked file a sentence names (``In src/app.py, replace:``).  A sentence naming
+    several tracked files is refused (``line_number``, 1-based): never guessed among."""
+    whole, _colon = _unmarked(line)
+    if whole and _file_name(whole) and not looks_like_marker(whole):
+        if tracked_kind(whole) == "file":
+            return whole
+        folder = whole.rpartition("/")[0]
+        if creates and folder and tracked_kind(folder) == "dir":
+            return whole
+    named = sorted({t for t in (w.strip(_TOKEN_EDGES) for w in line.split())
+                    if _file_name(t) and tracked_kind(t) == "file"})
+    if len(named) > 1:
+        raise ParseError(
+            f"the line before a SEARCH/REPLACE block names several files ({', '.join(named)}), "
+            "so which one the block edits is not guessed", line=line_number,
+            directive="SEARCH/REPLACE",
+            hint="put the file's path alone on the line before the opening fence, e.g. "
+                 f"{named[0]}, then ```, then <<<<<<< SEARCH")
+    return named[0] if named else None
+
+
+def _path_of_line(lines: list[str], k: int, head: int) -> str | None:
+    """The path ``lines[k]`` names for the block whose SEARCH marker is ``lines[head]``:
+    by the rules of ``strip_path``, else by what the repository tracks."""
+    path = strip_path(lines[k])
+    if path is not None:
+        return path
+    creates = head + 1 < len(lines) and is_divider(lines[head + 1])  # an empty SEARCH
+    return tracked_path(lines[k], creates, k + 1)
 
 
 def find_path(lines: list[str], head: int, floor: int) -> tuple[str | None, int, tuple | None]:
@@ -281,7 +329,7 @@ def find_path(lines: list[str], head: int, floor: int) -> tuple[str | None, int,
                 return path, start, fence
             k -= 1
             continue
-        path = strip_path(line)
+        path = _path_of_line(lines, k, head)
         if path is None:
             break
         above = fence_of(lines[k - 1]) if k - 1 >= floor else None
