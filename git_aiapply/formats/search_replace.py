@@ -262,6 +262,9 @@ def path_in_info(info: str) -> str | None:
     return None
 
 
+# a new file's name with spaces, not a sentence's end: words of letters, digits and
+# . _ - + @, one space between them, and an extension
+_NEW_NAME = re.compile(r"[\w.+@-]+(?: [\w.+@-]+)*\.\w{1,8}")
 # what stands around a file's name in a sentence and is not part of it
 _TOKEN_EDGES = "`'\"*,.;:!?()[]{}<>"
 
@@ -270,16 +273,18 @@ def tracked_path(line: str, creates: bool, line_number: int) -> str | None:
     """The path a line names by what the repository tracks (``paths.tracked_kind``), for
     a line the rules above read as no path: the whole line, its markup dropped, when it
     is a tracked file whose name holds spaces (or, for a block that creates its file
-    (``creates``), a new name with an extension in a tracked folder); else the one
-    tracked file a sentence names (``In src/app.py, replace:``).  A sentence naming
+    (``creates``), a new name with an extension in a tracked folder); else, for a block
+    that edits, the one tracked file a sentence names (``In src/app.py, replace:``).  A sentence naming
     several tracked files is refused (``line_number``, 1-based): never guessed among."""
     whole, _colon = _unmarked(line)
     if whole and _file_name(whole) and not looks_like_marker(whole):
         if tracked_kind(whole) == "file":
             return whole
-        folder = whole.rpartition("/")[0]
-        if creates and folder and tracked_kind(folder) == "dir":
+        folder, _slash, name = whole.rpartition("/")
+        if creates and folder and _NEW_NAME.fullmatch(name) and tracked_kind(folder) == "dir":
             return whole
+    if creates:
+        return None  # a new file's path stands alone: a sentence may name its model
     named = sorted({t for t in (w.strip(_TOKEN_EDGES) for w in line.split())
                     if _file_name(t) and tracked_kind(t) == "file"})
     if len(named) > 1:

@@ -168,3 +168,12 @@ def test_several_files_in_the_sentence_refused_through_the_command(repo: GitRepo
     assert r.returncode == 1, r.out
     assert "src/a.py" in r.err and "src/b.py" in r.err
     assert repo.snapshot() == before
+
+
+@pytest.mark.parametrize("line", [
+    "docs/ holds the notes; add new.md",  # a sentence after a tracked folder
+    "docs/see below:  notes.md",  # two spaces: not one name
+    "Like src/util.py, create this:",  # a block that creates: a sentence names its model
+])
+def test_a_creating_block_takes_no_sentence_for_its_path(line):
+    assert "no file path" in refusal(f"{line}\n{CREATE}")
