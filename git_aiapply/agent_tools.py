@@ -154,9 +154,18 @@ def _multi_edit(call, args: dict, path: str, source: SourceOf) -> list[Operation
     refuses the whole response, naming it."""
     ops: list[Operation] = []
     for i, edit in enumerate(_edits_list(call, args, path), 1):
-        what = f"MultiEdit {path}, edit {i}"
+        what = f"MultiEdit {path}, edit {i}{_after_edits(i)}"
         if not isinstance(edit, dict):
             raise _refuse(call, f"{what} is not an object", path=path,
                           hint="each edit is {old_string, new_string, replace_all}")
         ops.extend(_one_edit(call, edit, path, source, what, number=i))
     return ops
+
+
+def _after_edits(i: int) -> str:
+    """What the file edit ``i`` of a MultiEdit is matched against, for its errors: the
+    result of the edits before it, not the file as the model read it."""
+    if i == 1:
+        return ""
+    return " (on the file as edit 1 left it)" if i == 2 else \
+        f" (on the file as edits 1-{i - 1} left it)"

@@ -130,3 +130,15 @@ def test_each_multi_edit_edit_is_reported_by_its_number(repo: GitRepo):
     assert "a.py: edit 2 line 3 -> 3" in report
     assert "a.py: edit 3 line 1 -> 1" in report
     assert repo.read("a.py") == b"eins\ntwo\ntres\n"
+
+
+def test_a_later_edits_refusal_says_it_was_matched_after_the_earlier_ones():
+    with pytest.raises(ApplyError) as e:
+        multi_edit("one\ntwo\nthree\n", [{"old_string": "one", "new_string": "uno"},
+                                         {"old_string": "two", "new_string": "dos"},
+                                         {"old_string": "one\ntwo", "new_string": "x"}])
+    assert "MultiEdit f.py, edit 3 (on the file as edits 1-2 left it)" in str(e.value)
+    with pytest.raises(ApplyError) as e:
+        multi_edit("one\ntwo\n", [{"old_string": "one", "new_string": "uno"},
+                                  {"old_string": "one", "new_string": "x"}])
+    assert "edit 2 (on the file as edit 1 left it)" in str(e.value)
