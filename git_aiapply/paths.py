@@ -443,3 +443,8 @@ def tracked_kind(path: str) -> str | None:
     or when parsing without a repository."""
     kind_of = _KNOWN_PATHS.get()
     return kind_of(path) if kind_of is not None else None
+
+
+def knows_tracked() -> bool:
+    """Whether the parse runs with a repository's tracked paths (``known_paths``)."""
+    return _KNOWN_PATHS.get() is not None

@@ -33,7 +33,7 @@ import re
 
 from ..errors import ParseError
 from ..ops import Source
-from ..paths import tracked_kind
+from ..paths import knows_tracked, tracked_kind
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
                             is_search, looks_like_marker, read_block)
@@ -297,6 +297,25 @@ def tracked_path(line: str, creates: bool, line_number: int) -> str | None:
     return named[0] if named else None
 
 
+def _untracked_names(lines: list[str], first: int, floor: int) -> str:
+    """For the refusal of a block without a path: the file names the line before its
+    wrapper holds that were not read as its path because nothing tracks them."""
+    k = first - 1
+    while k >= floor and not lines[k].strip():
+        k -= 1
+    if k < floor or fence_of(lines[k]) is not None or not knows_tracked():
+        return ""
+    whole, _colon = _unmarked(lines[k])
+    # a line that starts with a folder and ends with an extension is one spaced name
+    spaced = " " in whole and "/" in whole.split()[0] and _file_name(whole.split("/")[-1])
+    names = [whole] if spaced else []
+    names += [t for t in (w.strip(_TOKEN_EDGES) for w in lines[k].split()) if _file_name(t)]
+    if not names:
+        return ""
+    return (f" (the line before it names {names[0]!r}, which is not tracked: a name with "
+            "spaces, or in a sentence, is read as the path only when it names a tracked file)")
+
+
 def _path_of_line(lines: list[str], k: int, head: int) -> str | None:
     """The path ``lines[k]`` names for the block whose SEARCH marker is ``lines[head]``:
     by the rules of ``strip_path``, else by what the repository tracks."""
@@ -360,7 +379,7 @@ class _Run:
         self.last_line: int | None = None  # the previous block's last line
         self.found: list[tuple[str, int, int, NumberedBlock, Block]] = []
 
-    def inherited_path(self, lines: list[str], first: int, head: int) -> str:
+    def inherited_path(self, lines: list[str], first: int, head: int, floor: int = 0) -> str:
         """The previous block's path for a block whose own path cannot be read (its
         wrapper starts at ``first``): taken only when nothing but whitespace separates
         the two blocks; text between them may have meant another file."""
@@ -368,7 +387,7 @@ class _Run:
             raise ParseError(
                 "found a SEARCH/REPLACE block (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) but "
                 "no file path for it: no path stands alone on the line before its opening "
-                "fence, and no earlier block names one",
+                f"fence{_untracked_names(lines, first, floor)}, and no earlier block names one",
                 line=head + 1, directive="SEARCH/REPLACE",
                 hint="put the file's path alone on the line before the opening fence, e.g. "
                      "src/app.py, then ```, then <<<<<<< SEARCH")
@@ -438,7 +457,7 @@ class SearchReplace(Format):
         named, first, wrap = find_path(lines, i, scan.floor)
         if wrap is not None:
             run.fence = wrap
-        path = run.path = named or run.inherited_path(lines, first, i)
+        path = run.path = named or run.inherited_path(lines, first, i, scan.floor)
         try:
             raw = read_block(lines, i, aider_close=True)
         except BlockError as e:

@@ -177,3 +177,22 @@ def test_several_files_in_the_sentence_refused_through_the_command(repo: GitRepo
 ])
 def test_a_creating_block_takes_no_sentence_for_its_path(line):
     assert "no file path" in refusal(f"{line}\n{CREATE}")
+
+
+@pytest.mark.parametrize("line, name", [
+    ("docs/old notes.md", "docs/old notes.md"),
+    ("In src/other.py, replace the constant:", "src/other.py"),
+])
+def test_the_refusal_names_the_untracked_file_the_line_held(line, name):
+    why = refusal(f"{line}\n{BLOCK}")
+    assert f"names {name!r}, which is not tracked" in why
+
+
+def test_the_refusal_of_a_line_without_a_file_name_says_no_more():
+    assert "not tracked" not in refusal(f"Replace the constant:\n{BLOCK}")
+
+
+def test_without_a_repository_the_refusal_claims_nothing_about_tracking():
+    with pytest.raises(ParseError) as e:
+        parse_response(f"docs/old notes.md\n{BLOCK}")
+    assert "not tracked" not in str(e.value)
