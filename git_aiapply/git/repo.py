@@ -390,6 +390,16 @@ class Repo:
                 return index
         return read_index(self.index_path(), self.config_bool("index.sparse", False))
 
+    def tracked_paths(self) -> list[str]:
+        """The index's paths (none without a worktree, or when the index cannot be read:
+        the run reports that itself where it needs the index)."""
+        if not self.workdir:
+            return []
+        try:
+            return [entry.path for entry in self.read_index()]
+        except FatalError:
+            return []
+
     def relpath_of_cwd(self) -> str:
         """Where the command runs, relative to the worktree root ("" outside it)."""
         if not self.workdir:
