@@ -244,7 +244,8 @@ class Format:
 @record
 class ScanResult:
     blocks: list[Block]
-    # spans that belong to change blocks beyond the blocks' own: fences holding a change
+    # spans that are not explanation beyond the blocks' own: fences holding a change, and
+    # the model's reasoning blocks (skip_reasoning)
     wrappers: list[tuple[int, int]]
 
 
@@ -266,6 +267,11 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
         if wanted is not None and first not in wanted and scan.fence is None:
             i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
             continue
+        if first == "<" and scan.fence is None and not scan.inside_fence:
+            after = skip_reasoning(scan, i, found.wrappers)
+            if after is not None:
+                i = scan.floor = after
+                continue
         claimed = _claimant(scan, formats, i, first) if first else None
         if claimed is not None:
             i = scan.floor = _take_block(scan, claimed, i, found)
@@ -477,6 +483,72 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
         raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
                          f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
                          line=k + 1, hint=CUT_OFF_HINT)
+
+
+# --------------------------------------------------------------------------- reasoning
+# A reasoning model's raw answer may begin with its reasoning, ``<think>`` ... ``</think>``
+# (``<thinking>``): drafts it tried and dropped.  It is not the answer: nothing in it is
+# read as a change block, and it is not explanation (BEHAVIOR.md §2).  Only a tag that
+# opens a line of prose counts; one inside a change block or a code fence is content.
+
+REASONING_TAGS = ("thinking", "think")  # longest first: "<thinking>" starts with "<think"
+
+
+def reasoning_tag(line: str) -> str | None:
+    """The reasoning tag's name (``think``, ``thinking``) when ``line`` opens with one."""
+    s = line.lstrip()[:10].lower()
+    for name in REASONING_TAGS:
+        if s.startswith(f"<{name}>"):
+            return name
+    return None
+
+
+def skip_reasoning(scan: Scan, i: int, wrappers: list[tuple[int, int]]) -> int | None:
+    """When line ``i`` opens a reasoning block: its span (through its closing tag) joins
+    ``wrappers`` and the first line after it is returned; None when it opens none.  A
+    reasoning block never closed is an answer cut off in its reasoning: refused."""
+    name = reasoning_tag(scan.lines[i])
+    if name is None:
+        return None
+    close = f"</{name}>"
+    column = scan.lines[i].lower().index(f"<{name}>") + len(name) + 2
+    found = _reasoning_close(scan.lines, i, column, close)
+    if found is None:
+        raise ParseError(f"{CUT_OFF}: the model's reasoning opened at response line {i + 1} "
+                         f"(<{name}>) is never closed with {close}, so the answer after it "
+                         "never came", line=i + 1, hint=CUT_OFF_HINT)
+    j, end = found
+    rest = scan.lines[j][end:]
+    end += len(rest) - len(rest.lstrip(" \t"))  # the spaces after it, not the prose
+    start = scan.starts[i] + len(scan.lines[i]) - len(scan.lines[i].lstrip())
+    wrappers.append((start, scan.starts[j] + end))
+    return j + 1
+
+
+def _reasoning_close(lines: list[str], i: int, column: int,
+                     close: str) -> tuple[int, int] | None:
+    """(line, column just past it) of the tag ``close`` that ends the reasoning opened on
+    line ``i`` (its text starts at ``column``).  A close inside a code fence the reasoning
+    opened is an example it quotes, not its end; when the reasoning's fences never
+    balance, a line that is the closing tag alone ends it."""
+    fence: tuple[str, int] | None = None
+    for j in range(i, len(lines)):
+        line = lines[j]
+        if fence is not None:
+            if is_fence_close(line, *fence):
+                fence = None
+            continue
+        at = line.lower().find(close, column if j == i else 0)
+        if at >= 0:
+            return j, at + len(close)
+        if j > i and line.lstrip()[:1] in ("`", "~"):
+            fence = fence_open(line.strip())
+    if fence is None:
+        return None
+    for j in range(i + 1, len(lines)):
+        if lines[j].strip().lower() == close:
+            return j, len(lines[j].rstrip())
+    return None
 
 
 # --------------------------------------------------------------------------- tags
