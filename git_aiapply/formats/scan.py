@@ -143,6 +143,7 @@ class Scan:
         self._last_content: int | None = None
         # the text is a closed fence's content: it ends where its author closed it
         self.inside_fence = False
+        self.reasoned = False  # a reasoning block was seen (skip_reasoning)
 
     def offset(self, i: int) -> int:
         """Offset of line ``i`` (the end of the text past the last line)."""
@@ -268,7 +269,7 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
             i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
             continue
         if first == "<" and scan.fence is None and not scan.inside_fence:
-            after = skip_reasoning(scan, i, found.wrappers)
+            after = skip_reasoning(scan, i, found)
             if after is not None:
                 i = scan.floor = after
                 continue
@@ -503,13 +504,17 @@ def reasoning_tag(line: str) -> str | None:
     return None
 
 
-def skip_reasoning(scan: Scan, i: int, wrappers: list[tuple[int, int]]) -> int | None:
+def skip_reasoning(scan: Scan, i: int, found: "ScanResult") -> int | None:
     """When line ``i`` opens a reasoning block: its span (through its closing tag) joins
-    ``wrappers`` and the first line after it is returned; None when it opens none.  A
-    reasoning block never closed is an answer cut off in its reasoning: refused."""
+    ``found.wrappers`` and the first line after it is returned; None when it opens none.
+    A reasoning block never closed is an answer cut off in its reasoning: refused.  A
+    closing tag alone on line ``i`` before any reasoning was opened ends reasoning whose
+    opening tag the chat template wrote (DeepSeek-R1's): everything before it goes."""
     name = reasoning_tag(scan.lines[i])
     if name is None:
-        return None
+        return _stray_close(scan, i, found)
+    scan.reasoned = True
+    wrappers = found.wrappers
     close = f"</{name}>"
     column = scan.lines[i].lower().index(f"<{name}>") + len(name) + 2
     found = _reasoning_close(scan.lines, i, column, close)
@@ -523,6 +528,19 @@ def skip_reasoning(scan: Scan, i: int, wrappers: list[tuple[int, int]]) -> int |
     start = scan.starts[i] + len(scan.lines[i]) - len(scan.lines[i].lstrip())
     wrappers.append((start, scan.starts[j] + end))
     return j + 1
+
+
+def _stray_close(scan: Scan, i: int, found: "ScanResult") -> int | None:
+    """Line ``i`` is a reasoning block's closing tag alone and no reasoning was opened:
+    the text before it was reasoning; what was read in it is dropped."""
+    said = scan.lines[i].strip().lower()
+    if scan.reasoned or said not in (f"</{name}>" for name in REASONING_TAGS):
+        return None
+    scan.reasoned = True
+    found.blocks.clear()
+    found.wrappers[:] = [(0, scan.starts[i] + len(scan.lines[i].rstrip()))]
+    scan.memo.clear()
+    return i + 1
 
 
 def _reasoning_close(lines: list[str], i: int, column: int,

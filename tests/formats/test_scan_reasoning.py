@@ -133,3 +133,27 @@ def test_whatever_reasoning_holds_only_the_answer_is_read(drafts, chatter, tag):
         return
     assert _paths(parsed) == ["config.yaml"]
     assert _added(parsed) == ["  port: 9090"]
+
+
+@pytest.mark.parametrize("draft", sorted(DRAFTS))
+def test_reasoning_whose_opening_the_template_wrote_ends_at_its_closing_tag(draft):
+    """DeepSeek-R1's chat template opens the reasoning itself: the answer starts inside
+    it and only ``</think>`` shows where it ends."""
+    text = (f"The user wants port 9090. Maybe also:\n\n{DRAFTS[draft]}\nNo, only the port.\n"
+            f"</think>\n\nMove the server to port 9090.\n\n{REAL}")
+    parsed = parse_response(text)
+    assert _paths(parsed) == ["config.yaml"] and _added(parsed) == ["  port: 9090"]
+    assert parsed.explanation == "Move the server to port 9090."
+
+
+def test_a_closing_tag_after_a_closed_reasoning_block_is_prose():
+    text = f"<think>\nplan\n</think>\n\nMove the port.\n\n{REAL}\n</think>\nDone.\n"
+    parsed = parse_response(text)
+    assert _added(parsed) == ["  port: 9090"] and "</think>" in parsed.explanation
+
+
+def test_a_closing_tag_a_change_writes_is_content_not_the_end_of_reasoning():
+    text = ("Add the template.\n\n*** Begin Patch\n*** Add File: t.txt\n+<think>\n+</think>\n"
+            "*** End Patch\n\n" + REAL)
+    parsed = parse_response(text)
+    assert _paths(parsed) == ["t.txt", "config.yaml"]
