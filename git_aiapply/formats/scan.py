@@ -72,6 +72,7 @@ from operator import add
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record, replace
+from .reasoning import is_lone_close, reasoning_span
 from ..text import content_span, fence_info, fence_open, indent_of, is_fence_close
 
 
@@ -487,86 +488,39 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
 
 
 # --------------------------------------------------------------------------- reasoning
-# A reasoning model's raw answer may begin with its reasoning, ``<think>`` ... ``</think>``
-# (``<thinking>``): drafts it tried and dropped.  It is not the answer: nothing in it is
-# read as a change block, and it is not explanation (BEHAVIOR.md §2).  Only a tag that
-# opens a line of prose counts; one inside a change block or a code fence is content.
+# A model's reasoning left in a text answer is not the answer (formats/reasoning.py).
 
-REASONING_TAGS = ("thinking", "think")  # longest first: "<thinking>" starts with "<think"
-
-
-def reasoning_tag(line: str) -> str | None:
-    """The reasoning tag's name (``think``, ``thinking``) when ``line`` opens with one."""
-    s = line.lstrip()[:10].lower()
-    for name in REASONING_TAGS:
-        if s.startswith(f"<{name}>"):
-            return name
-    return None
-
-
-def skip_reasoning(scan: Scan, i: int, found: "ScanResult") -> int | None:
+def skip_reasoning(scan: Scan, i: int, found: ScanResult) -> int | None:
     """When line ``i`` opens a reasoning block: its span (through its closing tag) joins
     ``found.wrappers`` and the first line after it is returned; None when it opens none.
     A reasoning block never closed is an answer cut off in its reasoning: refused.  A
     closing tag alone on line ``i`` before any reasoning was opened ends reasoning whose
     opening tag the chat template wrote (DeepSeek-R1's): everything before it goes."""
-    name = reasoning_tag(scan.lines[i])
-    if name is None:
+    span = reasoning_span(scan.lines, i)
+    if span is None:
         return _stray_close(scan, i, found)
+    name, close = span
     scan.reasoned = True
-    wrappers = found.wrappers
-    close = f"</{name}>"
-    column = scan.lines[i].lower().index(f"<{name}>") + len(name) + 2
-    found = _reasoning_close(scan.lines, i, column, close)
-    if found is None:
+    if close is None:
         raise ParseError(f"{CUT_OFF}: the model's reasoning opened at response line {i + 1} "
-                         f"(<{name}>) is never closed with {close}, so the answer after it "
+                         f"(<{name}>) is never closed with </{name}>, so the answer after it "
                          "never came", line=i + 1, hint=CUT_OFF_HINT)
-    j, end = found
-    rest = scan.lines[j][end:]
-    end += len(rest) - len(rest.lstrip(" \t"))  # the spaces after it, not the prose
+    j, end = close
     start = scan.starts[i] + len(scan.lines[i]) - len(scan.lines[i].lstrip())
-    wrappers.append((start, scan.starts[j] + end))
+    found.wrappers.append((start, scan.starts[j] + end))
     return j + 1
 
 
-def _stray_close(scan: Scan, i: int, found: "ScanResult") -> int | None:
+def _stray_close(scan: Scan, i: int, found: ScanResult) -> int | None:
     """Line ``i`` is a reasoning block's closing tag alone and no reasoning was opened:
     the text before it was reasoning; what was read in it is dropped."""
-    said = scan.lines[i].strip().lower()
-    if scan.reasoned or said not in (f"</{name}>" for name in REASONING_TAGS):
+    if scan.reasoned or not is_lone_close(scan.lines[i]):
         return None
     scan.reasoned = True
     found.blocks.clear()
     found.wrappers[:] = [(0, scan.starts[i] + len(scan.lines[i].rstrip()))]
     scan.memo.clear()
     return i + 1
-
-
-def _reasoning_close(lines: list[str], i: int, column: int,
-                     close: str) -> tuple[int, int] | None:
-    """(line, column just past it) of the tag ``close`` that ends the reasoning opened on
-    line ``i`` (its text starts at ``column``).  A close inside a code fence the reasoning
-    opened is an example it quotes, not its end; when the reasoning's fences never
-    balance, a line that is the closing tag alone ends it."""
-    fence: tuple[str, int] | None = None
-    for j in range(i, len(lines)):
-        line = lines[j]
-        if fence is not None:
-            if is_fence_close(line, *fence):
-                fence = None
-            continue
-        at = line.lower().find(close, column if j == i else 0)
-        if at >= 0:
-            return j, at + len(close)
-        if j > i and line.lstrip()[:1] in ("`", "~"):
-            fence = fence_open(line.strip())
-    if fence is None:
-        return None
-    for j in range(i + 1, len(lines)):
-        if lines[j].strip().lower() == close:
-            return j, len(lines[j].rstrip())
-    return None
 
 
 # --------------------------------------------------------------------------- tags
