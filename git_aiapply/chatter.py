@@ -47,6 +47,10 @@ _CHAT_STARTS = ("i can see", "i see the", "i see what", "i see why", "i understa
                 "i've reviewed", "i have reviewed", "i've looked", "i have looked",
                 "i looked at", "i've analyzed", "i've analysed", "i've identified the issue",
                 "i've identified the problem", "i identified the issue")
+# What the model calls its own earlier turn ("my previous answer"); after "the" only the
+# first five ("the previous version" may be the code's)
+_MY_WORK = ("answer", "response", "reply", "suggestion", "attempt", "patch", "message",
+            "solution", "version", "edit", "fix", "code")
 # Openings about the conversation, not the change (compared word by word, punctuation
 # after a word ignored): apologies, agreement with the user, thanks, pleasantries.  After
 # one of them and a comma, the rest of the sentence decides ("You're right, I'll add X"
@@ -67,9 +71,8 @@ i hope this helps|hope this helps|i hope that helps|hope that helps|happy to hel
 glad to help|glad i could help|i understand your|i understand the concern
 as requested|as you requested|as you asked|here it is|here you go|here you are
 """.replace("\n", "|").split("|") if p.strip()) + tuple(
-    (who, when, what) for who in ("my", "the") for when in ("previous", "earlier", "last")
-    for what in ("answer", "response", "reply", "patch", "suggestion", "attempt", "message",
-                 "solution", "version", "edit"))
+    (who, when, what) for when in ("previous", "earlier", "last")
+    for who, whats in (("my", _MY_WORK), ("the", _MY_WORK[:5])) for what in whats)
 _ALONE = frozenset(("thanks", "thank you", "cheers", "indeed"))
 
 

@@ -66,6 +66,7 @@ def test_chat_sentences_are_chat(chat):
     "You're right that the port is taken: move the server to 9090.",
     "My previous implementation of `parse` dropped the last line.",
     "Apologize in the error text when the upload fails.",
+    "The previous version leaked file handles.", "The last patch level is kept.",
 ])
 def test_sentences_about_the_change_are_not_chat(sentence):
     assert not is_chat(sentence)
