@@ -530,7 +530,7 @@ def _failed_calls(items) -> dict:
     """Ids of tool calls whose result in the conversation says they failed: Anthropic
     ``tool_result`` blocks with ``is_error``, Responses ``apply_patch_call_output`` with
     ``status: "failed"``.  The harness did not apply them, so neither does ai-apply.
-    Each id maps to whether the result says the user rejected the call (``_rejected``)."""
+    Each id maps to whether the result says the user rejected the call (``_drop_announcement``)."""
     failed = {}
     for item in items:
         if not isinstance(item, dict):

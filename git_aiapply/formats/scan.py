@@ -266,14 +266,14 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     while i < n:
         line = lines[i]
         first = line.lstrip()[:1]
-        if wanted is not None and first not in wanted and scan.fence is None:
-            i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
-            continue
         if first == "<" and scan.fence is None and not scan.inside_fence:
-            after = skip_reasoning(scan, i, found)
+            after = skip_reasoning(scan, i, found)  # whichever formats are looked for
             if after is not None:
                 i = scan.floor = after
                 continue
+        if wanted is not None and first not in wanted and scan.fence is None:
+            i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
+            continue
         claimed = _claimant(scan, formats, i, first) if first else None
         if claimed is not None:
             i = scan.floor = _take_block(scan, claimed, i, found)

@@ -157,3 +157,16 @@ def test_a_closing_tag_a_change_writes_is_content_not_the_end_of_reasoning():
             "*** End Patch\n\n" + REAL)
     parsed = parse_response(text)
     assert _paths(parsed) == ["t.txt", "config.yaml"]
+
+
+@pytest.mark.parametrize("only", ["unified-diff", "search-replace", "apply-patch"])
+def test_reasoning_is_skipped_whichever_format_is_forced(only):
+    drafts = {"unified-diff": DRAFTS["unified-diff"], "search-replace": DRAFTS["search-replace"],
+              "apply-patch": DRAFTS["apply-patch"]}
+    real = {"unified-diff": DIFF.format(path="config.yaml", old="  port: 8080", new="  port: 9090"),
+            "search-replace": REAL,
+            "apply-patch": "*** Begin Patch\n*** Update File: config.yaml\n@@\n-  port: 8080\n"
+                           "+  port: 9090\n*** End Patch\n"}
+    text = f"<think>\n{drafts[only]}\n</think>\n\nMove the port.\n\n{real[only]}"
+    parsed = parse_response(text, only)
+    assert _added(parsed) == ["  port: 9090"]
