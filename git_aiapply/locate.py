@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from . import edit_report
+from .add_only import add_only_refusal
 from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
@@ -258,6 +259,11 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
         lo = anchor_line + 1
 
     if not old:  # only added lines
+        refusal = add_only_refusal(h, lines)
+        if refusal is not None:
+            raise EditProblem(problem(h, refusal[0], hint=refusal[1],
+                                      nearby=numbered(lines, 0, min(n_lines, 5)),
+                                      nearby_label="the file begins"))
         if anchor_line is not None:
             at = anchor_line + 1
         elif h.at_eof or h.line_hint is None:
