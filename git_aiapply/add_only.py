@@ -5,10 +5,10 @@ added on top of the file it restates.
 - ``@@ -0,0 +1,N @@`` with only ``+`` lines claims the file is empty (a new file's diff
   written against ``a/X``): on a file with lines ``git apply`` refuses it, and so do we;
   on an empty file it fills it.
-- a hunk or apply-patch chunk with no anchor, no context, no removed lines and no line
-  number goes at the end of the file; when its added lines restate a large share of the
-  file's own lines it is the whole new file, not an addition (docs/DECISIONS.md has the
-  threshold's reason).
+- a hunk or apply-patch chunk with no anchor, no context and no removed lines goes at the
+  end of the file (after its stated line, when it has one); when its added lines restate
+  a large share of the file's own lines it is the whole new file, not an addition
+  (docs/DECISIONS.md has the threshold's reason).
 """
 from __future__ import annotations
 
@@ -35,14 +35,12 @@ def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
         return (f"its header '@@ -0,0' says the file is empty (as a new file's diff does), "
                 f"but the file has {_lines(len(lines))}; git apply refuses such a hunk too",
                 _REWRITE_HINT)
-    if h.line_hint is not None:
-        return None
     restated, nonblank = restated_lines(h.new, lines)
     if restated and restated >= RESTATED_SHARE * nonblank:
         return (f"it restates the file: with no anchor, context or removed line, its "
                 f"{len(h.new)} added lines hold {restated} of the file's {nonblank} lines "
                 "(blank and bracket-only lines aside), so it looks like the whole new "
-                "file; added at the end, the file would hold those lines twice",
+                "file; added to it, the file would hold those lines twice",
                 _REWRITE_HINT)
     return None
 

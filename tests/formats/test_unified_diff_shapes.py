@@ -6,7 +6,10 @@
   names (``In `web/app.js`, change...:``), read as SEARCH/REPLACE reads such a line;
   with no such line, or more than one file named, it is refused as before;
 - ``@@ -0,0 +1,N @@`` on ``--- a/X`` (not /dev/null) claims X is empty: on a file with
-  lines it is refused (``git apply`` refuses it too), on an empty file it fills it.
+  lines it is refused (``git apply`` refuses it too), on an empty file it fills it;
+- a numbered hunk of only ``+`` lines that restate the file is refused whatever its
+  header, never added on top of the file (tests/formats/test_apply_patch_restated.py
+  has the unnumbered chunks).
 """
 from __future__ import annotations
 
@@ -146,3 +149,15 @@ def test_zero_hunk_never_lands_on_a_file_with_lines(file_lines, added):
     diff = f"--- a/f\n+++ b/f\n@@ -0,0 +1,{len(added)} @@\n" + "".join(f"+{t}\n" for t in added)
     with pytest.raises(ApplyError):
         _apply(original, diff)
+
+
+@pytest.mark.parametrize("header", ["-1,3 +1,3", "-1,0 +1,3", "-3,0 +4,3", "-2,0 +3,3", "-2 +2,3"])
+def test_numbered_add_only_hunk_restating_the_file_refused(header):
+    # the whole new file as '+' lines under any header: never added on top of the file
+    diff = f"--- a/f\n+++ b/f\n@@ {header} @@\n+alpha 1\n+beta 2\n+gamma 9\n"
+    with pytest.raises(ApplyError, match="restates the file"):
+        _apply("alpha 1\nbeta 2\ngamma 3\n", diff)
+
+
+def test_numbered_add_only_hunk_of_new_lines_goes_after_its_line():
+    assert _apply("a\nb\nc\n", "--- a/f\n+++ b/f\n@@ -2,0 +3,1 @@\n+new\n") == "a\nb\nnew\nc\n"
