@@ -9,13 +9,16 @@ added on top of the file it restates.
   end of the file (after its stated line, when it has one); when its added lines restate
   a large share of the file's own lines it is the whole new file, not an addition
   (docs/DECISIONS.md has the threshold's reason).
+
+Blank context lines do not count as context here: a whole file written as ``+`` lines
+keeps its blank lines bare or as ``' '`` lines, which fit any blank line of the file.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
 
-from .ops import Hunk
+from .ops import CONTEXT, REMOVE, Hunk
 
 # A chunk restates the file when its added lines hold at least this share of the file's
 # lines (those with a letter or digit: blank and bracket-only lines say nothing).
@@ -26,10 +29,10 @@ _REWRITE_HINT = ("to change the file, give the lines around the change as contex
 
 
 def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
-    """(reason, hint) when the add-only edit ``h`` (no old lines) cannot go into a file of
-    ``lines`` as it says, or None.  Only diff hunks and apply-patch chunks are judged
+    """(reason, hint) when the edit ``h``, which only adds lines (around blank context
+    lines at most), cannot go into a file of ``lines`` as it says, or None.  Only diff hunks and apply-patch chunks are judged
     (FILE_APPEND says "at the end" in so many words)."""
-    if h.old or h.anchors or h.kind not in ("hunk", "chunk") or not lines:
+    if h.anchors or h.kind not in ("hunk", "chunk") or not lines or not _placeless(h):
         return None
     if h.line_hint == 0:
         return (f"its header '@@ -0,0' says the file is empty (as a new file's diff does), "
@@ -43,6 +46,12 @@ def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
                 "file; added to it, the file would hold those lines twice",
                 _REWRITE_HINT)
     return None
+
+
+def _placeless(h: Hunk) -> bool:
+    """``h`` adds lines and has nothing to be placed by but blank context lines (a blank
+    line of the new content written bare, or a ' ' line, fits any blank line)."""
+    return not any(tag == REMOVE or (tag == CONTEXT and text.strip()) for tag, text in h.lines)
 
 
 def restated_lines(added: Sequence[str], lines: Sequence[str]) -> tuple[int, int]:

@@ -258,12 +258,12 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
             raise EditProblem(problem(h, e.reason, **e.details)) from None
         lo = anchor_line + 1
 
+    refusal = add_only_refusal(h, lines)  # the whole new file as added lines
+    if refusal is not None:
+        raise EditProblem(problem(h, refusal[0], hint=refusal[1],
+                                  nearby=numbered(lines, 0, min(n_lines, 5)),
+                                  nearby_label="the file begins"))
     if not old:  # only added lines
-        refusal = add_only_refusal(h, lines)
-        if refusal is not None:
-            raise EditProblem(problem(h, refusal[0], hint=refusal[1],
-                                      nearby=numbered(lines, 0, min(n_lines, 5)),
-                                      nearby_label="the file begins"))
         if anchor_line is not None:
             at = anchor_line + 1
         elif h.at_eof or h.line_hint is None:

@@ -90,3 +90,27 @@ def test_file_with_one_line_changed_never_appended(file_lines, k):
     new[k % len(new)] = "changed"
     with pytest.raises(ApplyError, match="restates the file"):
         _apply(file_lines, _update(new))
+
+
+SPACED = ["server:", "  port: 8080", "", "database:", "  pool: 5", "", "logging:", "  level: info"]
+
+
+@pytest.mark.parametrize("blank", ["", " "])
+def test_whole_file_with_blank_context_lines_refused(blank):
+    # the file's blank lines written bare (or as ' '): context that says nothing of place
+    body = "".join("+" + t + "\n" if t else blank + "\n" for t in SPACED).replace("8080", "9090")
+    response = "*** Begin Patch\n*** Update File: f\n" + body + "*** End Patch\n"
+    with pytest.raises(ApplyError, match="restates the file"):
+        _apply(SPACED, response)
+
+
+def test_zero_hunk_with_bare_blank_lines_refused():
+    body = "".join("+" + t + "\n" if t else "\n" for t in SPACED)
+    response = f"```diff\n--- a/f\n+++ b/f\n@@ -0,0 +1,{len(SPACED)} @@\n{body}```\n"
+    with pytest.raises(ApplyError, match="-0,0"):
+        _apply(SPACED + ["extra: 1"], response)
+
+
+def test_addition_around_a_blank_context_line_still_applies():
+    assert _apply(SPACED, "*** Begin Patch\n*** Update File: f\n@@ logging:\n+  file: x\n"
+                          "*** End Patch\n") == SPACED[:7] + ["  file: x"] + SPACED[7:]
