@@ -459,8 +459,7 @@ def _paths(sec: _Section) -> tuple[str | None, str | None]:
         if sec.deleted:
             new = None
     else:
-        old = None if old == DEV_NULL else old
-        new = None if new == DEV_NULL else new
+        old, new = _header_sides(old, new)
     if sec.rename_from is not None or sec.rename_to is not None:
         old = sec.rename_from or old
         new = sec.rename_to or new
@@ -475,6 +474,16 @@ def _without_remark(name: str) -> str:
     """``name`` without a parenthesised remark after a space at its end."""
     m = _REMARK.fullmatch(name)
     return m.group(1) if m else name
+
+
+def _header_sides(old: str, new: str) -> tuple[str | None, str | None]:
+    """The '---'/'+++' names as (old path, new path), None for /dev/null; beside
+    /dev/null a remark after the name ('+++ b/new.py (new file)') is no part of it."""
+    old_path = None if old == DEV_NULL else old
+    new_path = None if new == DEV_NULL else new
+    if old_path is None or new_path is None:
+        return old_path and _without_remark(old_path), new_path and _without_remark(new_path)
+    return old_path, new_path
 
 
 def _one_path(sec: _Section, old: str, new: str) -> str:

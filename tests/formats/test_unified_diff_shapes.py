@@ -47,6 +47,22 @@ def test_annotation_after_the_path_is_not_part_of_it(old, new):
     assert edits(text) == [("config.yaml", [[(" ", "a"), ("-", "b"), ("+", "B"), (" ", "c")]])]
 
 
+def test_remark_on_a_new_or_deleted_files_header_dropped():
+    # the other side is /dev/null: a name ending in a remark is not the file's
+    [op] = parse_response(f"{F}diff\n--- /dev/null\n+++ b/new.py (new file)\n"
+                          f"@@ -0,0 +1 @@\n+x = 1\n{F}\n").ops
+    assert (type(op).__name__, op.path) == ("NewFile", "new.py")
+    [op] = parse_response(f"{F}diff\n--- a/old.py (deleted)\n+++ /dev/null\n"
+                          f"@@ -1 +0,0 @@\n-x = 1\n{F}\n").ops
+    assert (type(op).__name__, op.path) == ("DeleteFile", "old.py")
+
+
+def test_new_file_with_parentheses_inside_its_name_kept():
+    [op] = parse_response(f"{F}diff\n--- /dev/null\n+++ b/notes (draft).md\n"
+                          f"@@ -0,0 +1 @@\n+x\n{F}\n").ops
+    assert op.path == "notes (draft).md"
+
+
 def test_same_parenthesised_name_on_both_sides_is_kept_as_written():
     # 'notes (draft).md' may be a real file: nothing says the parentheses are a remark
     text = f"{F}diff\n--- a/notes (draft).md\n+++ b/notes (draft).md\n{HUNK}{F}\n"
