@@ -167,7 +167,7 @@ def test_zero_hunk_never_lands_on_a_file_with_lines(file_lines, added):
         _apply(original, diff)
 
 
-@pytest.mark.parametrize("header", ["-1,3 +1,3", "-1,0 +1,3", "-3,0 +4,3", "-2,0 +3,3", "-2 +2,3"])
+@pytest.mark.parametrize("header", ["-1,0 +1,3", "-3,0 +4,3", "-2,0 +3,3"])
 def test_numbered_add_only_hunk_restating_the_file_refused(header):
     # the whole new file as '+' lines under any header: never added on top of the file
     diff = f"--- a/f\n+++ b/f\n@@ {header} @@\n+alpha 1\n+beta 2\n+gamma 9\n"
@@ -177,3 +177,20 @@ def test_numbered_add_only_hunk_restating_the_file_refused(header):
 
 def test_numbered_add_only_hunk_of_new_lines_goes_after_its_line():
     assert _apply("a\nb\nc\n", "--- a/f\n+++ b/f\n@@ -2,0 +3,1 @@\n+new\n") == "a\nb\nnew\nc\n"
+
+
+# ------------------------------------------------- old lines announced, none written
+
+@pytest.mark.parametrize("header", ["@@ -5,2 +5,3 @@", "@@ -5 +5,3 @@", "@@ -1,8 +1,8 @@"])
+def test_add_only_hunk_whose_header_announces_old_lines_refused(header):
+    # the '-' lines (or the context) were left out: what the '+' lines replace, and where
+    # they go, is unknown; placing them after the stated line would guess
+    text = f"{F}diff\n--- a/f\n+++ b/f\n{header}\n+x\n+y\n+z\n{F}\n"
+    with pytest.raises(ParseError, match="announces .* old line.* no context or removed line"):
+        parse_response(text)
+
+
+@pytest.mark.parametrize("header", ["@@ -5,0 +6,3 @@", "@@ -0,0 +1,3 @@", "@@"])
+def test_add_only_hunk_announcing_no_old_lines_parses(header):
+    text = f"{F}diff\n--- a/f\n+++ b/f\n{header}\n+x\n+y\n+z\n{F}\n"
+    assert edits(text) == [("f", [[("+", "x"), ("+", "y"), ("+", "z")]])]
