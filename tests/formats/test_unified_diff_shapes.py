@@ -9,7 +9,9 @@
   lines it is refused (``git apply`` refuses it too), on an empty file it fills it;
 - a numbered hunk of only ``+`` lines that restate the file is refused whatever its
   header, never added on top of the file (tests/formats/test_apply_patch_restated.py
-  has the unnumbered chunks).
+  has the unnumbered chunks);
+- a hunk of only ``+`` lines whose header announces old lines (``@@ -5,2 +5,3 @@``) left
+  its ``-`` lines out: refused at parsing, never placed after line 5.
 """
 from __future__ import annotations
 
