@@ -500,7 +500,10 @@ class SearchReplace(Format):
             return True
         run = scan.memo.get(NAME)
         if run is None or not run.found:
-            return False
+            # after another format's blocks, a last line that is only a file's name (no
+            # prose around it) is the path line of an aider block that never came
+            return (scan.floor > 0 and not mid_line
+                    and _file_name(_word_path(lines[k])) is not None)
         if fence_of(lines[k]) is not None:
             if scan.fence is not None and scan.fence.line == k:
                 return True  # an opening fence (diff-fenced: the path comes inside it)

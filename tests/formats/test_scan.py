@@ -270,10 +270,21 @@ def test_an_answer_cut_in_a_first_aider_blocks_path_after_other_blocks_is_refuse
 
 
 @pytest.mark.parametrize("block", OTHER_BLOCKS.values(), ids=OTHER_BLOCKS.keys())
-@pytest.mark.parametrize("tail", ["Done.", "That is all", "Thanks!", "util.py\n", "Makefile\n"])
+@pytest.mark.parametrize("tail", ["Done.", "That is all", "Thanks!", "Makefile\n",
+                                  "See util.py for the rest.\n"])
 def test_prose_or_a_whole_line_after_other_blocks_is_not_cut_off(block, tail):
-    # a sentence, several words, or a whole last line cannot be told from prose
+    # a sentence, several words, or a word that need not name a file cannot be told from
+    # prose
     assert len(parse_response("Fix.\n\n" + block + "\n" + tail).ops) == 1
+
+
+@pytest.mark.parametrize("block", OTHER_BLOCKS.values(), ids=OTHER_BLOCKS.keys())
+@pytest.mark.parametrize("tail", ["util.py\n", "src/util.py\n", "`src/util.py`\n"])
+def test_a_last_line_that_only_names_a_file_after_other_blocks_is_cut_off(block, tail):
+    # a file's name alone is an aider block's path line (aider's first block may follow
+    # blocks of another format), and its block never came: the answer may be only part
+    message = refused("Fix.\n\n" + block + "\n" + tail)
+    assert "cut off" in message and "where a change block begins" in message
 
 
 @pytest.mark.parametrize("tail", ["\nThat is all.", "\nDone.", "\nRun it with:\n```sh\npytest\n```"])
