@@ -1,0 +1,190 @@
+"""What a placeholder note does: it STANDS FOR lines the answer left out. These tests
+pin the structural rule of git_aiapply/placeholders.py (docs/DECISIONS.md, Placeholders):
+
+- a note that refers to code elsewhere ("as before", "the previous version", "existing
+  ...", "here", "unchanged", "as is", a bracketed note) counts when it sits where the edit
+  dropped more lines of code than it wrote (it replaced them at its place);
+- the same words in a comment written beside kept code (an insertion) are a real comment;
+- an edit that drops nothing but ends with a placeholder after a line that opens a block
+  (a SEARCH of `def main():` only) leaves a note standing for the block's body: refused
+  (``trailing_placeholder_lines``).
+"""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from git_aiapply.placeholders import (is_placeholder, placeholder_lines,
+                                      trailing_placeholder_lines)
+
+MAIN = ["def main():", '    w = Warehouse("main")', "    w.load()", "    print(w.value())"]
+
+
+def _numbers(found):
+    return [n for n, _line in found]
+
+
+# -- the findings, as plain functions ---------------------------------------------------
+def test_a_note_standing_for_a_python_body_is_found():
+    # F13: the body of main() replaced by a note that refers to the old version
+    for note in ("    # (body identical to the previous version)",
+                 "    # same logic as the original",
+                 "    # print the value like before",
+                 "    # load + print (as before)"):
+        new = ["def main():", "    logging.basicConfig(level=logging.INFO)", note]
+        assert _numbers(placeholder_lines(MAIN, new)) == [3], note
+
+
+def test_a_note_standing_for_a_js_body_is_found():
+    # F14: getItem's body replaced by a note
+    old = ["function getItem(req, res) {", "  const item = req.store.get(req.params.id);",
+           "  if (!item) {", "    res.status(404).json({ error: 'not found' });",
+           "    return;", "  }", "  res.json(item);", "}"]
+    new = ["function getItem(req, res) {", "  console.log('getItem', req.params.id);",
+           "  // (lookup code here)", "}"]
+    assert _numbers(placeholder_lines(old, new)) == [3]
+    new = ["function getItem(req, res) {", "  const item = req.store.get(req.params.id);",
+           "  // existing 404 handling", "  res.json(item);", "}"]
+    assert _numbers(placeholder_lines(old, new)) == [3]
+
+
+def test_a_go_note_standing_for_argument_handling_is_found():
+    old = ["func main() {", "\tif len(os.Args) < 2 {", '\t\tfmt.Println("usage: greet NAME")',
+           "\t\tos.Exit(1)", "\t}", "\tfmt.Println(greet(os.Args[1]))", "}"]
+    new = ["func main() {", "\t// existing argument handling",
+           '\tfmt.Println(greet(os.Args[1]) + "!")', "}"]
+    assert _numbers(placeholder_lines(old, new)) == [2]
+
+
+def test_a_yaml_note_standing_for_a_key_is_found():
+    old = ["server:", "  host: 0.0.0.0", "  port: 8080", "database:"]
+    new = ["server:", "  # keep host as is", "  port: 9090", "database:"]
+    assert _numbers(placeholder_lines(old, new)) == [2]
+
+
+def test_a_markdown_note_standing_for_a_section_is_found():
+    # F15: a parenthesised line in place of a section
+    old = ["# Inventory", "", "A small inventory service.", "", "## Usage", "",
+           "Run `make run`."]
+    new = ["# Inventory", "", "A small inventory service with a REST API.", "",
+           "(usage section unchanged)"]
+    assert _numbers(placeholder_lines(old, new)) == [5]
+
+
+def test_a_real_comment_beside_kept_code_is_not_a_placeholder():
+    # F25: every line but one is written out; the comment explains the new `return`
+    old = ["    def remove(self, name, qty=1):", "        item = self.items.get(name)",
+           "        if item is None:", "            raise KeyError(name)"]
+    new = ["    def remove(self, name, qty=1):",
+           "        # Keep the existing stock untouched for unknown names.",
+           "        item = self.items.get(name)", "        if item is None:",
+           "            return"]
+    assert placeholder_lines(old, new) == []
+
+
+def test_a_comment_rewritten_with_the_same_words_is_not_a_placeholder():
+    old = ["# TODO: keep the order", "x = sorted(items)"]
+    new = ["# Keep the same order as before (sorted by name).", "x = sorted(items, key=name)"]
+    assert placeholder_lines(old, new) == []
+
+
+def test_a_note_over_a_one_for_one_rewrite_is_a_comment():
+    # as many lines of code written as dropped: the note sits beside real code
+    old = ["    conn = connect()", "    conn.open()"]
+    new = ["    # reuse the existing connection", "    conn = self.conn", "    conn.ping()"]
+    assert placeholder_lines(old, new) == []
+
+
+def test_a_header_only_search_with_a_trailing_placeholder_is_found():
+    # F19: nothing dropped, but the note stands for main's body that follows
+    old = ["def main():"]
+    new = ["def main():", "    logging.basicConfig(level=logging.INFO)",
+           "    # ... rest of main unchanged ..."]
+    assert placeholder_lines(old, new) == []
+    assert _numbers(trailing_placeholder_lines(old, new)) == [3]
+
+
+def test_a_placeholder_opening_an_edit_before_a_closing_line_is_found():
+    old = ["}"]
+    new = ["  // ... existing code ...", "  cleanup();", "}"]
+    assert _numbers(trailing_placeholder_lines(old, new)) == [1]
+
+
+def test_an_added_stub_after_a_finished_block_is_content():
+    # the note is in a new block the edit wrote itself, after a line that opens nothing
+    old = ["def main():", '    print(load("x"))']
+    new = old + ["", "", "def later():", "    ...  # TODO", "    # ... more to come ..."]
+    assert trailing_placeholder_lines(old, new) == []
+
+
+def test_a_real_comment_after_a_header_is_content():
+    old = ["def main():"]
+    new = ["def main():", "    # Configure logging before anything else."]
+    assert trailing_placeholder_lines(old, new) == []
+
+
+# -- the class, generated -----------------------------------------------------------------
+_SUBJECT = st.sampled_from(["body", "lookup code", "the value", "argument handling",
+                            "usage section", "load + print", "404 handling", "logic", "host",
+                            "setup", "the loop"])
+_REFERS = st.sampled_from(["identical to the previous version", "as before", "like before",
+                           "same as the original", "unchanged", "as is", "here",
+                           "kept as it was", "untouched", "(as before)", "intact"])
+_SYNTAX = st.sampled_from(["# {}", "// {}", "-- {}", "<!-- {} -->", "/* {} */", "({})",
+                           "# ({})", "// [{}]"])
+_INDENT = st.sampled_from(["", "    ", "\t", "  "])
+_CODE = st.lists(st.from_regex(r"[a-z]{1,6} = [a-z]{1,6}\([0-9]{0,2}\)", fullmatch=True),
+                 min_size=2, max_size=8, unique=True)
+
+
+def _note(syntax: str, subject: str, refers: str, indent: str) -> str:
+    return indent + syntax.format(f"{subject} {refers}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(_SYNTAX, _SUBJECT, _REFERS, _INDENT, _CODE, _CODE, st.data())
+def test_a_referring_note_over_dropped_code_is_always_found(syntax, subject, refers, indent,
+                                                            head, body, data):
+    # head kept, the body replaced by fewer lines of code and the note (anywhere among them)
+    body = [b for b in body if b not in head]
+    if not body:
+        return
+    written = data.draw(st.integers(0, len(body) - 1))
+    new_body = [f"{line}  # changed" for line in body[:written]]
+    at = data.draw(st.integers(0, len(new_body)))
+    note = _note(syntax, subject, refers, indent)
+    new_body.insert(at, note)
+    found = placeholder_lines(head + body, head + new_body)
+    assert (len(head) + at + 1, note) in found
+
+
+@settings(max_examples=150, deadline=None)
+@given(_SYNTAX, _SUBJECT, _REFERS, _INDENT, _CODE, st.data())
+def test_a_referring_comment_beside_kept_code_is_never_found(syntax, subject, refers, indent,
+                                                             code, data):
+    # the note inserted between kept lines; one other line rewritten one for one
+    note = _note(syntax, subject, refers, indent)
+    if is_placeholder(note):
+        return  # a placeholder phrase as such (the line rule) counts anywhere
+    at = data.draw(st.integers(0, len(code)))
+    changed = data.draw(st.integers(0, len(code) - 1))
+    new = [f"{line}  # changed" if i == changed else line for i, line in enumerate(code)]
+    new.insert(at, note)
+    assert placeholder_lines(code, new) == []
+
+
+_OPENERS = st.sampled_from(["def main():", "class Store:", "function f(a, b) {",
+                            "server:", "  if (ready) {", "for x in xs:", "items = ["])
+_STRONG = st.sampled_from(["# ... rest of main unchanged ...", "// ... existing code ...",
+                           "# rest of the function unchanged", "...", "# ...",
+                           "// (rest unchanged)"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(_CODE, _OPENERS, _CODE, _STRONG, _INDENT)
+def test_a_placeholder_ending_an_edit_after_an_opener_is_always_found(before, opener, added,
+                                                                      note, indent):
+    old = before + [opener]
+    new = old + [f"    {a}" for a in added] + [indent + note]
+    assert _numbers(trailing_placeholder_lines(old, new)) == [len(new)]
+    # the same lines after a line that opens nothing are content
+    assert trailing_placeholder_lines(before, before + [indent + note]) == []
