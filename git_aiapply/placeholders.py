@@ -66,11 +66,14 @@ _SAYS_PLACEHOLDER = [
     r"^(?:\w+\s+){0,3}(?:the\s+)?same\s+as\s+(?:before|above|below|original|existing|now)\W*$",
     # a few phrases nobody writes about code that is there
     r"\b(?:for\s+brevity|not\s+shown|snip(?:ped)?|and\s+so\s+on)\b",
-    # any short note naming what else there is and that it stays: "the rest of the file is
-    # identical", "everything else is identical", "remainder of the file is unchanged"
-    r"\b(?:rest|remainder|everything\s+else|all\s+else|anything\s+else|other|others|"
-    r"remaining|existing)\b.*\b(?:identical|unchanged|unmodified|the\s+same|same\s+as|"
-    r"as\s+before|untouched|intact|omitted|elided|not\s+shown|as[\s-]is|stays|remains)\b",
+    # a short note naming what else there is and that it stays: "the rest of the file is
+    # identical", "remainder of the file is unchanged": the note OPENS with what else there
+    # is (a sentence that merely contains the words, "keep the existing stock untouched
+    # for unknown names", is a comment; over dropped lines the structural rule judges it)
+    r"^(?:and\s+|but\s+)?(?:the\s+)?(?:rest|remainder|everything\s+else|all\s+else|"
+    r"anything\s+else|(?:all\s+)?(?:the\s+)?other\s+\w+|others|remaining\s+\w+)\b.*"
+    r"\b(?:identical|unchanged|unmodified|the\s+same|same\s+as|as\s+before|untouched|"
+    r"intact|omitted|elided|not\s+shown|as[\s-]is|stays|remains)\b",
     r"^(?:no\s+(?:other\s+|further\s+|more\s+)?changes?(?:\s+(?:here|below|above|needed|"
     r"elsewhere))?|nothing\s+(?:else\s+)?changed|"
     r"(?:your\s+|the\s+)?(?:code|implementation|logic)\s+(?:goes\s+)?here)\W*$",
@@ -188,39 +191,126 @@ def _inline_block_is_placeholder(text: str) -> bool:
     return False
 
 
+# -- notes that stand for lines (the structural rule) ----------------------------------
+# Words by which a note refers to code elsewhere rather than to the code beside it.
+_REFERS = re.compile(
+    r"\b(?:previous(?:ly)?|original(?:ly)?|existing|unchanged|unmodified|untouched|intact|"
+    r"identical|as[\s-]is|as\s+(?:before|it\s+was|usual)|like\s+before|same|here|rest|"
+    r"remaining|remainder|etc|omitted|elided|snip(?:ped)?|for\s+brevity|not\s+shown|"
+    r"elsewhere)\b", re.IGNORECASE)
+_MAX_STAND_IN_WORDS = 12
+_BRACKET_PAIRS = ("()", "[]", "<>")
+
+
+def _note_words(line: str) -> str | None:
+    """The words of a line that is only a note: a whole comment, a bracketed line of words
+    (`(usage section unchanged)`), or a stub statement with a comment (`pass  # as
+    before`); None for code and for prose."""
+    text = line.strip()
+    if not text or len(text) > 300:
+        return None
+    body = _comment_body(text)
+    if body is None and text[0] + text[-1] in _BRACKET_PAIRS and not _CODE_SIGNS.search(text):
+        body = text
+    if body is None:
+        m = _TRAILING_COMMENT.search(text)
+        if m is not None and text[:m.start()].rstrip() in _STUB_STATEMENTS:
+            body = _comment_body(text[m.start():].strip())
+    if body is None:
+        return None
+    return body.strip().strip("*-=~#/;%! \t").strip() or None
+
+
+def refers_elsewhere(line: str) -> bool:
+    """Whether ``line`` is a short note worded as standing for code that is elsewhere (in
+    the previous version, further on, "here"): referring words (as before, like before,
+    the original, existing, same, unchanged, as is, identical, here...), an ellipsis, or
+    a note in brackets.  Alone this is no verdict: ``placeholder_lines`` counts such a note
+    only where it took the place of dropped lines."""
+    words = _note_words(line)
+    if words is None or len(words.split()) > _MAX_STAND_IN_WORDS:
+        return False
+    return (words[0] + words[-1] in _BRACKET_PAIRS or bool(_ANY_ELLIPSIS.search(words))
+            or bool(_REFERS.search(words)))
+
+
+def _is_comment(line: str) -> bool:
+    return _comment_body(line.strip()) is not None
+
+
+def _stands_for_dropped(old_block: list[str], new_block: list[str], notes: set[int]) -> bool:
+    """Whether the notes of ``new_block`` (indexes in ``notes``) stand for lines of
+    ``old_block`` that it replaces: the block drops more lines of code than it writes, or
+    more comment lines than it writes comments (a note counting as one): a rewritten
+    comment beside rewritten code is one for one."""
+    def count(lines, comments):
+        return sum(1 for line in lines if line.strip() and _is_comment(line) == comments)
+
+    written = [line for j, line in enumerate(new_block) if j not in notes]
+    return (count(old_block, False) > count(written, False)
+            or count(old_block, True) > count(written, True) + len(notes))
+
+
+def _stand_in_notes(old: list[str], new: list[str]) -> list[tuple[int, str]]:
+    """The notes that refer to code elsewhere (``refers_elsewhere``) and sit where the edit
+    dropped lines: in a replaced stretch of the alignment that drops more than it writes."""
+    found = []
+    for tag, i1, i2, j1, j2 in _alignment(old, new):
+        if tag != "replace":
+            continue
+        notes = {j - j1 for j in range(j1, j2) if refers_elsewhere(new[j])}
+        if notes and _stands_for_dropped(old[i1:i2], new[j1:j2], notes):
+            found += [(j1 + j + 1, new[j1 + j]) for j in sorted(notes)]
+    return found
+
+
 def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
     """The placeholders (1-based index in ``new``, line) that an edit replacing ``old``
     by ``new`` introduces: none when it removes nothing (every old line kept), and never
-    one the old text already holds."""
+    one the old text already holds.  A line that is a placeholder as such
+    (``is_placeholder``) counts anywhere in such an edit; a note that only refers to code
+    elsewhere counts where it took the place of dropped lines (``_stand_in_notes``)."""
     if not new or not _drops_lines(old, new):
         return []
     found = [(i + 1, line) for i, line in enumerate(new) if is_placeholder(line)]
-    if not found:
-        return []
-    # held means kept where it was: aligned with an old line, not merely present anywhere
-    # in the old text (a second copy written over dropped lines is new)
-    kept = _kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
-                                        for _n, line in found) else set()
-    return [(n, line) for n, line in found if n - 1 not in kept]
+    if found:
+        # held means kept where it was: aligned with an old line, not merely present
+        # anywhere in the old text (a second copy written over dropped lines is new)
+        kept = _kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
+                                            for _n, line in found) else set()
+        found = [(n, line) for n, line in found if n - 1 not in kept]
+    if any(refers_elsewhere(line) for line in new):
+        found = sorted(set(found) | set(_stand_in_notes(old, new)))
+    return found
 
 
-def _kept_lines(old: list[str], new: list[str]) -> set[int]:
-    """The indexes of ``new`` that an alignment with ``old`` (surrounding whitespace
-    ignored) pairs with an old line."""
+def _alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes for ``old`` → ``new``, surrounding whitespace ignored: a common
+    start and end are equal; only the middle is aligned."""
     from difflib import SequenceMatcher
 
     a, b = [t.strip() for t in old], [t.strip() for t in new]
-    head = 0  # a common start and end are kept; only the middle needs aligning
+    head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
     tail = 0
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
-    kept = set(range(head)) | set(range(len(b) - tail, len(b)))
     matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail],
                               autojunk=False)  # a frequent held line (a stub's `...`) still aligns
-    return kept | {head + j + k for _i, j, size in matcher.get_matching_blocks()
-                   for k in range(size)}
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(tag, head + i1, head + i2, head + j1, head + j2)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
+def _kept_lines(old: list[str], new: list[str]) -> set[int]:
+    """The indexes of ``new`` that an alignment with ``old`` (surrounding whitespace
+    ignored) pairs with an old line."""
+    return {j for tag, _i1, _i2, j1, j2 in _alignment(old, new) if tag == "equal"
+            for j in range(j1, j2)}
 
 
 def _drops_lines(old: list[str], new: list[str]) -> bool:
@@ -239,6 +329,44 @@ def _drops_lines(old: list[str], new: list[str]) -> bool:
     return False
 
 
+# A line after which the file goes on with a block's body (`def main():`, `server:`,
+# `function f() {`, a markdown heading), and one before which a block's body ends.
+_OPENS_BLOCK = re.compile(r"(?:[:{(\[]|=>|\bdo|\bthen|\bbegin)\s*$|^\s*#{1,6}\s+\w")
+_CLOSES_BLOCK = re.compile(r"^\s*(?:[})\]]|end\b|fi\b|done\b|esac\b)")
+
+
+def _edge_note(line: str, held: set[str]) -> bool:
+    """A placeholder as such, or a bracketed note referring elsewhere, the old text does
+    not hold."""
+    if line.strip() in held:
+        return False
+    words = _note_words(line)
+    bracketed = words is not None and words[0] + words[-1] in _BRACKET_PAIRS
+    return is_placeholder(line) or (bracketed and refers_elsewhere(line))
+
+
+def trailing_placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
+    """The placeholder that an edit dropping nothing writes at its edge, standing for the
+    lines of a block that the file holds outside the edit: the last line of ``new`` after
+    a kept last old line that opens a block (SEARCH `def main():`, REPLACE `def main():`,
+    a statement, `# ... rest of main unchanged ...`), or the first line of ``new`` before
+    a kept first old line that closes one.  Nothing is lost, but the note would be
+    committed as code."""
+    olds = [line for line in old if line.strip()]
+    news = [(i, line) for i, line in enumerate(new) if line.strip()]
+    if not olds or not news or _drops_lines(old, new):
+        return []
+    held = {line.strip() for line in old}
+    found = []
+    last_at, last = news[-1]
+    if _OPENS_BLOCK.search(olds[-1].rstrip()) and _edge_note(last, held):
+        found.append((last_at + 1, last))
+    first_at, first = news[0]
+    if _CLOSES_BLOCK.match(olds[0]) and _edge_note(first, held) and first_at != last_at:
+        found.insert(0, (first_at + 1, first))
+    return found
+
+
 def placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> str:
     """The refusal's words: which line, and why it cannot be committed."""
     number, line = found[0]
@@ -248,45 +376,100 @@ def placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> s
             "committing it would delete that code")
 
 
+def trailing_placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> str:
+    """The refusal's words for a placeholder at the edge of an edit that drops nothing."""
+    number, line = found[0]
+    return (f"{where} of {path} removes nothing, but line {number} of its new text, "
+            f"{line.strip()!r}, looks like a placeholder for the lines of the file around "
+            "the edit; committing it would add that note to the file as code")
+
+
 PLACEHOLDER_HINT = ("send the complete new text of the file, or a patch that changes only "
                     "the lines it means to change, with every line written out")
+TRAILING_PLACEHOLDER_HINT = ("leave the note out: the lines around the edit stay as they are "
+                             "without it; write only the lines that change")
+
+
+def _findings(old: list[str], new: list[str]) -> tuple[list[tuple[int, str]], bool]:
+    """The placeholders of one edit, and whether they are at its edge (nothing dropped)."""
+    hits = placeholder_lines(old, new)
+    if hits:
+        return hits, False
+    return trailing_placeholder_lines(old, new), True
 
 
 def op_placeholder_problems(op, path: str, file_lines) -> list:
     """The refusals (``Problem``) for the placeholders an operation writes over lines it
-    replaces: a full-content write (``NewFile`` over ``file_lines``), every hunk of an
-    ``EditFile`` (each reading of a SEARCH/REPLACE block), a hashline ``set``, a text
-    editor ``str_replace``.  Operations that only add lines have none."""
-    from .errors import Problem
-    from .ops import EditFile, HashlineEdit, NewFile, ReplaceText
+    replaces, or at the edge of lines it keeps: a full-content write (``NewFile`` over
+    ``file_lines``), every hunk of an ``EditFile`` (each reading of a SEARCH/REPLACE
+    block), a hashline ``set`` or ``insert_after``, a text editor ``str_replace`` or
+    ``insert`` (after line N of ``file_lines``).  An append has none."""
+    return [p for edit in _edits(op, list(file_lines)) for p in _problem(op, path, *edit)]
 
-    # (where, edit number, its first line, file lines it replaces from line N, hits)
-    found: list[tuple[str, int | None, str | None, tuple[int, list[str]], list]] = []
+
+# One edit as judged: (where, edit number, its first line, (the file's line number of the
+# first line it replaces, None when unknown; the lines it replaces), its new lines).
+_Edit = tuple[str, int | None, str | None, tuple[int | None, list[str]], list[str]]
+
+
+def _edits(op, file_lines: list[str]) -> list[_Edit]:
+    """The edits of ``op`` whose old and new lines the detector judges."""
+    from .ops import EditFile, HashlineEdit, InsertText, NewFile, ReplaceText
+
     if isinstance(op, NewFile):
-        old = list(file_lines)
-        found.append(("the new content", None, None, (1, old),
-                      placeholder_lines(old, op.text.split("\n"))))
-    elif isinstance(op, EditFile):
-        for h in op.hunks:
-            for lines in [h.lines] + [r for _why, r in h.readings if r is not h.lines]:
-                old = [t for tag, t in lines if tag != "+"]
-                new = [t for tag, t in lines if tag != "-"]
-                hits = placeholder_lines(old, new)
-                if hits:
-                    found.append(("this edit", h.number, h.first_line(), (1, []), hits))
-                    break
-    elif isinstance(op, HashlineEdit):
-        for hop in op.ops:
-            if hop.kind == "set":
-                old = list(file_lines[hop.start - 1:hop.end])
-                found.append(("this operation", hop.number, hop.raw, (hop.start, old),
-                              placeholder_lines(old, hop.text_lines)))
-    elif isinstance(op, ReplaceText):
-        old = op.old.split("\n")
-        found.append(("the replacement", op.number, None, (1, []),
-                      placeholder_lines(old, op.new.split("\n"))))
-    return [Problem(placeholder_reason(path, hits, where), file=path,
-                    directive=op.source.directive, edit=number, edit_first_line=first,
-                    nearby=[(start + i, line) for i, line in enumerate(old[:6])],
-                    nearby_label="the lines it replaces begin", hint=PLACEHOLDER_HINT)
-            for where, number, first, (start, old), hits in found if hits]
+        return [("the new content", None, None, (1, file_lines), op.text.split("\n"))]
+    if isinstance(op, EditFile):
+        return [edit for h in op.hunks for edit in _hunk_edit(h)]
+    if isinstance(op, HashlineEdit):
+        return [edit for hop in op.ops for edit in _hashline_edit(hop, file_lines)]
+    if isinstance(op, ReplaceText):
+        return [("the replacement", op.number, None, (None, op.old.split("\n")),
+                 op.new.split("\n"))]
+    if isinstance(op, InsertText) and 0 < op.line <= len(file_lines):
+        # nothing is replaced; the line inserted after is what a trailing note follows
+        after = file_lines[op.line - 1]
+        return [("the insertion", op.number, None, (op.line, [after]),
+                 [after] + op.text.split("\n"))]
+    return []
+
+
+def _hunk_edit(h) -> list[_Edit]:
+    """A hunk's first reading (of a SEARCH/REPLACE block's several) with a placeholder."""
+    for lines in [h.lines] + [r for _why, r in h.readings if r is not h.lines]:
+        old = [t for tag, t in lines if tag != "+"]
+        new = [t for tag, t in lines if tag != "-"]
+        if _findings(old, new)[0]:
+            return [("this edit", h.number, h.first_line(), (None, old), new)]
+    return []
+
+
+def _hashline_edit(hop, file_lines: list[str]) -> list[_Edit]:
+    """A hashline ``set`` replaces its range; an ``insert_after`` keeps the line it
+    follows, after which a trailing note stands for what comes next."""
+    if hop.kind == "set":
+        return [("this operation", hop.number, hop.raw,
+                 (hop.start, file_lines[hop.start - 1:hop.end]), hop.text_lines)]
+    if hop.kind == "insert_after" and 0 < hop.start <= len(file_lines):
+        after = file_lines[hop.start - 1]
+        return [("this operation", hop.number, hop.raw, (hop.start, [after]),
+                 [after] + hop.text_lines)]
+    return []
+
+
+def _problem(op, path: str, where: str, number: int | None, first: str | None,
+             replaced: tuple[int | None, list[str]], new: list[str]) -> list:
+    """The refusal for one edit's placeholders, if it has any."""
+    from .errors import Problem
+
+    start, old = replaced
+    hits, at_edge = _findings(old, new)
+    if not hits:
+        return []
+    reason = (trailing_placeholder_reason if at_edge else placeholder_reason)(path, hits, where)
+    # an edit's own old lines carry no line numbers of the file: not shown
+    nearby = [] if start is None else [(start + i, line) for i, line in enumerate(old[:6])]
+    return [Problem(reason, file=path, directive=op.source.directive, edit=number,
+                    edit_first_line=first, nearby=nearby,
+                    nearby_label=("the lines it keeps begin" if at_edge
+                                  else "the lines it replaces begin"),
+                    hint=TRAILING_PLACEHOLDER_HINT if at_edge else PLACEHOLDER_HINT)]

@@ -188,3 +188,47 @@ def test_a_placeholder_ending_an_edit_after_an_opener_is_always_found(before, op
     assert _numbers(trailing_placeholder_lines(old, new)) == [len(new)]
     # the same lines after a line that opens nothing are content
     assert trailing_placeholder_lines(before, before + [indent + note]) == []
+
+
+# -- every kind of operation goes through the same detector -------------------------------
+def _ops_writing(old: list[str], new: list[str], file_lines: list[str]):
+    """The same edit (``old`` → ``new``, ``old`` at the top of the file) as each kind of
+    operation that replaces lines."""
+    from git_aiapply.ops import (EditFile, HashlineEdit, HashlineOp, Hunk, NewFile,
+                                 ReplaceText, Source)
+
+    src = Source("test", "the directive")
+    yield NewFile("f", "\n".join(new + file_lines[len(old):]), src)
+    yield EditFile("f", [Hunk([("-", t) for t in old] + [("+", t) for t in new])], src)
+    yield HashlineEdit("f", [HashlineOp("set", 1, "aa", len(old), "bb", new, 1, "1#aa")], src)
+    yield ReplaceText("f", "\n".join(old), "\n".join(new), src)
+
+
+def test_every_operation_refuses_a_note_standing_for_dropped_lines():
+    from git_aiapply.placeholders import op_placeholder_problems
+
+    new = ["def main():", "    logging.basicConfig()", "    # (body as before)"]
+    file_lines = MAIN + ["", "main()"]
+    for op in _ops_writing(MAIN, new, file_lines):
+        problems = op_placeholder_problems(op, "f", file_lines)
+        assert len(problems) == 1 and "(body as before)" in problems[0].reason, op
+
+
+def test_every_operation_refuses_a_trailing_note_after_a_header():
+    from git_aiapply.ops import HashlineEdit, HashlineOp, InsertText, Source
+    from git_aiapply.placeholders import op_placeholder_problems
+
+    note = "    # ... rest of main unchanged ..."
+    file_lines = MAIN + ["", "main()"]
+    # (a whole-file write holds main's body after the note: not at its edge)
+    ops = list(_ops_writing(MAIN[:1], MAIN[:1] + ["    setup()", note], file_lines))[1:]
+    src = Source("test", "the directive")
+    ops += [InsertText("f", 1, "    setup()\n" + note + "\n", src),
+            HashlineEdit("f", [HashlineOp("insert_after", 1, "aa", 1, "aa",
+                                          ["    setup()", note], 1, "1#aa")], src)]
+    for op in ops:
+        problems = op_placeholder_problems(op, "f", file_lines)
+        assert len(problems) == 1, op
+        assert "removes nothing" in problems[0].reason and "leave the note out" in problems[0].hint
+    # the same insertion after a line that opens nothing is content
+    assert op_placeholder_problems(InsertText("f", 2, note + "\n", src), "f", file_lines) == []
