@@ -202,36 +202,46 @@ _MAX_STAND_IN_WORDS = 12
 _BRACKET_PAIRS = ("()", "[]", "<>")
 
 
-def _note_words(line: str) -> str | None:
-    """The words of a line that is only a note: a whole comment, a bracketed line of words
-    (`(usage section unchanged)`), or a stub statement with a comment (`pass  # as
-    before`); None for code and for prose."""
+def _note_words(line: str) -> tuple[str, str] | None:
+    """(words, kind) of a line that carries a note: ``comment`` (the whole line is one),
+    ``bracketed`` (a line of words in brackets: `(usage section unchanged)`), ``stub`` (a
+    stub statement with a comment: `pass  # as before`) or ``trailing`` (code with a
+    comment after it, the code itself written out); None for code and prose."""
     text = line.strip()
     if not text or len(text) > 300:
         return None
-    body = _comment_body(text)
+    body, kind = _comment_body(text), "comment"
     if body is None and text[0] + text[-1] in _BRACKET_PAIRS and not _CODE_SIGNS.search(text):
-        body = text
+        body, kind = text, "bracketed"
     if body is None:
         m = _TRAILING_COMMENT.search(text)
-        if m is not None and text[:m.start()].rstrip() in _STUB_STATEMENTS:
+        if m is not None and m.start() > 0:
             body = _comment_body(text[m.start():].strip())
-    if body is None:
+            kind = "stub" if text[:m.start()].rstrip() in _STUB_STATEMENTS else "trailing"
+    words = (body or "").strip().strip("*-=~#/;%! \t").strip()
+    return (words, kind) if words else None
+
+
+def _refers(line: str) -> str | None:
+    """The kind of note (``_note_words``) when ``line`` is a short note worded as standing
+    for code that is elsewhere (in the previous version, further on, "here"): referring
+    words (as before, like before, the original, existing, same, unchanged, as is,
+    identical, here...), an ellipsis, or, for a whole comment, brackets; else None."""
+    note = _note_words(line)
+    if note is None or len(note[0].split()) > _MAX_STAND_IN_WORDS:
         return None
-    return body.strip().strip("*-=~#/;%! \t").strip() or None
+    words, kind = note
+    bracketed = kind == "comment" and words[0] + words[-1] in _BRACKET_PAIRS
+    if bracketed or _ANY_ELLIPSIS.search(words) or _REFERS.search(words):
+        return kind
+    return None
 
 
 def refers_elsewhere(line: str) -> bool:
-    """Whether ``line`` is a short note worded as standing for code that is elsewhere (in
-    the previous version, further on, "here"): referring words (as before, like before,
-    the original, existing, same, unchanged, as is, identical, here...), an ellipsis, or
-    a note in brackets.  Alone this is no verdict: ``placeholder_lines`` counts such a note
-    only where it took the place of dropped lines."""
-    words = _note_words(line)
-    if words is None or len(words.split()) > _MAX_STAND_IN_WORDS:
-        return False
-    return (words[0] + words[-1] in _BRACKET_PAIRS or bool(_ANY_ELLIPSIS.search(words))
-            or bool(_REFERS.search(words)))
+    """Whether ``line`` is a note worded as standing for code elsewhere (``_refers``).
+    Alone this is no verdict: ``placeholder_lines`` counts such a note only where it took
+    the place of dropped lines."""
+    return _refers(line) is not None
 
 
 def _is_comment(line: str) -> bool:
@@ -239,10 +249,10 @@ def _is_comment(line: str) -> bool:
 
 
 def _stands_for_dropped(old_block: list[str], new_block: list[str], notes: set[int]) -> bool:
-    """Whether the notes of ``new_block`` (indexes in ``notes``) stand for lines of
-    ``old_block`` that it replaces: the block drops more lines of code than it writes, or
-    more comment lines than it writes comments (a note counting as one): a rewritten
-    comment beside rewritten code is one for one."""
+    """Whether the notes of ``new_block`` (indexes in ``notes``: lines that are only a
+    note) stand for lines of ``old_block`` that it replaces: the block drops more lines
+    of code than it writes, or more comment lines than it writes comments (a note
+    counting as one): a rewritten comment beside rewritten code is one for one."""
     def count(lines, comments):
         return sum(1 for line in lines if line.strip() and _is_comment(line) == comments)
 
@@ -258,8 +268,12 @@ def _stand_in_notes(old: list[str], new: list[str]) -> list[tuple[int, str]]:
     for tag, i1, i2, j1, j2 in _alignment(old, new):
         if tag != "replace":
             continue
-        notes = {j - j1 for j in range(j1, j2) if refers_elsewhere(new[j])}
-        if notes and _stands_for_dropped(old[i1:i2], new[j1:j2], notes):
+        kinds = {j - j1: _refers(new[j]) for j in range(j1, j2)}
+        notes = {j for j, kind in kinds.items() if kind is not None}
+        # a code line with a note after it is written code; the note may still stand
+        # for the lines dropped around it (`w.load()  # the rest as before`)
+        only_notes = {j for j in notes if kinds[j] != "trailing"}
+        if notes and _stands_for_dropped(old[i1:i2], new[j1:j2], only_notes):
             found += [(j1 + j + 1, new[j1 + j]) for j in sorted(notes)]
     return found
 
@@ -335,14 +349,20 @@ _OPENS_BLOCK = re.compile(r"(?:[:{(\[]|=>|\bdo|\bthen|\bbegin)\s*$|^\s*#{1,6}\s+
 _CLOSES_BLOCK = re.compile(r"^\s*(?:[})\]]|end\b|fi\b|done\b|esac\b)")
 
 
-def _edge_note(line: str, held: set[str]) -> bool:
-    """A placeholder as such, or a bracketed note referring elsewhere, the old text does
-    not hold."""
-    if line.strip() in held:
+def _edge_note(line: str, held: set[str], between: list[str]) -> bool:
+    """A placeholder as such, or a bracketed comment referring elsewhere, that the old text
+    does not hold, at the depth of the block it borders: not inside a block the edit's
+    own lines (``between`` it and the kept line) opened (`def f(self): ...` in a new
+    method is a stub, not a note)."""
+    if line.strip() in held or _indent(line) > min(map(_indent, between), default=99):
         return False
-    words = _note_words(line)
-    bracketed = words is not None and words[0] + words[-1] in _BRACKET_PAIRS
-    return is_placeholder(line) or (bracketed and refers_elsewhere(line))
+    note = _note_words(line)
+    bracketed = note is not None and note[0][0] + note[0][-1] in _BRACKET_PAIRS
+    return is_placeholder(line) or (bracketed and _refers(line) == "comment")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip()) if line.strip() else 99
 
 
 def trailing_placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
@@ -359,12 +379,28 @@ def trailing_placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int
     held = {line.strip() for line in old}
     found = []
     last_at, last = news[-1]
-    if _OPENS_BLOCK.search(olds[-1].rstrip()) and _edge_note(last, held):
+    opener_at = _last_index(new, olds[-1], last_at)
+    if (_OPENS_BLOCK.search(olds[-1].rstrip()) and opener_at is not None
+            and _edge_note(last, held, new[opener_at + 1:last_at])):
         found.append((last_at + 1, last))
     first_at, first = news[0]
-    if _CLOSES_BLOCK.match(olds[0]) and _edge_note(first, held) and first_at != last_at:
+    closer_at = _first_index(new, olds[0], first_at)
+    if (_CLOSES_BLOCK.match(olds[0]) and closer_at is not None and first_at != last_at
+            and _edge_note(first, held, new[first_at + 1:closer_at])):
         found.insert(0, (first_at + 1, first))
     return found
+
+
+def _last_index(lines: list[str], line: str, before: int) -> int | None:
+    """The index of the last copy of ``line`` (whitespace aside) before ``before``."""
+    return next((i for i in range(before - 1, -1, -1) if lines[i].strip() == line.strip()),
+                None)
+
+
+def _first_index(lines: list[str], line: str, after: int) -> int | None:
+    """The index of the first copy of ``line`` (whitespace aside) after ``after``."""
+    return next((i for i in range(after + 1, len(lines))
+                 if lines[i].strip() == line.strip()), None)
 
 
 def placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> str:

@@ -94,6 +94,20 @@ def test_a_note_over_a_one_for_one_rewrite_is_a_comment():
     assert placeholder_lines(old, new) == []
 
 
+def test_a_note_after_code_standing_for_dropped_lines_is_found():
+    new = ["def main():", "    logging.basicConfig()  # the rest as before"]
+    assert _numbers(placeholder_lines(MAIN, new)) == [2]
+    # the same note on a line rewritten one for one is a comment on that line
+    old = ["timeout = 10", "retries = 3"]
+    assert placeholder_lines(old, ["timeout = 30  # as before", "retries = 5"]) == []
+
+
+def test_bracketed_prose_in_markdown_is_content():
+    old = ["## Notes", "", "Long text.", "More text.", "", "## Next"]
+    new = ["## Notes", "", "(See the changelog for details.)", "", "## Next"]
+    assert placeholder_lines(old, new) == []
+
+
 def test_a_header_only_search_with_a_trailing_placeholder_is_found():
     # F19: nothing dropped, but the note stands for main's body that follows
     old = ["def main():"]
@@ -114,6 +128,12 @@ def test_an_added_stub_after_a_finished_block_is_content():
     old = ["def main():", '    print(load("x"))']
     new = old + ["", "", "def later():", "    ...  # TODO", "    # ... more to come ..."]
     assert trailing_placeholder_lines(old, new) == []
+
+
+def test_a_stub_in_a_block_the_edit_opened_is_content():
+    old = ["class P(Protocol):"]
+    assert trailing_placeholder_lines(old, old + ["    def f(self) -> int:", "        ..."]) == []
+    assert trailing_placeholder_lines(old, old + ["    def f(self) -> int: ..."]) == []
 
 
 def test_a_real_comment_after_a_header_is_content():
