@@ -195,9 +195,12 @@ def _inline_block_is_placeholder(text: str) -> bool:
 # Words by which a note refers to code elsewhere rather than to the code beside it.
 _REFERS = re.compile(
     r"\b(?:previous(?:ly)?|original(?:ly)?|existing|unchanged|unmodified|untouched|intact|"
-    r"identical|as[\s-]is|as\s+(?:before|it\s+was|usual)|like\s+before|same|here|rest|"
+    r"identical|as[\s-]is|as\s+(?:before|it\s+was|usual)|like\s+before|same|rest|"
     r"remaining|remainder|etc|omitted|elided|snip(?:ped)?|for\s+brevity|not\s+shown|"
-    r"elsewhere)\b", re.IGNORECASE)
+    r"elsewhere|ditto|verbatim|unaltered|as\s+it\s+is|no\s+changes?|not\s+changed|"
+    r"(?:current|old|earlier|prior)\s+(?:version|code|implementation|body|logic)|"
+    r"(?:code|logic|goes|go|implementation|body|handling|lookup|stuff|steps?|"
+    r"part|section)\s+here)\b", re.IGNORECASE)
 _MAX_STAND_IN_WORDS = 12
 _BRACKET_PAIRS = ("()", "[]", "<>")
 
@@ -226,15 +229,12 @@ def _refers(line: str) -> str | None:
     """The kind of note (``_note_words``) when ``line`` is a short note worded as standing
     for code that is elsewhere (in the previous version, further on, "here"): referring
     words (as before, like before, the original, existing, same, unchanged, as is,
-    identical, here...), an ellipsis, or, for a whole comment, brackets; else None."""
+    identical, code here...) or an ellipsis; else None."""
     note = _note_words(line)
     if note is None or len(note[0].split()) > _MAX_STAND_IN_WORDS:
         return None
     words, kind = note
-    bracketed = kind == "comment" and words[0] + words[-1] in _BRACKET_PAIRS
-    if bracketed or _ANY_ELLIPSIS.search(words) or _REFERS.search(words):
-        return kind
-    return None
+    return kind if _ANY_ELLIPSIS.search(words) or _REFERS.search(words) else None
 
 
 def refers_elsewhere(line: str) -> bool:

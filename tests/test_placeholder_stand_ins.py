@@ -102,6 +102,18 @@ def test_a_note_after_code_standing_for_dropped_lines_is_found():
     assert placeholder_lines(old, ["timeout = 30  # as before", "retries = 5"]) == []
 
 
+def test_notes_of_several_lines_are_found():
+    new = ["def main():", "    # set up as before", "    # then print the value like before"]
+    assert _numbers(placeholder_lines(MAIN, new)) == [2, 3]
+
+
+def test_more_wordings_standing_for_dropped_lines_are_found():
+    for note in ("# load, then print (no change)", "# ditto", "# as in the current version",
+                 "# remains as it is", "// existing validation logic", "/* previous code */",
+                 "<!-- usage section as before -->", "# implementation goes here"):
+        assert _numbers(placeholder_lines(MAIN, ["def main():", "    " + note])) == [2], note
+
+
 def test_bracketed_prose_in_markdown_is_content():
     old = ["## Notes", "", "Long text.", "More text.", "", "## Next"]
     new = ["## Notes", "", "(See the changelog for details.)", "", "## Next"]
@@ -147,7 +159,7 @@ _SUBJECT = st.sampled_from(["body", "lookup code", "the value", "argument handli
                             "usage section", "load + print", "404 handling", "logic", "host",
                             "setup", "the loop"])
 _REFERS = st.sampled_from(["identical to the previous version", "as before", "like before",
-                           "same as the original", "unchanged", "as is", "here",
+                           "same as the original", "unchanged", "as is", "goes here",
                            "kept as it was", "untouched", "(as before)", "intact"])
 _SYNTAX = st.sampled_from(["# {}", "// {}", "-- {}", "<!-- {} -->", "/* {} */", "({})",
                            "# ({})", "// [{}]"])
