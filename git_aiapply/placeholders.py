@@ -22,6 +22,19 @@ line, it is content.
   syntax), ``def f(): ...``, ``pass  # ...`` and ``x = 1  # unchanged`` are code (a
   trailing note counts only after a line that opens a block); a line of plain words must
   be all words, and short, to count.
+
+What a placeholder does is STAND FOR lines the answer left out, so beyond the phrases
+above a note counts by where it sits (``placeholder_lines``, ``_stand_in_notes``): a short
+note (a comment, a bracketed line, a comment after a stub or after code) worded as
+referring to code elsewhere (``refers_elsewhere``: as before, like before, the previous
+version, the original, existing, same, unchanged, as is, identical, code here, an
+ellipsis...) counts where it took the place of dropped lines: in a replaced stretch of
+the alignment of old and new that drops more lines of code than it writes, or more
+comment lines than it writes comments.  The same words in a comment written beside kept
+code (an insertion, or a one-for-one rewrite) are a real comment.  An edit that drops
+nothing but ends with a placeholder after a kept line opening a block (SEARCH
+``def main():``), at that block's depth, leaves a note standing for the block's body
+(``trailing_placeholder_lines``): refused too, with a hint to leave the note out.
 """
 from __future__ import annotations
 
