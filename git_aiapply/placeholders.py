@@ -306,9 +306,22 @@ def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
         kept = _kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
                                             for _n, line in found) else set()
         found = [(n, line) for n, line in found if n - 1 not in kept]
-    if any(refers_elsewhere(line) for line in new):
+    if _new_referring_note(old, new):
         found = sorted(set(found) | set(_stand_in_notes(old, new)))
     return found
+
+
+def _new_referring_note(old: list[str], new: list[str]) -> bool:
+    """Whether ``new`` holds a note referring elsewhere more often than ``old`` does: only
+    then can one stand where lines were dropped (the alignment is the costly part, and a
+    file's own notes, kept, are the common case)."""
+    from collections import Counter
+
+    notes = Counter(line.strip() for line in new if refers_elsewhere(line))
+    if not notes:
+        return False
+    held = Counter(line.strip() for line in old if line.strip() in notes)
+    return any(count > held[line] for line, count in notes.items())
 
 
 def _alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
