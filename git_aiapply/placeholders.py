@@ -30,8 +30,10 @@ referring to code elsewhere (``refers_elsewhere``: as before, like before, the p
 version, the original, existing, same, unchanged, as is, identical, code here, an
 ellipsis...) counts where it took the place of dropped lines: in a replaced stretch of
 the alignment of old and new that drops more lines of code than it writes, or more
-comment lines than it writes comments.  The same words in a comment written beside kept
-code (an insertion, or a one-for-one rewrite) are a real comment.  An edit that drops
+comment lines than it writes comments; so does, whatever its words, a comment alone in a
+block's body there (``_is_whole_body``), unless it says the block is empty on purpose.
+The same words in a comment written beside kept code (an insertion, or a one-for-one
+rewrite) are a real comment.  An edit that drops
 nothing but ends with a placeholder after a kept line opening a block (SEARCH
 ``def main():``), at that block's depth, leaves a note standing for the block's body
 (``trailing_placeholder_lines``): refused too, with a hint to leave the note out.
@@ -274,21 +276,59 @@ def _stands_for_dropped(old_block: list[str], new_block: list[str], notes: set[i
             or count(old_block, True) > count(written, True) + len(notes))
 
 
-def _stand_in_notes(old: list[str], new: list[str]) -> list[tuple[int, str]]:
-    """The notes that refer to code elsewhere (``refers_elsewhere``) and sit where the edit
+def _stand_in_notes(old: list[str], new: list[str],
+                    kinds: dict[int, str]) -> list[tuple[int, str]]:
+    """The notes (``kinds``: index in ``new`` → kind of note) that sit where the edit
     dropped lines: in a replaced stretch of the alignment that drops more than it writes."""
     found = []
     for tag, i1, i2, j1, j2 in _alignment(old, new):
-        if tag != "replace":
+        notes = {j - j1 for j in range(j1, j2) if j in kinds}
+        if tag != "replace" or not notes:
             continue
-        kinds = {j - j1: _refers(new[j]) for j in range(j1, j2)}
-        notes = {j for j, kind in kinds.items() if kind is not None}
         # a code line with a note after it is written code; the note may still stand
         # for the lines dropped around it (`w.load()  # the rest as before`)
-        only_notes = {j for j in notes if kinds[j] != "trailing"}
-        if notes and _stands_for_dropped(old[i1:i2], new[j1:j2], only_notes):
+        only_notes = {j for j in notes if kinds[j1 + j] != "trailing"}
+        if _stands_for_dropped(old[i1:i2], new[j1:j2], only_notes):
             found += [(j1 + j + 1, new[j1 + j]) for j in sorted(notes)]
     return found
+
+
+# A comment that is a whole block's body says what the body was, unless it says the
+# block is empty on purpose.
+_OPENS_CODE_BLOCK = re.compile(r"[:{]\s*$")
+_ON_PURPOSE = re.compile(r"\b(?:empty|no-?op|nothing|intentional(?:ly)?|deliberate(?:ly)?|"
+                         r"on\s+purpose|disabled|not\s+needed|unused|ignored?)\b",
+                         re.IGNORECASE)
+
+
+def _is_whole_body(lines: list[str], j: int) -> bool:
+    """Whether comment line ``j`` is alone between a line opening a block and the line
+    that ends it (a dedent or a closing bracket): `def main():` / `# load and print`."""
+    text = lines[j].strip()
+    if not _is_comment(text) or text.startswith(('"""', "'''")) or _ON_PURPOSE.search(text):
+        return False  # (a docstring alone is a valid body: a stub's)
+    before = next((lines[k] for k in range(j - 1, -1, -1) if lines[k].strip()), None)
+    after = next((lines[k] for k in range(j + 1, len(lines)) if lines[k].strip()), None)
+    if before is None or after is None or not _OPENS_CODE_BLOCK.search(before.rstrip()):
+        return False
+    return _indent(after) <= _indent(before) or bool(_CLOSES_BLOCK.match(after))
+
+
+def _note_kinds(old: list[str], new: list[str]) -> dict[int, str]:
+    """The lines of ``new`` that may stand for dropped lines (index → kind of note): notes
+    referring elsewhere (``_refers``) and comments that are a whole block's body; none
+    when the old text holds each of them as often (a file's own notes, kept: the
+    alignment, the costly part, is then skipped)."""
+    from collections import Counter
+
+    kinds = {}
+    for j, line in enumerate(new):
+        kind = _refers(line) or ("comment" if _is_whole_body(new, j) else None)
+        if kind is not None:
+            kinds[j] = kind
+    notes = Counter(new[j].strip() for j in kinds)
+    held = Counter(line.strip() for line in old if line.strip() in notes)
+    return kinds if any(count > held[line] for line, count in notes.items()) else {}
 
 
 def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
@@ -306,22 +346,10 @@ def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
         kept = _kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
                                             for _n, line in found) else set()
         found = [(n, line) for n, line in found if n - 1 not in kept]
-    if _new_referring_note(old, new):
-        found = sorted(set(found) | set(_stand_in_notes(old, new)))
+    kinds = _note_kinds(old, new)
+    if kinds:
+        found = sorted(set(found) | set(_stand_in_notes(old, new, kinds)))
     return found
-
-
-def _new_referring_note(old: list[str], new: list[str]) -> bool:
-    """Whether ``new`` holds a note referring elsewhere more often than ``old`` does: only
-    then can one stand where lines were dropped (the alignment is the costly part, and a
-    file's own notes, kept, are the common case)."""
-    from collections import Counter
-
-    notes = Counter(line.strip() for line in new if refers_elsewhere(line))
-    if not notes:
-        return False
-    held = Counter(line.strip() for line in old if line.strip() in notes)
-    return any(count > held[line] for line, count in notes.items())
 
 
 def _alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:

@@ -114,6 +114,27 @@ def test_more_wordings_standing_for_dropped_lines_are_found():
         assert _numbers(placeholder_lines(MAIN, ["def main():", "    " + note])) == [2], note
 
 
+def test_a_comment_that_is_a_whole_body_over_dropped_code_is_found():
+    # no referring word: the comment alone in main's body says what the body was
+    old = MAIN + ["", "", 'if __name__ == "__main__":', "    main()"]
+    new = ["def main():", "    # load the warehouse and print its value", "", "",
+           'if __name__ == "__main__":', "    main()"]
+    assert _numbers(placeholder_lines(old, new)) == [2]
+    js_old = ["function getItem(req, res) {", "  const item = req.store.get(req.params.id);",
+              "  res.json(item);", "}"]
+    js_new = ["function getItem(req, res) {", "  // lookup and 404 handling", "}"]
+    assert _numbers(placeholder_lines(js_old, js_new)) == [2]
+    # a body emptied on purpose says so
+    assert placeholder_lines(js_old, [js_new[0], "  // intentionally empty", "}"]) == []
+
+
+def test_a_comment_opening_a_longer_body_is_a_comment():
+    old = MAIN + ["", "main()"]
+    new = ["def main():", "    # load the warehouse and print its value", "    run()", "",
+           "main()"]
+    assert placeholder_lines(old, new) == []
+
+
 def test_bracketed_prose_in_markdown_is_content():
     old = ["## Notes", "", "Long text.", "More text.", "", "## Next"]
     new = ["## Notes", "", "(See the changelog for details.)", "", "## Next"]
@@ -264,3 +285,20 @@ def test_every_operation_refuses_a_trailing_note_after_a_header():
         assert "removes nothing" in problems[0].reason and "leave the note out" in problems[0].hint
     # the same insertion after a line that opens nothing is content
     assert op_placeholder_problems(InsertText("f", 2, note + "\n", src), "f", file_lines) == []
+
+
+_PROSE = st.lists(st.sampled_from(["load", "the", "warehouse", "print", "its", "value", "and",
+                                   "validate", "input", "then", "save"]),
+                  min_size=1, max_size=8).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_PROSE, st.sampled_from([("def f(x):", "    # {}", ""), ("function f(x) {", "  // {}", "}"),
+                                ("if ready:", "    # {}", ""), ("server:", "  # {}", "")]),
+       _CODE)
+def test_a_comment_alone_in_a_block_whose_code_was_dropped_is_found(words, shape, body):
+    opener, note, closer = shape
+    indent = note[:len(note) - len(note.lstrip())]
+    old = [opener] + [indent + line for line in body] + [closer, "done = 1"]
+    new = [opener, note.format(words), closer, "done = 1"]
+    assert _numbers(placeholder_lines(old, new)) == [2]
