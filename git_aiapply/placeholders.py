@@ -499,6 +499,7 @@ def op_placeholder_problems(op, path: str, file_lines) -> list:
 
 # One edit as judged: (where, edit number, its first line, (the file's line number of the
 # first line it replaces, None when unknown; the lines it replaces), its new lines).
+_INSERTIONS = ("the insertion", "this insertion")
 _Edit = tuple[str, int | None, str | None, tuple[int | None, list[str]], list[str]]
 
 
@@ -541,7 +542,7 @@ def _hashline_edit(hop, file_lines: list[str]) -> list[_Edit]:
                  (hop.start, file_lines[hop.start - 1:hop.end]), hop.text_lines)]
     if hop.kind == "insert_after" and 0 < hop.start <= len(file_lines):
         after = file_lines[hop.start - 1]
-        return [("this operation", hop.number, hop.raw, (hop.start, [after]),
+        return [("this insertion", hop.number, hop.raw, (hop.start, [after]),
                  [after] + hop.text_lines)]
     return []
 
@@ -555,6 +556,8 @@ def _problem(op, path: str, where: str, number: int | None, first: str | None,
     hits, at_edge = _findings(old, new)
     if not hits:
         return []
+    if where in _INSERTIONS:  # numbered in the inserted text, without the line it follows
+        hits = [(n - 1, line) for n, line in hits]
     reason = (trailing_placeholder_reason if at_edge else placeholder_reason)(path, hits, where)
     # an edit's own old lines carry no line numbers of the file: not shown
     nearby = [] if start is None else [(start + i, line) for i, line in enumerate(old[:6])]

@@ -283,6 +283,8 @@ def test_every_operation_refuses_a_trailing_note_after_a_header():
         problems = op_placeholder_problems(op, "f", file_lines)
         assert len(problems) == 1, op
         assert "removes nothing" in problems[0].reason and "leave the note out" in problems[0].hint
+    # an insertion's lines are numbered in its own text (the note is its second line)
+    assert "line 2 of" in op_placeholder_problems(ops[-2], "f", file_lines)[0].reason
     # the same insertion after a line that opens nothing is content
     assert op_placeholder_problems(InsertText("f", 2, note + "\n", src), "f", file_lines) == []
 
