@@ -628,7 +628,7 @@ class _Planner:
         if opened is None:
             return
         path, st = opened
-        if self.placeholders(op, path, None):
+        if self.placeholders(op, path, st):  # the file: an insert's line above it
             return
         if path in self.edited:
             with edit_report.muted():  # a trial: only its result is compared
