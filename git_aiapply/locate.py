@@ -21,7 +21,7 @@ from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_blo
 from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
                        edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
-                       nearby_lines, norm_line, quote_short)
+                       nearby_lines, norm_line, prefix_slip, quote_short)
 from .ops import Hunk
 from .placer import SEARCH_BUDGET, Placer, narrow_by_line_numbers, same_edit
 from .record import record, replace
@@ -239,7 +239,9 @@ def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):
     if len({e for e, _f, _n in pairs}) == 1:  # one depth matched: the units tell the levels
         edit_unit = edit_indent_unit(t for _tag, t in p.hunk.lines)
         file_unit = indent_unit(lines[max(0, p.start - 200):p.end + 200])
-    p.indent = indent_mapping(pairs, [leading_ws(t) for t in added], edit_unit, file_unit)
+    old_lines = [(tag, t) for tag, t in p.hunk.lines if tag != "+"]
+    p.indent = None if prefix_slip(p.hunk.kind, old_lines, matched) else \
+        indent_mapping(pairs, [leading_ws(t) for t in added], edit_unit, file_unit)
     p.fold = fold_map(matched, old) if p.tier == 3 else None
     return [(a, b, [correct_added(t, p.indent, p.fold) for t in texts]) for a, b, texts in shapes]
 

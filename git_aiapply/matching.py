@@ -258,6 +258,28 @@ def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
     return _single_depth(e0, f0, shift, added, edit_unit, file_unit)
 
 
+def prefix_slip(kind: str, old_lines: list[tuple[str, str]], matched: Sequence[str]) -> bool:
+    """Whether a diff hunk's (or apply-patch chunk's) old side is one column off the file
+    only because its context lines lost their one-space prefix or gained a second one:
+    every non-blank context line is the file's line less one leading space (or plus one),
+    alike, and every non-blank removed line is the file's own.  Then the added lines,
+    whose '+' prefix did not slip, keep their own indentation.  ``old_lines``: the
+    (tag, text) of the old side, in order, beside the ``matched`` lines of the file.
+    SEARCH/REPLACE has no prefix to slip: never."""
+    if kind not in ("hunk", "chunk"):
+        return False
+    slips = set()
+    for (tag, e), f in zip(old_lines, matched):
+        if not e.strip() or not f.strip():
+            continue
+        if tag != " ":
+            if e != f:
+                return False
+            continue
+        slips.add(1 if e == " " + f else -1 if f == " " + e else 0)
+    return slips in ({1}, {-1})
+
+
 def _refuse_inconsistent(pairs) -> None:
     seen: dict[str, tuple[str, int]] = {}
     for e, f, n in pairs:
