@@ -28,7 +28,7 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 # The core: a response's operations to a plan, pure functions of text and trees.
 CORE = {f"git_aiapply.{m}" for m in (
     "formats.", "already", "anchors", "chatter", "dates", "diff_groups", "diffstat",
-    "divider_readings", "edit_report", "errors", "explanation", "gather", "hashline",
+    "code_style", "divider_readings", "edit_report", "errors", "explanation", "gather", "hashline",
     "limits", "locate", "matching", "message", "missing_file", "ops", "overlay", "paths",
     "placeholders", "placer", "plan", "record", "text", "text_edits", "threeway", "tracked_names",
     "trailers")}
