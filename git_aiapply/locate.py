@@ -19,9 +19,9 @@ from functools import partial
 from . import code_style, edit_report
 from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
-from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
-                       edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
-                       nearby_lines, norm_line, prefix_slip, quote_short)
+from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, added_keep_their_indent,
+                       correct_added, edit_indent_unit, fold_map, indent_mapping, indent_unit,
+                       leading_ws, nearby_lines, norm_line, prefix_slip, quote_short)
 from .ops import Hunk
 from .placer import SEARCH_BUDGET, Placer, narrow_by_line_numbers, same_edit
 from .record import record, replace
@@ -250,14 +250,16 @@ def _loose_corrected(p: Placement, shapes, lines: Sequence[str]):
 def _indent_mapping(p: Placement, matched, added: list[str], lines: Sequence[str]):
     """The indentation mapping of a loose match; None when the added lines keep their own
     (nothing to map, or a diff's context only slipped its one-space prefix)."""
-    if prefix_slip(p.hunk.kind, [(tag, t) for tag, t in p.hunk.lines if tag != "+"], matched):
+    slip = prefix_slip(p.hunk.kind, [(tag, t) for tag, t in p.hunk.lines if tag != "+"], matched)
+    near = lines[max(0, p.start - 200):p.end + 200]
+    if slip and added_keep_their_indent(slip, [leading_ws(t) for t in added], near):
         return None
     pairs = [(leading_ws(e), leading_ws(f), p.start + k + 1)
              for k, (f, e) in enumerate(zip(matched, p.hunk.old)) if f.strip() and e.strip()]
     edit_unit = file_unit = None
     if len({e for e, _f, _n in pairs}) == 1:  # one depth matched: the units tell the levels
         edit_unit = edit_indent_unit(t for _tag, t in p.hunk.lines)
-        file_unit = indent_unit(lines[max(0, p.start - 200):p.end + 200])
+        file_unit = indent_unit(near)
     return indent_mapping(pairs, [leading_ws(t) for t in added], edit_unit, file_unit)
 
 

@@ -90,3 +90,28 @@ def test_property_a_prefix_slip_never_moves_an_added_line(depths, added_depth, s
     lines = [(" ", slipped(t, slip)) for t in body] + [("+", added)]
     out = run(before, hunk(kind, lines))
     assert out == "\n".join(["# head"] + body + [added, "# tail"]) + "\n"
+
+
+@pytest.mark.parametrize("kind", ["hunk", "chunk"])
+def test_added_lines_off_the_files_grid_are_the_same_drift(kind):
+    # '+ ' with a space after the plus, like the context's two spaces: every line of the
+    # hunk is one column deep, so the added line is mapped back onto the file's levels
+    ctx = PY.splitlines()[2:5]
+    lines = [(" ", " " + t) for t in ctx] + [("+", "             print(item)")]
+    out = run(PY, hunk(kind, lines))
+    assert "\n            print(item)\n        return total\n" in out
+
+
+@settings(max_examples=150, deadline=None)
+@given(depths=st.lists(st.integers(1, 4), min_size=2, max_size=6), pick=st.integers(0, 5),
+       slip=st.sampled_from([-1, 1]), kind=st.sampled_from(["hunk", "chunk"]),
+       unit=st.sampled_from([2, 4]))
+def test_property_a_whole_hunk_drift_is_mapped_back(depths, pick, slip, kind, unit):
+    """Every line of the hunk one column off, the added ones too ('+ ' for '+'): the
+    added line lands at the depth of the file line it was copied from."""
+    body = [" " * (unit * d) + f"line{k} = {k}" for k, d in enumerate(depths)]
+    before = "\n".join(["# head"] + body + ["# tail"]) + "\n"
+    intended = " " * (unit * depths[pick % len(depths)]) + "added = 1"
+    lines = [(" ", slipped(t, slip)) for t in body] + [("+", slipped(intended, slip))]
+    out = run(before, hunk(kind, lines))
+    assert out == "\n".join(["# head"] + body + [intended, "# tail"]) + "\n"
