@@ -8,6 +8,7 @@ edit's changed runs."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+import re
 from math import gcd
 from pathlib import PurePosixPath
 
@@ -192,8 +193,16 @@ def fold_delimiters(lines: list[str], syntax: Syntax, added: list[bool], state=N
 
 
 def scan_state(lines, syntax: Syntax, state=None):
-    """Where reading ``lines`` as code of ``syntax`` leaves the scan."""
+    """Where reading ``lines`` as code of ``syntax`` leaves the scan.  Only a line holding
+    something that can span lines (a block comment's or multi-line string's opener, or
+    the closer of the one open) is read in full: the rest leave the state as it is."""
+    spanning = (*syntax.block_comment[:1], *syntax.multiline)
     for line in lines:
+        if state is None:
+            if not any(s in line for s in spanning):
+                continue
+        elif state[1] not in line:
+            continue
         _text, state = _scan_line(line, syntax, state, False)
     return state
 
@@ -232,8 +241,27 @@ def _through(line: str, i: int, close: str, escapes: bool) -> tuple[int, bool]:
     return n, False
 
 
+_TRIGGERS: dict[Syntax, re.Pattern] = {}
+
+
+def _triggers(syn: Syntax) -> re.Pattern:
+    """Where something may start in code: a comment, a string, a typographic character."""
+    pattern = _TRIGGERS.get(syn)
+    if pattern is None:
+        starts = [*syn.line_comments, *syn.block_comment[:1], *syn.multiline, *syn.quotes]
+        chars = "".join(sorted(_CODE_FOLD))
+        pattern = re.compile("|".join(map(re.escape, starts)) + f"|[{re.escape(chars)}]")
+        _TRIGGERS[syn] = pattern
+    return pattern
+
+
 def _code_step(line: str, i: int, syn: Syntax, out: list[str], fold: bool):
     """One step of the scan in code at ``i``: the next position and the state."""
+    m = _triggers(syn).search(line, i)
+    if m is None or m.start() > i:  # plain code up to the next trigger
+        j = len(line) if m is None else m.start()
+        out.append(line[i:j])
+        return j, None
     if syn.block_comment and line.startswith(syn.block_comment[0], i):
         j, closed = _through(line, i + len(syn.block_comment[0]), syn.block_comment[1], False)
         out.append(line[i:j])

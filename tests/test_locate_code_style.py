@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.code_style import fold_delimiters, plain_indentation, syntax_for
+from git_aiapply.code_style import fold_delimiters, plain_indentation, scan_state, syntax_for
 from git_aiapply.errors import ApplyError
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
@@ -196,3 +196,17 @@ def test_property_curly_delimiters_in_code_fold_to_plain(words, quotes):
     want = [f"{p}{w}{p}" for w, (_o, _c, p) in zip(words, quotes)]
     line = "f(" + ", ".join(parts) + ");"
     assert fold_delimiters([line], JS_RULES, [True])[0] == "f(" + ", ".join(want) + ");"
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(["a", " ", "'", '"', '"""', "/*", "*/", "#", "//", "`",
+                                                 "\\", RSQ]), max_size=8).map("".join), max_size=8),
+       path=st.sampled_from(["a.py", "a.js", "a.go"]))
+def test_property_the_quick_scan_agrees_with_reading_every_line(lines, path):
+    """Skipping lines that cannot open or close anything spanning lines changes nothing."""
+    from git_aiapply.code_style import _scan_line
+
+    syntax, state = syntax_for(path), None
+    for line in lines:
+        _text, state = _scan_line(line, syntax, state, False)
+    assert scan_state(lines, syntax) == state
