@@ -313,13 +313,29 @@ def conform(path: str, shapes, lines: Sequence[str], start: int, end: int):
         return shapes
     new_side, added = _new_side(shapes, lines[start:end])
     new_side = [plain_indentation(t) if a else t for t, a in zip(new_side, added)]
-    if any(a and _needs_tabs(t) for t, a in zip(new_side, added)) and indents_with_tabs_only(lines):
-        new_side = tab_indentation(new_side, added, _level_above(lines, start))
     syntax = syntax_for(path)
+    if any(a and _needs_tabs(t) for t, a in zip(new_side, added)) and indents_with_tabs_only(lines):
+        in_string = _in_strings(new_side, syntax, lines, start)
+        new_side = tab_indentation(new_side, [a and not s for a, s in zip(added, in_string)],
+                                   _level_above(lines, start))
     if syntax is not None and any(a and has_typographic(t) for t, a in zip(new_side, added)):
         state = scan_state((lines[k] for k in range(start)), syntax)
         new_side = fold_delimiters(new_side, syntax, added, state)
     return _rebuilt(shapes, new_side, added)
+
+
+def _in_strings(new_side: list[str], syntax: Syntax | None, lines: Sequence[str],
+                start: int) -> list[bool]:
+    """Which lines of ``new_side`` start inside a multi-line string (a Go raw string, a
+    template literal, a docstring), whose spaces are text, not indentation."""
+    if syntax is None or not syntax.multiline:
+        return [False] * len(new_side)
+    state = scan_state((lines[k] for k in range(start)), syntax)
+    inside = []
+    for line in new_side:
+        inside.append(state is not None and state[0] == "string")
+        _text, state = _scan_line(line, syntax, state, False)
+    return inside
 
 
 def _level_above(lines: Sequence[str], start: int) -> int | None:

@@ -210,3 +210,10 @@ def test_property_the_quick_scan_agrees_with_reading_every_line(lines, path):
     for line in lines:
         _text, state = _scan_line(line, syntax, state, False)
     assert scan_state(lines, syntax) == state
+
+
+def test_spaces_inside_a_go_raw_string_are_text_not_indentation():
+    before = "package main\n\nfunc f() string {\n\treturn \"\"\n}\n"
+    out = run(before, [(" ", "func f() string {"), ("-", "\treturn \"\""), ("+", "\treturn `"),
+                       ("+", "    kept as written"), ("+", "`"), (" ", "}")], path="f.go")
+    assert "\treturn `\n    kept as written\n`\n}\n" in out
