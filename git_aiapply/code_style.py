@@ -50,7 +50,7 @@ _LANGUAGES = {
     **dict.fromkeys((".py", ".pyi", ".pyw"), Syntax(("#",), multiline=('"""', "'''"))),
     **dict.fromkeys((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"),
                     Syntax(("//",), ("/*", "*/"), multiline=("`",))),
-    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".cs"), _C_LIKE),
+    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs"), _C_LIKE),
     **dict.fromkeys((".java", ".kt", ".kts", ".scala", ".swift", ".dart", ".groovy"), _JVM),
     ".go": Syntax(("//",), ("/*", "*/"), multiline=("`",)),
     ".rs": Syntax(("//",), ("/*", "*/"), quotes=('"',)),  # 'a is a lifetime
