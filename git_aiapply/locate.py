@@ -18,13 +18,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 
-from . import edit_report
+from . import code_style, edit_report
 from .add_only import add_only_refusal
 from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
-from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
-                       edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
-                       nearby_lines, norm_line, quote_short)
+from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, added_keep_their_indent,
+                       correct_added, edit_indent_unit, fold_map, indent_mapping, indent_unit,
+                       leading_ws, nearby_lines, norm_line, prefix_slip, quote_short)
 from .ops import Hunk
 from .placer import SEARCH_BUDGET, Placer, line_evidence, narrow_by_line_numbers, same_edit
 from .record import record, replace
@@ -79,12 +79,12 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     restated |= narrow_by_line_numbers(hunks, candidates)
 
     # 2. choose one place per edit (BEHAVIOR.md §3)
-    placer = Placer(hunks, candidates, restated, correct=partial(_corrected_or_none, lines))
+    placer = Placer(hunks, candidates, restated, correct=partial(_corrected_or_none, lines, path))
     chosen = placer.place(lines, problem)
     placed = placer.distinct(chosen)
 
     # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies
-    runs = _changed_runs(placed, placer.shapes, lines, problem)
+    runs = _changed_runs(placed, placer.shapes, lines, problem, path)
     out, added, removed = _write_runs(ft, runs)
     log = _changes_log.get()
     if log is not None:  # recording_changes: where this text changed
@@ -153,16 +153,17 @@ def _problem(path: str, directive: str | None, h: Hunk, reason: str, **kw) -> Pr
                    edit_first_line=h.first_line(), **kw)
 
 
-def _corrected_or_none(lines: Sequence[str], p: Placement, runs):
+def _corrected_or_none(lines: Sequence[str], path: str, p: Placement, runs):
     """The placer's trial of a candidate: its corrected runs, or None when they cannot be
     corrected (on a copy: the candidate itself is not marked)."""
     try:
-        return _corrected_shapes(replace(p), runs, lines)
+        return _corrected_shapes(replace(p), runs, lines, path)
     except CannotCorrect:
         return None
 
 
-def _changed_runs(placed: list[Placement], shapes, lines: Sequence[str], problem) -> list:
+def _changed_runs(placed: list[Placement], shapes, lines: Sequence[str], problem,
+                  path: str) -> list:
     """The changed runs of all placed edits, in file order, as (start, end, edit, run,
     the lines written); runs never overlap (the placer checked).  ApplyError listing the
     edits whose added lines cannot be corrected to the file's indentation/punctuation."""
@@ -170,7 +171,7 @@ def _changed_runs(placed: list[Placement], shapes, lines: Sequence[str], problem
     problems: list[Problem] = []
     for p in placed:
         try:
-            corrected = _corrected_shapes(p, shapes[p.index], lines)
+            corrected = _corrected_shapes(p, shapes[p.index], lines, path)
         except CannotCorrect as e:
             problems.append(problem(p.hunk, str(e), nearby=numbered(lines, p.start, p.end),
                                     nearby_label="the matched lines of the file",
@@ -278,10 +279,18 @@ def _share(hunks, members, cands, candidates, restated, problem, problems) -> No
             candidates[m] = [replace(c, hunk=hunks[m], index=m) for c in cands]
 
 
-def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):
+def _corrected_shapes(p: Placement, shapes, lines: Sequence[str], path: str = ""):
     """The hunk's changed runs with the added lines as the file writes them: what a loose
-    tier tolerated (indentation, typographic punctuation) corrected, blank lines emptied.
-    Sets the placement's ``indent`` / ``fold``.  CannotCorrect when they cannot be."""
+    tier tolerated (indentation, typographic punctuation) corrected, blank lines emptied,
+    then brought to a code file's conventions whatever the tier (``code_style``: tabs,
+    plain delimiters, plain spaces in indentation).  Sets the placement's ``indent`` /
+    ``fold``.  CannotCorrect when they cannot be."""
+    shapes = _loose_corrected(p, shapes, lines)
+    return code_style.conform(path, shapes, lines, p.start, p.end) if path else shapes
+
+
+def _loose_corrected(p: Placement, shapes, lines: Sequence[str]):
+    """What a loose tier tolerated, corrected in the added lines (BEHAVIOR.md §3)."""
     if p.tier == 0:
         return shapes
     if p.tier == 1:  # trailing whitespace tolerated: whitespace-only added lines emptied
@@ -289,15 +298,25 @@ def _corrected_shapes(p: Placement, shapes, lines: Sequence[str]):
     old = p.hunk.old
     matched = lines[p.start:p.end]
     added = [t for _a, _b, texts in shapes for t in texts if t.strip()]
+    p.indent = _indent_mapping(p, matched, added, lines)
+    p.fold = fold_map(matched, old) if p.tier == 3 else None
+    return [(a, b, [correct_added(t, p.indent, p.fold) for t in texts]) for a, b, texts in shapes]
+
+
+def _indent_mapping(p: Placement, matched, added: list[str], lines: Sequence[str]):
+    """The indentation mapping of a loose match; None when the added lines keep their own
+    (nothing to map, or a diff's context only slipped its one-space prefix)."""
+    slip = prefix_slip(p.hunk.kind, [(tag, t) for tag, t in p.hunk.lines if tag != "+"], matched)
+    near = lines[max(0, p.start - 200):p.end + 200]
+    if slip and added_keep_their_indent(slip, [leading_ws(t) for t in added], near):
+        return None
     pairs = [(leading_ws(e), leading_ws(f), p.start + k + 1)
-             for k, (f, e) in enumerate(zip(matched, old)) if f.strip() and e.strip()]
+             for k, (f, e) in enumerate(zip(matched, p.hunk.old)) if f.strip() and e.strip()]
     edit_unit = file_unit = None
     if len({e for e, _f, _n in pairs}) == 1:  # one depth matched: the units tell the levels
         edit_unit = edit_indent_unit(t for _tag, t in p.hunk.lines)
-        file_unit = indent_unit(lines[max(0, p.start - 200):p.end + 200])
-    p.indent = indent_mapping(pairs, [leading_ws(t) for t in added], edit_unit, file_unit)
-    p.fold = fold_map(matched, old) if p.tier == 3 else None
-    return [(a, b, [correct_added(t, p.indent, p.fold) for t in texts]) for a, b, texts in shapes]
+        file_unit = indent_unit(near)
+    return indent_mapping(pairs, [leading_ws(t) for t in added], edit_unit, file_unit)
 
 
 def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: LineIndex,

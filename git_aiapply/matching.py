@@ -258,6 +258,43 @@ def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
     return _single_depth(e0, f0, shift, added, edit_unit, file_unit)
 
 
+def prefix_slip(kind: str, old_lines: list[tuple[str, str]], matched: Sequence[str]) -> int:
+    """+1 (or -1) when a diff hunk's (or apply-patch chunk's) old side is one column off
+    the file only because its context lines gained a second one-space prefix (or lost
+    theirs): every non-blank context line is the file's line plus one leading space (or
+    less one), alike, and every non-blank removed line is the file's own; else 0.
+    ``old_lines``: the (tag, text) of the old side, in order, beside the ``matched``
+    lines of the file.  SEARCH/REPLACE has no prefix to slip: 0."""
+    if kind not in ("hunk", "chunk"):
+        return 0
+    slips = set()
+    for (tag, e), f in zip(old_lines, matched):
+        if not e.strip() or not f.strip():
+            continue
+        if tag != " ":
+            if e != f:
+                return 0
+            continue
+        slips.add(1 if e == " " + f else -1 if f == " " + e else 0)
+    return slips.pop() if len(slips) == 1 else 0
+
+
+def added_keep_their_indent(slip: int, added: list[str], file_lines: Sequence[str]) -> bool:
+    """Whether the added lines of a hunk whose context slipped by ``slip`` columns keep
+    their own indentation (the slip was the prefix's) rather than being mapped (the whole
+    hunk drifted, '+ ' written with a space after the plus too): mapped only when the
+    added lines' indentations are off the file's grid (the widths of its lines around the
+    place all divide by some step) and shifting them by the slip puts every one on it."""
+    step = 0
+    for line in file_lines:
+        if line.strip():
+            step = gcd(step, len(leading_ws(line)))
+    widths = [len(w) for w in added]
+    if step < 2 or all(w % step == 0 for w in widths):
+        return True
+    return not all(w - slip >= 0 and (w - slip) % step == 0 for w in widths)
+
+
 def _refuse_inconsistent(pairs) -> None:
     seen: dict[str, tuple[str, int]] = {}
     for e, f, n in pairs:

@@ -27,11 +27,11 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 # package: all its modules.
 # The core: a response's operations to a plan, pure functions of text and trees.
 CORE = {f"git_aiapply.{m}" for m in (
-    "formats.", "already", "anchors", "chatter", "dates", "diff_groups", "diffstat",
-    "divider_readings", "edit_report", "errors", "explanation", "gather", "hashline",
-    "limits", "locate", "matching", "message", "missing_file", "ops", "overlay", "paths",
-    "placeholders", "placer", "plan", "record", "text", "text_edits", "threeway", "tracked_names",
-    "trailers")}
+    "formats.", "add_only", "already", "anchors", "chatter", "code_style", "dates",
+    "diff_groups", "diffstat", "divider_readings", "edit_report", "errors", "explanation",
+    "gather", "hashline", "limits", "locate", "matching", "message", "missing_file", "ops",
+    "overlay", "paths", "placeholders", "placer", "plan", "record", "text", "text_edits",
+    "threeway", "tracked_names", "trailers")}
 # The readers: a response's bytes (a file, standard input, tool calls) to operations.
 READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs")}
 # The command line: click, the terminal, the entry points, one module per subcommand.

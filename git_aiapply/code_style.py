@@ -1,0 +1,367 @@
+"""A code file's conventions that an edit's added lines are brought to, whatever tier
+matched (BEHAVIOR.md §3): odd spaces in an added line's indentation become spaces; in a
+file indented with tabs only, an added line indented with spaces gets tabs, level for
+level; a typographic quote or dash standing where the file's language needs the plain
+one (not inside a plain-quoted string literal or a comment) is folded.  Prose files
+(.md, .txt, .rst, ...) keep everything.  ``conform`` applies all of it to one placed
+edit's changed runs."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+import re
+from math import gcd
+from pathlib import PurePosixPath
+
+from .matching import CannotCorrect
+from .record import record
+
+# Odd spaces and zero-width characters an indentation may hold, and what they become.
+_ODD_SPACES = {c: " " for c in "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                               "\u2009\u200a\u202f\u205f\u3000"}
+_ZERO_WIDTH = {c: "" for c in "\u200b\u200c\u200d\u2060\ufeff"}
+_INDENT_FOLD = {**_ODD_SPACES, **_ZERO_WIDTH}
+# Typographic characters and the plain ones they stand for in code.
+_QUOTES = {**{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4"},
+           **{c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"}}
+_CODE_FOLD = {**_QUOTES, **_INDENT_FOLD, "\u2026": "...",
+              **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}}
+
+PROSE_SUFFIXES = frozenset((".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".adoc",
+                            ".asciidoc", ".org", ".tex", ".html", ".htm", ".xml", ".svg",
+                            ".po", ".pot", ".csv", ".tsv", ".rtf", ".textile", ".wiki"))
+# Files without a suffix that are code; any other such name (README, LICENSE) is prose.
+CODE_NAMES = frozenset(("makefile", "gnumakefile", "dockerfile", "containerfile",
+                        "jenkinsfile", "rakefile", "gemfile", "vagrantfile", "justfile"))
+
+
+@record(frozen=True)
+class Syntax:
+    """What delimits strings and comments in a language, as far as folding needs."""
+
+    line_comments: tuple = ()
+    block_comment: tuple = ()  # (open, close), or () for none
+    quotes: tuple = ("'", '"')  # strings that end on their line
+    multiline: tuple = ()  # string delimiters that may span lines
+
+
+_C_LIKE = Syntax(("//",), ("/*", "*/"))
+_JVM = Syntax(("//",), ("/*", "*/"), multiline=('"""',))
+_LANGUAGES = {
+    **dict.fromkeys((".py", ".pyi", ".pyw"), Syntax(("#",), multiline=('"""', "'''"))),
+    **dict.fromkeys((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"),
+                    Syntax(("//",), ("/*", "*/"), multiline=("`",))),
+    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs"), _C_LIKE),
+    **dict.fromkeys((".java", ".kt", ".kts", ".scala", ".swift", ".dart", ".groovy"), _JVM),
+    ".go": Syntax(("//",), ("/*", "*/"), multiline=("`",)),
+    ".rs": Syntax(("//",), ("/*", "*/"), quotes=('"',)),  # 'a is a lifetime
+    ".rb": Syntax(("#",)),
+    ".php": Syntax(("//", "#"), ("/*", "*/")),
+    ".lua": Syntax(("--",)),
+    ".sql": Syntax(("--",), ("/*", "*/")),
+    **dict.fromkeys((".css", ".scss", ".less"), Syntax((), ("/*", "*/"))),
+    ".json": Syntax(quotes=('"',)),
+}
+
+
+def is_prose(path: str) -> bool:
+    """Whether ``path`` holds prose, whose added lines keep every character as written."""
+    p = PurePosixPath(path)
+    if not p.suffix:
+        return p.name.lower() not in CODE_NAMES
+    return p.suffix.lower() in PROSE_SUFFIXES
+
+
+def syntax_for(path: str) -> Syntax | None:
+    """The string and comment syntax of ``path``'s language; None when it is not a
+    language whose strings and comments are known (typographic characters then kept:
+    a shell word, a YAML scalar, JSX text may be prose standing outside quotes)."""
+    return _LANGUAGES.get(PurePosixPath(path).suffix.lower())
+
+
+# ---- odd spaces in indentation ----------------------------------------------------------
+
+def plain_indentation(text: str) -> str:
+    """``text`` with the odd spaces of its indentation made spaces and its zero-width
+    characters there dropped (a model's no-break spaces are a syntax error in code)."""
+    k = 0
+    while k < len(text) and (text[k] in " \t" or text[k] in _INDENT_FOLD):
+        k += 1
+    head = text[:k]
+    if k == len(text) or head.isascii():
+        return text
+    return "".join(_INDENT_FOLD.get(c, c) for c in head) + text[k:]
+
+
+# ---- tabs --------------------------------------------------------------------------------
+
+def indents_with_tabs_only(lines: Sequence[str]) -> bool:
+    """Whether some line of the file starts with a tab and none starts with a space
+    followed by code (a ' * ' line of a block comment does not count)."""
+    tabs = False
+    for line in lines:
+        if line.startswith(" "):
+            body = line.lstrip(" ")
+            if body and not body.startswith(("*", "\t")):
+                return False
+        elif line.startswith("\t"):
+            tabs = True
+    return tabs
+
+
+def _tab_level(line: str) -> int:
+    return len(line) - len(line.lstrip("\t"))
+
+
+def _spaces(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _needs_tabs(line: str) -> bool:
+    return line.startswith(" ") and bool(line.strip()) and not line.lstrip(" ").startswith("*")
+
+
+def tab_indentation(new_side: list[str], added: list[bool], level_before: int | None) -> list[str]:
+    """``new_side`` (the edit's new lines as the file will hold them, ``added`` marking
+    its own) with the space indentation of added lines made tabs, for a file indented with
+    tabs only.  The answer's unit is the largest run of spaces dividing every such
+    indentation; a single depth that is several 4-space steps may also be that many tabs
+    of 4.  A reading places each line at most one level deeper than the non-blank line
+    before it (``level_before``: the file's line above the edit).  CannotCorrect when no
+    reading, or two readings placing a line differently, remain: never a mix."""
+    todo = [k for k, (t, a) in enumerate(zip(new_side, added)) if a and _needs_tabs(t)]
+    if not todo:
+        return new_side
+    unit = 0
+    for k in todo:
+        unit = gcd(unit, _spaces(new_side[k]))
+    first = new_side[todo[0]].strip()
+    if unit < 2:
+        raise CannotCorrect(_TABS + f": the added line {first!r} is indented with "
+                            f"{_spaces(new_side[todo[0]])} space(s), not a whole number of levels")
+    units = [unit] + ([4] if unit > 4 and unit % 4 == 0 else [])
+    readings, bad = {}, ""
+    for u in units:
+        out, bad_line = _tab_reading(new_side, set(todo), u, level_before)
+        if out is not None:
+            readings.setdefault(tuple(out), u)
+        bad = bad or bad_line
+    if len(readings) == 1:
+        return list(next(iter(readings)))
+    if not readings:
+        raise CannotCorrect(_TABS + f": read as tabs of {unit} spaces, the added line {bad!r} "
+                            "would be more than one level deeper than the line before it")
+    raise CannotCorrect(_TABS + f": its added lines (from {first!r}) are indented "
+                        f"{unit} spaces, which could be one tab or {unit // 4}; write them with tabs")
+
+
+_TABS = "the file indents with tabs only, but the edit indents with spaces"
+
+
+def _tab_reading(new_side: list[str], todo: set[int], unit: int,
+                 level_before: int | None) -> tuple[list[str] | None, str]:
+    """The lines with tabs for spaces at ``unit`` spaces a tab, or None and the added
+    line that reading cannot place."""
+    out = []
+    previous = level_before
+    for k, line in enumerate(new_side):
+        if k in todo:
+            spaces = _spaces(line)
+            level = spaces // unit
+            if spaces % unit or (previous is not None and level > previous + 1):
+                return None, line.strip()
+            line = "\t" * level + line[spaces:]
+        if line.strip():
+            previous = _tab_level(line)
+        out.append(line)
+    return out, ""
+
+
+# ---- typographic delimiters -------------------------------------------------------------
+
+def fold_delimiters(lines: list[str], syntax: Syntax, added: list[bool], state=None) -> list[str]:
+    """``lines`` read in order as code of ``syntax`` from ``state`` (where the lines
+    before left the scan: inside a block comment or a multi-line string, or None), with
+    the typographic characters of the ``added`` ones folded where they stand in code: not
+    inside a plain-quoted string or a comment.  A typographic quote is folded only as a
+    delimiter: with a closing quote of its kind later on the line (both then plain); a
+    lone one is kept.  Dashes, ellipses and odd spaces in code are folded."""
+    out = []
+    for line, fold in zip(lines, added):
+        text, state = _scan_line(line, syntax, state, fold)
+        out.append(text)
+    return out
+
+
+def scan_state(lines, syntax: Syntax, state=None):
+    """Where reading ``lines`` as code of ``syntax`` leaves the scan.  Only a line holding
+    something that can span lines (a block comment's or multi-line string's opener, or
+    the closer of the one open) is read in full: the rest leave the state as it is."""
+    spanning = (*syntax.block_comment[:1], *syntax.multiline)
+    for line in lines:
+        if state is None:
+            if not any(s in line for s in spanning):
+                continue
+        elif state[1] not in line:
+            continue
+        _text, state = _scan_line(line, syntax, state, False)
+    return state
+
+
+def _scan_line(line: str, syn: Syntax, state, fold: bool):
+    out: list[str] = []
+    i, n = 0, len(line)
+    while i < n:
+        if state is not None:  # ("block" | "string", closing delimiter)
+            j, closed = _through(line, i, state[1], escapes=state[0] == "string")
+            out.append(line[i:j])
+            i = j
+            if not closed:
+                return _joined(line, out, fold), state
+            state = None
+            continue
+        i, state = _code_step(line, i, syn, out, fold)
+    return _joined(line, out, fold), state
+
+
+def _joined(line: str, out: list[str], fold: bool) -> str:
+    return "".join(out) if fold else line
+
+
+def _through(line: str, i: int, close: str, escapes: bool) -> tuple[int, bool]:
+    """The position just past ``close`` from ``i`` (a backslash escapes the next character
+    when ``escapes``), and whether it was found; else the end of the line."""
+    n = len(line)
+    while i < n:
+        if escapes and line[i] == "\\":
+            i += 2
+            continue
+        if line.startswith(close, i):
+            return i + len(close), True
+        i += 1
+    return n, False
+
+
+_TRIGGERS: dict[Syntax, re.Pattern] = {}
+
+
+def _triggers(syn: Syntax) -> re.Pattern:
+    """Where something may start in code: a comment, a string, a typographic character."""
+    pattern = _TRIGGERS.get(syn)
+    if pattern is None:
+        starts = [*syn.line_comments, *syn.block_comment[:1], *syn.multiline, *syn.quotes]
+        chars = "".join(sorted(_CODE_FOLD))
+        pattern = re.compile("|".join(map(re.escape, starts)) + f"|[{re.escape(chars)}]")
+        _TRIGGERS[syn] = pattern
+    return pattern
+
+
+def _code_step(line: str, i: int, syn: Syntax, out: list[str], fold: bool):
+    """One step of the scan in code at ``i``: the next position and the state."""
+    m = _triggers(syn).search(line, i)
+    if m is None or m.start() > i:  # plain code up to the next trigger
+        j = len(line) if m is None else m.start()
+        out.append(line[i:j])
+        return j, None
+    if syn.block_comment and line.startswith(syn.block_comment[0], i):
+        j, closed = _through(line, i + len(syn.block_comment[0]), syn.block_comment[1], False)
+        out.append(line[i:j])
+        return j, None if closed else ("block", syn.block_comment[1])
+    if any(line.startswith(c, i) for c in syn.line_comments):
+        out.append(line[i:])
+        return len(line), None
+    delim = next((d for d in syn.multiline if line.startswith(d, i)), None)
+    if delim is not None:
+        j, closed = _through(line, i + len(delim), delim, True)
+        out.append(line[i:j])
+        return j, None if closed else ("string", delim)
+    c = line[i]
+    if c in syn.quotes:
+        j, _closed = _through(line, i + 1, c, True)  # a plain string ends on its line
+        out.append(line[i:j])
+        return j, None
+    if c in _QUOTES:
+        return _typographic_string(line, i, syn, out), None
+    out.append(_CODE_FOLD.get(c, c))
+    return i + 1, None
+
+
+def _typographic_string(line: str, i: int, syn: Syntax, out: list[str]) -> int:
+    """A string opened by a typographic quote at ``i``: up to the next quote of its kind,
+    plain or typographic, both delimiters then plain; a lone quote is kept."""
+    plain = _QUOTES[line[i]]
+    if plain not in syn.quotes:
+        out.append(line[i])
+        return i + 1
+    for j in range(i + 1, len(line)):
+        if line[j] == plain or _QUOTES.get(line[j]) == plain:
+            out.append(plain + line[i + 1:j] + plain)
+            return j + 1
+    out.append(line[i])
+    return i + 1
+
+
+def has_typographic(text: str) -> bool:
+    return not text.isascii() and any(c in _CODE_FOLD for c in text)
+
+
+# ---- one placed edit ---------------------------------------------------------------------
+
+def conform(path: str, shapes, lines: Sequence[str], start: int, end: int):
+    """The changed runs ``shapes`` (relative to the edit's place ``start``..``end`` in
+    ``lines``) with their added lines brought to the file's conventions."""
+    if is_prose(path):
+        return shapes
+    new_side, added = _new_side(shapes, lines[start:end])
+    new_side = [plain_indentation(t) if a else t for t, a in zip(new_side, added)]
+    syntax = syntax_for(path)
+    if any(a and _needs_tabs(t) for t, a in zip(new_side, added)) and indents_with_tabs_only(lines):
+        in_string = _in_strings(new_side, syntax, lines, start)
+        new_side = tab_indentation(new_side, [a and not s for a, s in zip(added, in_string)],
+                                   _level_above(lines, start))
+    if syntax is not None and any(a and has_typographic(t) for t, a in zip(new_side, added)):
+        state = scan_state((lines[k] for k in range(start)), syntax)
+        new_side = fold_delimiters(new_side, syntax, added, state)
+    return _rebuilt(shapes, new_side, added)
+
+
+def _in_strings(new_side: list[str], syntax: Syntax | None, lines: Sequence[str],
+                start: int) -> list[bool]:
+    """Which lines of ``new_side`` start inside a multi-line string (a Go raw string, a
+    template literal, a docstring), whose spaces are text, not indentation."""
+    if syntax is None or not syntax.multiline:
+        return [False] * len(new_side)
+    state = scan_state((lines[k] for k in range(start)), syntax)
+    inside = []
+    for line in new_side:
+        inside.append(state is not None and state[0] == "string")
+        _text, state = _scan_line(line, syntax, state, False)
+    return inside
+
+
+def _level_above(lines: Sequence[str], start: int) -> int | None:
+    for k in range(start - 1, max(-1, start - 200), -1):
+        if lines[k].strip():
+            return _tab_level(lines[k])
+    return None
+
+
+def _new_side(shapes, matched: Sequence[str]) -> tuple[list[str], list[bool]]:
+    """The edit's new lines in order (the file's matched lines between its runs), and
+    which of them it adds."""
+    seq: list[str] = []
+    added: list[bool] = []
+    pos = 0
+    for a, b, texts in shapes:
+        seq.extend(matched[pos:a])
+        seq.extend(texts)
+        added.extend([False] * (a - pos) + [True] * len(texts))
+        pos = b
+    seq.extend(matched[pos:])
+    added.extend([False] * (len(matched) - pos))
+    return seq, added
+
+
+def _rebuilt(shapes, new_side: list[str], added: list[bool]):
+    texts = iter(t for t, a in zip(new_side, added) if a)
+    return [(a, b, [next(texts) for _t in run]) for a, b, run in shapes]
+

@@ -1,0 +1,7 @@
+class Store:
+    def value(self):
+        total = 0
+        for item in self.items.values():
+            total += item.total()
+            print(item)
+        return total

@@ -1,0 +1,6 @@
+class Store:
+    def value(self):
+        total = 0
+        for item in self.items.values():
+            total += item.total()
+        return total
