@@ -2,6 +2,7 @@
 opens, and the refusals when a chunk's lines are not where its anchors say."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import islice
 
@@ -53,20 +54,122 @@ def indent_width(line: str) -> int:
     return len(leading_ws(line).expandtabs(8))
 
 
+# What a light tokenizer of the common languages reads: brackets, string delimiters
+# (quotes, backticks, triple quotes), comments (`#`, `//`, `/* */`) and backslash escapes.
+_TOKENS = re.compile(r'"""|\'\'\'|/\*|\*/|//|[\\"\'`#()\[\]{}]')
+_OPENER = {")": "(", "]": "[", "}": "{"}
+_LONG = {'"""': '"""', "'''": "'''", "`": "`", "/*": "*/"}  # what closes each, across lines
+
+
+class Nesting:
+    """What is open after the lines fed so far: brackets, and a multi-line string or
+    comment.  Quotes close on their own line; a closing bracket closes the innermost open
+    one of its kind and what was opened inside it (a stray opener), and is ignored when
+    none is open (a stray closer, or one opened before the first line fed)."""
+
+    def __init__(self):
+        self.brackets: list[tuple[str, int]] = []  # (bracket, line it opened on)
+        self.long: tuple[str, int] | None = None  # (opening delimiter, line)
+
+    @property
+    def closed(self) -> bool:
+        return not self.brackets and self.long is None
+
+    def outermost(self) -> tuple[str, int] | None:
+        """(opening text, 0-based line) of the outermost thing still open."""
+        if self.brackets:
+            return self.brackets[0]
+        return self.long
+
+    def feed(self, line: str, number: int) -> None:
+        pos, quote = 0, None
+        while (m := _TOKENS.search(line, pos)) is not None:
+            tok, pos = m.group(), m.end()
+            if tok == "\\":
+                pos += 1 if quote or (self.long and self.long[0] != "/*") else 0
+            elif self.long is not None:
+                if tok == _LONG[self.long[0]]:
+                    self.long = None
+            elif quote is not None:
+                if tok[0] == quote:  # a triple quote after a quote: the quote closes first
+                    quote, pos = None, m.start() + 1
+            elif tok in ("#", "//"):
+                if _starts_comment(line, m.start()):
+                    return
+            elif tok in _LONG:
+                self.long = (tok, number)
+            elif tok in "\"'":
+                quote = tok
+            else:
+                self._bracket(tok, number)
+
+    def _bracket(self, tok: str, number: int) -> None:
+        if tok in "([{":
+            self.brackets.append((tok, number))
+            return
+        want = _OPENER.get(tok)
+        for k in range(len(self.brackets) - 1, -1, -1):
+            if self.brackets[k][0] == want:
+                del self.brackets[k:]
+                return
+
+
+def _starts_comment(line: str, at: int) -> bool:
+    """`#` or `//` at the start of the text or after a space (not `a.#b`, `$#`, `http://`)."""
+    return at == 0 or line[at - 1].isspace()
+
+
 def anchored_block(lines: Sequence[str], at: int) -> int | None:
-    """End (exclusive) of the block the anchor line ``at`` opens: up to and including the
+    """End (exclusive) of the block the anchor line ``at`` opens (block_extent)."""
+    return block_extent(lines, at)[0]
+
+
+def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, int] | None]:
+    """(end, unclosed) of the block the anchor line ``at`` opens: up to and including the
     next non-blank line indented at or left of it (a closing brace, the next header: an
-    edit's context may reach it).  None when the next non-blank line is not indented
-    deeper: the anchor opens no indented block (a markdown heading) and bounds nothing."""
+    edit's context may reach it) that is not inside brackets or a multi-line string or
+    comment opened from the anchor line on (a wrapped signature's `):`, a column-0 line of
+    a docstring).  When a line at the anchor's level closes what was open and the next one
+    is not deeper, the block ends with that line (`}`).  None when no line is indented
+    deeper: the anchor opens no indented block (a markdown heading) and bounds nothing.
+
+    What is still open at the end of the file cannot tell where the block ends (a cut-off
+    file, a delimiter the tokenizer misread): the block then ends at the first line at the
+    anchor's level after it opened, as the indentation alone says, and ``unclosed`` is
+    (what, 0-based line) for the refusal."""
     width = indent_width(lines[at])
+    nest = Nesting()
+    nest.feed(lines[at], at)
     inside = False
+    closing = None  # a line at the anchor's level that closed everything open
+    passed: list[int] = []  # lines at the anchor's level passed over because something was open
     for i, line in enumerate(iter_from(lines, at + 1), at + 1):
         if not line.strip():
             continue
-        if indent_width(line) <= width:
-            return i + 1 if inside else None
-        inside = True
-    return len(lines) if inside else None
+        deeper = indent_width(line) > width
+        was_open = not nest.closed
+        if not (deeper or was_open):
+            return ((closing if closing is not None else i) + 1 if inside else None), None
+        if deeper:
+            inside, closing = True, None
+        else:
+            passed.append(i)
+        nest.feed(line, i)
+        if was_open and not deeper and nest.closed:
+            closing = i
+    return _end_of_file_extent(lines, nest, passed, closing, inside)
+
+
+def _end_of_file_extent(lines, nest: Nesting, passed: list[int], closing, inside: bool):
+    """block_extent when the file ends before a line at the anchor's level ends the block."""
+    if not nest.closed:
+        opened = nest.outermost()
+        later = [i for i in passed if i > opened[1]]
+        if later:  # bounded: what never closes takes no line at the anchor's level
+            return (later[0] + 1 if inside else None), opened
+    if not inside:
+        return None, None
+    return (closing + 1 if closing is not None else len(lines)), None
 
 
 def locate_anchors(anchors: list[str], lines: Sequence[str], index: LineIndex, cursor: int):
@@ -81,15 +184,17 @@ def locate_anchors(anchors: list[str], lines: Sequence[str], index: LineIndex, c
             found = find_anchor(lines, a, 0)
         if found is None:
             outside = block is not None and find_anchor(lines, a, start) is not None
-            where = (f" inside the block of {block[0]!r} (lines {block[1] + 1}-{end})" if outside
+            where = (f" inside the block of {block[0]!r} ({block_span(block, end)})" if outside
                      else " after the previous anchor" if k else "")
             raise AnchorRefusal(
                 f"anchor line {a.strip()!r} not found" + where,
                 hint="use an '@@' line copied from the file (a class or function header)",
                 nearby=nearby_lines(lines, [a], index))
-        block_end = anchored_block(lines, found)
+        block_end, unclosed = block_extent(lines, found)
         if block_end is not None:
-            end, block = min(block_end, end or block_end), (a.strip(), found)
+            if end is not None and end < block_end:
+                unclosed = None  # the outer block bounds it: its own end does not matter
+            end, block = min(block_end, end or block_end), (a.strip(), found, unclosed)
         start = found + 1
     return found, end, block
 
@@ -98,13 +203,45 @@ def refuse_outside_block(old: list[str], index: LineIndex, block, end: int) -> N
     """The old side fits, but not inside the anchored block: refused, naming the anchor."""
     _tier, fits = index.first_fits(old)
     if fits:
-        anchor, at = block
         raise AnchorRefusal(
-            f"the edit's old lines fit only outside the block of the anchor {anchor!r} "
-            f"(lines {at + 1}-{end}), at line {fits[0] + 1}",
+            f"the edit's old lines fit only outside the block of the anchor {block[0]!r} "
+            f"({block_span(block, end)}), at line {fits[0] + 1}",
             hint="use the '@@' line of the block that holds the edit, or drop the anchor",
             nearby=numbered(index.lines, fits[0], fits[0] + len(old)),
             nearby_label="where they fit")
+
+
+def block_span(block, end: int) -> str:
+    """The lines of an anchored block for a refusal, and why it ends there when that was
+    not decided by the file (something opened in it is never closed)."""
+    _anchor, at, unclosed = block
+    span = f"lines {at + 1}-{end}"
+    if unclosed is not None:
+        span += (f"; taken to end there because the {unclosed[0]!r} opened at line "
+                 f"{unclosed[1] + 1} is never closed")
+    return span
+
+
+def fit_after_anchor(old: list[str], index: LineIndex, anchor_line: int, hi: int | None,
+                     keep=None) -> tuple[int, list[int]]:
+    """(tier, [start]) of an anchored chunk's old side: its first fit after the anchor
+    line (inside ``hi``), else a fit starting at the anchor line itself (the chunk changes
+    or restates the line it anchors on).  A fit at the anchor line and another after it
+    on the same tier: refused as ambiguous (the anchor names the one, Codex takes the
+    other); on different tiers the closer match wins, as tiers always do."""
+    tier, fits = index.first_fits(old, anchor_line + 1, hi, keep=keep)
+    at_tier, at_fits = index.first_fits(
+        old, anchor_line, hi, keep=lambda s: s == anchor_line and (keep is None or keep(s)))
+    if not at_fits or (fits and tier < at_tier):
+        return tier, fits[:1]
+    if fits and tier == at_tier:
+        raise AnchorRefusal(
+            f"ambiguous: the edit's old lines start at the anchor line {anchor_line + 1} "
+            f"itself and fit again after it, at line {fits[0] + 1}",
+            hint="start the edit after its '@@' line, or include more unchanged context "
+                 "lines so it matches exactly one place",
+            candidates=[anchor_line + 1, fits[0] + 1])
+    return at_tier, at_fits
 
 
 def numbered(lines: Sequence[str], start: int, end: int) -> list[tuple[int, str]]:
