@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from itertools import islice
+from weakref import WeakKeyDictionary
 
 from .matching import LineIndex, fold_punctuation, leading_ws, nearby_lines
 
@@ -56,9 +57,13 @@ def indent_width(line: str) -> int:
 
 # What a light tokenizer of the common languages reads: brackets, string delimiters
 # (quotes, backticks, triple quotes), comments (`#`, `//`, `/* */`) and backslash escapes.
-_TOKENS = re.compile(r'"""|\'\'\'|/\*|\*/|//|[\\"\'`#()\[\]{}]')
+# A quoted string is one token and closes on its own line (or the line ends it).
+_TOKENS = re.compile(r'"""|\'\'\'|/\*|//|#|`|"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|[()\[\]{}]')
 _OPENER = {")": "(", "]": "[", "}": "{"}
-_LONG = {'"""': '"""', "'''": "'''", "`": "`", "/*": "*/"}  # what closes each, across lines
+_BRACKETS = frozenset("()[]{}")
+# what closes each multi-line string or comment (escapes are skipped in strings)
+_LONG_END = {'"""': re.compile(r'\\.|"""', re.S), "\'\'\'": re.compile(r"\\.|\'\'\'", re.S),
+             "`": re.compile(r"\\.|`", re.S), "/*": re.compile(r"\*/")}
 
 
 class Nesting:
@@ -82,26 +87,30 @@ class Nesting:
         return self.long
 
     def feed(self, line: str, number: int) -> None:
-        pos, quote = 0, None
-        while (m := _TOKENS.search(line, pos)) is not None:
+        pos = 0
+        while pos is not None:
+            if self.long is not None:
+                pos = self._close_long(line, pos)
+                continue
+            m = _TOKENS.search(line, pos)
+            if m is None:
+                return
             tok, pos = m.group(), m.end()
-            if tok == "\\":
-                pos += 1 if quote or (self.long and self.long[0] != "/*") else 0
-            elif self.long is not None:
-                if tok == _LONG[self.long[0]]:
-                    self.long = None
-            elif quote is not None:
-                if tok[0] == quote:  # a triple quote after a quote: the quote closes first
-                    quote, pos = None, m.start() + 1
-            elif tok in ("#", "//"):
+            if tok in ("#", "//"):
                 if _starts_comment(line, m.start()):
                     return
-            elif tok in _LONG:
+            elif tok in _LONG_END:
                 self.long = (tok, number)
-            elif tok in "\"'":
-                quote = tok
-            else:
+            elif tok in _BRACKETS:
                 self._bracket(tok, number)
+
+    def _close_long(self, line: str, pos: int) -> int | None:
+        """Where the open multi-line string or comment closes on ``line`` (None: it does not)."""
+        for m in _LONG_END[self.long[0]].finditer(line, pos):
+            if m.group()[0] != "\\":
+                self.long = None
+                return m.end()
+        return None
 
     def _bracket(self, tok: str, number: int) -> None:
         if tok in "([{":
@@ -190,13 +199,26 @@ def locate_anchors(anchors: list[str], lines: Sequence[str], index: LineIndex, c
                 f"anchor line {a.strip()!r} not found" + where,
                 hint="use an '@@' line copied from the file (a class or function header)",
                 nearby=nearby_lines(lines, [a], index))
-        block_end, unclosed = block_extent(lines, found)
+        block_end, unclosed = _cached_extent(lines, index, found)
         if block_end is not None:
             if end is not None and end < block_end:
                 unclosed = None  # the outer block bounds it: its own end does not matter
             end, block = min(block_end, end or block_end), (a.strip(), found, unclosed)
         start = found + 1
     return found, end, block
+
+
+# block extents per file (its LineIndex): chunks nested in one big class share its block
+_EXTENTS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _cached_extent(lines: Sequence[str], index: LineIndex, at: int):
+    if index.lines is not lines:
+        return block_extent(lines, at)
+    known = _EXTENTS.setdefault(index, {})
+    if at not in known:
+        known[at] = block_extent(lines, at)
+    return known[at]
 
 
 def refuse_outside_block(old: list[str], index: LineIndex, block, end: int) -> None:

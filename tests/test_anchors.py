@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.anchors import anchored_block
+from git_aiapply.anchors import Nesting, anchored_block
 from git_aiapply.errors import ApplyError
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
@@ -232,3 +232,34 @@ def test_a_chunk_whose_old_side_fits_after_the_anchor_still_goes_there():
     before = "def f():\n    a = 1\n    a = 1\n"
     assert run(before, H("-    a = 1\n+    a = 2", anchors=["def f():"])) == \
         "def f():\n    a = 2\n    a = 1\n"
+
+
+# ---- the tokenizer: what is inside a string or comment changes nothing ----------------------
+
+CODE = st.lists(st.sampled_from(["(", ")", "[", "]", "{", "}", "x", " ", "=", ","]), max_size=10).map("".join)
+JUNK = st.text(alphabet="()[]{}'\"`#/* x", max_size=10)
+
+
+def state(lines: list[str]) -> tuple:
+    nest = Nesting()
+    for i, line in enumerate(lines):
+        nest.feed(line, i)
+    return [b for b, _ in nest.brackets], nest.long
+
+
+@settings(max_examples=200, deadline=None)
+@given(CODE, CODE, JUNK, st.sampled_from(['"', "'", "#", "//", "/*", '"""']))
+def test_brackets_and_quotes_inside_a_string_or_comment_change_nothing(before, after, junk, kind):
+    if kind in ('"', "'"):
+        inner = junk.replace(kind, "")
+        line, plain = f"{before}{kind}{inner}{kind}{after}", f"{before}{kind}{kind}{after}"
+    elif kind in ("#", "//"):
+        line, plain = f"{before} {kind}{junk}", f"{before} {kind}"
+    elif kind == "/*":
+        line, plain = f"{before}/*{junk.replace('*', '')}*/{after}", f"{before}/**/{after}"
+    else:  # a triple-quoted string over three lines, the middle one at column 0
+        inner = junk.replace('"', "")
+        assert state([f"{before}'''", inner.replace("'", ""), f"'''{after}"]) == \
+            state([f"{before}''''''{after}"])
+        line, plain = f'{before}"""{inner}', f'{before}"""'
+    assert state([line]) == state([plain])

@@ -1,0 +1,4 @@
+def load(path):
+    data = read(path,
+def save(path):
+    write(path)
