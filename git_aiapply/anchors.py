@@ -128,11 +128,6 @@ def _starts_comment(line: str, at: int) -> bool:
     return at == 0 or line[at - 1].isspace()
 
 
-def anchored_block(lines: Sequence[str], at: int) -> int | None:
-    """End (exclusive) of the block the anchor line ``at`` opens (block_extent)."""
-    return block_extent(lines, at)[0]
-
-
 def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, int] | None]:
     """(end, unclosed) of the block the anchor line ``at`` opens: up to and including the
     next non-blank line indented at or left of it (a closing brace, the next header: an

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.anchors import Nesting, anchored_block
+from git_aiapply.anchors import Nesting, block_extent
 from git_aiapply.errors import ApplyError
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
@@ -27,6 +27,11 @@ def refusal(before: str, *hunks: Hunk) -> str:
     with pytest.raises(ApplyError) as e:
         run(before, *hunks)
     return str(e.value)
+
+
+def anchored_block(lines: list[str], at: int) -> int | None:
+    """End (exclusive) of the block the anchor line ``at`` opens, None when it opens none."""
+    return block_extent(lines, at)[0]
 
 
 def block_lines(text: str, anchor: str) -> list[str] | None:
