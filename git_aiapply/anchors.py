@@ -80,11 +80,21 @@ class Nesting:
     def closed(self) -> bool:
         return not self.brackets and self.long is None
 
-    def outermost(self) -> tuple[str, int] | None:
-        """(opening text, 0-based line) of the outermost thing still open."""
-        if self.brackets:
-            return self.brackets[0]
-        return self.long
+    def holding(self, header: set[int]) -> tuple[str, int]:
+        """(opening text, 0-based line) of the first thing still open that holds lines at
+        the anchor's level (see holds), else of the outermost bracket."""
+        strong = [b for b in self.brackets if b[1] in header] + [self.long] * (self.long is not None)
+        return min(strong, key=lambda b: b[1]) if strong else self.brackets[0]
+
+    def holds(self, line: str, header: set[int]) -> bool:
+        """Whether what is open goes on through ``line``, a line at the anchor's level: a
+        multi-line string or comment does, and so do brackets opened on the anchor line or
+        another line at its level (a wrapped signature, a brace block); brackets opened in
+        the body (deeper) only through a line that starts by closing one (`)`, `]`, `}`):
+        a bracket left open there is more likely misread (`a // b` read as a comment)."""
+        if self.long is not None or line.lstrip()[:1] in _OPENER:
+            return True
+        return any(n in header for _b, n in self.brackets)
 
     def feed(self, line: str, number: int) -> None:
         pos = 0
@@ -147,27 +157,30 @@ def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, 
     inside = False
     closing = None  # a line at the anchor's level that closed everything open
     passed: list[int] = []  # lines at the anchor's level passed over because something was open
+    header = {at}  # lines at the anchor's level read so far
     for i, line in enumerate(iter_from(lines, at + 1), at + 1):
         if not line.strip():
             continue
         deeper = indent_width(line) > width
         was_open = not nest.closed
-        if not (deeper or was_open):
+        if not (deeper or was_open and nest.holds(line, header)):
             return ((closing if closing is not None else i) + 1 if inside else None), None
         if deeper:
             inside, closing = True, None
         else:
             passed.append(i)
+            header.add(i)
         nest.feed(line, i)
         if was_open and not deeper and nest.closed:
             closing = i
-    return _end_of_file_extent(lines, nest, passed, closing, inside)
+    return _end_of_file_extent(lines, nest, header, passed, closing, inside)
 
 
-def _end_of_file_extent(lines, nest: Nesting, passed: list[int], closing, inside: bool):
+def _end_of_file_extent(lines, nest: Nesting, header: set[int], passed: list[int], closing,
+                        inside: bool):
     """block_extent when the file ends before a line at the anchor's level ends the block."""
     if not nest.closed:
-        opened = nest.outermost()
+        opened = nest.holding(header)
         later = [i for i in passed if i > opened[1]]
         if later:  # bounded: what never closes takes no line at the anchor's level
             return (later[0] + 1 if inside else None), opened

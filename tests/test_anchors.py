@@ -88,15 +88,28 @@ def test_block_ends_at_the_line_outside_what_the_block_opened(text, anchor, last
     assert got == lines[at:want_end + 1]
 
 
+def test_a_bracket_left_open_in_the_body_holds_only_closing_lines():
+    # Python's floor division reads as a `//` comment and hides a `)`: the `(` it leaves
+    # open was opened in the body, so the next line at the anchor's level (not a closing
+    # line) still ends the block, and nothing is reported unclosed
+    lines = ["def f(a):", "    x = (a // 2)", "    return x", "def g():", "    y = (", "    )"]
+    assert block_extent(lines, 0) == (4, None)
+
+
+def test_a_closing_line_at_the_anchors_level_continues_a_body_bracket():
+    lines = ["def f():", "    x = call(", "        1,", ")", "    return x", "def g():"]
+    assert block_extent(lines, 0) == (6, None)
+
+
 def test_a_heading_still_opens_no_block():
     assert block_lines("# T\n\n## Usage\nRun it.\nStop.", "## Usage") is None
 
 
 def test_an_unclosed_bracket_does_not_swallow_the_rest_of_the_file():
-    # a cut-off file: the '(' of the last call never closes; the block ends where the
-    # indentation says, at the first line at the anchor's level after it
-    text = "def f():\n    x = call(\n        1,\ndef g():\n    pass\ndef h():\n    pass"
-    assert block_lines(text, "def f():") == text.split("\n")[:4]
+    # a cut-off file: the anchor's own '(' never closes; the block ends where the
+    # indentation says, at the first line at the anchor's level after it, and says why
+    lines = ["def f(a,", "def g():", "    pass", "def h():", "    pass"]
+    assert block_extent(lines, 0) == (2, ("(", 0))
 
 
 def test_an_unclosed_string_does_not_swallow_the_rest_of_the_file():
@@ -120,10 +133,12 @@ def python_function(draw, name: str) -> list[str]:
     else:
         head = [f"def {name}({', '.join(args)}):"]
     body = []
-    for kind in draw(st.lists(st.sampled_from(["stmt", "string", "comment", "call", "blank"]),
+    for kind in draw(st.lists(st.sampled_from(["stmt", "string", "comment", "call", "blank", "div"]),
                               min_size=1, max_size=6)):
         if kind == "stmt":
             body.append("    x = 1")
+        elif kind == "div":  # a floor division reads as a `//` comment: `)` unseen
+            body.append("    x = (x // 2)")
         elif kind == "string":
             inner = draw(st.lists(SAFE_TEXT, min_size=1, max_size=3))
             body += ['    s = """'] + [t.replace("'''", "") for t in inner] + ['"""']
@@ -189,11 +204,11 @@ def test_a_brace_function_block_ends_at_its_closing_brace(f, g):
 
 # ---- the refusal names what could not be decided ----------------------------------------------
 
-def test_old_side_beyond_an_unclosed_bracket_is_refused_naming_it():
-    before = "def f():\n    x = call(\n        1,\ndef g():\n    y = 2\n"
+def test_old_side_beyond_an_unclosed_string_is_refused_naming_it():
+    before = 'def f():\n    """Cut off here.\ndef g():\n    y = 2\n'
     text = refusal(before, H("-    y = 2\n+    y = 3", anchors=["def f():"]))
     assert "outside the block of the anchor 'def f():'" in text
-    assert "'(' opened at line 2 is never closed" in text
+    assert "\'\"\"\"\' opened at line 2 is never closed" in text
 
 
 # ---- end to end: the findings ---------------------------------------------------------------

@@ -1,4 +1,0 @@
-def load(path):
-    data = read(path,
-def save(path):
-    write(path)
