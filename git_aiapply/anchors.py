@@ -154,7 +154,7 @@ def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, 
     width = indent_width(lines[at])
     nest = Nesting()
     nest.feed(lines[at], at)
-    inside = False
+    inside = False  # a line indented deeper came
     closing = None  # a line at the anchor's level that closed everything open
     passed: list[int] = []  # lines at the anchor's level passed over because something was open
     header = {at}  # lines at the anchor's level read so far
@@ -182,8 +182,8 @@ def _end_of_file_extent(lines, nest: Nesting, header: set[int], passed: list[int
     if not nest.closed:
         opened = nest.holding(header)
         later = [i for i in passed if i > opened[1]]
-        if later:  # bounded: what never closes takes no line at the anchor's level
-            return (later[0] + 1 if inside else None), opened
+        if later:  # undecided: bounded where the first line at the anchor's level is
+            return later[0] + 1, opened
     if not inside:
         return None, None
     return (closing + 1 if closing is not None else len(lines)), None

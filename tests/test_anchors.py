@@ -112,6 +112,12 @@ def test_an_unclosed_bracket_does_not_swallow_the_rest_of_the_file():
     assert block_extent(lines, 0) == (2, ("(", 0))
 
 
+def test_an_unclosed_bracket_bounds_even_an_anchor_the_indentation_gives_no_block():
+    # where the block ends cannot be decided: it is bounded, and a refusal says why
+    lines = ["- item (see below", "- other", "  sub"]
+    assert block_extent(lines, 0) == (2, ("(", 0))
+
+
 def test_an_unclosed_string_does_not_swallow_the_rest_of_the_file():
     text = 'def f():\n    s = """\nnot closed\ndef g():\n    pass'
     assert block_lines(text, "def f():") == text.split("\n")[:3]
