@@ -289,3 +289,15 @@ def test_brackets_and_quotes_inside_a_string_or_comment_change_nothing(before, a
             state([f"{before}''''''{after}"])
         line, plain = f'{before}"""{inner}', f'{before}"""'
     assert state([line]) == state([plain])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["load", "load_config", "loader", "reload", "lo"]),
+                min_size=1, max_size=5, unique=True), st.data())
+def test_a_chunk_that_changes_its_anchor_line_changes_exactly_that_function(names, data):
+    # every function has the same body; the chunk rewrites the very `def` it anchors on
+    target = data.draw(st.sampled_from(names))
+    before = "".join(f"def {n}(x):\n    return x\n\n" for n in names)
+    want = before.replace(f"def {target}(x):", f"def {target}(x, y):")
+    hunk = H(f"-def {target}(x):\n+def {target}(x, y):\n     return x", anchors=[f"def {target}"])
+    assert run(before, hunk) == want
