@@ -110,7 +110,8 @@ class Nesting:
                 if _starts_comment(line, m.start()):
                     return
             elif tok in _LONG_END:
-                self.long = (tok, number)
+                if tok != "/*" or _starts_comment(line, m.start(), "([{,;="):
+                    self.long = (tok, number)
             elif tok in _BRACKETS:
                 self._bracket(tok, number)
 
@@ -133,9 +134,10 @@ class Nesting:
                 return
 
 
-def _starts_comment(line: str, at: int) -> bool:
-    """`#` or `//` at the start of the text or after a space (not `a.#b`, `$#`, `http://`)."""
-    return at == 0 or line[at - 1].isspace()
+def _starts_comment(line: str, at: int, after: str = "") -> bool:
+    """`#`, `//` or `/*` at the start of the text or after a space or one of ``after``
+    (not `a.#b`, `$#`, `http://`, a shell glob `src/*`)."""
+    return at == 0 or line[at - 1].isspace() or line[at - 1] in after
 
 
 def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, int] | None]:

@@ -66,6 +66,9 @@ BLOCKS = [
     ("a bracket inside a block comment opens nothing",
      "int f(void) {\n    /* see f( and\n{ */\n    return 0;\n}\nint g(void) {\n}",
      "int f(void) {", "}"),
+    ("a shell glob opens no comment",
+     'clean() {\n    rm -rf "$dir"/* build/*\n}\nbuild() {\n    for d in */; do make -C "$d"; done\n}',
+     "clean() {", "}"),
     ("an escaped quote does not close the string",
      'def f():\n    s = """a \\""" b\nnot the end\n"""\n    return s\ndef g():\n    pass',
      "def f():", "def g():"),
@@ -282,7 +285,7 @@ def test_brackets_and_quotes_inside_a_string_or_comment_change_nothing(before, a
     elif kind in ("#", "//"):
         line, plain = f"{before} {kind}{junk}", f"{before} {kind}"
     elif kind == "/*":
-        line, plain = f"{before}/*{junk.replace('*', '')}*/{after}", f"{before}/**/{after}"
+        line, plain = f"{before} /*{junk.replace('*', '')}*/{after}", f"{before} /**/{after}"
     else:  # a triple-quoted string over three lines, the middle one at column 0
         inner = junk.replace('"', "")
         assert state([f"{before}'''", inner.replace("'", ""), f"'''{after}"]) == \
