@@ -192,8 +192,8 @@ def _end_of_file_extent(lines, nest: Nesting, header: set[int], passed: list[int
 
 
 def locate_anchors(anchors: list[str], lines: Sequence[str], index: LineIndex, cursor: int):
-    """(last anchor line, end of the innermost anchored block or None, (anchor, line) of
-    that block).  Each anchor is looked for after the previous chunk, then from the top
+    """(last anchor line, end of the innermost anchored block or None, (anchor, line,
+    unclosed) of that block: see block_extent).  Each anchor is looked for after the previous chunk, then from the top
     (the first), or inside the block of the one before (nested ones)."""
     start, end, block = cursor, None, None
     found = None
