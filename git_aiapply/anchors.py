@@ -26,16 +26,24 @@ def find_anchor(lines: Sequence[str], anchor: str, start: int, end: int | None =
     with punctuation folded."""
     want = anchor.strip()
     folded = fold_punctuation(want).strip()
-    for norm, w in ((str.strip, want), (lambda s: fold_punctuation(s).strip(), folded)):
-        for i, line in enumerate(iter_from(lines, start, end), start):
-            if norm(line) == w:
+    for folding, w in ((False, want), (True, folded)):
+        # only a line holding the text can match (a line folding changes is not ASCII):
+        # one pass over the range, not four (each chunk of a big file searches it)
+        near = [(i, _folded(line) if folding else line.strip())
+                for i, line in enumerate(iter_from(lines, start, end), start)
+                if w in line or folding and not line.isascii()]
+        for i, t in near:
+            if t == w:
                 return i
         if w:
-            for i, line in enumerate(iter_from(lines, start, end), start):
-                t = norm(line)
+            for i, t in near:
                 if t.startswith(w) and not (_identifier_char(w[-1]) and _identifier_char(t[len(w)])):
                     return i
     return None
+
+
+def _folded(line: str) -> str:
+    return fold_punctuation(line).strip()
 
 
 def _identifier_char(c: str) -> bool:

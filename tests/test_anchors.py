@@ -304,3 +304,33 @@ def test_a_chunk_that_changes_its_anchor_line_changes_exactly_that_function(name
     want = before.replace(f"def {target}(x):", f"def {target}(x, y):")
     hunk = H(f"-def {target}(x):\n+def {target}(x, y):\n     return x", anchors=[f"def {target}"])
     assert run(before, hunk) == want
+
+
+# ---- finding the anchor line: one pass over the lines that hold its text -----------------------
+
+def find_anchor_reference(lines, anchor, start, end=None):
+    """The rule as BEHAVIOR.md §3 words it, read line by line: equal, else a prefix where
+    an identifier cannot go on; whitespace around ignored, then punctuation folded."""
+    from git_aiapply.matching import fold_punctuation
+    span = lines[start:end]
+    for norm in (str.strip, lambda s: fold_punctuation(s).strip()):
+        w = norm(anchor)
+        for k, line in enumerate(span):
+            if norm(line) == w:
+                return start + k
+        for k, line in enumerate(span):
+            t = norm(line)
+            if w and t.startswith(w) and not (
+                    (w[-1].isalnum() or w[-1] == "_") and (t[len(w)].isalnum() or t[len(w)] == "_")):
+                return start + k
+    return None
+
+
+LINE_TEXT = st.text(alphabet="ab (:_\u2018\u2019'\u2014-\u00a0 ", max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINE_TEXT, max_size=8), LINE_TEXT, st.integers(0, 8), st.none() | st.integers(0, 8))
+def test_find_anchor_follows_the_rule(lines, anchor, start, end):
+    from git_aiapply.anchors import find_anchor
+    assert find_anchor(lines, anchor, start, end) == find_anchor_reference(lines, anchor, start, end)
