@@ -98,7 +98,9 @@ def _one_edit(call, edit: dict, path: str, source: SourceOf, what: str,
                           hint="give the exact text to replace in old_string")
         # an empty old_string creates the file, or fills an empty one (both tools)
         return [NewFile(path, new, origin, replace=False)]
-    return [ReplaceText(path, old, new, origin, number=call.number, expected=expected,
+    # a MultiEdit's edits are reported by their own numbers (edit 3), as errors name them
+    shown = number if call.name == "MultiEdit" else call.number
+    return [ReplaceText(path, old, new, origin, number=shown, expected=expected,
                         tool=call.name, old_name="old_string")]
 
 
@@ -146,21 +148,24 @@ def _edits_list(call, args: dict, path: str) -> list:
 
 
 def _multi_edit(call, args: dict, path: str, source: SourceOf) -> list[Operation]:
-    """MultiEdit: its edits in order, each on the result of the one before (the planner
-    applies operations in order); any that fails refuses the whole response."""
+    """MultiEdit: its edits in order, each on the result of the ones before, as Claude
+    Code documents it (the planner applies operations in order), so a later edit may
+    change text an earlier one wrote; each keeps its own count rule, and any that fails
+    refuses the whole response, naming it."""
     ops: list[Operation] = []
-    new_strings: list[str] = []
     for i, edit in enumerate(_edits_list(call, args, path), 1):
-        what = f"MultiEdit {path}, edit {i}"
+        what = f"MultiEdit {path}, edit {i}{_after_edits(i)}"
         if not isinstance(edit, dict):
             raise _refuse(call, f"{what} is not an object", path=path,
                           hint="each edit is {old_string, new_string, replace_all}")
-        old = edit.get("old_string")
-        probe = old.rstrip("\n") if isinstance(old, str) else ""
-        if probe and any(probe in s for s in new_strings):
-            # as Claude Code refuses it: the edit would change text an earlier edit wrote
-            raise _refuse(call, f"{what}: old_string is part of an earlier edit's new_string",
-                          path=path, hint="fold the two edits into one")
         ops.extend(_one_edit(call, edit, path, source, what, number=i))
-        new_strings.append(edit["new_string"])
     return ops
+
+
+def _after_edits(i: int) -> str:
+    """What the file edit ``i`` of a MultiEdit is matched against, for its errors: the
+    result of the edits before it, not the file as the model read it."""
+    if i == 1:
+        return ""
+    return " (on the file as edit 1 left it)" if i == 2 else \
+        f" (on the file as edits 1-{i - 1} left it)"

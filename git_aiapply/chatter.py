@@ -47,6 +47,48 @@ _CHAT_STARTS = ("i can see", "i see the", "i see what", "i see why", "i understa
                 "i've reviewed", "i have reviewed", "i've looked", "i have looked",
                 "i looked at", "i've analyzed", "i've analysed", "i've identified the issue",
                 "i've identified the problem", "i identified the issue")
+# What the model calls its own earlier turn ("my previous answer"); after "the" only the
+# first five ("the previous version" may be the code's)
+_MY_WORK = ("answer", "response", "reply", "suggestion", "attempt", "patch", "message",
+            "solution", "version", "edit", "fix", "code")
+# Openings about the conversation, not the change (compared word by word, punctuation
+# after a word ignored): apologies, agreement with the user, thanks, pleasantries.  After
+# one of them and a comma, the rest of the sentence decides ("You're right, I'll add X"
+# says something; "You're right, I misread it" does not).
+_CONVERSATION = tuple(tuple(p.split()) for p in """
+i apologize|i apologise|apologies|my apologies|sorry|i'm sorry|i am sorry|so sorry
+my mistake|my bad|my error|oops|i made a mistake|i made an error|that was my mistake
+that was wrong|i was wrong|i got that wrong|i misread|i misunderstood|i missed that
+i missed this|i overlooked that|i overlooked this
+you're right|you are right|you're absolutely right|you are absolutely right
+you're correct|you are correct|you're absolutely correct|you are absolutely correct
+you're quite right|you are quite right|absolutely right|that's right|that's correct
+good catch|great catch|nice catch|good point|great point|fair point|good question
+great question|that's a great question|that's a good question|that's a good point
+that's a great point|that's a great catch|that's a good catch
+thanks for|thank you|thanks so much|thanks a lot|many thanks
+i hope this helps|hope this helps|i hope that helps|hope that helps|happy to help
+glad to help|glad i could help|i understand your|i understand the concern
+as requested|as you requested|as you asked|here it is|here you go|here you are
+""".replace("\n", "|").split("|") if p.strip()) + tuple(
+    (who, when, what) for when in ("previous", "earlier", "last")
+    for who, whats in (("my", _MY_WORK), ("the", _MY_WORK[:5])) for what in whats)
+_ALONE = frozenset(("thanks", "thank you", "cheers", "indeed"))
+
+
+def _about_conversation(words: list[str]) -> bool:
+    """Whether ``words`` (a sentence's, lower-cased) open with talk about the conversation
+    and nothing after a comma says more."""
+    bare = [w.strip(",.!;") for w in words]
+    took = _after(bare, _CONVERSATION)
+    if took is None:
+        return False
+    rest = words[took:]
+    if not rest or not words[took - 1].endswith(","):
+        return True
+    return " ".join(bare[took:]) in _ALONE or _about_conversation(rest) or \
+        is_chat(" ".join(rest))
+
 
 # Past tense -> base form, for the verbs a change is reported with.
 PAST = {p: b for b, p in (w.split(":") for w in """
@@ -124,7 +166,7 @@ def is_chat(sentence: str) -> bool:
     at = _verb_at(words, _INTENT)
     if at is not None and words[at].strip(",.!:") in _CHAT_VERBS:
         return True
-    return " ".join(words).startswith(_CHAT_STARTS)
+    return " ".join(words).startswith(_CHAT_STARTS) or _about_conversation(words)
 
 
 # --------------------------------------------------------------------------- trailers

@@ -106,27 +106,86 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
     of the ones before, as a conversation's later turn is written against the earlier
     turns' result; ``apply_group(text, hunks)`` locates one group and raises its refusal.
     A hunk that makes an edit an earlier group made is applied once: a copy of it
-    (``placer.same_edit``), or the same change with other context lines (``_Restatements``);
-    -v reports it as restated, and reports the rest only if all groups fit."""
+    (``placer.same_edit``, unless its stated line names another place), or the same
+    change with other context lines (``_Restatements``); -v reports it as restated, and
+    reports the rest only if all groups fit.  Line evidence holds (``_StatedLines``)."""
     from . import edit_report
-    from .placer import same_edit
+    from .locate import recording_changes
 
     with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
         added = removed = 0
-        made: set[tuple] = set()
-        earlier = _Restatements(ft, path, [h for hunks in groups for h in hunks])
+        everything = [h for hunks in groups for h in hunks]
+        earlier = _Restatements(ft, path, everything)
+        stated = _StatedLines(earlier, everything)
         for hunks in groups:
-            fresh = [h for h in hunks if same_edit(h) not in made and not earlier.restates(h)]
+            fresh = [h for h in hunks if not stated.made_before(h) and not earlier.restates(h)]
             if edit_report.collecting():
                 kept = {id(h) for h in fresh}
                 edit_report.note(edit_report.restated_report(path, h.directive, h.number)
                                  for h in hunks if id(h) not in kept)
-            made.update(same_edit(h) for h in hunks)
+            stated.add(hunks)
             earlier.add(hunks)
             if fresh:
-                ft, a, r = apply_group(ft, fresh)
+                with recording_changes() as changes:
+                    ft, a, r = apply_group(ft, stated.pinned(ft, fresh))
+                stated.changes.extend(changes)
                 added, removed = added + a, removed + r
         return ft, added, removed
+
+
+class _StatedLines:
+    """Line evidence is never overridden by applying in turn (BEHAVIOR.md §3).  A hunk's
+    stated line may count lines of the original content or of the earlier directives'
+    result: where it names a fit of the original (``locate.stated_places``), that fit is
+    followed through the earlier directives' changes (``locate.image``).  Changed by them
+    (a revised version of an edit they made, red-team F3), or its image not the fit the
+    line names on the current content (the two countings name two places): ApplyError,
+    and the refusal is the one of locating them together.  Otherwise the hunk goes to
+    that image, never to another copy of its old lines; and a copy of an earlier edit
+    that names another place is no copy."""
+
+    def __init__(self, earlier: _Restatements, hunks: list):
+        from .locate import stated_places
+
+        was = stated_places(earlier.original.lines, hunks, earlier.index)
+        self.was = {id(hunks[i]): start for i, start in was.items()}
+        self.made: dict[tuple, set] = {}  # same_edit -> the places its copies' lines named
+        self.changes: list = []  # the runs each application in turn changed, in order
+
+    def made_before(self, h) -> bool:
+        from .placer import same_edit
+
+        places = self.made.get(same_edit(h))
+        here = self.was.get(id(h))
+        return places is not None and (here is None or None in places or here in places)
+
+    def add(self, hunks: list) -> None:
+        from .placer import same_edit
+
+        for h in hunks:
+            self.made.setdefault(same_edit(h), set()).add(self.was.get(id(h)))
+
+    def pinned(self, current: FileText, hunks: list) -> list:
+        """``hunks``, each whose line names a fit of the original stating that fit's image
+        as its line (ApplyError when there is none, or the current content's line evidence
+        names another place)."""
+        from .locate import image, stated_places
+
+        if not any(id(h) in self.was for h in hunks):
+            return hunks
+        now = stated_places(current.lines, hunks)
+        out = []
+        for i, h in enumerate(hunks):
+            start = self.was.get(id(h))
+            if start is None:
+                out.append(h)
+                continue
+            moved = image(start, len(h.old), self.changes)
+            if moved is None or now.get(i, moved) != moved:
+                raise ApplyError(f"edit {h.number}'s stated line names lines an earlier "
+                                 "directive changes")
+            out.append(h if i in now else replace(h, line_hint=moved + 1))
+        return out
 
 
 class _Restatements:

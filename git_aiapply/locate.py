@@ -14,16 +14,19 @@ fits several places consistent with the others is refused, never guessed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import partial
 
 from . import edit_report
+from .add_only import add_only_refusal
 from .anchors import AnchorRefusal, fit_after_anchor, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, correct_added,
                        edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
                        nearby_lines, norm_line, quote_short)
 from .ops import Hunk
-from .placer import SEARCH_BUDGET, Placer, narrow_by_line_numbers, same_edit
+from .placer import SEARCH_BUDGET, Placer, line_evidence, narrow_by_line_numbers, same_edit
 from .record import record, replace
 from .text import FileText, TextBuilder
 
@@ -81,7 +84,11 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     placed = placer.distinct(chosen)
 
     # 3. apply: the new bytes straight from the old ones (TextBuilder), no per-line copies
-    out, added, removed = _write_runs(ft, _changed_runs(placed, placer.shapes, lines, problem))
+    runs = _changed_runs(placed, placer.shapes, lines, problem)
+    out, added, removed = _write_runs(ft, runs)
+    log = _changes_log.get()
+    if log is not None:  # recording_changes: where this text changed
+        log.append([(a, b, len(texts)) for a, b, _i, _k, texts in runs])
     final_newline = _final_newline(ft, hunks, placed) or ensure_final_newline
     if reporting:
         kept = {p.index for p in placed}
@@ -89,6 +96,55 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
             path, directive, hunks, placed, [p for p in chosen if p.index not in kept],
             sorted(restated), {i for i in several if len(candidates[i]) == 1}))
     return out.finish(final_newline), added, removed
+
+
+# recording_changes: the changed runs of every apply_hunks call made within, in order
+_changes_log: ContextVar[list | None] = ContextVar("changes_log", default=None)
+
+
+@contextmanager
+def recording_changes():
+    """A list that receives, for every ``apply_hunks`` call made within, the runs it
+    changed in the text it was given: ``(a, b, n)``, old lines [a, b) replaced by n lines,
+    in file order (``image`` follows a line range through them)."""
+    log: list = []
+    token = _changes_log.set(log)
+    try:
+        yield log
+    finally:
+        _changes_log.reset(token)
+
+
+def image(start: int, length: int, changes: list) -> int | None:
+    """Where the old lines [start, start + length) are after ``changes`` (runs recorded by
+    ``recording_changes``, one list per text, in the order they were made), or None when
+    a change removed one of them or added lines between two of them."""
+    for runs in changes:
+        shift = 0
+        for a, b, n in runs:
+            if (a < b and a < start + length and start < b) or (a == b and start < a < start + length):
+                return None
+            if b <= start:  # wholly before the range (an insertion at its top included)
+                shift += n - (b - a)
+        start += shift
+    return start
+
+
+def stated_places(lines: Sequence[str], hunks: list[Hunk], index: LineIndex | None = None
+                  ) -> dict[int, int]:
+    """The 0-based start of the fit that each hunk's stated line names in ``lines``, by
+    hunk index, for the hunks whose line is evidence there (``placer.line_evidence``):
+    a unified-diff hunk's line numbers, judged on the content it is applied to."""
+    numbered = [h.line_hint is not None and bool(h.old) and not h.anchors for h in hunks]
+    if not any(numbered):
+        return {}
+    if index is None:
+        index = LineIndex(lines, [l for h, n in zip(hunks, numbered) if n for l in h.old])
+    candidates: list[list[Placement]] = []
+    for i, (h, n) in enumerate(zip(hunks, numbered)):
+        tier, fits = index.first_fits(h.old) if n else (0, [])
+        candidates.append([Placement(h, i, s, len(h.old), tier) for s in fits])
+    return {i: p.start for i, p in line_evidence(hunks, candidates).items()}
 
 
 def _problem(path: str, directive: str | None, h: Hunk, reason: str, **kw) -> Problem:
@@ -257,6 +313,11 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
             raise EditProblem(problem(h, e.reason, **e.details)) from None
         lo = anchor_line + 1
 
+    refusal = add_only_refusal(h, lines)  # the whole new file as added lines
+    if refusal is not None:
+        raise EditProblem(problem(h, refusal[0], hint=refusal[1],
+                                  nearby=numbered(lines, 0, min(n_lines, 5)),
+                                  nearby_label="the file begins"))
     if not old:  # only added lines
         if anchor_line is not None:
             at = anchor_line + 1

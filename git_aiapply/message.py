@@ -71,6 +71,10 @@ you're right|you are right|sure thing|great catch|thanks|thank you
 excellent|excellent question|nice catch|good point|great point|ah|oh|hmm|well|i see
 i understand|makes sense|that makes sense|thanks for the report|thanks for reporting this
 thank you for the report|thanks for catching that|found it|i found it|nice|cool|awesome
+sorry|apologies|my apologies|my bad|my mistake|oops|you're absolutely right
+you are absolutely right|you're correct|you are correct|you're absolutely correct
+you are absolutely correct|you're quite right|absolutely right|that's right|that's correct
+fair point|great point|good point|indeed|as requested|as you requested|as you asked
 """.replace("\n", "|").split("|"))
 
 # Closing pleasantries: a paragraph that starts like this is left out of the message.
@@ -355,6 +359,7 @@ def _prose_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chun
         return None, []
     if start:  # a lead-in was dropped: "fix: handle None" -> "Handle None"
         subject = _capitalize(subject)
+    cut = cut or _drops_link_target(text[:end])
     rest = text if cut else text[end:]
     if cut and start:
         rest = _capitalize(rest)
@@ -377,7 +382,7 @@ def _list_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk
     subject, cut = _subject_from(text[:end], limit)
     if not subject:
         return None, [chunk]
-    if cut:
+    if cut or _drops_link_target(text[:end]):
         return _Subject(subject, cut), [chunk]
     return _Subject(subject, cut), _list_without_sentence(chunk, item, text[end:].strip())
 
@@ -424,6 +429,12 @@ def _take_subject(chunks: list[Chunk], limit: int) -> tuple[_Subject | None, lis
         if subject is not None:
             return subject, body + chunks[idx + 1:]
     return None, body
+
+
+def _drops_link_target(sentence: str) -> bool:
+    """Whether the subject made of ``sentence`` loses a link's target (``[text](url)``):
+    the sentence then also opens the body, as a cut one does, so the URL is kept."""
+    return "](" in sentence and "](" not in strip_markup(sentence)
 
 
 def _subject_from(sentence: str, limit: int) -> tuple[str, bool]:

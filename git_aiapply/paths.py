@@ -46,7 +46,9 @@ Decisions (refusals a careful git user would expect, written down once):
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
 from .errors import ApplyError, Problem
@@ -394,3 +396,55 @@ def git_dotfile(name: str) -> str | None:
         if n == full or (len(n) == len(short) + 2 and n.startswith(short + "~") and n[-1] in "1234"):
             return full
     return None
+
+
+# ------------------------------------------------------------ what the repository tracks
+
+class TrackedKinds:
+    """What the repository tracks at a path, as ``check_leading_folders``'s ``kind_of``
+    answers: ``'file'``, ``'dir'`` (a folder holding tracked files) or None.
+    ``list_paths`` gives the tracked files' paths; it is called once, and only when a
+    path is first asked about (most responses never need it)."""
+
+    def __init__(self, list_paths: Callable[[], "Iterable[str]"]):
+        self._list_paths = list_paths
+        self._kinds: dict[str, str] | None = None
+
+    def __call__(self, path: str) -> str | None:
+        if self._kinds is None:
+            kinds: dict[str, str] = {}
+            for p in self._list_paths():
+                kinds[p] = "file"
+                parts = p.split("/")
+                for i in range(1, len(parts)):
+                    kinds.setdefault("/".join(parts[:i]), "dir")
+            self._kinds = kinds
+        return self._kinds.get(path) if path else None
+
+
+# The readers of a response's text ask what the repository tracks only to tell a path
+# from prose (a path line with spaces, a file named in a sentence): the command sets
+# this around parsing; without it (the library's parse, a test) nothing is tracked.
+_KNOWN_PATHS: ContextVar[KindOf | None] = ContextVar("known_paths", default=None)
+
+
+@contextmanager
+def known_paths(kind_of: KindOf) -> Iterator[None]:
+    """While parsing: ``kind_of`` says what the repository tracks at a path."""
+    token = _KNOWN_PATHS.set(kind_of)
+    try:
+        yield
+    finally:
+        _KNOWN_PATHS.reset(token)
+
+
+def tracked_kind(path: str) -> str | None:
+    """What the repository tracks at ``path`` (``'file'``, ``'dir'``), None when nothing
+    or when parsing without a repository."""
+    kind_of = _KNOWN_PATHS.get()
+    return kind_of(path) if kind_of is not None else None
+
+
+def knows_tracked() -> bool:
+    """Whether the parse runs with a repository's tracked paths (``known_paths``)."""
+    return _KNOWN_PATHS.get() is not None

@@ -364,7 +364,10 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     from .git.base_commit import applied_as
     from .paths import normalize_path
 
-    parsed = _read_changes(response, opts, out)
+    from .paths import TrackedKinds, known_paths
+
+    with known_paths(TrackedKinds(repo.tracked_paths)):  # to tell a path from prose
+        parsed = _read_changes(response, opts, out)
     if parsed is None:  # nothing to apply; out.note says why
         return out
     start = _branch_start(repo, opts, out) if opts.branch is not None else _head_start(repo, out)

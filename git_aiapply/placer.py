@@ -31,15 +31,14 @@ def same_edit(h: Hunk) -> tuple:
 NEAR_LINES = 20
 
 
-def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]]) -> set[int]:
-    """Keep, for every hunk with a stated line and several fits, the fit nearest to that
-    line shifted by the offset at which the directive's earlier hunks were found (as
-    `git apply` and GNU patch place hunks); equally near fits, or none within NEAR_LINES,
-    stay for the order rules.  Returns the copies of an edit narrowed to a place an
-    earlier copy took: restatements."""
+def line_evidence(hunks: list[Hunk], candidates: list[list[Placement]]) -> dict[int, Placement]:
+    """The fit each hunk's stated line names, by hunk index, where the line is evidence:
+    the fit nearest to the stated line shifted by the offset at which the directive's
+    earlier hunks were found (as `git apply` and GNU patch place hunks), when it lies
+    within NEAR_LINES or is at most half as far as any other fit (`git apply` searches
+    outward from the line); equally near fits, or numbers near no fit, say nothing."""
     offsets: dict[int, int] = {}
-    taken: dict[tuple, set[int]] = {}
-    restated: set[int] = set()
+    chosen: dict[int, Placement] = {}
     for i, h in enumerate(hunks):
         cands = candidates[i]
         if h.line_hint is None or not h.old or h.anchors or not cands:
@@ -47,20 +46,35 @@ def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]])
         stated = max(h.line_hint - 1, 0)
         target = stated + offsets.get(h.section, 0)
         dist = sorted(abs(c.start - target) for c in cands)
-        # evidence: a fit near the stated line, or one clearly nearer than any other (at
-        # most half as far: `git apply` searches outward from the line); ties never
         near = dist[0] <= NEAR_LINES or (len(dist) > 1 and 2 * dist[0] <= dist[1])
         if not near or (len(dist) > 1 and dist[0] == dist[1]):
             continue
         best = next(c for c in cands if abs(c.start - target) == dist[0])
         offsets[h.section] = best.start - stated
-        if len(cands) == 1:
+        chosen[i] = best
+    return chosen
+
+
+def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]]) -> set[int]:
+    """Keep, for every hunk whose stated line is evidence (``line_evidence``) among
+    several fits, only the fit it names; the others stay for the order rules.  Returns
+    the copies of an edit that are restatements: one narrowed to a place an earlier copy
+    took, and every copy whose line says nothing (or that has none: the same change as a
+    SEARCH/REPLACE block) once a copy's line names its place.  Line evidence is never
+    overridden: copies take successive fits only when none of them states its line."""
+    taken: dict[tuple, set[int]] = {}
+    restated: set[int] = set()
+    for i, best in line_evidence(hunks, candidates).items():
+        if len(candidates[i]) == 1:
             continue
-        places = taken.setdefault(same_edit(h), set())
+        places = taken.setdefault(same_edit(hunks[i]), set())
         if best.start in places:
             restated.add(i)
         places.add(best.start)
         candidates[i] = [best]
+    for i, h in enumerate(hunks):
+        if len(candidates[i]) > 1 and same_edit(h) in taken:
+            restated.add(i)  # a copy that says nothing of its place: the numbered one's
     return restated
 
 
@@ -284,7 +298,10 @@ class Placer:
             a, b = sorted((p, q), key=lambda x: x.index)
             other = f"edit {a.hunk.number}"
             if a.hunk.directive and a.hunk.section != b.hunk.section:
-                other += f" of {a.hunk.directive}"  # gathered from another directive
+                # gathered from another directive; one labelled alike (two diffs of one
+                # file: an answer and its revision) is told apart as the earlier one
+                earlier = "the earlier " if a.hunk.directive == b.hunk.directive else ""
+                other += f" of {earlier}{a.hunk.directive}"
             gap = self._shared_inner_gap(a, b)
             why = ("both change the same lines" if gap is None else
                    f"both insert different lines between lines {gap} and {gap + 1}, each "

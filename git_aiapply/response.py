@@ -254,6 +254,9 @@ class Answer:
     # the last assistant turn's stop field was present and null (a mid-stream snapshot):
     # only the last turn can be one, an earlier turn of a conversation ended long ago
     open_turn: str | None = None
+    # where the text leading up to the next tool call starts: after the last call, or the
+    # start of the last turn (a call the user rejected takes that text along)
+    segment: int = 0
 
     @property
     def texts(self) -> list[str]:
@@ -389,6 +392,7 @@ def _add_call(answer: Answer, shape: str, name, args, call_id=None) -> None:
     answer.pieces.append(ToolCall(len(answer.calls) + 1, shape,
                                   name if isinstance(name, str) else "", args,
                                   call_id if isinstance(call_id, str) else None))
+    answer.segment = len(answer.pieces)
 
 
 def _chat_completion(choices, answer: Answer) -> None:
@@ -455,7 +459,9 @@ def _items(items, answer: Answer, failed: set) -> None:
         if kind in _CALL_ITEMS:
             if item.get("status") == "incomplete":
                 answer.cut_off.append(f"a {kind} item with status \"incomplete\"")
-            if _call_id(item.get("call_id")) in failed:
+            call_id = _call_id(item.get("call_id"))
+            if call_id in failed:
+                _drop_announcement(answer, failed, call_id)
                 continue
             if kind == "apply_patch_call":
                 _add_call(answer, kind, "apply_patch", item.get("operation"), item.get("call_id"))
@@ -512,30 +518,59 @@ def _content(content, answer: Answer, failed: set = frozenset()) -> None:
             elif kind == "refusal" and isinstance(part.get("refusal"), str):
                 answer.refusal = part["refusal"]
             elif kind == "tool_use":
-                if _call_id(part.get("id")) in failed:
+                call_id = _call_id(part.get("id"))
+                if call_id in failed:
+                    _drop_announcement(answer, failed, call_id)
                     continue
                 _add_call(answer, "tool_use", part.get("name"), part.get("input"), part.get("id"))
             # thinking, redacted_thinking, images, server tool results ...: not the answer
 
 
-def _failed_calls(items) -> set:
+def _failed_calls(items) -> dict:
     """Ids of tool calls whose result in the conversation says they failed: Anthropic
     ``tool_result`` blocks with ``is_error``, Responses ``apply_patch_call_output`` with
-    ``status: "failed"``.  The harness did not apply them, so neither does ai-apply."""
-    failed = set()
+    ``status: "failed"``.  The harness did not apply them, so neither does ai-apply.
+    Each id maps to whether the result says the user rejected the call (``_drop_announcement``)."""
+    failed = {}
     for item in items:
         if not isinstance(item, dict):
             continue
         if item.get("type") == "apply_patch_call_output" and item.get("status") == "failed":
-            failed.add(_call_id(item.get("call_id")))
+            failed[_call_id(item.get("call_id"))] = _says_rejected(item.get("output"))
         content = item.get("content")
         if item.get("role") == "user" and isinstance(content, list):
             for part in content:
                 if (isinstance(part, dict) and part.get("type") == "tool_result"
                         and part.get("is_error") is True):
-                    failed.add(_call_id(part.get("tool_use_id")))
-    failed.discard(None)
+                    failed[_call_id(part.get("tool_use_id"))] = \
+                        _says_rejected(part.get("content"))
+    failed.pop(None, None)
     return failed
+
+
+# How agent harnesses word a call the user turned down (Claude Code: "The user doesn't
+# want to proceed with this tool use. The tool use was rejected ..."; Codex: "patch
+# rejected by user").  Other failures (old text not found) are the model's to retry.
+_REJECTION_WORDS = ("reject", "declin", "n't want to", "not want to", "denied by the user",
+                    "cancelled by the user", "canceled by the user")
+
+
+def _says_rejected(result) -> bool:
+    """Whether a failed call's result (a string or text blocks) says the user rejected it."""
+    if isinstance(result, list):
+        result = " ".join(p.get("text") for p in result
+                          if isinstance(p, dict) and isinstance(p.get("text"), str))
+    if not isinstance(result, str):
+        return False
+    said = result.lower().replace("\u2019", "'")
+    return any(words in said for words in _REJECTION_WORDS)
+
+
+def _drop_announcement(answer: Answer, failed, call_id) -> None:
+    """A failed call the user rejected: the text that announced it (since the last call
+    or turn) is not the answer, it describes a change that was not made."""
+    if isinstance(failed, dict) and failed.get(call_id) is True:
+        del answer.pieces[answer.segment:]
 
 
 def _saved_response(item: dict, answer: Answer, failed: set) -> None:
@@ -551,6 +586,8 @@ def _saved_response(item: dict, answer: Answer, failed: set) -> None:
             answer.pieces.append(p)
         elif _call_id(p.call_id) not in failed or p.call_id is None:
             _add_call(answer, p.shape, p.name, p.args, p.call_id)
+        else:
+            _drop_announcement(answer, failed, _call_id(p.call_id))
     answer.refusal = answer.refusal or inner.refusal
 
 
@@ -581,6 +618,8 @@ def _conversation(items: list, answer: Answer) -> None:
             _assistant_message(item, answer, failed)
         elif role is None and kind in _CALL_ITEMS:
             _items([item], answer, failed)
+        else:
+            answer.segment = len(answer.pieces)  # another's turn: what follows is new
         # user, system, developer and tool turns, *_output items: not the assistant's
 
 

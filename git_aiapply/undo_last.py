@@ -162,10 +162,9 @@ def undo(repo, force: bool = False, batch: bool = False) -> dict:
     from .git.take_back import take_back_commit
 
     require_worktree(repo, "undo needs a worktree (this is a bare repository)")
-    branch, head_oid = repo.head()
-    if head_oid is None:
+    branch, head_id = repo.head()
+    if head_id is None:
         raise ApplyError(Problem("there is no commit to undo (the branch has no commits yet)"))
-    head_id = str(head_oid)
     commit = commit_facts(repo, head_id)
     subject = commit.message.split("\n", 1)[0]
     label = f"{head_id[:7]} ({subject!r})"
@@ -183,7 +182,7 @@ def undo(repo, force: bool = False, batch: bool = False) -> dict:
     remotes = _refuse_published(repo, chain, label, force)
     changes = changed_entries(repo, parent, head_id)
     _refuse_submodules(changes)
-    take_back_commit(repo, (branch, head_oid), parent, changes, f"ai-apply undo: {subject}")
+    take_back_commit(repo, (branch, head_id), parent, changes, f"ai-apply undo: {subject}")
     return {"status": "undone", "undone": head_id, "subject": subject,
             "commits": [one.new for one in chain],
             "branch": short_branch(branch), "head": parent, "files": _file_actions(changes),

@@ -45,7 +45,8 @@ CASES = [
     ("additions only at end", b"a\n", [H("+b\n+c")], b"a\nb\nc\n"),
     ("additions into empty file", b"", [H("+x")], b"x\n"),
     ("line hint inserts after line", b"a\nb\nc\n", [H("+x", line_hint=1)], b"a\nx\nb\nc\n"),
-    ("line hint 0 inserts at top", b"a\n", [H("+x", line_hint=0)], b"x\na\n"),
+    # (on a file with lines '@@ -0,0' is refused: tests/formats/test_unified_diff_shapes.py)
+    ("line hint 0 fills an empty file", b"", [H("+x", line_hint=0)], b"x\n"),
     ("hunks in reverse order", b"1\n2\n3\n4\n5\n", [H("-4\n+four"), H("-2\n+two", number=2)], b"1\ntwo\n3\nfour\n5\n"),
     ("ambiguity resolved by another edit's changed lines", b"x\nx\ny\n", [H("-x\n+X\n y"), H("-x\n+Z", number=2)],
      b"Z\nX\ny\n"),

@@ -20,6 +20,8 @@ DEV_NULL = "/dev/null"
 _LIST_ITEM = re.compile(r"[-+] \S")
 PLACELESS_HINT = ("give a few unchanged lines of the file around the added lines as context "
                   "(lines starting with a space)")
+LEFT_OUT_HINT = ("give the lines the hunk replaces as '-' lines, with a few unchanged lines "
+                 "around them as context (lines starting with a space)")
 
 
 def is_file_header(lines: list[str], i: int) -> bool:
@@ -86,6 +88,9 @@ def read_hunk(lines: list[str], i: int, number: int, sec,
     unplaced = placeless_addition(header, body)
     if unplaced:
         raise sec.error(f"hunk {number}: {unplaced}", i + 1, hint=PLACELESS_HINT)
+    left_out = old_lines_left_out(m, body)
+    if left_out:
+        raise sec.error(f"hunk {number}: {left_out}", i + 1, hint=LEFT_OUT_HINT)
     return Hunk(body, number=number, kind="hunk", line_hint=m.old_start if m else None,
                 old_no_newline=hunk.old_no_newline, new_no_newline=hunk.new_no_newline), j
 
@@ -182,6 +187,23 @@ def placeless_addition(header: str, body: list[tuple[str, str]]) -> str | None:
         return None
     return (f"its '@@' line names a place ({text!r}) but it has no line numbers and no "
             "context lines, so where its added lines go cannot be found")
+
+
+def old_lines_left_out(m: HunkHeader | None, body: list[tuple[str, str]]) -> str | None:
+    """Why a hunk of only added lines whose header announces old lines cannot be placed,
+    or None.  Counts are hints (recounted), but a hunk with no old line at all has
+    nothing to be placed by but its number: when its header says it replaces lines
+    there (``@@ -5,2 +5,3 @@``), its '-' lines and context were left out, and putting
+    the added lines after line 5 would guess both where they go and what they replace
+    (``-L,0`` announces none: an insertion after line L, as ``diff -U0`` writes it)."""
+    if m is None or any(tag != ADD for tag, _ in body):
+        return None
+    announced = _announced(m)[0]
+    if not announced:
+        return None
+    return (f"its header announces {announced} old line{'s' if announced > 1 else ''} "
+            f"from line {m.old_start}, but it has no context or removed line, only added "
+            "ones, so what they replace and where they go cannot be told")
 
 
 def _announced(m: HunkHeader) -> tuple[int, int]:

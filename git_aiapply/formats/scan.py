@@ -72,6 +72,7 @@ from operator import add
 from ..errors import ParseError
 from ..ops import Operation
 from ..record import field, record, replace
+from .reasoning import is_lone_close, reasoning_span
 from ..text import content_span, fence_info, fence_open, indent_of, is_fence_close
 
 
@@ -143,6 +144,7 @@ class Scan:
         self._last_content: int | None = None
         # the text is a closed fence's content: it ends where its author closed it
         self.inside_fence = False
+        self.reasoned = False  # a reasoning block was seen (skip_reasoning)
 
     def offset(self, i: int) -> int:
         """Offset of line ``i`` (the end of the text past the last line)."""
@@ -244,7 +246,8 @@ class Format:
 @record
 class ScanResult:
     blocks: list[Block]
-    # spans that belong to change blocks beyond the blocks' own: fences holding a change
+    # spans that are not explanation beyond the blocks' own: fences holding a change, and
+    # the model's reasoning blocks (skip_reasoning)
     wrappers: list[tuple[int, int]]
 
 
@@ -263,6 +266,11 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     while i < n:
         line = lines[i]
         first = line.lstrip()[:1]
+        if first == "<" and scan.fence is None and not scan.inside_fence:
+            after = skip_reasoning(scan, i, found)  # whichever formats are looked for
+            if after is not None:
+                i = scan.floor = after
+                continue
         if wanted is not None and first not in wanted and scan.fence is None:
             i += 1  # a prose line no format opens on and no fence: the common case, kept cheap
             continue
@@ -477,6 +485,42 @@ def _refuse_cut_at_a_block_start(scan: Scan, formats: "list[Format]") -> None:
         raise ParseError(f"{CUT_OFF}: it ends at response line {k + 1} with "
                          f"{scan.lines[k].strip()[:60]!r}, where a change block begins",
                          line=k + 1, hint=CUT_OFF_HINT)
+
+
+# --------------------------------------------------------------------------- reasoning
+# A model's reasoning left in a text answer is not the answer (formats/reasoning.py).
+
+def skip_reasoning(scan: Scan, i: int, found: ScanResult) -> int | None:
+    """When line ``i`` opens a reasoning block: its span (through its closing tag) joins
+    ``found.wrappers`` and the first line after it is returned; None when it opens none.
+    A reasoning block never closed is an answer cut off in its reasoning: refused.  A
+    closing tag alone on line ``i`` before any reasoning was opened ends reasoning whose
+    opening tag the chat template wrote (DeepSeek-R1's): everything before it goes."""
+    span = reasoning_span(scan.lines, i)
+    if span is None:
+        return _stray_close(scan, i, found)
+    name, close = span
+    scan.reasoned = True
+    if close is None:
+        raise ParseError(f"{CUT_OFF}: the model's reasoning opened at response line {i + 1} "
+                         f"(<{name}>) is never closed with </{name}>, so the answer after it "
+                         "never came", line=i + 1, hint=CUT_OFF_HINT)
+    j, end = close
+    start = scan.starts[i] + len(scan.lines[i]) - len(scan.lines[i].lstrip())
+    found.wrappers.append((start, scan.starts[j] + end))
+    return j + 1
+
+
+def _stray_close(scan: Scan, i: int, found: ScanResult) -> int | None:
+    """Line ``i`` is a reasoning block's closing tag alone and no reasoning was opened:
+    the text before it was reasoning; what was read in it is dropped."""
+    if scan.reasoned or not is_lone_close(scan.lines[i]):
+        return None
+    scan.reasoned = True
+    found.blocks.clear()
+    found.wrappers[:] = [(0, scan.starts[i] + len(scan.lines[i].rstrip()))]
+    scan.memo.clear()
+    return i + 1
 
 
 # --------------------------------------------------------------------------- tags

@@ -33,9 +33,10 @@ import re
 
 from ..errors import ParseError
 from ..ops import Source
+from ..paths import knows_tracked, tracked_kind
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
-from .search_blocks import (BlockError, NumberedBlock, file_operations, is_replace, is_search,
-                            looks_like_marker, read_block)
+from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
+                            is_search, looks_like_marker, read_block)
 
 NAME = "search-replace"
 
@@ -216,8 +217,9 @@ def _file_name(path: str | None) -> str | None:
     return None
 
 
-def _word_path(line: str) -> str | None:
-    """The path of a line that is one word with markup (see strip_path)."""
+def _unmarked(line: str) -> tuple[str, bool]:
+    """``line`` without the markup around a path (a list item's marker, ``#``, ``*``,
+    backticks, a trailing ``:``), and whether a ``:`` ended it."""
     s = _LIST_ITEM.sub("", line.strip(), count=1)
     colon = False
     prev = None
@@ -227,6 +229,12 @@ def _word_path(line: str) -> str | None:
             colon = True
             s = s[:-1]
         s = s.strip().lstrip("#").strip().strip("`").strip("*").strip()
+    return s, colon
+
+
+def _word_path(line: str) -> str | None:
+    """The path of a line that is one word with markup (see strip_path)."""
+    s, colon = _unmarked(line)
     if not s or s == "..." or looks_like_marker(s) or fence_of(line) is not None:
         return None
     if any(ch.isspace() for ch in s) or "`" in s or set(s) <= set(".-_=*#>|~+"):
@@ -252,6 +260,70 @@ def path_in_info(info: str) -> str | None:
         if ("/" in token or "." in token.strip(".")) and strip_path(token) == token:
             return token
     return None
+
+
+# a new file's name with spaces, not a sentence's end: words of letters, digits and
+# . _ - + @, one space between them, and an extension
+_NEW_NAME = re.compile(r"[\w.+@-]+(?: [\w.+@-]+)*\.\w{1,8}")
+# what stands around a file's name in a sentence and is not part of it
+_TOKEN_EDGES = "`'\"*,.;:!?()[]{}<>"
+
+
+def tracked_path(line: str, creates: bool, line_number: int) -> str | None:
+    """The path a line names by what the repository tracks (``paths.tracked_kind``), for
+    a line the rules above read as no path: the whole line, its markup dropped, when it
+    is a tracked file whose name holds spaces (or, for a block that creates its file
+    (``creates``), a new name with an extension in a tracked folder); else, for a block
+    that edits, the one tracked file a sentence names (``In src/app.py, replace:``).  A sentence naming
+    several tracked files is refused (``line_number``, 1-based): never guessed among."""
+    whole, _colon = _unmarked(line)
+    if whole and _file_name(whole) and not looks_like_marker(whole):
+        if tracked_kind(whole) == "file":
+            return whole
+        folder, _slash, name = whole.rpartition("/")
+        if creates and folder and _NEW_NAME.fullmatch(name) and tracked_kind(folder) == "dir":
+            return whole
+    if creates:
+        return None  # a new file's path stands alone: a sentence may name its model
+    named = sorted({t for t in (w.strip(_TOKEN_EDGES) for w in line.split())
+                    if _file_name(t) and tracked_kind(t) == "file"})
+    if len(named) > 1:
+        raise ParseError(
+            f"the line before a SEARCH/REPLACE block names several files ({', '.join(named)}), "
+            "so which one the block edits is not guessed", line=line_number,
+            directive="SEARCH/REPLACE",
+            hint="put the file's path alone on the line before the opening fence, e.g. "
+                 f"{named[0]}, then ```, then <<<<<<< SEARCH")
+    return named[0] if named else None
+
+
+def _untracked_names(lines: list[str], first: int, floor: int) -> str:
+    """For the refusal of a block without a path: the file names the line before its
+    wrapper holds that were not read as its path because nothing tracks them."""
+    k = first - 1
+    while k >= floor and not lines[k].strip():
+        k -= 1
+    if k < floor or fence_of(lines[k]) is not None or not knows_tracked():
+        return ""
+    whole, _colon = _unmarked(lines[k])
+    # a line that starts with a folder and ends with an extension is one spaced name
+    spaced = " " in whole and "/" in whole.split()[0] and _file_name(whole.split("/")[-1])
+    names = [whole] if spaced else []
+    names += [t for t in (w.strip(_TOKEN_EDGES) for w in lines[k].split()) if _file_name(t)]
+    if not names:
+        return ""
+    return (f" (the line before it names {names[0]!r}, which is not tracked: a name with "
+            "spaces, or in a sentence, is read as the path only when it names a tracked file)")
+
+
+def _path_of_line(lines: list[str], k: int, head: int) -> str | None:
+    """The path ``lines[k]`` names for the block whose SEARCH marker is ``lines[head]``:
+    by the rules of ``strip_path``, else by what the repository tracks."""
+    path = strip_path(lines[k])
+    if path is not None:
+        return path
+    creates = head + 1 < len(lines) and is_divider(lines[head + 1])  # an empty SEARCH
+    return tracked_path(lines[k], creates, k + 1)
 
 
 def find_path(lines: list[str], head: int, floor: int) -> tuple[str | None, int, tuple | None]:
@@ -281,7 +353,7 @@ def find_path(lines: list[str], head: int, floor: int) -> tuple[str | None, int,
                 return path, start, fence
             k -= 1
             continue
-        path = strip_path(line)
+        path = _path_of_line(lines, k, head)
         if path is None:
             break
         above = fence_of(lines[k - 1]) if k - 1 >= floor else None
@@ -307,7 +379,7 @@ class _Run:
         self.last_line: int | None = None  # the previous block's last line
         self.found: list[tuple[str, int, int, NumberedBlock, Block]] = []
 
-    def inherited_path(self, lines: list[str], first: int, head: int) -> str:
+    def inherited_path(self, lines: list[str], first: int, head: int, floor: int = 0) -> str:
         """The previous block's path for a block whose own path cannot be read (its
         wrapper starts at ``first``): taken only when nothing but whitespace separates
         the two blocks; text between them may have meant another file."""
@@ -315,7 +387,7 @@ class _Run:
             raise ParseError(
                 "found a SEARCH/REPLACE block (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) but "
                 "no file path for it: no path stands alone on the line before its opening "
-                "fence, and no earlier block names one",
+                f"fence{_untracked_names(lines, first, floor)}, and no earlier block names one",
                 line=head + 1, directive="SEARCH/REPLACE",
                 hint="put the file's path alone on the line before the opening fence, e.g. "
                      "src/app.py, then ```, then <<<<<<< SEARCH")
@@ -385,7 +457,7 @@ class SearchReplace(Format):
         named, first, wrap = find_path(lines, i, scan.floor)
         if wrap is not None:
             run.fence = wrap
-        path = run.path = named or run.inherited_path(lines, first, i)
+        path = run.path = named or run.inherited_path(lines, first, i, scan.floor)
         try:
             raw = read_block(lines, i, aider_close=True)
         except BlockError as e:

@@ -24,6 +24,7 @@ from .diff_hunks import read_hunk as _read_hunk
 from .diff_hunks import section_starts as _section_starts
 from .diff_hunks import svn_header as _svn_header
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
+from .search_replace import fence_of, names_file, path_in_info, strip_path
 from ..paths import read_quoted_path
 from ..text import fence_open, is_fence_close, read_hunk_header
 
@@ -179,7 +180,8 @@ class UnifiedDiff(Format):
         lines = scan.lines
         n = len(lines)
         first = i
-        if _orphan_hunk(lines, i):
+        named = _orphan_hunk(lines, i) and _path_named_above(scan, i)
+        if _orphan_hunk(lines, i) and not named:
             raise ParseError(
                 f"a hunk header ({lines[i].strip()[:40]!r}) stands outside any file's diff: "
                 "no '---'/'+++' or 'diff --git' header names its file", line=i + 1,
@@ -194,7 +196,8 @@ class UnifiedDiff(Format):
         ops: list[Operation] = []
         notes: list[str] = []
         while True:
-            section, i = _read_section(lines, i, scan, bounded)
+            section, i = _read_section(lines, i, scan, bounded, named or None)
+            named = None
             ops.extend(_operations(section))
             notes.extend(section.notes)
             end = i
@@ -217,6 +220,31 @@ def _orphan_hunk(lines: list[str], i: int) -> bool:
     Left as prose it would be dropped while the rest applies, so it is refused."""
     return (lines[i].startswith("@@ -") and read_hunk_header(lines[i].rstrip()) is not None
             and i + 1 < len(lines) and lines[i + 1][:1] in (CONTEXT, REMOVE, ADD))
+
+
+# lines of a diff that may stand above a hunk without making a file section
+_NOT_PROSE = ("--- ", "+++ ", "diff ", "Index: ", "@@", "====")
+
+
+def _path_named_above(scan: Scan, i: int) -> str | None:
+    """The file a headerless diff (its first line ``i``, an '@@' header) concerns: the path
+    in its fence's info string, or the one file the line of prose just above its fence
+    (or above it, unfenced) names, read as a SEARCH/REPLACE block's path line is
+    (``In `web/app.js`, change...:``, ``File: x.py``); None when none or several."""
+    lines = scan.lines
+    top = i
+    if scan.fence is not None and _next_content(lines, scan.fence.line + 1) == i:
+        top = scan.fence.line
+        info_path = path_in_info(fence_of(lines[top])[2])
+        if info_path:
+            return info_path
+    k = top - 1
+    while k >= scan.floor and k >= top - 3 and not lines[k].strip():
+        k -= 1
+    if (k < scan.floor or not lines[k].strip() or fence_of(lines[k]) is not None
+            or lines[k].startswith(_NOT_PROSE)):
+        return None  # a diff's own header line left alone is no prose naming a file
+    return strip_path(lines[k]) if names_file(lines[k]) else None
 
 
 def _patch_tag_diff(lines: list[str], i: int) -> tuple[int, tuple[str, int] | None] | None:
@@ -264,12 +292,17 @@ FORMAT = UnifiedDiff()
 
 
 def _read_section(lines: list[str], i: int, scan: Scan | None = None,
-                  bounded: bool = False) -> tuple[_Section, int]:
+                  bounded: bool = False, named: str | None = None) -> tuple[_Section, int]:
     """Read one file section from line ``i``; return it and the line after it.
-    ``bounded``: something closes the diff (a fence, ``</patch>``), see ``_read_hunk``."""
+    ``bounded``: something closes the diff (a fence, ``</patch>``), see ``_read_hunk``;
+    ``named``: the file of a headerless diff (its hunks begin at line ``i``), named by
+    the prose above it."""
     n = len(lines)
     sec = _Section(i + 1)
-    if lines[i].startswith("diff --git "):
+    if named is not None:
+        sec.old_name = sec.new_name = named
+        sec.display = "diff " + named
+    elif lines[i].startswith("diff --git "):
         sec.display = "diff " + lines[i][len("diff --git "):].strip()
         names = _git_names(lines[i][len("diff --git "):])
         if names is not None:
@@ -290,6 +323,19 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None,
             raise sec.error("a '--- ' file header line is not followed by a '+++ ' line", i + 1)
         _read_names(lines, i, sec)
         i += 2
+    i = _read_hunks(lines, i, sec, scan, bounded)
+    if not sec.hunks and scan is not None and i >= n - 1 and scan.ends_mid_line(n - 1):
+        # the response stops inside a header line ('rename to ne' for 'new.py') or in
+        # the one after them ('ind' for 'index ...' after 'new file mode 100644')
+        raise sec.error(f"{CUT_OFF}: its last line {lines[n - 1][:60]!r} ends the response "
+                        "in the middle of the line", n, hint=CUT_OFF_HINT)
+    return sec, i
+
+
+def _read_hunks(lines: list[str], i: int, sec: _Section, scan: Scan | None,
+                bounded: bool) -> int:
+    """Read the section's hunks from line ``i`` into ``sec``; return the line after them."""
+    n = len(lines)
     number = 0
     while i < n and lines[i].startswith("@@"):
         number += 1
@@ -302,12 +348,7 @@ def _read_section(lines: list[str], i: int, scan: Scan | None = None,
         after = _next_content(lines, i)
         if after < n and lines[after].startswith("@@"):
             i = after  # blank lines between two hunks: the next hunk is this file's too
-    if not sec.hunks and scan is not None and i >= n - 1 and scan.ends_mid_line(n - 1):
-        # the response stops inside a header line ('rename to ne' for 'new.py') or in
-        # the one after them ('ind' for 'index ...' after 'new file mode 100644')
-        raise sec.error(f"{CUT_OFF}: its last line {lines[n - 1][:60]!r} ends the response "
-                        "in the middle of the line", n, hint=CUT_OFF_HINT)
-    return sec, i
+    return i
 
 
 def _drop_empty_hunk(lines: list[str], i: int, number: int, sec: _Section) -> None:
@@ -418,12 +459,31 @@ def _paths(sec: _Section) -> tuple[str | None, str | None]:
         if sec.deleted:
             new = None
     else:
-        old = None if old == DEV_NULL else old
-        new = None if new == DEV_NULL else new
+        old, new = _header_sides(old, new)
     if sec.rename_from is not None or sec.rename_to is not None:
         old = sec.rename_from or old
         new = sec.rename_to or new
     return old, new
+
+
+# a remark models put after a header's path: 'a/config.yaml (original)'
+_REMARK = re.compile(r"(\S.*?) +\([^()]*\)")
+
+
+def _without_remark(name: str) -> str:
+    """``name`` without a parenthesised remark after a space at its end."""
+    m = _REMARK.fullmatch(name)
+    return m.group(1) if m else name
+
+
+def _header_sides(old: str, new: str) -> tuple[str | None, str | None]:
+    """The '---'/'+++' names as (old path, new path), None for /dev/null; beside
+    /dev/null a remark after the name ('+++ b/new.py (new file)') is no part of it."""
+    old_path = None if old == DEV_NULL else old
+    new_path = None if new == DEV_NULL else new
+    if old_path is None or new_path is None:
+        return old_path and _without_remark(old_path), new_path and _without_remark(new_path)
+    return old_path, new_path
 
 
 def _one_path(sec: _Section, old: str, new: str) -> str:
@@ -435,6 +495,9 @@ def _one_path(sec: _Section, old: str, new: str) -> str:
     for base, backup in ((new, old), (old, new)):
         if any(backup == base + suffix for suffix in _BACKUP_SUFFIXES):
             return base
+    bare_old, bare_new = _without_remark(old), _without_remark(new)
+    if bare_old == bare_new:  # 'a/x.yaml (original)', 'b/x.yaml (modified)'
+        return bare_new
     raise sec.error(f"the '---' line names {old} but the '+++' line names {new}",
                     hint="for a rename write 'diff --git' with 'rename from'/'rename to' lines")
 

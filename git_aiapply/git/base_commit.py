@@ -61,18 +61,8 @@ def branch_tip(repo, refname: str) -> tuple[str, str | None]:
 
 
 def current_head(repo) -> tuple[str | None, str | None]:
-    """Repo.head() in plain values: (branch ref name, None when detached; commit id, None
-    when the branch is unborn)."""
-    branch, commit = repo.head()
-    return branch, None if commit is None else str(commit)
-
-
-def _as_planned(planned_head: tuple) -> tuple:
-    """current_head()'s value as the transaction compares it with Repo.head()."""
-    import pygit2
-
-    branch, commit = planned_head
-    return branch, None if commit is None else pygit2.Oid(hex=commit)
+    """(branch ref name, None when detached; commit id, None when the branch is unborn)."""
+    return repo.head()
 
 
 def applied_as(repo, tip: str | None, response_id: str, paths: str | None,
@@ -153,7 +143,7 @@ def commit_onto_head(repo, request, planned_head: tuple) -> Committed:
     """transaction.commit_to_worktree with ``planned_head`` from current_head()."""
     from .transaction import commit_to_worktree
 
-    return _committed(commit_to_worktree(repo, request, _as_planned(planned_head)))
+    return _committed(commit_to_worktree(repo, request, planned_head))
 
 
 def stage(repo, plan, planned_head: tuple, *, cached: bool, include_dirty: bool) -> None:
@@ -162,6 +152,6 @@ def stage(repo, plan, planned_head: tuple, *, cached: bool, include_dirty: bool)
     from .staging import stage_index_only, stage_to_worktree
 
     if cached:
-        stage_index_only(repo, plan, _as_planned(planned_head))
+        stage_index_only(repo, plan, planned_head)
     else:
-        stage_to_worktree(repo, plan, _as_planned(planned_head), include_dirty=include_dirty)
+        stage_to_worktree(repo, plan, planned_head, include_dirty=include_dirty)

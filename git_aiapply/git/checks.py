@@ -54,12 +54,18 @@ def refuse_unmerged(index) -> None:
 
 
 def refuse_dirty(repo, index, base, paths, *, refusal: str = CLEAN_ONLY,
-                 hint: str = CLEAN_HINT) -> None:
+                 hint: str = CLEAN_HINT, restored=()) -> None:
     """ApplyError (``dirty``) naming every path of ``paths`` whose worktree, index and
-    ``base`` (a TreeSnapshot of HEAD) disagree."""
+    ``base`` (a TreeSnapshot of HEAD) disagree, and every path of ``restored`` (files the
+    run puts back where HEAD has none: undo of a deletion) that is on disk again, which
+    restoring would overwrite."""
     from .state import dirty_paths
 
     dirty = dirty_paths(repo, index, base, paths)
+    named = {p for p, _why in dirty}
+    dirty += [(p, "is in the worktree again (untracked); restoring it would overwrite that "
+                  "file") for p in restored
+              if p not in named and os.path.lexists(os.path.join(repo.workdir, p))]
     if dirty:
         raise ApplyError([Problem(f"{p} {why}; {refusal}", file=p, hint=hint)
                           for p, why in sorted(dirty)], kind=ErrorKind.DIRTY)

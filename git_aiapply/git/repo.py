@@ -223,13 +223,14 @@ class Repo:
         return os.path.normpath(os.path.join(self.gitdir, rel))
 
     # -- HEAD ------------------------------------------------------------------------
-    def head(self) -> tuple[str | None, pygit2.Oid | None]:
-        """(branch ref name or None when detached, commit id or None when unborn).  A
-        branch that is itself a symbolic ref is followed to the ref it names, as git
-        does, so that a commit moves the real branch."""
+    def head(self) -> tuple[str | None, str | None]:
+        """(branch ref name or None when detached, commit id as hex or None when unborn).
+        A branch that is itself a symbolic ref is followed to the ref it names, as git
+        does, so that a commit moves the real branch.  Plain values: callers outside git/
+        compare and show them, and give them back to the git layer as they are."""
         ref = self.repo.lookup_reference("HEAD")
         if ref.type != pygit2.enums.ReferenceType.SYMBOLIC:
-            return None, ref.target
+            return None, str(ref.target)
         name = ref.target
         for _ in range(5):  # git's symref depth limit
             try:
@@ -237,7 +238,7 @@ class Repo:
             except (KeyError, pygit2.GitError, ValueError):
                 return name, None
             if target.type != pygit2.enums.ReferenceType.SYMBOLIC:
-                return name, target.target
+                return name, str(target.target)
             name = target.target
         raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind=ErrorKind.STATE)
 
@@ -388,6 +389,16 @@ class Repo:
             if index is not None:
                 return index
         return read_index(self.index_path(), self.config_bool("index.sparse", False))
+
+    def tracked_paths(self) -> list[str]:
+        """The index's paths (none without a worktree, or when the index cannot be read:
+        the run reports that itself where it needs the index)."""
+        if not self.workdir:
+            return []
+        try:
+            return [entry.path for entry in self.read_index()]
+        except FatalError:
+            return []
 
     def relpath_of_cwd(self) -> str:
         """Where the command runs, relative to the worktree root ("" outside it)."""

@@ -11,7 +11,6 @@ from ..plan import Plan
 from .repo import Repo
 from .state import tree_entry
 from .faults import fault
-from .index import set_entries
 from .journal import RunKind
 from .transaction import Transaction, check_touched, write_blobs
 
@@ -75,7 +74,4 @@ def _write_index_only(txn: Transaction, entries: dict, head_id, branch) -> None:
     then the entries, without stat data, staged into the lock file."""
     txn.journal.begin({}, head_id, final=entries, written={}, branch=branch, kind=txn.kind)
     fault("journal")
-    set_entries(txn.index, entries, None)
-    txn.lock.stage(txn.index)
-    txn.journal.note_staged_index(txn.lock.lock_path)
-    fault("index-stage")
+    txn.stage_entries(entries, None)

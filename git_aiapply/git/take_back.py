@@ -8,25 +8,11 @@ import os
 
 import pygit2
 
-from ..errors import ApplyError, ErrorKind, Problem
+from .checks import refuse_dirty
 from .journal import RunKind
 
 UNDO_CLEAN_ONLY = "undo only restores files that are exactly as git ai-apply left them"
 UNDO_CLEAN_HINT = "commit, stash or discard your changes to it first"
-
-
-def _dirty_or_back_again(repo, index, base, changes: dict) -> list[tuple[str, str]]:
-    """(path, why) of every changed path not exactly as the commit left it: dirty, or (a
-    file the commit deleted) in the worktree again, which restoring would overwrite."""
-    from .state import dirty_paths
-
-    dirty = dirty_paths(repo, index, base, sorted(changes))
-    for path, (_old, new) in changes.items():
-        if new is None and not any(p == path for p, _ in dirty) \
-                and os.path.lexists(os.path.join(repo.workdir, path)):
-            dirty.append((path, "is in the worktree again (untracked); restoring it would "
-                                "overwrite that file"))
-    return dirty
 
 
 def take_back_commit(repo, planned_head: tuple, parent_id: str | None, changes: dict,
@@ -45,11 +31,9 @@ def take_back_commit(repo, planned_head: tuple, parent_id: str | None, changes: 
     r = repo.repo
     with Transaction(repo, planned_head, kind=RunKind.UNDO) as txn:
         base = TreeSnapshot(r, r[head_id].tree, repo.workdir)
-        dirty = _dirty_or_back_again(repo, txn.index, base, changes)
-        if dirty:
-            raise ApplyError([Problem(f"{p} {why}; {UNDO_CLEAN_ONLY}", file=p,
-                                      hint=UNDO_CLEAN_HINT) for p, why in sorted(dirty)],
-                             kind=ErrorKind.DIRTY)
+        refuse_dirty(repo, txn.index, base, sorted(changes), refusal=UNDO_CLEAN_ONLY,
+                     hint=UNDO_CLEAN_HINT,
+                     restored=[p for p, (_old, new) in changes.items() if new is None])
         committer = identity(repo, "committer")
         entries = {p: (old[0], pygit2.Oid(hex=old[1])) if old is not None else None
                    for p, (old, _new) in changes.items()}

@@ -32,7 +32,7 @@ from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
 from .io_errors import io_error, probe_dirs, write_cause
-from .journal import Journal, backup_dir, backup_name, temp_name
+from .journal import Journal, RunKind, backup_dir, backup_name, temp_name
 from .worktree_files import (NO_HARD_LINKS, git_perm, open_new, perm_of, restore_file,
                              write_all)
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
@@ -376,7 +376,7 @@ class Transaction:
 
     ``planned_head`` is (branch, commit id) as the caller planned against."""
 
-    def __init__(self, repo: Repo, planned_head: tuple, *, kind: str = "apply"):
+    def __init__(self, repo: Repo, planned_head: tuple, *, kind: RunKind = RunKind.APPLY):
         require_worktree(repo)
         self.repo = repo
         self.r = repo.repo
@@ -451,7 +451,13 @@ class Transaction:
             if final[p] is not None:
                 self.writer.write(p, final[p], disk[p])
                 fault("worktree-write")
-        set_entries(self.index, {p: entries[p] for p in paths}, self.writer.stats)
+        self.stage_entries({p: entries[p] for p in paths}, self.writer.stats)
+
+    def stage_entries(self, entries: dict, stats) -> None:
+        """The entries set in the index (with the stat data of the files just written, or
+        none), staged into the lock file, and the journal told so: from here recover
+        decides on the staged index."""
+        set_entries(self.index, entries, stats)
         self.lock.stage(self.index)
         self.journal.note_staged_index(self.lock.lock_path)
         fault("index-stage")
@@ -511,7 +517,8 @@ class Transaction:
         for refname, new, old, committer in reversed(self._moved):
             # the ref already moved: put it back, so that the failure leaves nothing
             unmove_ref(self.r, refname, new, old, committer,
-                       message=f"{'ai-apply undo' if self.kind == 'undo' else 'ai-apply'}: rolled back")
+                       message=f"{'ai-apply undo' if self.kind == RunKind.UNDO else 'ai-apply'}: "
+                               "rolled back")
         for p in self.temp_files:
             if p != self.lock.lock_path:
                 remove_file(p)
@@ -521,7 +528,8 @@ class Transaction:
             # the journal stays: it names what the files held, for `recover` once the
             # cause (a full disk...) is gone; the backups stay with it
             raise FatalError(
-                f"the {'undo' if self.kind == 'undo' else 'commit'} failed ({write_cause(exc)}) and "
+                f"the {'undo' if self.kind == RunKind.UNDO else 'commit'} failed "
+                f"({write_cause(exc)}) and "
                 "these files could not be put back yet: " + ", ".join(failed) + "\n"
                 "hint: fix the cause, then run `git ai-apply recover`, which puts them back "
                 "as they were", kind=ErrorKind.IO) from None
@@ -529,7 +537,7 @@ class Transaction:
         self.journal.end()
         if isinstance(exc, (OSError, pygit2.GitError)):
             # a disk or repository error (full disk, I/O error): nothing changed
-            raise io_error("undo" if self.kind == "undo" else "commit", exc,
+            raise io_error("undo" if self.kind == RunKind.UNDO else "commit", exc,
                            probe_dirs(self.repo)) from None
 
 
@@ -563,7 +571,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     r = repo.repo
     plan = req.plan
     hook_output: list[str] = []
-    with Transaction(repo, planned_head, kind="pick" if req.fast_forward_to else "apply") as txn:
+    kind = RunKind.PICK if req.fast_forward_to else RunKind.APPLY
+    with Transaction(repo, planned_head, kind=kind) as txn:
         branch, head_id = planned_head
         head_tree = r[head_id].tree if head_id else None
         check_touched(repo, txn, plan, head_tree, req.include_dirty)

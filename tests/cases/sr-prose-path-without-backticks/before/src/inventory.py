@@ -1,0 +1,3 @@
+import json
+
+DEFAULT_PATH = "inventory.json"
