@@ -265,23 +265,27 @@ def block_span(block, end: int) -> str:
 def fit_after_anchor(old: list[str], index: LineIndex, anchor_line: int, hi: int | None,
                      keep=None) -> tuple[int, list[int]]:
     """(tier, [start]) of an anchored chunk's old side: its first fit after the anchor
-    line (inside ``hi``), else a fit starting at the anchor line itself (the chunk changes
-    or restates the line it anchors on).  A fit at the anchor line and another after it
-    on the same tier: refused as ambiguous (the anchor names the one, Codex takes the
-    other); on different tiers the closer match wins, as tiers always do."""
+    line (inside ``hi``), else a fit that holds the anchor line itself (the chunk changes
+    or restates the line it anchors on, its context may start above it: a decorator).
+    Such a fit and another after the anchor line on the same tier, or two such fits:
+    refused as ambiguous (the anchor names the one, Codex takes the other); on different
+    tiers the closer match wins, as tiers always do."""
     tier, fits = index.first_fits(old, anchor_line + 1, hi, keep=keep)
-    at_tier, at_fits = index.first_fits(
-        old, anchor_line, hi, keep=lambda s: s == anchor_line and (keep is None or keep(s)))
-    if not at_fits or (fits and tier < at_tier):
+    over_tier, over = index.first_fits(
+        old, max(0, anchor_line - len(old) + 1), hi,
+        keep=lambda s: s <= anchor_line and (keep is None or keep(s)))
+    if not over or (fits and tier < over_tier):
         return tier, fits[:1]
-    if fits and tier == at_tier:
+    if len(over) > 1 or (fits and tier == over_tier):
+        places = [s + 1 for s in over] + [s + 1 for s in fits[:1] if tier == over_tier]
         raise AnchorRefusal(
-            f"ambiguous: the edit's old lines start at the anchor line {anchor_line + 1} "
-            f"itself and fit again after it, at line {fits[0] + 1}",
+            f"ambiguous: the edit's old lines fit {len(places)} places that hold or follow "
+            f"the anchor line {anchor_line + 1}, starting at lines "
+            + ", ".join(map(str, places)),
             hint="start the edit after its '@@' line, or include more unchanged context "
                  "lines so it matches exactly one place",
-            candidates=[anchor_line + 1, fits[0] + 1])
-    return at_tier, at_fits
+            candidates=places)
+    return over_tier, over
 
 
 def numbered(lines: Sequence[str], start: int, end: int) -> list[tuple[int, str]]:

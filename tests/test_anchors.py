@@ -248,12 +248,19 @@ def test_an_anchor_restated_as_the_first_context_line():
                                  "class B:\n    def f(self):\n        go()\n")
 
 
+def test_an_edit_whose_context_starts_before_its_anchor_line():
+    # the decorator above the anchored `def` is context: the fit holds the anchor line
+    before = "@cache\ndef load(path):\n    return path\n\n\n@cache\ndef save(path):\n    pass\n"
+    hunk = H(" @cache\n-def load(path):\n+def load(path, mode):", anchors=["def load(path):"])
+    assert run(before, hunk) == before.replace("def load(path):", "def load(path, mode):")
+
+
 def test_a_fit_at_the_anchor_line_and_another_after_it_is_refused_as_ambiguous():
     # no block bounds the search (a top-level statement): the old side fits at the anchor
     # line and again further down; which the model meant is not clear
     before = "x = 1\ny = 2\nx = 1\ny = 2\n"
     text = refusal(before, H("-x = 1\n+x = 0\n y = 2", anchors=["x = 1"]))
-    assert "ambiguous" in text and "line 1" in text and "line 3" in text
+    assert "ambiguous" in text and "starting at lines 1, 3" in text
 
 
 def test_a_chunk_whose_old_side_fits_after_the_anchor_still_goes_there():
