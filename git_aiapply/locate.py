@@ -20,7 +20,7 @@ from functools import partial
 
 from . import code_style, edit_report
 from .add_only import add_only_refusal
-from .anchors import AnchorRefusal, locate_anchors, numbered, refuse_outside_block
+from .anchors import AnchorRefusal, fit_after_anchor, locate_anchors, numbered, refuse_outside_block
 from .errors import ApplyError, Problem
 from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, added_keep_their_indent,
                        correct_added, edit_indent_unit, fold_map, indent_mapping, indent_unit,
@@ -347,10 +347,12 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
         return [Placement(h, i, at, 0)]
 
     at_end = (lambda s: s + len(old) == n_lines) if h.at_eof else None
-    tier, fits = index.first_fits(old, lo, hi, keep=at_end)
+    try:  # after an anchor: its first fit there, the model's own choice (or at the anchor line)
+        tier, fits = (fit_after_anchor(old, index, anchor_line, hi, at_end) if anchor_line is not None
+                      else index.first_fits(old, lo, hi, keep=at_end))
+    except AnchorRefusal as e:
+        raise EditProblem(problem(h, e.reason, **e.details)) from None
     if fits:
-        if anchor_line is not None:
-            fits = fits[:1]  # the first fit after the anchor: the model's own choice
         return [Placement(h, i, s, len(old), tier) for s in fits]
     if block is not None:
         try:

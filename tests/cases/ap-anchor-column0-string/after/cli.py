@@ -1,0 +1,10 @@
+def usage():
+    text = """
+Usage: inventory [options]
+  --path FILE   inventory file
+"""
+    return text.strip() + "\n"
+
+
+def version():
+    return text.strip()

@@ -1,0 +1,3 @@
+def load(path,
+def save(path):
+    write(path)

@@ -1,0 +1,16 @@
+def restock(
+    warehouse,
+    name,
+    qty=10,
+):
+    item = warehouse.items.get(name)
+    if item is None:
+        return None
+    item.qty += qty
+    return item
+
+
+def helper(x):
+    if x is None:
+        return None
+    return x
