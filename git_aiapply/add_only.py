@@ -30,7 +30,8 @@ _REWRITE_HINT = ("to change the file, give the lines around the change as contex
 
 def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
     """(reason, hint) when the edit ``h``, which only adds lines (around blank context
-    lines at most), cannot go into a file of ``lines`` as it says, or None.  Only diff hunks and apply-patch chunks are judged
+    lines at most), cannot go into a file of ``lines`` as it says, or None.  Only diff
+    hunks and apply-patch chunks are judged
     (FILE_APPEND says "at the end" in so many words)."""
     if h.anchors or h.kind not in ("hunk", "chunk") or not lines or not _placeless(h):
         return None
@@ -39,7 +40,11 @@ def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
                 f"but the file has {_lines(len(lines))}; git apply refuses such a hunk too",
                 _REWRITE_HINT)
     restated, nonblank = restated_lines(h.new, lines)
-    if restated and restated >= RESTATED_SHARE * nonblank:
+    # a stated line ('@@ -6,0') says where: an addition there may well repeat lines of the
+    # file (a second service copied from the first); it is the file written again only
+    # when it also starts as the file starts
+    if restated and restated >= RESTATED_SHARE * nonblank \
+            and (h.line_hint is None or _starts_as(h.new, lines)):
         return (f"it restates the file: with no anchor, context or removed line, its "
                 f"{len(h.new)} added lines hold {restated} of the file's {nonblank} lines "
                 "(blank and bracket-only lines aside), so it looks like the whole new "
@@ -61,6 +66,13 @@ def restated_lines(added: Sequence[str], lines: Sequence[str]) -> tuple[int, int
     have = Counter(filter(_says_something, map(str.strip, lines)))
     given = Counter(filter(_says_something, map(str.strip, added)))
     return sum((have & given).values()), sum(have.values())
+
+
+def _starts_as(added: Sequence[str], lines: Sequence[str]) -> bool:
+    """The first line of ``added`` that says something is the file's first such line."""
+    first = next((t.strip() for t in lines if _says_something(t)), None)
+    return first is not None and first == next(
+        (t.strip() for t in added if _says_something(t)), None)
 
 
 def _says_something(line: str) -> bool:

@@ -502,7 +502,7 @@ class SearchReplace(Format):
         if run is None or not run.found:
             # after another format's blocks, a last line that is only a file's name (no
             # prose around it) is the path line of an aider block that never came
-            return (scan.floor > 0 and not mid_line
+            return (scan.floor > 0 and not mid_line and not _in_a_file_list(scan, k)
                     and _file_name(_word_path(lines[k])) is not None)
         if fence_of(lines[k]) is not None:
             if scan.fence is not None and scan.fence.line == k:
@@ -513,7 +513,7 @@ class SearchReplace(Format):
             return j >= scan.floor and names_file(lines[j])
         if mid_line:  # after aider's blocks a line of prose may name the next file
             return stops_mid_word(lines[k])
-        return names_file(lines[k])
+        return names_file(lines[k]) and not _in_a_file_list(scan, k)
 
     def finish(self, scan: Scan) -> None:
         """Give each run of consecutive blocks of one file its one edit."""
@@ -579,3 +579,27 @@ def _edits(found) -> None:
 
         run[0][4].ops = file_operations(path, numbered, source, error, in_turn=True)
         k = run_end + 1
+
+
+# a line introducing a list of the files an answer touched ('Modified files:', 'Files
+# changed:', '**Changed:**')
+_FILE_LIST_HEAD = re.compile(r"\W*(?:\w+\W+){0,3}?(?:files?|changed|modified|updated|edited|"
+                             r"touched)\b[^:]*:\W*$", re.IGNORECASE)
+
+
+def _in_a_file_list(scan: Scan, k: int) -> bool:
+    """The response's last line ``k`` (whole, naming a file) is an entry of a closing list
+    of files, not the path line of a block that never came: a list item after another one
+    or after a line ending in ':', or any line under a heading such as 'Files changed:'."""
+    lines = scan.lines
+    j = k - 1
+    while j >= scan.floor and not lines[j].strip():
+        j -= 1
+    if j < scan.floor:
+        return False
+    above = lines[j].strip()
+    if _FILE_LIST_HEAD.match(above):
+        return True
+    item = _LIST_ITEM.match(lines[k].strip()) or lines[k].strip().startswith("* ")
+    return bool(item) and (above.endswith(":") or _LIST_ITEM.match(above) is not None
+                           or above.startswith("* "))

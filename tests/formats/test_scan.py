@@ -287,6 +287,18 @@ def test_a_last_line_that_only_names_a_file_after_other_blocks_is_cut_off(block,
     assert "cut off" in message and "where a change block begins" in message
 
 
+@pytest.mark.parametrize("block", [SR_BLOCK, *OTHER_BLOCKS.values()],
+                         ids=["aider", *OTHER_BLOCKS.keys()])
+@pytest.mark.parametrize("tail", ["Modified files:\n\n- `src/app.py`\n",
+                                  "Files changed:\nsrc/app.py\n",
+                                  "**Changed files:**\n- src/app.py\n",
+                                  "Touched:\n- `src/app.py`\n- `src/util.py`\n"])
+def test_a_closing_list_of_the_files_changed_is_not_cut_off(block, tail):
+    # the entries of a list of files (under 'Files changed:', or list items after a line
+    # ending in ':') close the answer; they are no path line of a block that never came
+    assert len(parse_response("Fix.\n\n" + block + "\n" + tail).ops) == 1
+
+
 @pytest.mark.parametrize("tail", ["\nThat is all.", "\nDone.", "\nRun it with:\n```sh\npytest\n```"])
 def test_aider_answers_ending_in_prose_apply(tail):
     assert summary(SR_BLOCK + tail) == [("EditFile", "src/app.py")]

@@ -196,3 +196,14 @@ def test_add_only_hunk_whose_header_announces_old_lines_refused(header):
 def test_add_only_hunk_announcing_no_old_lines_parses(header):
     text = f"{F}diff\n--- a/f\n+++ b/f\n{header}\n+x\n+y\n+z\n{F}\n"
     assert edits(text) == [("f", [[("+", "x"), ("+", "y"), ("+", "z")]])]
+
+
+def test_numbered_addition_repeating_lines_of_a_small_file_goes_after_its_line():
+    # a second service copied from the first repeats half of a small file, but the header
+    # says where it goes and it does not start as the file starts: an addition
+    compose = ("services:\n  web:\n    image: nginx:1.25\n    ports:\n      - \"8080:80\"\n"
+               "    restart: always\n")
+    added = ["  web2:", "    image: nginx:1.25", "    ports:", "      - \"8081:80\"",
+             "    restart: always"]
+    diff = "--- a/f\n+++ b/f\n@@ -6,0 +7,5 @@\n" + "".join(f"+{t}\n" for t in added)
+    assert _apply(compose, diff) == compose + "".join(t + "\n" for t in added)
