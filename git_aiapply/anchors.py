@@ -173,6 +173,8 @@ def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, 
             continue
         deeper = indent_width(line) > width
         was_open = not nest.closed
+        if not deeper and not was_open and _comment_within(lines, i, width):
+            continue
         if not (deeper or was_open and nest.holds(line, header)):
             return ((closing if closing is not None else i) + 1 if inside else None), None
         if deeper:
@@ -184,6 +186,21 @@ def block_extent(lines: Sequence[str], at: int) -> tuple[int | None, tuple[str, 
         if was_open and not deeper and nest.closed:
             closing = i
     return _end_of_file_extent(lines, nest, header, passed, closing, inside)
+
+
+_LINE_COMMENT = ("#", "//", "--", ";")
+
+
+def _comment_within(lines: Sequence[str], i: int, width: int) -> bool:
+    """Line ``i`` is only a comment, at or left of the anchor's level, and the next line
+    with code is deeper: a comment an editor wrote at column 0 inside the block (``#
+    print(y)``), which does not end it."""
+    if not lines[i].lstrip().startswith(_LINE_COMMENT):
+        return False
+    for line in iter_from(lines, i + 1):
+        if line.strip() and not line.lstrip().startswith(_LINE_COMMENT):
+            return indent_width(line) > width
+    return False
 
 
 def _end_of_file_extent(lines, nest: Nesting, header: set[int], passed: list[int], closing,

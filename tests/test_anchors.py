@@ -341,3 +341,14 @@ LINE_TEXT = st.text(alphabet="ab (:_\u2018\u2019'\u2014-\u00a0 ", max_size=8)
 def test_find_anchor_follows_the_rule(lines, anchor, start, end):
     from git_aiapply.anchors import find_anchor
     assert find_anchor(lines, anchor, start, end) == find_anchor_reference(lines, anchor, start, end)
+
+
+def test_a_comment_written_at_column_0_inside_the_block_does_not_end_it():
+    # what an editor's comment shortcut writes ('#    print(y)') sits at column 0 inside a
+    # function; the next line with code is deeper, so the block goes on
+    lines = ["def f(x):", "    y = x", "#    print(y)", "    return y", "", "def g():",
+             "    pass"]
+    assert block_extent(lines, 0)[0] == 6  # through 'def g():', as without the comment
+    # a comment followed by the next header is still where the block ends
+    assert block_extent(["def f(x):", "    y = x", "# about g", "def g():", "    pass"],
+                        0)[0] == 3
