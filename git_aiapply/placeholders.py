@@ -217,6 +217,13 @@ _REFERS = re.compile(
     r"(?:code|logic|goes|go|implementation|body|handling|lookup|stuff|steps?|"
     r"part|section)\s+here)\b", re.IGNORECASE)
 _MAX_STAND_IN_WORDS = 12
+# Phrases that name the user's code as standing elsewhere: a note that has one is a
+# placeholder however it goes on (a long sentence over dropped lines, G9), up to a limit.
+_NAMES_USERS_CODE = re.compile(
+    r"\b(?:(?:stays?|remains?|is|are)\s+the\s+same|your\s+(?:current|existing)|"
+    r"current\s+version|goes?\s+here|without\s+(?:any\s+)?(?:modifications?|changes?))\b",
+    re.IGNORECASE)
+_MAX_NAMED_STAND_IN_WORDS = 30
 _BRACKET_PAIRS = ("()", "[]", "<>")
 
 
@@ -246,9 +253,13 @@ def _refers(line: str) -> str | None:
     words (as before, like before, the original, existing, same, unchanged, as is,
     identical, code here...) or an ellipsis; else None."""
     note = _note_words(line)
-    if note is None or len(note[0].split()) > _MAX_STAND_IN_WORDS:
+    if note is None:
         return None
     words, kind = note
+    if _NAMES_USERS_CODE.search(words):
+        return kind if len(words.split()) <= _MAX_NAMED_STAND_IN_WORDS else None
+    if len(words.split()) > _MAX_STAND_IN_WORDS:
+        return None
     return kind if _ANY_ELLIPSIS.search(words) or _REFERS.search(words) else None
 
 
@@ -299,6 +310,13 @@ _OPENS_CODE_BLOCK = re.compile(r"[:{]\s*$")
 _ON_PURPOSE = re.compile(r"\b(?:empty|no-?op|nothing|intentional(?:ly)?|deliberate(?:ly)?|"
                          r"on\s+purpose|disabled|not\s+needed|unused|ignored?)\b",
                          re.IGNORECASE)
+# ... or gives the reason it is empty (the work is done elsewhere: G10), without
+# referring to the old code ("handled by the caller, as before" stands for it).
+_GIVES_REASON = re.compile(
+    r"\b(?:because|since|reported\s+by|handled\s+(?:by|in|elsewhere|upstream|above|below)|"
+    r"owns?|owned\s+by|already|upstream|downstream|callers?|by\s+the\s+\w+(?:\s+\w+)?\s+now|"
+    r"nothing\s+to\s+do|falls?\s+through|takes?\s+care\s+of)\b", re.IGNORECASE)
+_REFERS_TO_OLD = re.compile(r"\b(?:here|existing|same|unchanged|as\s+before)\b", re.IGNORECASE)
 
 
 def _is_whole_body(lines: list[str], j: int) -> bool:
@@ -307,6 +325,8 @@ def _is_whole_body(lines: list[str], j: int) -> bool:
     text = lines[j].strip()
     if not _is_comment(text) or text.startswith(('"""', "'''")) or _ON_PURPOSE.search(text):
         return False  # (a docstring alone is a valid body: a stub's)
+    if _GIVES_REASON.search(text) and not (_REFERS_TO_OLD.search(text) or _REFERS.search(text)):
+        return False
     before = next((lines[k] for k in range(j - 1, -1, -1) if lines[k].strip()), None)
     after = next((lines[k] for k in range(j + 1, len(lines)) if lines[k].strip()), None)
     if before is None or after is None or not _OPENS_CODE_BLOCK.search(before.rstrip()):

@@ -460,9 +460,7 @@ def _items(items, answer: Answer, failed: set) -> None:
             if item.get("status") == "incomplete":
                 answer.cut_off.append(f"a {kind} item with status \"incomplete\"")
             call_id = _call_id(item.get("call_id"))
-            if call_id in failed:
-                _drop_announcement(answer, failed, call_id)
-                continue
+            segment = answer.segment
             if kind == "apply_patch_call":
                 _add_call(answer, kind, "apply_patch", item.get("operation"), item.get("call_id"))
             elif kind == "custom_tool_call":
@@ -477,6 +475,8 @@ def _items(items, answer: Answer, failed: set) -> None:
                            else None}, item.get("call_id"))
             else:
                 _add_call(answer, kind, item.get("name"), item.get("arguments"), item.get("call_id"))
+            if call_id in failed:
+                _take_back_failed(answer, failed, segment)
         elif kind == "message" and item.get("role", "assistant") == "assistant":
             if item.get("status") == "incomplete":
                 answer.cut_off.append("a message item with status \"incomplete\"")
@@ -518,11 +518,10 @@ def _content(content, answer: Answer, failed: set = frozenset()) -> None:
             elif kind == "refusal" and isinstance(part.get("refusal"), str):
                 answer.refusal = part["refusal"]
             elif kind == "tool_use":
-                call_id = _call_id(part.get("id"))
-                if call_id in failed:
-                    _drop_announcement(answer, failed, call_id)
-                    continue
+                segment = answer.segment
                 _add_call(answer, "tool_use", part.get("name"), part.get("input"), part.get("id"))
+                if _call_id(part.get("id")) in failed:
+                    _take_back_failed(answer, failed, segment)
             # thinking, redacted_thinking, images, server tool results ...: not the answer
 
 
@@ -566,11 +565,84 @@ def _says_rejected(result) -> bool:
     return any(words in said for words in _REJECTION_WORDS)
 
 
-def _drop_announcement(answer: Answer, failed, call_id) -> None:
-    """A failed call the user rejected: the text that announced it (since the last call
-    or turn) is not the answer, it describes a change that was not made."""
-    if isinstance(failed, dict) and failed.get(call_id) is True:
-        del answer.pieces[answer.segment:]
+def _take_back_failed(answer: Answer, failed, segment: int) -> None:
+    """The call just added failed: it is not applied (``_drop_announcement``);
+    ``segment`` is where its announcing text started."""
+    call = answer.pieces.pop()
+    answer.segment = segment
+    _drop_announcement(answer, failed, call)
+
+
+def _drop_announcement(answer: Answer, failed, call) -> None:
+    """A failed call the user rejected: the prose that announced it (since the last call
+    or turn) is not the answer, it describes a change that was not made.  A change block
+    in that text stays unless it edits a file the rejected call edits (it may show the
+    rejected change); when the call's files cannot be told, every block goes with it."""
+    if not (isinstance(failed, dict) and failed.get(_call_id(call.call_id)) is True):
+        return
+    files = _files_edited_by(call)
+    kept = [_blocks_for_other_files(p, files) for p in answer.pieces[answer.segment:]
+            if isinstance(p, str)]
+    del answer.pieces[answer.segment:]
+    answer.pieces.extend(p for p in kept if p)
+
+
+def _files_edited_by(call) -> frozenset | None:
+    """The paths a tool call edits (without ``./``), or None when they cannot be told."""
+    from .toolcalls import call_ops
+
+    try:
+        ops = call_ops(call)
+    except ApplyError:
+        return None
+    paths = {getattr(op, name, None) for op in ops for name in ("path", "old_path", "new_path")}
+    paths = {_plain_path(p) for p in paths if isinstance(p, str) and p.strip()}
+    return frozenset(paths) or None
+
+
+def _plain_path(path: str) -> str:
+    path = path.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _same_file(a: str, b: str) -> bool:
+    """One path names the other (an agent's absolute path, the answer's relative one)."""
+    a, b = _plain_path(a), _plain_path(b)
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _blocks_for_other_files(text: str, files) -> str:
+    """``text`` less its prose after the last block and its blocks that edit ``files``
+    ("" when no block for another file is left).  Text whose blocks cannot be read is
+    kept whole, so the parser reports them rather than losing them silently."""
+    from .formats import parse_response
+    from .errors import ParseError
+
+    if files is None:
+        return ""
+    text = normalize_newlines(text)
+    try:
+        blocks = parse_response(text).blocks
+    except (ParseError, ApplyError):
+        return text
+    parts, pos, end = [], 0, 0
+    for block in sorted(blocks, key=lambda b: b.start):
+        if any(_same_file(p, f) for p in _block_paths(block) for f in files):
+            parts.append(text[pos:block.start])
+            pos = block.start
+        else:
+            parts.append(text[pos:block.end])
+            end = len("".join(parts))
+        pos = block.end
+    return "".join(parts)[:end].strip("\n") + "\n" if end else ""
+
+
+def _block_paths(block) -> set:
+    return {p for op in block.ops for p in (getattr(op, name, None) for name in
+                                             ("path", "old_path", "new_path"))
+            if isinstance(p, str)}
 
 
 def _saved_response(item: dict, answer: Answer, failed: set) -> None:
@@ -587,7 +659,7 @@ def _saved_response(item: dict, answer: Answer, failed: set) -> None:
         elif _call_id(p.call_id) not in failed or p.call_id is None:
             _add_call(answer, p.shape, p.name, p.args, p.call_id)
         else:
-            _drop_announcement(answer, failed, _call_id(p.call_id))
+            _drop_announcement(answer, failed, p)
     answer.refusal = answer.refusal or inner.refusal
 
 

@@ -9,9 +9,16 @@ block's content.  These helpers read lines only; the scanner decides what they m
 """
 from __future__ import annotations
 
+import re
+
 from ..text import fence_open, is_fence_close
 
 REASONING_TAGS = ("thinking", "think")  # longest first: "<thinking>" starts with "<think"
+# After an opening tag, a word that names the tag itself: the line is a sentence ABOUT
+# the tag ("<think> blocks come from DeepSeek-R1"), not reasoning (asked only when the
+# tag is never closed: a closed block is reasoning whatever its first words).
+_ABOUT_THE_TAG = re.compile(r"\s*(?:blocks?|tags?|sections?|elements?|markers?|tokens?)\b\W*\w",
+                            re.IGNORECASE)
 
 
 def reasoning_tag(line: str) -> str | None:
@@ -39,7 +46,7 @@ def reasoning_span(lines: list[str], i: int) -> tuple[str, tuple[int, int] | Non
     column = lines[i].lower().index(f"<{name}>") + len(name) + 2
     found = _reasoning_close(lines, i, column, f"</{name}>")
     if found is None:
-        return name, None
+        return None if _ABOUT_THE_TAG.match(lines[i][column:]) else (name, None)
     j, end = found
     rest = lines[j][end:]
     return name, (j, end + len(rest) - len(rest.lstrip(" \t")))  # the spaces, not the prose
