@@ -126,7 +126,8 @@ def tab_indentation(new_side: list[str], added: list[bool], level_before: int | 
     tabs only.  The answer's unit is the largest run of spaces dividing every such
     indentation; a single depth that is several 4-space steps may also be that many tabs
     of 4.  A reading places each line at most one level deeper than the non-blank line
-    before it (``level_before``: the file's line above the edit).  CannotCorrect when no
+    before it (``level_before``: the file's line above the edit); of two that do, one
+    putting a line under a finished statement is dropped.  CannotCorrect when no
     reading, or two readings placing a line differently, remain: never a mix."""
     todo = [k for k, (t, a) in enumerate(zip(new_side, added)) if a and _needs_tabs(t)]
     if not todo:
