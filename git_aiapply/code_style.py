@@ -224,11 +224,16 @@ def is_makefile(path: str) -> bool:
 
 def _is_rule(line: str) -> bool:
     """``target: deps`` or ``target:: deps``; not an assignment (``=`` before the colon,
-    or ``:=``/``::=``/``:::=``)."""
+    or ``:=``/``::=``/``:::=``), nor a target-specific one (``app: CFLAGS += -g``, which
+    takes no recipe).  A reference (``$(SRCS:.c=.o)``) is no colon and no ``=``."""
+    line = _REFERENCE.sub("", line.split("#", 1)[0])
     colon = line.find(":")
     if colon < 0 or "=" in line[:colon]:
         return False
-    return not re.match(r":{1,3}=", line[colon:])
+    return "=" not in line[colon:]
+
+
+_REFERENCE = re.compile(r"\$[({][^(){}]*[)}]")
 
 
 def makefile_recipes(seq: Sequence[str], start: int) -> list[bool]:

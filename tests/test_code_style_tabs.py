@@ -51,13 +51,15 @@ def test_recipe_line_inside_a_conditional_after_a_recipe_line_gets_a_tab():
     assert out == "all:\n\techo a\nifeq ($(X),1)\n\techo b\n\techo c\nendif\n"
 
 
-@pytest.mark.parametrize("line", ["X = 1", "X := 1", "X ::= 1", "X += 1", "X ?= 1", "export X=1"])
+@pytest.mark.parametrize("line", ["X = 1", "X := 1", "X ::= 1", "X += 1", "X ?= 1", "export X=1",
+                                  "app: CFLAGS += -g", "a.o: X := 1", "X = a:b", "include a.mk"])
 def test_simple_assignments_are_not_rule_lines(line):
     seq = ["all:", "\techo", line, "    Y = 2"]
     assert makefile_recipes(seq, 3) == [False]
 
 
-@pytest.mark.parametrize("line", ["all:", "all: a b", "a.o: a.c", "all:: x", "%.o: %.c", "a b: c"])
+@pytest.mark.parametrize("line", ["all:", "all: a b", "a.o: a.c", "all:: x", "%.o: %.c", "a b: c",
+                                  "app: $(SRCS:.c=.o)", "$(OBJ): x.h # a: b=c"])
 def test_rule_lines_start_a_recipe(line):
     assert makefile_recipes([line, "    cc"], 1) == [True]
 
