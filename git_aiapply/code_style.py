@@ -126,7 +126,8 @@ def tab_indentation(new_side: list[str], added: list[bool], level_before: int | 
     tabs only.  The answer's unit is the largest run of spaces dividing every such
     indentation; a single depth that is several 4-space steps may also be that many tabs
     of 4.  A reading places each line at most one level deeper than the non-blank line
-    before it (``level_before``: the file's line above the edit).  CannotCorrect when no
+    before it (``level_before``: the file's line above the edit); of two that do, one
+    putting a line under a finished statement is dropped.  CannotCorrect when no
     reading, or two readings placing a line differently, remain: never a mix."""
     todo = [k for k, (t, a) in enumerate(zip(new_side, added)) if a and _needs_tabs(t)]
     if not todo:
@@ -145,6 +146,9 @@ def tab_indentation(new_side: list[str], added: list[bool], level_before: int | 
         if out is not None:
             readings.setdefault(tuple(out), u)
         bad = bad or bad_line
+    if len(readings) > 1:  # a finished statement opens no level: that reading cannot be
+        plausible = [r for r in readings if not _under_a_statement(r, todo, level_before)]
+        readings = {r: readings[r] for r in plausible} if len(plausible) == 1 else readings
     if len(readings) == 1:
         return list(next(iter(readings)))
     if not readings:
@@ -174,6 +178,146 @@ def _tab_reading(new_side: list[str], todo: set[int], unit: int,
             previous = _tab_level(line)
         out.append(line)
     return out, ""
+
+
+# A line ending so is a finished statement: nothing can stand one level below it.
+_STATEMENT_END = re.compile(r"[\w\"'`;]\s*$")
+_OPENING_WORDS = frozenset(("then", "do", "else", "begin", "in", "of", "is", "repeat", "loop"))
+_OPENING_STARTS = re.compile(r"\s*(def|class|module|if|elif|unless|while|until|for|case|"
+                             r"when|function|sub|struct|begin|else)\b")
+
+
+def _under_a_statement(reading: Sequence[str], todo: list[int], level_before: int | None) -> bool:
+    """Whether ``reading`` puts an added line deeper than the non-blank line before it
+    when that line is a finished statement (``x := 1``, ``rm -f app``), not the head of
+    a block (``{``, ``:``, ``then``) or an unfinished expression (``,``, ``&&``)."""
+    todo_set = set(todo)
+    previous, level = None, level_before
+    for k, line in enumerate(reading):
+        if not line.strip():
+            continue
+        if k in todo_set and level is not None and previous is not None \
+                and _tab_level(line) > level and _finished(previous):
+            return True
+        previous, level = line, _tab_level(line)
+    return False
+
+
+def _finished(line: str) -> bool:
+    words = line.split()
+    return bool(_STATEMENT_END.search(line)) and words[-1] not in _OPENING_WORDS \
+        and not _OPENING_STARTS.match(line)
+
+
+# ---- which added lines take tabs -----------------------------------------------------------
+
+MAKEFILE_NAMES = frozenset(("makefile", "gnumakefile", "bsdmakefile"))
+_CONDITIONAL = re.compile(r"\s*(ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+_DEFINE = re.compile(r"\s*((override|export)\s+)*define\b")
+_ENDEF = re.compile(r"\s*endef\b")
+
+
+def is_makefile(path: str) -> bool:
+    p = PurePosixPath(path)
+    return p.name.lower() in MAKEFILE_NAMES or p.suffix.lower() in (".mk", ".mak", ".make")
+
+
+def _is_rule(line: str) -> bool:
+    """``target: deps`` or ``target:: deps``; not an assignment (``=`` before the colon,
+    or ``:=``/``::=``/``:::=``), nor a target-specific one (``app: CFLAGS += -g``, which
+    takes no recipe).  A reference (``$(SRCS:.c=.o)``) is no colon and no ``=``."""
+    line = _REFERENCE.sub("", line.split("#", 1)[0])
+    colon = line.find(":")
+    if colon < 0 or "=" in line[:colon]:
+        return False
+    return "=" not in line[colon:]
+
+
+_REFERENCE = re.compile(r"\$[({][^(){}]*[)}]")
+
+
+def makefile_recipes(seq: Sequence[str], start: int) -> list[bool]:
+    """For each line of ``seq[start:]`` (the file's lines above the edit, then the edit's
+    new lines), whether a space-indented one there is a recipe line, which make needs led
+    by a tab: the non-blank line before it (a ``#`` comment skipped) is a recipe line, or
+    a rule line outside any conditional; never inside ``define...endef``, never right
+    after a directive or an assignment.  A line judged a recipe is one for the next."""
+    out: list[bool] = []
+    previous, depth, in_define = "", 0, False
+    for k, line in enumerate(seq):
+        recipe = not in_define and line.startswith(" ") and bool(line.strip()) and (
+            previous == "recipe" or (previous == "rule" and depth == 0))
+        if k >= start:
+            out.append(recipe)
+        if recipe or not line.strip() or line.startswith("#"):
+            previous = "recipe" if recipe else previous
+            continue
+        previous, depth, in_define = _makefile_line(line, previous, depth, in_define)
+    return out
+
+
+def _makefile_line(line: str, previous: str, depth: int, in_define: bool):
+    """What a Makefile line is (recipe, rule, directive, other) and the conditional depth
+    and ``define`` state after it."""
+    if in_define:
+        return "other", depth, not _ENDEF.match(line)
+    if line.startswith("\t"):
+        return "recipe", depth, False
+    if _DEFINE.match(line):
+        return "directive", depth, True
+    m = _CONDITIONAL.match(line)
+    if m:
+        step = {"endif": -1, "else": 0}.get(m.group(1), 1)
+        return "directive", max(0, depth + step), False
+    return ("rule" if _is_rule(line) else "other"), depth, False
+
+
+_HEREDOC = re.compile(r"(?<!<)<<<?[-~]?[ \t]*(['\"]?)([A-Za-z_][\w.]*)\1")
+
+
+def heredoc_bodies(seq: Sequence[str]) -> list[bool]:
+    """Which lines of ``seq`` are a heredoc's body: after a line opening one (``<<WORD``,
+    ``<<-WORD``, ``<< 'WORD'``, ``<<~WORD``, ``<<<WORD``) up to its terminator, a line
+    that is WORD alone (indented, for ``<<-`` and ``<<~``; a ``;`` after it, for PHP).
+    An opener with no terminator below is a shift (``1<<n``, ``cout << x``), no heredoc."""
+    inside = [False] * len(seq)
+    k = 0
+    while k < len(seq):
+        m = _HEREDOC.search(seq[k]) if "<<" in seq[k] else None
+        end = _terminator(seq, k + 1, m.group(2)) if m else None
+        if end is None:
+            k += 1
+            continue
+        inside[k + 1:end] = [True] * (end - k - 1)
+        k = end + 1
+    return inside
+
+
+def _terminator(seq: Sequence[str], k: int, word: str) -> int | None:
+    for j in range(k, min(len(seq), k + 5000)):
+        if seq[j].strip().rstrip(";") == word:
+            return j
+    return None
+
+
+def _next_to_tabs(new_side: Sequence[str], todo: Sequence[bool]) -> list[bool]:
+    """``todo`` narrowed to runs (blank lines aside) whose non-blank line just before or
+    just after in ``new_side`` is tab-indented: the edit itself shows the file's style."""
+    out = list(todo)
+    k = 0
+    while k < len(new_side):
+        if not todo[k]:
+            k += 1
+            continue
+        j = k
+        while j < len(new_side) and (todo[j] or not new_side[j].strip()):
+            j += 1
+        before = next((t for t in reversed(new_side[:k]) if t.strip()), "")
+        after = next((t for t in new_side[j:] if t.strip()), "")
+        if not (before.startswith("\t") or after.startswith("\t")):
+            out[k:j] = [False] * (j - k)
+        k = j
+    return out
 
 
 # ---- typographic delimiters -------------------------------------------------------------
@@ -315,13 +459,29 @@ def conform(path: str, shapes, lines: Sequence[str], start: int, end: int):
     new_side = [plain_indentation(t) if a else t for t, a in zip(new_side, added)]
     syntax = syntax_for(path)
     if any(a and _needs_tabs(t) for t, a in zip(new_side, added)) and indents_with_tabs_only(lines):
-        in_string = _in_strings(new_side, syntax, lines, start)
-        new_side = tab_indentation(new_side, [a and not s for a, s in zip(added, in_string)],
+        new_side = tab_indentation(new_side, _tab_candidates(path, new_side, added, lines,
+                                                             start, end),
                                    _level_above(lines, start))
     if syntax is not None and any(a and has_typographic(t) for t, a in zip(new_side, added)):
         state = scan_state((lines[k] for k in range(start)), syntax)
         new_side = fold_delimiters(new_side, syntax, added, state)
     return _rebuilt(shapes, new_side, added)
+
+
+def _tab_candidates(path: str, new_side: list[str], added: list[bool], lines: Sequence[str],
+                    start: int, end: int) -> list[bool]:
+    """Which added lines of ``new_side`` may get tabs for their spaces: not inside a
+    multi-line string or a heredoc's body; in a Makefile only recipe lines, elsewhere only
+    runs next to a tab-indented line of the edit."""
+    in_string = _in_strings(new_side, syntax_for(path), lines, start)
+    above, below = list(lines[:start]), list(lines[end:])
+    in_heredoc = heredoc_bodies(above + new_side + below)[start:start + len(new_side)]
+    todo = [a and _needs_tabs(t) and not s and not h
+            for t, a, s, h in zip(new_side, added, in_string, in_heredoc)]
+    if is_makefile(path):
+        recipes = makefile_recipes(above + new_side, start)
+        return [t and r for t, r in zip(todo, recipes)]
+    return _next_to_tabs(new_side, todo)
 
 
 def _in_strings(new_side: list[str], syntax: Syntax | None, lines: Sequence[str],

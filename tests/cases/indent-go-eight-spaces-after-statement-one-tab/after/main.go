@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	x := 1
+	y := 2
+	fmt.Println(x, y)
+}

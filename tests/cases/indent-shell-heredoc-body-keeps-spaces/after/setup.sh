@@ -1,0 +1,9 @@
+#!/bin/sh
+setup() {
+	echo start
+	cat > compose.yml <<EOF
+services:
+  web:
+    image: nginx
+EOF
+}
