@@ -168,3 +168,18 @@ def test_property_folding_changes_only_paired_quotes(line, path):
     assert len(changed) % 2 == 0
     if changed:  # nothing typographic left as a quote outside strings: never half folded
         assert fold(out, path) == out
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(["a", " ", "'", '"', "<<~A", "<<<B", "A", "B;", "[[", "[=[",
+                                                 "]]", "]=]", "--", "--[[", "$$", "$t$", "/*", "*/", "#"]),
+                               max_size=6).map("".join), max_size=8),
+       path=st.sampled_from(["a.rb", "a.php", "a.lua", "a.sql"]))
+def test_property_the_quick_scan_agrees_for_heredocs_and_long_strings(lines, path):
+    """Skipping lines that cannot open or close a heredoc or long string changes nothing."""
+    from git_aiapply.code_style import _scan_line, scan_state
+
+    syntax, state = syntax_for(path), None
+    for line in lines:
+        _text, state = _scan_line(line, syntax, state, False)
+    assert scan_state(lines, syntax) == state
