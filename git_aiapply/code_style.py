@@ -1,8 +1,8 @@
 """A code file's conventions that an edit's added lines are brought to, whatever tier
 matched (BEHAVIOR.md §3): odd spaces in an added line's indentation become spaces; in a
 file indented with tabs only, an added line indented with spaces gets tabs, level for
-level; a typographic quote or dash standing where the file's language needs the plain
-one (not inside a plain-quoted string literal or a comment) is folded.  Prose files
+level; a pair of typographic quotes that certainly delimits a string in code (not inside
+a plain-quoted string, a comment, a regex literal, JSX text or a heredoc) is folded.  Prose files
 (.md, .txt, .rst, ...) keep everything.  ``conform`` applies all of it to one placed
 edit's changed runs."""
 from __future__ import annotations
@@ -23,8 +23,15 @@ _INDENT_FOLD = {**_ODD_SPACES, **_ZERO_WIDTH}
 # Typographic characters and the plain ones they stand for in code.
 _QUOTES = {**{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4"},
            **{c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"}}
-_CODE_FOLD = {**_QUOTES, **_INDENT_FOLD, "\u2026": "...",
-              **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}}
+_OPENERS = frozenset("\u2018\u2019\u201c\u201d")
+_CLOSER = {"\u2018": "\u2019", "\u2019": "\u2019", "\u201c": "\u201d", "\u201d": "\u201d"}
+# What may stand before a string in code: an operator or bracket (not '[', which may
+# open a regex character class), or one of these words.
+_BEFORE_STRING = tuple("({=,:+?!;&|%") + ("=>", "<<")
+_KEYWORDS = frozenset(("return", "yield", "in", "of", "case", "print", "puts", "echo", "and",
+                       "or", "not", "is", "if", "elif", "else", "when", "then", "do", "await",
+                       "throw", "raise", "assert", "typeof", "import", "from", "require",
+                       "for", "as", "instanceof", "unless"))
 
 PROSE_SUFFIXES = frozenset((".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".adoc",
                             ".asciidoc", ".org", ".tex", ".html", ".htm", ".xml", ".svg",
@@ -42,22 +49,28 @@ class Syntax:
     block_comment: tuple = ()  # (open, close), or () for none
     quotes: tuple = ("'", '"')  # strings that end on their line
     multiline: tuple = ()  # string delimiters that may span lines
+    regex: bool = False  # /.../ literals where an operand may stand
+    jsx: bool = False  # JSX may stand in the file (a .js file of a React app)
+    opaque: str = ""  # regex of openers whose text is kept as written: heredocs, long strings
 
 
+_HEREDOC = r"<<<[ \t]*(['\"]?)[A-Za-z_]\w*\1|<<[~-]?(['\"]?)[A-Za-z_]\w*\2"
 _C_LIKE = Syntax(("//",), ("/*", "*/"))
 _JVM = Syntax(("//",), ("/*", "*/"), multiline=('"""',))
 _LANGUAGES = {
     **dict.fromkeys((".py", ".pyi", ".pyw"), Syntax(("#",), multiline=('"""', "'''"))),
-    **dict.fromkeys((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"),
-                    Syntax(("//",), ("/*", "*/"), multiline=("`",))),
+    **dict.fromkeys((".js", ".mjs", ".cjs"),
+                    Syntax(("//",), ("/*", "*/"), multiline=("`",), regex=True, jsx=True)),
+    **dict.fromkeys((".ts", ".mts", ".cts"),
+                    Syntax(("//",), ("/*", "*/"), multiline=("`",), regex=True)),
     **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs"), _C_LIKE),
     **dict.fromkeys((".java", ".kt", ".kts", ".scala", ".swift", ".dart", ".groovy"), _JVM),
     ".go": Syntax(("//",), ("/*", "*/"), multiline=("`",)),
     ".rs": Syntax(("//",), ("/*", "*/"), quotes=('"',)),  # 'a is a lifetime
-    ".rb": Syntax(("#",)),
-    ".php": Syntax(("//", "#"), ("/*", "*/")),
-    ".lua": Syntax(("--",)),
-    ".sql": Syntax(("--",), ("/*", "*/")),
+    ".rb": Syntax(("#",), regex=True, opaque=_HEREDOC),
+    ".php": Syntax(("//", "#"), ("/*", "*/"), opaque=_HEREDOC),
+    ".lua": Syntax(("--",), ("--[[", "]]"), opaque=r"\[=*\["),
+    ".sql": Syntax(("--",), ("/*", "*/"), opaque=r"\$(?:[A-Za-z_]\w*)?\$"),
     **dict.fromkeys((".css", ".scss", ".less"), Syntax((), ("/*", "*/"))),
     ".json": Syntax(quotes=('"',)),
 }
@@ -322,13 +335,19 @@ def _next_to_tabs(new_side: Sequence[str], todo: Sequence[bool]) -> list[bool]:
 
 # ---- typographic delimiters -------------------------------------------------------------
 
+_JSX_TAG = re.compile(r"<[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>|</[A-Za-z][\w.:-]*\s*>|</?>")
+
+
 def fold_delimiters(lines: list[str], syntax: Syntax, added: list[bool], state=None) -> list[str]:
     """``lines`` read in order as code of ``syntax`` from ``state`` (where the lines
-    before left the scan: inside a block comment or a multi-line string, or None), with
-    the typographic characters of the ``added`` ones folded where they stand in code: not
-    inside a plain-quoted string or a comment.  A typographic quote is folded only as a
-    delimiter: with a closing quote of its kind later on the line (both then plain); a
-    lone one is kept.  Dashes, ellipses and odd spaces in code are folded."""
+    before left the scan: inside a block comment, a multi-line string or a heredoc, or
+    None), with the typographic quotes of the ``added`` ones folded where they certainly
+    delimit a string in code: a pair in code position (``_string_end``).  A line holding
+    a typographic quote in code that is not such a pair, a regex literal, a heredoc or
+    long string, is kept as written, and so is every line of an edit holding JSX in a
+    file that may have it: never a half-folded line, never text the scan cannot read."""
+    if syntax.jsx and any(_JSX_TAG.search(t) for t in lines):
+        added = [False] * len(lines)
     out = []
     for line, fold in zip(lines, added):
         text, state = _scan_line(line, syntax, state, fold)
@@ -338,12 +357,13 @@ def fold_delimiters(lines: list[str], syntax: Syntax, added: list[bool], state=N
 
 def scan_state(lines, syntax: Syntax, state=None):
     """Where reading ``lines`` as code of ``syntax`` leaves the scan.  Only a line holding
-    something that can span lines (a block comment's or multi-line string's opener, or
-    the closer of the one open) is read in full: the rest leave the state as it is."""
+    something that can span lines (a block comment's, multi-line string's or heredoc's
+    opener, or the closer of the one open) is read in full: the rest leave the state as
+    it is."""
     spanning = (*syntax.block_comment[:1], *syntax.multiline)
     for line in lines:
         if state is None:
-            if not any(s in line for s in spanning):
+            if not any(s in line for s in spanning) and not _opens_unread(syntax, line):
                 continue
         elif state[1] not in line:
             continue
@@ -351,24 +371,41 @@ def scan_state(lines, syntax: Syntax, state=None):
     return state
 
 
+def _opens_unread(syn: Syntax, line: str) -> bool:
+    return bool(syn.opaque) and re.search(syn.opaque, line) is not None
+
+
+class _Out(list):
+    """The scanned pieces of one line, whether it must be kept as written, and the
+    heredoc its opener starts after it."""
+
+    keep = False
+    heredoc = ""
+
+
 def _scan_line(line: str, syn: Syntax, state, fold: bool):
-    out: list[str] = []
+    if state is not None and state[0] == "heredoc":  # its text is kept; its own line ends it
+        return line, None if line.strip().rstrip(";,)").strip() == state[1] else state
+    out = _Out()
     i, n = 0, len(line)
     while i < n:
-        if state is not None:  # ("block" | "string", closing delimiter)
+        if state is not None:  # ("block" | "string" | "opaque", closing delimiter)
             j, closed = _through(line, i, state[1], escapes=state[0] == "string")
             out.append(line[i:j])
+            out.keep = out.keep or state[0] == "opaque"
             i = j
             if not closed:
                 return _joined(line, out, fold), state
             state = None
             continue
-        i, state = _code_step(line, i, syn, out, fold)
+        i, state = _code_step(line, i, syn, out)
+    if out.heredoc and state is None:
+        state = ("heredoc", out.heredoc)
     return _joined(line, out, fold), state
 
 
-def _joined(line: str, out: list[str], fold: bool) -> str:
-    return "".join(out) if fold else line
+def _joined(line: str, out: _Out, fold: bool) -> str:
+    return "".join(out) if fold and not out.keep else line
 
 
 def _through(line: str, i: int, close: str, escapes: bool) -> tuple[int, bool]:
@@ -389,17 +426,20 @@ _TRIGGERS: dict[Syntax, re.Pattern] = {}
 
 
 def _triggers(syn: Syntax) -> re.Pattern:
-    """Where something may start in code: a comment, a string, a typographic character."""
+    """Where something may start in code: a comment, a string, a heredoc or long string,
+    a regex literal, a typographic quote."""
     pattern = _TRIGGERS.get(syn)
     if pattern is None:
-        starts = [*syn.line_comments, *syn.block_comment[:1], *syn.multiline, *syn.quotes]
-        chars = "".join(sorted(_CODE_FOLD))
-        pattern = re.compile("|".join(map(re.escape, starts)) + f"|[{re.escape(chars)}]")
+        starts = [*syn.block_comment[:1], *syn.line_comments, *syn.multiline, *syn.quotes]
+        extra = [syn.opaque] if syn.opaque else []
+        extra += ["/"] if syn.regex else []
+        chars = "".join(sorted(_QUOTES))
+        pattern = re.compile("|".join([*map(re.escape, starts), *extra]) + f"|[{re.escape(chars)}]")
         _TRIGGERS[syn] = pattern
     return pattern
 
 
-def _code_step(line: str, i: int, syn: Syntax, out: list[str], fold: bool):
+def _code_step(line: str, i: int, syn: Syntax, out: _Out):
     """One step of the scan in code at ``i``: the next position and the state."""
     m = _triggers(syn).search(line, i)
     if m is None or m.start() > i:  # plain code up to the next trigger
@@ -425,27 +465,78 @@ def _code_step(line: str, i: int, syn: Syntax, out: list[str], fold: bool):
         return j, None
     if c in _QUOTES:
         return _typographic_string(line, i, syn, out), None
-    out.append(_CODE_FOLD.get(c, c))
-    return i + 1, None
+    return _unread_step(line, i, syn, out)
 
 
-def _typographic_string(line: str, i: int, syn: Syntax, out: list[str]) -> int:
-    """A string opened by a typographic quote at ``i``: up to the next quote of its kind,
-    plain or typographic, both delimiters then plain; a lone quote is kept."""
-    plain = _QUOTES[line[i]]
-    if plain not in syn.quotes:
+def _unread_step(line: str, i: int, syn: Syntax, out: _Out):
+    """A heredoc, long string or dollar-quoted body opened at ``i`` (its line kept as
+    written, the state inside it), or a ``/``: a regex literal where an operand may
+    stand (kept), else division."""
+    m = re.compile(syn.opaque).match(line, i) if syn.opaque else None
+    if m is None:
+        j = i + 1
+        if _operand_expected(line[:i]):
+            j, _closed = _through(line, j, "/", True)
+            out.keep = True
+        out.append(line[i:j])
+        return j, None
+    token = m.group()
+    out.append(token)
+    out.keep = True
+    if token.startswith("<<"):
+        out.heredoc = re.search(r"[A-Za-z_]\w*", token).group()
+        return m.end(), None
+    close = token if token.startswith("$") else token.replace("[", "]")
+    return m.end(), ("opaque", close)
+
+
+def _operand_expected(before: str) -> bool:
+    """Whether code ending in ``before`` expects an operand next (a string, a regex)."""
+    before = before.rstrip()
+    if not before or before.endswith(_BEFORE_STRING):
+        return True
+    word = re.search(r"(?<![\w$.])[A-Za-z_]\w*$", before)
+    return word is not None and word.group() in _KEYWORDS
+
+
+def _typographic_string(line: str, i: int, syn: Syntax, out: _Out) -> int:
+    """A string opened by a typographic quote at ``i``, both delimiters then plain; any
+    other typographic quote in code keeps the whole line as written."""
+    j = _string_end(line, i, syn)
+    if j is None:
         out.append(line[i])
+        out.keep = True
         return i + 1
-    for j in range(i + 1, len(line)):
-        if line[j] == plain or _QUOTES.get(line[j]) == plain:
-            out.append(plain + line[i + 1:j] + plain)
-            return j + 1
-    out.append(line[i])
-    return i + 1
+    plain = _QUOTES[line[i]]
+    out.append(plain + line[i + 1:j] + plain)
+    return j + 1
+
+
+def _string_end(line: str, i: int, syn: Syntax) -> int | None:
+    """Where the string a typographic quote at ``i`` certainly opens ends: the quote is
+    one of ‘ ’ “ ” whose plain kind the language quotes strings with, standing where an
+    operand may (``_operand_expected``, not directly after '['); its closer is the next
+    ’ or ” of its kind, followed by no word (or by a keyword); the text between holds
+    nothing that would end or escape the plain string.  None when it is not that sure."""
+    c = line[i]
+    plain = _QUOTES[c]
+    if c not in _OPENERS or plain not in syn.quotes:
+        return None
+    j = line.find(_CLOSER[c], i + 1)
+    if j < 0 or not _operand_expected(line[:i]):
+        return None
+    body = line[i + 1:j]
+    if plain in body or c in body or body.endswith("\\"):
+        return None
+    rest = line[j + 1:]
+    if rest[:1].isalnum() or rest[:1] == "_":
+        return None
+    word = re.match(r"\s*([A-Za-z_]\w*)", rest)
+    return j if word is None or word.group(1) in _KEYWORDS else None
 
 
 def has_typographic(text: str) -> bool:
-    return not text.isascii() and any(c in _CODE_FOLD for c in text)
+    return not text.isascii() and any(c in _QUOTES for c in text)
 
 
 # ---- one placed edit ---------------------------------------------------------------------
@@ -464,7 +555,9 @@ def conform(path: str, shapes, lines: Sequence[str], start: int, end: int):
                                    _level_above(lines, start))
     if syntax is not None and any(a and has_typographic(t) for t, a in zip(new_side, added)):
         state = scan_state((lines[k] for k in range(start)), syntax)
-        new_side = fold_delimiters(new_side, syntax, added, state)
+        folded = fold_delimiters(new_side, syntax, added, state)
+        return _keep_own_changes(_rebuilt(shapes, new_side, added), _rebuilt(shapes, folded, added),
+                                 lines[start:end])
     return _rebuilt(shapes, new_side, added)
 
 
@@ -482,6 +575,28 @@ def _tab_candidates(path: str, new_side: list[str], added: list[bool], lines: Se
         recipes = makefile_recipes(above + new_side, start)
         return [t and r for t, r in zip(todo, recipes)]
     return _next_to_tabs(new_side, todo)
+
+
+def _keep_own_changes(written_runs, folded_runs, matched: Sequence[str]):
+    """``folded_runs`` with folds undone where they would undo the edit's own change: a
+    run that folding would make remove and add the same lines keeps its lines as written
+    (the typographic characters are its change), and so does each added line whose fold
+    replaces a character that a removed line of its run holds at the same place (it was
+    in the file already)."""
+    out = []
+    for (a, b, written), (_a, _b, folded) in zip(written_runs, folded_runs):
+        removed = matched[a:b]
+        if folded == removed and written != removed:
+            folded = written
+        folded = [w if any(_same_at_changes(r, w, f) for r in removed) else f
+                  for w, f in zip(written, folded)]
+        out.append((a, b, folded))
+    return out
+
+
+def _same_at_changes(removed: str, before: str, after: str) -> bool:
+    return any(k < len(removed) and removed[k] == c
+               for k, (c, d) in enumerate(zip(before, after)) if c != d)
 
 
 def _in_strings(new_side: list[str], syntax: Syntax | None, lines: Sequence[str],

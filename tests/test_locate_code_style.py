@@ -1,7 +1,7 @@
 """Added lines brought to a code file's conventions whatever tier matched (BEHAVIOR.md
 §3): space indentation in a file indented with tabs only becomes tabs; odd spaces in an
-added line's indentation become spaces; typographic quotes and dashes standing where the
-language needs plain ones are folded, those inside plain-quoted strings and comments
+added line's indentation become spaces; typographic quotes standing as a string's delimiters
+in code are folded, those inside plain-quoted strings and comments
 kept; prose files keep everything.  The locator as a plain function, plus the rules."""
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ PY_RULES = syntax_for("a.py")
     (f"x = {LDQ}a{RDQ};", 'x = "a";'),
     (f"x = \"It{RSQ}s {LDQ}fine{RDQ}\";", f"x = \"It{RSQ}s {LDQ}fine{RDQ}\";"),  # inside a plain string
     (f"x = 'say {LDQ}hi{RDQ}';", f"x = 'say {LDQ}hi{RDQ}';"),
-    (f"x = a {NDASH} b; // a {NDASH} b, {LSQ}quoted{RSQ}", f"x = a - b; // a {NDASH} b, {LSQ}quoted{RSQ}"),
+    (f"x = a {NDASH} b; // a {NDASH} b", f"x = a {NDASH} b; // a {NDASH} b"),  # dashes are never folded
     (f"/* it{RSQ}s */ y = {LSQ}z{RSQ};", f"/* it{RSQ}s */ y = 'z';"),
     (f"s = `it{RSQ}s`;", f"s = `it{RSQ}s`;"),
     (f"x = \"a\\\"{RSQ}\";", f"x = \"a\\\"{RSQ}\";"),  # an escaped quote does not end the string
