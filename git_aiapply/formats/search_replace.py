@@ -147,6 +147,16 @@ _RULED_OUT = re.compile(
     r"like(?!\s+(?:this|so|that)\b))\b|n[\'\u2019]t\b", re.IGNORECASE)
 
 
+def ruled_out_path(line: str) -> str | None:
+    """The one file ``line`` backticks when the sentence is not about it (``The value
+    copied from `x.py`:``), for a refusal to say why the name was not taken."""
+    named = {p for p in map(_file_name, _BACKTICKED.findall(line)) if p}
+    if len(named) != 1:
+        return None
+    path = named.pop()
+    return None if sentence_is_about(line, path) else path
+
+
 def _clause_around(line: str, start: int, end: int) -> tuple[str, str]:
     """The text of ``line``'s clause before and after its span ``start:end``."""
     edges_before = [m.end() for m in _CLAUSE_EDGE.finditer(line, 0, start)]

@@ -139,3 +139,9 @@ def test_g1_and_g2_through_the_command(repo: GitRepo):
         assert r.returncode == 1, r.out
         assert "Traceback" not in r.err
         assert repo.snapshot() == before
+
+
+def test_the_headerless_diff_refusal_says_which_name_was_not_taken_and_why():
+    with pytest.raises(ParseError) as e:
+        parse_response(f"The value copied from `config/dev.py` is wrong:\n\n{DIFF}")
+    assert "'config/dev.py', but not as the file the diff changes" in str(e.value)
