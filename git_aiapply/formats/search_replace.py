@@ -133,6 +133,7 @@ def _prose_path(line: str, sentences: bool = True) -> str | None:
 
 
 # where a clause begins or ends: punctuation, a sentence's '. ', a dash between words
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
 _CLAUSE_EDGE = re.compile(r"[;:!?,()\u2014\u2013]|\.(?=\s|$)|\s-\s")
 # what opens a clause about a file: optional sequence words, then a locative or edit
 # word, then optional 'the', 'file' ('Now in', 'Also edit the file', 'Same in')
@@ -143,7 +144,8 @@ _ABOUT_WORDS = re.compile(
 # a word that says the file is not the one to change: a contrast, a negation, a source
 _RULED_OUT = re.compile(
     r"\b(?:unlike|not|never|no|instead|except|rather|leave|leaving|left|keep|kept|"
-    r"untouched|unchanged|as it is|as is|from|than|similar|same as|compared|"
+    r"untouched|unchanged|as it is|as is|from|than|similar|same as|compar\w*|"
+    r"cop(?:y|ies|ied)|mirror\w*|match\w*|differ\w*|based on|"
     r"like(?!\s+(?:this|so|that)\b))\b|n[\'\u2019]t\b", re.IGNORECASE)
 
 
@@ -176,10 +178,13 @@ def sentence_is_about(line: str, path: str) -> bool:
         before, after = _clause_around(line, m.start(), m.end())
         if _RULED_OUT.search(before + " " + after):
             return False
-        opens = _ABOUT_WORDS.fullmatch(
-            _LIST_ITEM.sub("", before.strip(" \t#*>"), count=1) + " ")
-        ends = re.fullmatch(r"[\s`*]*:[\s`*]*", line[m.end():])
-        if opens or ends:
+        if _ABOUT_WORDS.fullmatch(_LIST_ITEM.sub("", before.strip(" \t#*>"), count=1) + " "):
+            return True
+        # ending the line, the path has no opener: its whole sentence, a parenthesised
+        # aside left out, must not rule it out ('For comparison, here is config/dev.py:')
+        sentence = re.sub(r"\([^()]*\)", "", line[max(
+            (e.end() for e in _SENTENCE_END.finditer(line, 0, m.start())), default=0):m.start()])
+        if re.fullmatch(r"[\s`*]*:[\s`*]*", line[m.end():]) and not _RULED_OUT.search(sentence):
             return True
     return False
 

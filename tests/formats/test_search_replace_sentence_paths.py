@@ -65,6 +65,11 @@ NOT_ABOUT = [
     "Do not change config/dev.py:",
     "Don't touch config/dev.py:",
     "As in config/dev.py, production needs it off:",
+    "For comparison, here is config/dev.py:",  # ends the line, its sentence contrasts
+    "Production should match config/dev.py:",
+    "Make production a copy of config/dev.py:",
+    "In the production file (unlike config/dev.py), turn it off:",
+    "Don\u2019t touch config/dev.py:",
 ]
 
 
