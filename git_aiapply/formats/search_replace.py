@@ -127,8 +127,66 @@ def _prose_path(line: str, sentences: bool = True) -> str | None:
     if sentences and s.endswith(":"):
         named = {p for p in map(_file_name, _BACKTICKED.findall(s)) if p}
         if len(named) == 1:
-            return named.pop()
+            path = named.pop()
+            return path if sentence_is_about(s, path) else None
     return None
+
+
+# where a clause begins or ends: punctuation, a sentence's '. ', a dash between words
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+_CLAUSE_EDGE = re.compile(r"[;:!?,()\u2014\u2013]|\.(?=\s|$)|\s-\s")
+# what opens a clause about a file: optional sequence words, then a locative or edit
+# word, then optional 'the', 'file' ('Now in', 'Also edit the file', 'Same in')
+_ABOUT_WORDS = re.compile(
+    r"(?:(?:now|then|and|also|so|next|finally|first|lastly|same|but)\s+)*"
+    r"(?:in|inside|within|for|to|update|edit|change|modify|open|fix|patch)\s+"
+    r"(?:the\s+)?(?:file\s+)?", re.IGNORECASE)
+# a word that says the file is not the one to change: a contrast, a negation, a source
+_RULED_OUT = re.compile(
+    r"\b(?:unlike|not|never|no|instead|except|rather|leave|leaving|left|keep|kept|"
+    r"untouched|unchanged|as it is|as is|from|than|similar|same as|compar\w*|"
+    r"cop(?:y|ies|ied)|mirror\w*|match\w*|differ\w*|based on|"
+    r"like(?!\s+(?:this|so|that)\b))\b|n[\'\u2019]t\b", re.IGNORECASE)
+
+
+def ruled_out_path(line: str) -> str | None:
+    """The one file ``line`` backticks when the sentence is not about it (``The value
+    copied from `x.py`:``), for a refusal to say why the name was not taken."""
+    named = {p for p in map(_file_name, _BACKTICKED.findall(line)) if p}
+    if len(named) != 1:
+        return None
+    path = named.pop()
+    return None if sentence_is_about(line, path) else path
+
+
+def _clause_around(line: str, start: int, end: int) -> tuple[str, str]:
+    """The text of ``line``'s clause before and after its span ``start:end``."""
+    edges_before = [m.end() for m in _CLAUSE_EDGE.finditer(line, 0, start)]
+    after = _CLAUSE_EDGE.search(line, end)
+    return (line[edges_before[-1] if edges_before else 0:start],
+            line[end:after.start() if after else len(line)])
+
+
+def sentence_is_about(line: str, path: str) -> bool:
+    """Whether the sentence ``line`` names ``path`` as the file its block changes: the
+    path follows a locative or edit word that opens its clause (``In x.py,``, ``Now
+    edit the file x.py``) or ends the line before its ``:`` (``Now the same in
+    `x.py`:``), and no contrasting or negating word stands in its clause (``Unlike
+    x.py``, ``Keep x.py as it is``, ``copied from `x.py```).  The one rule for every
+    reader of a path from a sentence (a SEARCH/REPLACE block, a headerless diff)."""
+    for m in re.finditer(r"[`*]*" + re.escape(path) + r"[`*]*", line):
+        before, after = _clause_around(line, m.start(), m.end())
+        if _RULED_OUT.search(before + " " + after):
+            return False
+        if _ABOUT_WORDS.fullmatch(_LIST_ITEM.sub("", before.strip(" \t#*>"), count=1) + " "):
+            return True
+        # ending the line, the path has no opener: its whole sentence, a parenthesised
+        # aside left out, must not rule it out ('For comparison, here is config/dev.py:')
+        sentence = re.sub(r"\([^()]*\)", "", line[max(
+            (e.end() for e in _SENTENCE_END.finditer(line, 0, m.start())), default=0):m.start()])
+        if re.fullmatch(r"[\s`*]*:[\s`*]*", line[m.end():]) and not _RULED_OUT.search(sentence):
+            return True
+    return False
 
 
 def cut_in_a_path_line(line: str, after_a_block: bool) -> bool:
@@ -285,6 +343,9 @@ def tracked_path(line: str, creates: bool, line_number: int) -> str | None:
             return whole
     if creates:
         return None  # a new file's path stands alone: a sentence may name its model
+    spaced = _spaced_tracked_name(line)
+    if spaced is not None:
+        return spaced
     named = sorted({t for t in (w.strip(_TOKEN_EDGES) for w in line.split())
                     if _file_name(t) and tracked_kind(t) == "file"})
     if len(named) > 1:
@@ -294,7 +355,25 @@ def tracked_path(line: str, creates: bool, line_number: int) -> str | None:
             directive="SEARCH/REPLACE",
             hint="put the file's path alone on the line before the opening fence, e.g. "
                  f"{named[0]}, then ```, then <<<<<<< SEARCH")
-    return named[0] if named else None
+    return named[0] if named and sentence_is_about(line, named[0]) else None
+
+
+def _spaced_tracked_name(line: str) -> str | None:
+    """A tracked file whose name holds spaces, named right after a clause's locative or
+    edit word (``In docs/release notes.md, add:``): the longest run of words there that
+    is one."""
+    starts = [0] + [m.end() for m in _CLAUSE_EDGE.finditer(line)]
+    for start in starts:
+        opener = _ABOUT_WORDS.match(line[start:].lstrip(" \t#*>`"))
+        if not opener:
+            continue
+        rest = line[start:].lstrip(" \t#*>`")[opener.end():]
+        words = re.split(r"[,:;]", rest, maxsplit=1)[0].split(" ")
+        for n in range(len(words), 1, -1):
+            name = " ".join(words[:n]).strip(_TOKEN_EDGES)
+            if " " in name and _file_name(name) and tracked_kind(name) == "file":
+                return name if sentence_is_about(line, name) else None
+    return None
 
 
 def _untracked_names(lines: list[str], first: int, floor: int) -> str:
@@ -312,6 +391,11 @@ def _untracked_names(lines: list[str], first: int, floor: int) -> str:
     names += [t for t in (w.strip(_TOKEN_EDGES) for w in lines[k].split()) if _file_name(t)]
     if not names:
         return ""
+    if tracked_kind(names[0]) == "file":
+        return (f" (the line before it names {names[0]!r}, but not as the file it is about: "
+                "a sentence names the block's file only right after 'In', 'Update', 'Edit' "
+                "or the like, or just before its final ':', and never beside 'unlike', "
+                "'not', 'keep', 'copied from', 'instead of' or 'except')")
     return (f" (the line before it names {names[0]!r}, which is not tracked: a name with "
             "spaces, or in a sentence, is read as the path only when it names a tracked file)")
 

@@ -24,7 +24,8 @@ from .diff_hunks import read_hunk as _read_hunk
 from .diff_hunks import section_starts as _section_starts
 from .diff_hunks import svn_header as _svn_header
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
-from .search_replace import fence_of, names_file, path_in_info, strip_path
+from .search_replace import (fence_of, names_file, path_in_info, ruled_out_path,
+                             strip_path)
 from ..paths import read_quoted_path
 from ..text import fence_open, is_fence_close, read_hunk_header
 
@@ -184,7 +185,8 @@ class UnifiedDiff(Format):
         if _orphan_hunk(lines, i) and not named:
             raise ParseError(
                 f"a hunk header ({lines[i].strip()[:40]!r}) stands outside any file's diff: "
-                "no '---'/'+++' or 'diff --git' header names its file", line=i + 1,
+                f"no '---'/'+++' or 'diff --git' header names its file{_ruled_out_note(scan, i)}",
+                line=i + 1,
                 directive="diff", hint="give every hunk after its file's '--- a/PATH' and "
                                        "'+++ b/PATH' lines, with no prose in between")
         tagged = _patch_tag_diff(lines, i)
@@ -238,13 +240,33 @@ def _path_named_above(scan: Scan, i: int) -> str | None:
         info_path = path_in_info(fence_of(lines[top])[2])
         if info_path:
             return info_path
+    k = _prose_line_above(scan, top)
+    return strip_path(lines[k]) if k is not None and names_file(lines[k]) else None
+
+
+def _prose_line_above(scan: Scan, top: int) -> int | None:
+    """The line of prose just above line ``top`` (up to three blank lines between)."""
+    lines = scan.lines
     k = top - 1
     while k >= scan.floor and k >= top - 3 and not lines[k].strip():
         k -= 1
     if (k < scan.floor or not lines[k].strip() or fence_of(lines[k]) is not None
             or lines[k].startswith(_NOT_PROSE)):
         return None  # a diff's own header line left alone is no prose naming a file
-    return strip_path(lines[k]) if names_file(lines[k]) else None
+    return k
+
+
+def _ruled_out_note(scan: Scan, i: int) -> str:
+    """For the refusal of a headerless diff: the one file the prose above it backticks
+    but does not name as the file to change (``copied from `x.py```), else nothing."""
+    top = scan.fence.line if scan.fence is not None else i
+    k = _prose_line_above(scan, top)
+    named = ruled_out_path(scan.lines[k]) if k is not None else None
+    if named is None:
+        return ""
+    return (f" (the line above names {named!r}, but not as the file the diff changes: a "
+            "sentence names it only right after 'In', 'Update', 'Edit' or the like, or "
+            "just before its final ':', never beside 'unlike', 'not', 'copied from')")
 
 
 def _patch_tag_diff(lines: list[str], i: int) -> tuple[int, tuple[str, int] | None] | None:

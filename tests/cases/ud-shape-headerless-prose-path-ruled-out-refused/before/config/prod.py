@@ -1,0 +1,2 @@
+DEBUG = True
+TIMEOUT = 30
