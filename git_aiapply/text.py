@@ -105,10 +105,6 @@ class FileText:
     def from_bytes(cls, data: bytes) -> "FileText":
         return cls(data if type(data) is bytes else bytes(data))
 
-    @classmethod
-    def from_str(cls, text: str) -> "FileText":
-        return cls(encode(text))
-
     # -- line positions -------------------------------------------------------------
     def starts(self) -> array:
         """Byte offset in ``raw`` of every line's start, then of the end: n + 1 entries."""
@@ -180,9 +176,6 @@ class FileText:
         if best == 0 or lf == best:  # ties go to LF, then CRLF
             return "\n"
         return "\r\n" if crlf == best else "\r"
-
-    def to_str(self) -> str:
-        return decode(self.raw)
 
     def to_bytes(self) -> bytes:
         return self.raw

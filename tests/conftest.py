@@ -406,3 +406,18 @@ def blocks_of(format_module, text: str):
     from git_aiapply.formats.scan import scan_blocks
 
     return scan_blocks(text, [format_module.FORMAT]).blocks
+
+
+def file_text(text: str):
+    """A FileText of ``text`` as the file's bytes would read (utf-8, undecodable bytes kept
+    as surrogates), for tests that write a file's content as a str."""
+    from git_aiapply.text import FileText, encode
+
+    return FileText.from_bytes(encode(text))
+
+
+def text_of(ft) -> str:
+    """A FileText's bytes as a str (the inverse of ``file_text``)."""
+    from git_aiapply.text import decode
+
+    return decode(ft.raw)

@@ -69,9 +69,9 @@ PATHOLOGICAL = {
 def locate_unique(n: int) -> None:
     from git_aiapply.locate import apply_hunks
     from git_aiapply.ops import Hunk
-    from git_aiapply.text import FileText
+    from git_aiapply.text import FileText, encode
 
-    ft = FileText.from_str("same\n" * n + "unique\n")
+    ft = FileText.from_bytes(encode("same\n" * n + "unique\n"))
     hunk = Hunk([(" ", "same"), (" ", "same"), ("-", "unique"), ("+", "changed")])
     new, _a, _r = apply_hunks(ft, [hunk], path="f")
     assert new.lines[-1] == "changed"
@@ -80,10 +80,10 @@ def locate_unique(n: int) -> None:
 def locate_ambiguous(n: int) -> None:
     from git_aiapply.locate import apply_hunks
     from git_aiapply.ops import Hunk
-    from git_aiapply.text import FileText
+    from git_aiapply.text import FileText, encode
 
     try:
-        apply_hunks(FileText.from_str("same\n" * n), [Hunk([(" ", "same"), ("-", "same"),
+        apply_hunks(FileText.from_bytes(encode("same\n" * n)), [Hunk([(" ", "same"), ("-", "same"),
                                                               ("+", "x")])], path="f")
     except ApplyError:
         return

@@ -12,15 +12,15 @@ from hypothesis import given, settings, strategies as st
 from git_aiapply.code_style import fold_delimiters, syntax_for
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
-from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 LSQ, RSQ, LDQ, RDQ, NDASH, MDASH, ELLIPSIS = "\u2018", "\u2019", "\u201c", "\u201d", "\u2013", "\u2014", "\u2026"
 TYPO = (LSQ, RSQ, LDQ, RDQ, NDASH, MDASH, ELLIPSIS)
 
 
 def run(before: str, lines: list[tuple[str, str]], path: str) -> str:
-    new, _a, _r = apply_hunks(FileText.from_str(before), [Hunk(lines, kind="search")], path=path)
-    return new.to_str()
+    new, _a, _r = apply_hunks(file_text(before), [Hunk(lines, kind="search")], path=path)
+    return text_of(new)
 
 
 def fold(line: str, path: str) -> str:

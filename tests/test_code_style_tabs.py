@@ -12,12 +12,12 @@ from git_aiapply.code_style import heredoc_bodies, makefile_recipes
 from git_aiapply.errors import ApplyError
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
-from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 
 def run(before: str, lines: list[tuple[str, str]], path: str, kind: str = "search") -> str:
-    new, _a, _r = apply_hunks(FileText.from_str(before), [Hunk(lines, kind=kind)], path=path)
-    return new.to_str()
+    new, _a, _r = apply_hunks(file_text(before), [Hunk(lines, kind=kind)], path=path)
+    return text_of(new)
 
 
 # ---- Makefiles: recipe lines only ---------------------------------------------------------

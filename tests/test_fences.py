@@ -14,7 +14,8 @@ from git_aiapply.formats import parse_response
 from git_aiapply.formats.search_replace import _word_path, closes, fence_of, strip_path
 from git_aiapply.ops import EditFile, NewFile
 from git_aiapply.response import read_response, response_id, strip_end_tokens
-from git_aiapply.text import FileText, strip_fence
+from git_aiapply.text import strip_fence
+from conftest import file_text, text_of
 
 PROPS = settings(max_examples=150, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
@@ -264,8 +265,8 @@ def test_end_token_reading_keeps_the_response_id():
 
 def _apply(file: str, response: str) -> str:
     (op,) = parse_response(response).ops
-    ft, _a, _r = apply_edit(FileText.from_str(file), op.hunks, path=op.path, in_turn=True)
-    return ft.to_str()
+    ft, _a, _r = apply_edit(file_text(file), op.hunks, path=op.path, in_turn=True)
+    return text_of(ft)
 
 
 SETEXT_BLOCK = ("README.md\n```markdown\n<<<<<<< SEARCH\nUsage\n=======\n\nRun it.\n=======\n"

@@ -12,6 +12,7 @@ from git_aiapply.hashline import (INSERT_AFTER, INSERT_BEFORE, SET, _read_ref, a
                                   line_id, parse_ops, render_view)
 from git_aiapply.ops import HashlineEdit, Source
 from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 SEEDS = Path("/work/shared/conformance/seed-examples")
 SRC = Source("hashline", "FILE_HASHLINE_PATCH f.txt", line=10)
@@ -193,7 +194,7 @@ BASE = ["alpha", "beta", "gamma", "delta", "epsilon"]
 
 
 def _apply(lines: list[str], ops_text: list[str], *, data: bytes | None = None):
-    ft = FileText.from_bytes(data) if data is not None else FileText.from_str("\n".join(lines) + "\n")
+    ft = FileText.from_bytes(data) if data is not None else file_text("\n".join(lines) + "\n")
     edit = HashlineEdit("f.txt", parse_ops(ops_text, SRC), SRC)
     new, added, removed = apply_hashline(ft, edit, "f.txt")
     return new, added, removed
@@ -233,7 +234,7 @@ def R(n: int) -> str:
 ])
 def test_apply(ops, expected, added, removed):
     new, a, r = _apply(BASE, ops)
-    assert new.to_str() == "\n".join(expected) + "\n"
+    assert text_of(new) == "\n".join(expected) + "\n"
     assert (a, r) == (added, removed)
 
 

@@ -12,14 +12,14 @@ from git_aiapply.code_style import fold_delimiters, plain_indentation, scan_stat
 from git_aiapply.errors import ApplyError
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
-from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 LSQ, RSQ, LDQ, RDQ, NDASH, NBSP = "\u2018", "\u2019", "\u201c", "\u201d", "\u2013", "\u00a0"
 
 
 def run(before: str, lines: list[tuple[str, str]], path: str = "f", kind: str = "search") -> str:
-    new, _a, _r = apply_hunks(FileText.from_str(before), [Hunk(lines, kind=kind)], path=path)
-    return new.to_str()
+    new, _a, _r = apply_hunks(file_text(before), [Hunk(lines, kind=kind)], path=path)
+    return text_of(new)
 
 
 def refusal(before: str, lines, path: str = "f", kind: str = "search") -> str:

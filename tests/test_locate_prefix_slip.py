@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from git_aiapply.errors import ApplyError
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import Hunk
-from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 PY = ("class Store:\n"
       "    def value(self):\n"
@@ -21,8 +21,8 @@ PY = ("class Store:\n"
 
 
 def run(before: str, hunk: Hunk) -> str:
-    new, _a, _r = apply_hunks(FileText.from_str(before), [hunk], path="f.py")
-    return new.to_str()
+    new, _a, _r = apply_hunks(file_text(before), [hunk], path="f.py")
+    return text_of(new)
 
 
 def hunk(kind: str, lines: list[tuple[str, str]]) -> Hunk:

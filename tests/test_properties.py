@@ -22,6 +22,7 @@ from git_aiapply.ops import Hunk
 from git_aiapply.paths import normalize_path
 from git_aiapply.response import normalize_newlines, read_response
 from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -145,7 +146,7 @@ def test_lines_outside_an_edit_never_change(case):
     lines, start, end, cb, ca, new = case
     hunk = _hunk(lines, start, end, cb, ca, new)
     assume(hunk.old)  # a pure insertion without context has no place of its own
-    ft = FileText.from_str("".join(l + "\n" for l in lines))
+    ft = file_text("".join(l + "\n" for l in lines))
     try:
         result, _added, _removed = apply_hunks(ft, [hunk], path="f")
     except ApplyError:
@@ -161,7 +162,7 @@ def test_apply_then_reverse_gives_the_original(case):
     hunk = _hunk(lines, start, end, cb, ca, new)
     assume(hunk.old and hunk.new)
     data = "".join(l + "\n" for l in lines)
-    ft = FileText.from_str(data)
+    ft = file_text(data)
     try:
         once, _a, _r = apply_hunks(ft, [hunk], path="f")
     except ApplyError:
@@ -171,7 +172,7 @@ def test_apply_then_reverse_gives_the_original(case):
         back, _a, _r = apply_hunks(once, [reverse], path="f")
     except ApplyError:
         return  # the reverse may be ambiguous in the new file
-    assert back.to_str() == data
+    assert text_of(back) == data
 
 
 @SETTINGS
@@ -187,16 +188,16 @@ def test_file_bytes_survive_the_line_model(data):
 def test_an_edit_keeps_other_lines_endings(rows, data):
     """Lines keep their own endings (CRLF, lone CR) when a neighbour is edited."""
     text = "".join(l + e for l, e in rows)
-    ft = FileText.from_str(text)
+    ft = file_text(text)
     assume(len(ft) == len(rows))  # '\r' + '\n' of two rows would merge into one CRLF
     i = data.draw(st.integers(0, len(rows) - 1))
     unique = "UNIQUE-LINE"
     rows2 = list(rows)
     rows2[i] = (unique, rows[i][1])
-    ft2 = FileText.from_str("".join(l + e for l, e in rows2))
+    ft2 = file_text("".join(l + e for l, e in rows2))
     assume(len(ft2) == len(rows2))
     result, _a, _r = apply_hunks(ft2, [Hunk([("-", unique), ("+", "NEW")])], path="f")
     # Checked on the bytes written: the new line's ending (the file's dominant one) may
     # join a following LF into a CRLF when the file is read again, as git would read it.
     rows2[i] = ("NEW", ft2.dominant_ending())
-    assert result.to_str() == "".join(l + e for l, e in rows2)
+    assert text_of(result) == "".join(l + e for l, e in rows2)

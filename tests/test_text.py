@@ -55,7 +55,7 @@ def test_line_model_matches_the_reference(data):
     assert ft.bom == bom
     assert ft.final_newline == (not endings or endings[-1] != "")
     assert ft.to_bytes() == data
-    assert ft.to_str() == data.decode("utf-8", "surrogateescape")
+    assert text_of(ft) == data.decode("utf-8", "surrogateescape")
 
 
 @SETTINGS
@@ -155,6 +155,7 @@ def test_big_file_edits_do_not_hold_a_str_per_line():
 import pytest  # noqa: E402
 
 from git_aiapply.text import HunkHeader, read_hunk_header  # noqa: E402
+from conftest import text_of
 
 
 @pytest.mark.parametrize(("line", "expected"), [

@@ -12,7 +12,7 @@ from git_aiapply.add_only import restated_lines
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.locate import apply_hunks
-from git_aiapply.text import FileText
+from conftest import file_text
 
 CONFIG = ["server:", "  host: 0.0.0.0", "  port: 8080", "database:",
           "  url: postgres://localhost/inv", "  pool: 5", "logging:", "  level: info"]
@@ -26,7 +26,7 @@ def _update(added: list[str], anchor: str = "", eof: bool = False) -> str:
 
 def _apply(original: list[str], response: str) -> list[str]:
     [op] = parse_response(response).ops
-    out, _a, _r = apply_hunks(FileText.from_str("".join(t + "\n" for t in original)),
+    out, _a, _r = apply_hunks(file_text("".join(t + "\n" for t in original)),
                               op.hunks, path="f")
     return out.lines
 

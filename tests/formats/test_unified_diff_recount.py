@@ -25,7 +25,7 @@ from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import EditFile
-from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 F = "```"
 
@@ -355,7 +355,7 @@ def test_parsed_hunks_are_the_written_hunks_and_apply_as_written(case):
         assert g[:len(b)] == b
         assert set(extra) <= {(" ", "")} or [x for x in extra if x != (" ", "")] == LISTED
         guessed = guessed or len(g) > len(b)
-    ft = FileText.from_str("".join(t + "\n" for t in lines))
+    ft = file_text("".join(t + "\n" for t in lines))
     try:
         result, _a, _r = apply_hunks(ft, op.hunks, path="f.py")
     except ApplyError:
@@ -390,8 +390,8 @@ def test_the_recount_agrees_with_git_apply_recount(seed, tmp_path):
     by_git = (tmp_path / "f.py").read_text()
     (op,) = parse_response(F + "diff\n" + diff + F + "\n").ops
     assert [["".join(l) for l in h.lines] for h in op.hunks] == bodies
-    ours, _a, _r = apply_hunks(FileText.from_str(original), op.hunks, path="f.py")
-    assert ours.to_str() == by_git != original
+    ours, _a, _r = apply_hunks(file_text(original), op.hunks, path="f.py")
+    assert text_of(ours) == by_git != original
 
 
 # ------------------------------------------------------------------------- end to end

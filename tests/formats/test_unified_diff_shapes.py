@@ -23,7 +23,7 @@ from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
 from git_aiapply.locate import apply_hunks
 from git_aiapply.ops import EditFile
-from git_aiapply.text import FileText
+from conftest import file_text, text_of
 
 F = "```"
 HUNK = "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
@@ -135,8 +135,8 @@ def test_headerless_diff_after_another_files_diff():
 
 def _apply(original: str, diff: str) -> str:
     [op] = parse_response(f"{F}diff\n{diff}{F}\n").ops
-    out, _a, _r = apply_hunks(FileText.from_str(original), op.hunks, path="f")
-    return out.to_str()
+    out, _a, _r = apply_hunks(file_text(original), op.hunks, path="f")
+    return text_of(out)
 
 
 ZERO_HUNK = "--- a/f\n+++ b/f\n@@ -0,0 +1,2 @@\n+x\n+y\n"

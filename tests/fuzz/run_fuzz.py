@@ -41,7 +41,7 @@ from git_aiapply.ops import Hunk  # noqa: E402
 from git_aiapply.paths import normalize_path  # noqa: E402
 from git_aiapply.plan import MODE_FILE, MODE_LINK, make_plan  # noqa: E402
 from git_aiapply.response import read_response  # noqa: E402
-from git_aiapply.text import FileText  # noqa: E402
+from git_aiapply.text import FileText, decode, encode  # noqa: E402
 
 FRAGMENTS = [
     "<FILE_CHANGES>", "</FILE_CHANGES>", '<FILE_NEW file_path="a.txt">', "</FILE_NEW>",
@@ -221,7 +221,7 @@ def fam_locate(case) -> None:
     if not hunk.old:
         return
     data = "".join(l + "\n" for l in lines)
-    got, _a, _r = apply_hunks(FileText.from_str(data), [hunk], path="f")  # may refuse
+    got, _a, _r = apply_hunks(FileText.from_bytes(encode(data)), [hunk], path="f")  # may refuse
     if got.lines != lines[:start] + new + lines[end:]:
         raise AssertionError("a line outside the edit changed")
     if hunk.new:
@@ -230,7 +230,7 @@ def fam_locate(case) -> None:
             back, _a, _r = apply_hunks(got, [rev], path="f")
         except ApplyError:
             return
-        if back.to_str() != data:
+        if decode(back.raw) != data:
             raise AssertionError("apply then reverse-apply did not give the original")
 
 
