@@ -249,3 +249,26 @@ def test_a_copy_added_below_the_edit_keeps_its_line_numbers(repo: GitRepo):
     r = repo.run(response=ROUND + f"\nAI-Base: {base}\n")
     assert r.returncode == 0, r.err
     assert repo.git("show", "HEAD:inv.py") == _rounded(below, "Warehouse")
+
+
+def test_with_3way_a_search_block_fitting_twice_goes_through_the_named_base(repo: GitRepo):
+    # the SEARCH text is Store's alone at the base; a copy of Store (Depot) now comes first
+    store = CLASS.format(name="Store").replace("total = 0\n", "total = 0.0\n")
+    repo.write("inv.py", HEADER + CLASS.format(name="Warehouse") + store)
+    repo.commit_all("base")
+    base = repo.head()
+    now = HEADER + store.replace("Store", "Depot") + CLASS.format(name="Warehouse") + store
+    repo.write("inv.py", now)
+    repo.commit_all("add Depot")
+    answer = ("Round the store total.\n\ninv.py\n```python\n<<<<<<< SEARCH\n"
+              "        total = 0.0\n        for item in self.items:\n            total += item\n"
+              "        return total\n=======\n        total = 0.0\n        for item in self.items:\n"
+              "            total += item\n        return round(total, 2)\n>>>>>>> REPLACE\n```\n"
+              f"\nAI-Base: {base}\n")
+    before = repo.snapshot()
+    r = repo.run(response=answer)
+    assert r.returncode == 1 and "ambiguous" in r.err, r.err  # as without a base: two fits
+    assert repo.snapshot() == before
+    r = repo.run("-3", response=answer)
+    assert r.returncode == 0, r.err
+    assert repo.git("show", "HEAD:inv.py") == _rounded(now, "Store")
