@@ -297,18 +297,22 @@ def _drifted_hunks(path: str, hunks, lines, shared: int) -> list[DriftedEdit]:
     # its stated line within the shared top (then no earlier edit's offset moves another)
     still = all(_fits_at_stated_line(h, f, shared) for h, f in zip(hunks, fits)
                 if h.line_hint is not None)
-    out = []
-    for h, f in zip(hunks, fits):
-        if h.anchors or h.readings or h.at_eof or (still and h.line_hint is not None):
-            continue  # placed by its anchors, the end of the file, or a line still true
-        if not h.old and h.line_hint:  # added lines at a stated line (0: the top stays)
-            out.append(DriftedEdit(path, h.number, h.first_line(), True, []))
-        elif len(f) > 1:
-            # each fit shown by the line the edit is recognised by, not a blank above it
-            k = next((j for j, t in enumerate(h.old) if t.strip()), 0)
-            out.append(DriftedEdit(path, h.number, h.first_line(), h.line_hint is not None,
-                                   [(s + k + 1, lines[s + k]) for s in f]))
-    return out
+    return [d for h, f in zip(hunks, fits)
+            if not (still and h.line_hint is not None)  # a line still true
+            and (d := _drifted_hunk(path, h, f, lines)) is not None]
+
+
+def _drifted_hunk(path: str, h, fits, lines) -> DriftedEdit | None:
+    if h.anchors or h.readings or h.at_eof:
+        return None  # placed by its anchors or the end of the file, not by a number
+    if not h.old:  # added lines at a stated line (0: the top stays the top)
+        return DriftedEdit(path, h.number, h.first_line(), True, []) if h.line_hint else None
+    if len(fits) < 2:
+        return None
+    # each fit shown by the line the edit is recognised by, not a blank above it
+    k = next((j for j, t in enumerate(h.old) if t.strip()), 0)
+    return DriftedEdit(path, h.number, h.first_line(), h.line_hint is not None,
+                       [(s + k + 1, lines[s + k]) for s in fits])
 
 
 def _fits_at_stated_line(h, fits, shared: int) -> bool:
