@@ -508,13 +508,17 @@ def _make_plan(repo, response: Response, ops, opts: Options, base, start: _Start
     """The plan against ``base``; with -3, edits that do not fit there are planned at the
     answer's base and merged (``out`` records from which)."""
     from .plan import make_plan
+    from .threeway_repo import drift_refusal_or_none, through_base
 
-    try:
+    try:  # a named base's drifted line numbers place nothing here (BEHAVIOR.md §3)
+        drift = drift_refusal_or_none(repo, response, ops, opts, base, start.base, normalize)
+        if drift is not None:
+            raise drift
         return make_plan(ops, base, normalize, ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
         if not opts.three_way or e.kind != ErrorKind.REFUSED:
             raise
-        three = _three_way(repo, response, ops, opts, base, start.base, normalize, e)
+        three = through_base(repo, response, ops, opts, base, start.base, normalize, e)
     out.merged = {p: three.base for p in three.merged}
     out.three_way_base = three.base
     edit_report.mark_three_way(out.edits or [], three.base, three.merged)
@@ -539,71 +543,6 @@ def _check_and_finish(repo, parsed, response: Response, plan: Plan, opts: Option
         if defer_dirty:
             _refuse_dirty(repo, base, plan, opts, start)
         raise e.error from None
-
-
-def _three_way(repo, response: Response, ops, opts: Options, current, base_commit, normalize,
-               refusal: ApplyError):
-    """``ops`` applied at the commit the answer was written against and merged into the
-    current files (threeway.py); ``refusal`` (why they do not fit now) when no base fits."""
-    from .git.merge import merge_file, renamed_since
-    from .threeway import merge_into_current, plan_at_base
-
-    found = plan_at_base(ops, _three_way_candidates(repo, response, ops, opts, base_commit,
-                                                    normalize), normalize)
-    if found is None:
-        hint = (f"-3: no commit among the last {opts.three_way_depth} that changed these files "
-                "holds the lines the edits expect either")
-        raise ApplyError([*refusal.problems, Problem(hint)], kind=refusal.kind) from None
-    cand, at_base = found
-    missing = [p for p in at_base.final
-               if at_base.base.get(p) is not None and current.entry(p) is None]
-    moved = renamed_since(repo, cand.commit, base_commit.tree if base_commit else None,
-                          missing) if missing else {}
-    return merge_into_current(at_base, cand.commit, current, lambda p: moved.get(p, p),
-                              lambda path, a, o, t: merge_file(repo, path, a, o, t))
-
-
-def _three_way_candidates(repo, response: Response, ops, opts: Options, base_commit,
-                          normalize):
-    """The commits the answer may have been written against: the one it (or --base) names,
-    else those that changed its files, newest first."""
-    from .git.base_commit import base_at, resolve_base, tree_snapshot
-    from .git.merge import commits_touching
-    from .threeway import Candidate, base_named_in
-
-    named = (opts.base if opts.branch is None else None) or base_named_in(response.text) \
-        or response.json_base
-    if named:
-        commit = resolve_base(repo, named) if named == opts.base else _commit_or_none(repo, named)
-        if commit is not None:
-            yield Candidate(commit.id, tree_snapshot(repo, commit, None), named=True)
-            return
-    paths = sorted({p for p in (_op_path(op, normalize) for op in ops) if p})
-    start = base_commit.id if base_commit is not None else None
-    for cid in commits_touching(repo, start, paths, opts.three_way_depth):
-        yield Candidate(cid, tree_snapshot(repo, base_at(repo, cid), None))
-
-
-def _commit_or_none(repo, rev: str):
-    """The commit an AI-Base line names, or None when this repository has no such commit
-    (the line is the model's echo: a wrong one falls back to the search)."""
-    from .errors import UsageError
-    from .git.base_commit import resolve_base
-
-    try:
-        return resolve_base(repo, rev)
-    except UsageError:
-        return None
-
-
-def _op_path(op, normalize) -> str | None:
-    raw = getattr(op, "path", None) or getattr(op, "old_path", None)
-    if not raw:
-        return None
-    try:
-        return normalize(raw)
-    except ApplyError:
-        return None
 
 
 class _BeforeTransaction(Exception):

@@ -229,3 +229,114 @@ def _changes(final, before, renames) -> list[FileChange]:
 
 def _lines(st: FileState) -> int:
     return 0 if is_binary(st.data) else len(FileText.from_bytes(st.data))
+
+
+@record
+class DriftedEdit:
+    """An edit whose place in a file changed since the answer's base is given by that base
+    (BEHAVIOR.md §3): its old side fits the current file more than once, or it is placed
+    by a line number alone (lines added at a stated line, hashline references, an
+    ``insert`` after line N)."""
+
+    path: str
+    number: int  # the edit's number within its directive
+    first_line: str
+    stated_line: bool  # its line numbers would choose its place (refused without -3)
+    fits: list[tuple[int, str]]  # its old side's fits in the current file: (line, text)
+
+
+def edits_placed_by_base_lines(ops, current: Snapshot, at_base: Snapshot,
+                               normalize) -> list[DriftedEdit]:
+    """The edits of files that changed between ``at_base`` (the commit the answer names as
+    its base) and ``current`` whose place only the base's line numbers or the response's
+    order could choose: in the current file those describe another text (a class copied
+    above the edited one moves every line and doubles every fit).  Line numbers that lie
+    in the lines the two versions still share from the top name the same lines in both,
+    and stay evidence."""
+    from .ops import EditFile, HashlineEdit, InsertText
+
+    out: list[DriftedEdit] = []
+    for op in ops:
+        if not isinstance(op, (EditFile, HashlineEdit, InsertText)):
+            continue
+        try:
+            path = normalize(op.path)
+            now, then = current.entry(path), at_base.entry(path)
+        except ApplyError:
+            continue  # the planner refuses the path itself
+        if now is None or then is None or now[1] == then[1]:
+            continue
+        lines = FileText.from_bytes(now[1]).lines
+        shared = _shared_top(lines, FileText.from_bytes(then[1]).lines)
+        if isinstance(op, EditFile):
+            out.extend(_drifted_hunks(path, op.hunks, lines, shared))
+        elif isinstance(op, HashlineEdit):  # LINE#ID: line numbers at the base
+            out.extend(DriftedEdit(path, h.number, h.raw, True, []) for h in op.ops
+                       if max(h.start, h.end) > shared)
+        elif op.line > shared:
+            out.append(DriftedEdit(path, op.number, op.text.split("\n", 1)[0], True, []))
+    return out
+
+
+def _shared_top(a, b) -> int:
+    """How many lines ``a`` and ``b`` share from the top."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _drifted_hunks(path: str, hunks, lines, shared: int) -> list[DriftedEdit]:
+    from .matching import LineIndex
+
+    index = LineIndex(lines, [t for h in hunks for t in h.old])
+    fits = [index.first_fits(h.old)[1] if h.old else [] for h in hunks]
+    # the stated lines still name the same lines when every numbered edit fits exactly at
+    # its stated line within the shared top (then no earlier edit's offset moves another)
+    still = all(_fits_at_stated_line(h, f, shared) for h, f in zip(hunks, fits)
+                if h.line_hint is not None)
+    return [d for h, f in zip(hunks, fits)
+            if not (still and h.line_hint is not None)  # a line still true
+            and (d := _drifted_hunk(path, h, f, lines)) is not None]
+
+
+def _drifted_hunk(path: str, h, fits, lines) -> DriftedEdit | None:
+    if h.anchors or h.readings or h.at_eof:
+        return None  # placed by its anchors or the end of the file, not by a number
+    if not h.old:  # added lines at a stated line (0: the top stays the top)
+        return DriftedEdit(path, h.number, h.first_line(), True, []) if h.line_hint else None
+    if len(fits) < 2:
+        return None
+    # each fit shown by the line the edit is recognised by, not a blank above it
+    k = next((j for j, t in enumerate(h.old) if t.strip()), 0)
+    return DriftedEdit(path, h.number, h.first_line(), h.line_hint is not None,
+                       [(s + k + 1, lines[s + k]) for s in fits])
+
+
+def _fits_at_stated_line(h, fits, shared: int) -> bool:
+    if not h.old:
+        return h.line_hint <= shared
+    start = h.line_hint - 1
+    return start in fits and start + len(h.old) <= shared
+
+
+def drift_refusal(drifted: list[DriftedEdit], base: str) -> ApplyError:
+    """The refusal of the edits whose place only the base's line numbers give (without
+    -3): ambiguous in the current file, the hint naming -3 and the base."""
+    short = base[:12]
+    problems = []
+    for d in drifted:
+        many = (f"ambiguous: its old lines occur {len(d.fits)} times in the file now, at "
+                "lines " + ", ".join(str(n) for n, _text in d.fits[:10]) + "; "
+                if d.fits else "")
+        problems.append(Problem(
+            f"{many}its line numbers describe the file at {short}, the base the answer "
+            f"names, and the file has changed since: they do not say where the edit goes "
+            f"now", file=d.path, edit=d.number, edit_first_line=d.first_line,
+            hint=f"apply with -3 (--3way) to place the edit at {short} and merge it into "
+                 "the file as it is now, or write the edit against the current file",
+            candidates=[n for n, _text in d.fits], nearby=d.fits[:10],
+            nearby_label="candidate places"))
+    return ApplyError(problems, kind=ErrorKind.REFUSED)
