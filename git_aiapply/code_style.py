@@ -107,9 +107,23 @@ def plain_indentation(text: str) -> str:
 
 # ---- tabs --------------------------------------------------------------------------------
 
+# the last file asked about and its answer: a file's hunks are conformed one after another
+# against the same lines, and the question reads the whole file
+_TABS_ONLY: list = [None, 0, False]
+
+
 def indents_with_tabs_only(lines: Sequence[str]) -> bool:
     """Whether some line of the file starts with a tab and none starts with a space
     followed by code (a ' * ' line of a block comment does not count)."""
+    last, size, answer = _TABS_ONLY
+    if last is lines and size == len(lines):
+        return answer
+    answer = _tabs_only(lines)
+    _TABS_ONLY[:] = [lines, len(lines), answer]
+    return answer
+
+
+def _tabs_only(lines: Sequence[str]) -> bool:
     tabs = False
     for line in lines:
         if line.startswith(" "):

@@ -110,6 +110,7 @@ _COMMENTS = [
     (";", ""), ("%", ""), ("*", ""), ("'", ""), ("!", ""), ("REM ", ""), ("rem ", ""),
     ("::", ""), ("@rem ", ""),
 ]
+_OPENINGS = tuple(opening for opening, _closing in _COMMENTS)
 _PLAIN_WORDS = re.compile(r"^[\w\s.…,:;!'\"()\[\]<>{}\-/*]+$")
 _CODE_SIGNS = re.compile(r"[=;]|\w\(|\)\s*[{:]|=>|->|::|\w\.\w")
 # a trailing comment after code: whitespace, then a comment opening
@@ -145,6 +146,8 @@ def _says_left_out(body: str) -> bool:
 
 def _comment_body(text: str) -> str | None:
     """The words of ``text`` when the whole line is one comment, else None."""
+    if not text.startswith(_OPENINGS):  # most lines are code: one test, not one per syntax
+        return None
     for opening, closing in _COMMENTS:
         if text.startswith(opening):
             body = text[len(opening):]
