@@ -575,7 +575,7 @@ def tool_result_outcome(result: dict) -> str:
     kind = result.get("type")
     if kind == "tool_result":
         text = _result_text(result.get("content"))
-        flag = True if result.get("is_error") is True else None
+        flag = result["is_error"] if isinstance(result.get("is_error"), bool) else None
     elif kind == "apply_patch_call_output" and result.get("status") in ("failed", "completed"):
         text = _result_text(result.get("output"))
         flag = result.get("status") == "failed"

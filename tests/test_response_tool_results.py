@@ -78,6 +78,9 @@ def _codex_json(exit_code: int, text: str) -> str:
     ({"type": "tool_result", "tool_use_id": "t", "is_error": True,
       "content": "String to replace not found in file."}, "failed"),
     ({"type": "tool_result", "tool_use_id": "t", "content": "Updated."}, "applied"),
+    # an explicit is_error: false is the flag: applied, whatever the text
+    ({"type": "tool_result", "tool_use_id": "t", "is_error": False,
+      "content": "Error: nothing to worry about, the file was updated."}, "applied"),
     ({"type": "tool_result", "tool_use_id": "t",
       "content": "<tool_use_error>File has not been read yet.</tool_use_error>"}, "failed"),
 ])
