@@ -32,6 +32,7 @@ every block or call in it looks complete: what never came is unknown.
 from __future__ import annotations
 
 import os
+import re
 from .record import field, record
 
 from .errors import ApplyError, ErrorKind, Problem
@@ -412,8 +413,9 @@ def _chat_completion(choices, answer: Answer) -> None:
         answer.pieces.append(first["text"])
 
 
-def _chat_message(message: dict, answer: Answer) -> None:
-    """A Chat Completions assistant message: content, then its tool calls."""
+def _chat_message(message: dict, answer: Answer, failed=frozenset()) -> None:
+    """A Chat Completions assistant message: content, then its tool calls (less those
+    the conversation says failed)."""
     _content(message.get("content"), answer)
     if isinstance(message.get("refusal"), str) and message["refusal"]:
         answer.refusal = message["refusal"]
@@ -422,6 +424,7 @@ def _chat_message(message: dict, answer: Answer) -> None:
         for call in calls:
             if not isinstance(call, dict):
                 continue
+            segment = answer.segment
             if isinstance(call.get("custom"), dict):
                 c = call["custom"]
                 _add_call(answer, "custom", c.get("name"), c.get("input"), call.get("id"))
@@ -431,6 +434,8 @@ def _chat_message(message: dict, answer: Answer) -> None:
             else:
                 _add_call(answer, str(call.get("type") or "tool_call"), call.get("name"),
                           call.get("arguments", call.get("input")), call.get("id"))
+            if _call_id(call.get("id")) in failed:
+                _take_back_failed(answer, failed, segment)
     legacy = message.get("function_call")  # the deprecated single function call
     if isinstance(legacy, dict):
         _add_call(answer, "function", legacy.get("name"), legacy.get("arguments"))
@@ -498,7 +503,7 @@ def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
         answer.cut_off.append("a message item with status \"incomplete\"")
     _content(message.get("content"), answer, failed)
     if "tool_calls" in message or "function_call" in message:
-        _chat_message(dict(message, content=None), answer)
+        _chat_message(dict(message, content=None), answer, failed)
 
 
 def _content(content, answer: Answer, failed: set = frozenset()) -> None:
@@ -526,25 +531,115 @@ def _content(content, answer: Answer, failed: set = frozenset()) -> None:
 
 
 def _failed_calls(items) -> dict:
-    """Ids of tool calls whose result in the conversation says they failed: Anthropic
-    ``tool_result`` blocks with ``is_error``, Responses ``apply_patch_call_output`` with
-    ``status: "failed"``.  The harness did not apply them, so neither does ai-apply.
+    """Ids of tool calls whose result in the conversation says they were not applied
+    (``tool_result_outcome``): the harness did not apply them, so neither does ai-apply.
     Each id maps to whether the result says the user rejected the call (``_drop_announcement``)."""
     failed = {}
+    for call_id, result in _tool_results(items):
+        outcome = tool_result_outcome(result)
+        if outcome != APPLIED:
+            failed[_call_id(call_id)] = outcome == REJECTED
+    failed.pop(None, None)
+    return failed
+
+
+_RESULT_ITEMS = ("function_call_output", "custom_tool_call_output", "apply_patch_call_output")
+
+
+def _tool_results(items):
+    """(call id, result) for every tool result of a conversation, whatever its shape:
+    Chat Completions ``role: tool`` messages, Responses ``*_output`` items, Anthropic
+    ``tool_result`` blocks in a user turn."""
     for item in items:
         if not isinstance(item, dict):
             continue
-        if item.get("type") == "apply_patch_call_output" and item.get("status") == "failed":
-            failed[_call_id(item.get("call_id"))] = _says_rejected(item.get("output"))
+        if item.get("role") == "tool":
+            yield item.get("tool_call_id"), item
+        elif item.get("type") in _RESULT_ITEMS:
+            yield item.get("call_id"), item
         content = item.get("content")
         if item.get("role") == "user" and isinstance(content, list):
             for part in content:
-                if (isinstance(part, dict) and part.get("type") == "tool_result"
-                        and part.get("is_error") is True):
-                    failed[_call_id(part.get("tool_use_id"))] = \
-                        _says_rejected(part.get("content"))
-    failed.pop(None, None)
-    return failed
+                if isinstance(part, dict) and part.get("type") == "tool_result":
+                    yield part.get("tool_use_id"), part
+
+
+APPLIED, FAILED, REJECTED = "applied", "failed", "rejected"
+
+
+def tool_result_outcome(result: dict) -> str:
+    """Whether one tool result (any shape) says its call was applied, failed or was
+    rejected by the user.  The shape's own flag decides where it has one (Anthropic
+    ``is_error``, Responses ``status``, Codex ``exit_code``); otherwise the well-known
+    wordings of agent harnesses do.  Not clearly a failure: applied."""
+    kind = result.get("type")
+    if kind == "tool_result":
+        text = _result_text(result.get("content"))
+        flag = result["is_error"] if isinstance(result.get("is_error"), bool) else None
+    elif kind == "apply_patch_call_output" and result.get("status") in ("failed", "completed"):
+        text = _result_text(result.get("output"))
+        flag = result.get("status") == "failed"
+    elif kind in _RESULT_ITEMS:
+        text, flag = _exit_code_failed(_result_text(result.get("output")))
+    else:  # a Chat Completions role: tool message has no flag
+        text, flag = _result_text(result.get("content")), None
+    if flag is None:
+        flag = _says_failed(text)
+        if _says_rejected_plainly(text):
+            return REJECTED
+    if not flag:
+        return APPLIED
+    return REJECTED if _says_rejected(text) else FAILED
+
+
+def _result_text(result) -> str:
+    """A result's text: a string, or the text of its blocks or parts."""
+    if isinstance(result, list):
+        result = " ".join(p.get("text") for p in result
+                          if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return result if isinstance(result, str) else ""
+
+
+_EXIT_CODE = re.compile(r"\A\s*Exit code: (\d+)\b")
+
+
+def _exit_code_failed(text: str) -> tuple[str, bool | None]:
+    """A Codex tool output: JSON ``{"output", "metadata": {"exit_code"}}`` or text starting
+    "Exit code: N".  Returns the output's text and whether the exit code says failed
+    (None when there is no exit code)."""
+    import json  # imported here: most responses are not JSON
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("metadata"), dict):
+        code = data["metadata"].get("exit_code")
+        if isinstance(code, int) and not isinstance(code, bool):
+            output = data.get("output")
+            return (output if isinstance(output, str) else text), code != 0
+    match = _EXIT_CODE.match(text)
+    return text, (int(match.group(1)) != 0 if match else None)
+
+
+# Harnesses' words for a call that did not change the file, where the result has no flag
+# (SWE-agent's lint gate, str_replace_editor, apply_patch, Claude Code): a prefix, or a
+# sentence no successful result holds.
+_FAILED_PREFIXES = ("error:", "<tool_use_error>")
+_FAILED_WORDS = ("have not been applied", "has not been applied", "no replacement was performed")
+# Rejections, plainly worded (a success that mentions "rejected" stays applied).
+_REJECTED_PLAINLY = ("n't want to proceed with this tool use", "tool use was rejected",
+                     "rejected by user", "rejected by the user")
+
+
+def _says_failed(text: str) -> bool:
+    said = text.lstrip().lower()
+    return said.startswith(_FAILED_PREFIXES) or any(w in said for w in _FAILED_WORDS)
+
+
+def _says_rejected_plainly(text: str) -> bool:
+    said = text.lower().replace("\u2019", "'")
+    return any(w in said for w in _REJECTED_PLAINLY)
 
 
 # How agent harnesses word a call the user turned down (Claude Code: "The user doesn't
@@ -556,12 +651,7 @@ _REJECTION_WORDS = ("reject", "declin", "n't want to", "not want to", "denied by
 
 def _says_rejected(result) -> bool:
     """Whether a failed call's result (a string or text blocks) says the user rejected it."""
-    if isinstance(result, list):
-        result = " ".join(p.get("text") for p in result
-                          if isinstance(p, dict) and isinstance(p.get("text"), str))
-    if not isinstance(result, str):
-        return False
-    said = result.lower().replace("\u2019", "'")
+    said = _result_text(result).lower().replace("\u2019", "'")
     return any(words in said for words in _REJECTION_WORDS)
 
 
@@ -665,12 +755,7 @@ def _saved_response(item: dict, answer: Answer, failed: set) -> None:
 
 def _assistant_message(item: dict, answer: Answer, failed: set) -> None:
     """An assistant message of a conversation (chat or Anthropic), less its failed calls."""
-    if isinstance(item.get("tool_calls"), list):  # (anything else is no tool calls)
-        calls = [c for c in item["tool_calls"]
-                 if not (isinstance(c, dict) and _call_id(c.get("id")) in failed)]
-        _message(dict(item, tool_calls=calls), answer, failed)
-    else:
-        _message(item, answer, failed)
+    _message(item, answer, failed)
 
 
 def _conversation(items: list, answer: Answer) -> None:

@@ -1,0 +1,9 @@
+import os
+
+
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
