@@ -1,0 +1,93 @@
+"""Edits that restate what an earlier operation of the same response already made
+(BEHAVIOR.md §3: the same edit given more than once is applied once), compared by effect,
+whatever their shapes: a tool call's Edit recapped as a ```diff in the final turn, a
+SEARCH block restating a MultiEdit, a Write then a diff of part of it.
+
+An edit restates the earlier operations of a file when, made alone on the content the file
+held before one of them, its change is one they already made there: merged three-way
+(that content as ancestor, the file as they left it as ours, the edit's result as theirs)
+it adds nothing.  A change at another place, or another change of the same lines, is no
+restatement: it is applied on the current content, or refused there.
+"""
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+# earlier contents tried per edit: a conversation edits a file a few times, not hundreds
+EARLIER_TRIED = 20
+
+
+def _changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+    """The runs where ``b`` differs from ``a``: (a1, a2, b1, b2), a[a1:a2] -> b[b1:b2]."""
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
+    if not mid_a and not mid_b:
+        return []
+    ops = SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
+    return [(i1 + head, i2 + head, j1 + head, j2 + head)
+            for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+
+
+def _region(lo: int, hi: int, changes: list) -> tuple[int, int, list]:
+    """[lo, hi) of the ancestor grown over every change that overlaps or touches it
+    (touching counts, as in a merge: two changes side by side are one conflict region)."""
+    grown = True
+    inside: list = []
+    while grown:
+        grown = False
+        for c in changes:
+            if c not in inside and c[0] <= hi and lo <= c[1]:
+                inside.append(c)
+                lo, hi = min(lo, c[0]), max(hi, c[1])
+                grown = True
+    return lo, hi, inside
+
+
+def _side(lines: list[bytes], lo: int, hi: int, changes: list, inside: list) -> list[bytes]:
+    """What one side holds where the ancestor holds [lo, hi)."""
+    start = lo + sum((c[3] - c[2]) - (c[1] - c[0]) for c in changes
+                     if c not in inside and c[1] < lo)
+    length = (hi - lo) + sum((c[3] - c[2]) - (c[1] - c[0]) for c in inside)
+    return lines[start:start + length]
+
+
+def already_made(base: list[bytes], made: list[bytes], mine: list[bytes]) -> bool:
+    """Whether the change from ``base`` to ``mine`` is part of the change from ``base`` to
+    ``made``: every run ``mine`` changes lies in a region where ``made`` holds exactly what
+    ``mine`` holds (a clean three-way merge of ``mine`` into ``made`` gives ``made``).  An
+    edit that changes nothing restates nothing."""
+    theirs = _changes(base, mine)
+    if not theirs:
+        return False
+    ours = _changes(base, made)
+    for t in theirs:
+        lo, hi = t[0], t[1]
+        while True:  # grow over both sides' changes until neither adds one
+            lo, hi, in_ours = _region(lo, hi, ours)
+            lo2, hi2, in_theirs = _region(lo, hi, theirs)
+            if (lo2, hi2) == (lo, hi):
+                break
+            lo, hi = lo2, hi2
+        if not in_ours:
+            return False  # a change the earlier operations did not make
+        if _side(made, lo, hi, ours, in_ours) != _side(mine, lo, hi, theirs, in_theirs):
+            return False
+    return True
+
+
+def restates_earlier(earlier: list[bytes], now: bytes, make) -> bool:
+    """Whether an edit restates earlier operations of a file: ``earlier`` are the contents
+    the file held before each of them (oldest first), ``now`` what they left, ``make(data)``
+    the edit made alone on ``data`` (None where it does not fit there)."""
+    made = now.splitlines(keepends=True)
+    for before in earlier[:EARLIER_TRIED]:
+        result = make(before)
+        if result is not None and already_made(before.splitlines(keepends=True), made,
+                                               result.splitlines(keepends=True)):
+            return True
+    return False
