@@ -7,13 +7,14 @@ the new path; every problem of every operation is collected before refusing.
 """
 from __future__ import annotations
 
-from .record import field, record, replace
+from .record import field, record
 from typing import Protocol
 
 from . import edit_report
 from .errors import ApplyError, Problem
 from .gather import apply_gathered, gather_edits, restates
 from .paths import check_leading_folders, git_dotfile
+from .restated import EarlierContents
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
 from .diff_groups import diff_key, files_under_files, leaving_paths
@@ -117,10 +118,8 @@ class _Planner:
         # path -> (its content before, the hunks) of the response's located edits of it,
         # so that a text editor call restating one of them is recognised (text_edit)
         self.edited: dict[str, tuple[bytes, list]] = {}
-        # path -> what it held before each operation of the response that changed its
-        # content, oldest first: a later edit that restates one of them is made once
-        # (restated.py), and a later refusal says what the edit was matched against
-        self.earlier: dict[str, list[bytes]] = {}
+        # what each file held before each operation that changed it (restated.py)
+        self.earlier = EarlierContents()
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -143,7 +142,7 @@ class _Planner:
         self.overlay[path] = st
         if st is None:
             self.edited.pop(path, None)
-            self.earlier.pop(path, None)
+            self.earlier.forget(path)
         if st is not None and path in self.parents_ok:
             self.parents_ok.clear()
         if was_file != (st is not None):
@@ -391,7 +390,7 @@ class _Planner:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.edited.pop(path, None)
         if old is not None:
-            self.changed(path, old.data)
+            self.earlier.changed(path, old.data, op.source)
         self.set(path, FileState(mode, data))
         self.record_whole_write(path, op.source, old, data)
 
@@ -457,7 +456,7 @@ class _Planner:
         hunk = Hunk([(ADD, t) for t in op.text.split("\n")[:-1]], kind="append", at_eof=True)
         new, added, _ = apply_hunks(FileText.from_bytes(st.data), [hunk], path=path,
                                     directive=op.source.directive, ensure_final_newline=True)
-        self.changed(path, st.data)
+        self.earlier.changed(path, st.data, op.source)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, 0)
 
@@ -605,8 +604,8 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         if self.placeholders(op, path, ft):
             return
-        if isinstance(op, EditFile) and self.earlier.get(path):
-            op = self.without_restated(op, path, st.data)
+        if isinstance(op, EditFile) and self.earlier.has(path):
+            op = self.earlier.without_restated(op, path, st.data)
             if not op.hunks:
                 return
         try:
@@ -620,77 +619,16 @@ class _Planner:
             for p in e.problems:
                 p.file = p.file or path
                 p.directive = p.directive or op.source.directive
-            self.problems.extend(self.as_left(path, e.problems))
+            self.problems.extend(self.earlier.as_left(path, e.problems))
             return
         if isinstance(op, EditFile):
             self.edited[path] = (st.data, op.hunks)
         elif edit_report.collecting():
             edit_report.note(edit_report.hashline_reports(path, op.source.directive, op.ops))
-        self.changed(path, st.data)
+        self.earlier.changed(path, st.data, op.source)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
-
-    # -- edits restating earlier operations of the response (restated.py) -------------
-    def changed(self, path: str, before: bytes) -> None:
-        """An operation changes ``path``'s content, which held ``before``."""
-        self.earlier.setdefault(path, []).append(before)
-
-    def without_restated(self, op: EditFile, path: str, now: bytes) -> EditFile:
-        """``op`` without the hunks that restate what earlier operations of the response
-        made to ``path`` (a tool call's Edit recapped as a diff): applied once, -v says so."""
-        from .locate import apply_hunks
-        from .restated import restates_earlier
-
-        def made_by(h):
-            def make(data: bytes) -> bytes | None:
-                try:
-                    return apply_hunks(FileText.from_bytes(data), [h], path=path)[0].to_bytes()
-                except ApplyError:
-                    return None
-            return make
-
-        fresh, restated = [], []
-        with edit_report.muted():  # trials: -v reports what is applied
-            for h in op.hunks:
-                again = restates_earlier(self.earlier[path], now, made_by(h))
-                (restated if again else fresh).append(h)
-        if restated and edit_report.collecting():
-            edit_report.note([edit_report.restated_report(path, h.directive or op.source.directive,
-                                                          h.number) for h in restated])
-        return op if not restated else replace(op, hunks=fresh)
-
-    def restated_call(self, op: ReplaceText | InsertText, path: str, now: bytes) -> bool:
-        """Whether a text editor call restates what earlier operations of the response
-        made to ``path`` (an Edit made again by a later turn's Edit); -v says so."""
-        from .restated import restates_earlier
-        from .text_edits import apply_text_edit
-
-        if not self.earlier.get(path):
-            return False
-
-        def make(data: bytes) -> bytes | None:
-            try:
-                return apply_text_edit(FileText.from_bytes(data), op, path)[0].to_bytes()
-            except ApplyError:
-                return None
-
-        with edit_report.muted():  # a trial: only its result is compared
-            again = restates_earlier(self.earlier[path], now, make)
-        if again:
-            edit_report.note([edit_report.restated_report(path, op.source.directive, op.number)])
-        return again
-
-    def as_left(self, path: str, problems: list[Problem]) -> list[Problem]:
-        """``problems`` of an edit of ``path`` that earlier operations of the response
-        changed, each saying that the edit was matched against the file as they left it
-        (the lines shown are that content, not the repository's)."""
-        if not self.earlier.get(path):
-            return problems
-        note = (f"(matched against {path} as the response's earlier edits left it, "
-                "not as the repository holds it)")
-        return [replace(p, reason=f"{p.reason} {note}") if p.file in (None, path) else p
-                for p in problems]
 
     # -- text editor tool calls (engineer tools; the logic is in toolcalls.py) -------
     def text_edit(self, op: ReplaceText | InsertText) -> None:
@@ -711,17 +649,17 @@ class _Planner:
                 edit_report.note([edit_report.restated_report(path, op.source.directive,
                                                               op.number)])
                 return
-        if self.restated_call(op, path, st.data):
+        if self.earlier.restated_call(op, path, st.data):
             return
         old = FileText.from_bytes(st.data)
         try:
             new, added, removed = apply_text_edit(old, op, path)
         except ApplyError as e:
-            self.problems.extend(self.as_left(path, e.problems))
+            self.problems.extend(self.earlier.as_left(path, e.problems))
             return
         if edit_report.collecting():
             edit_report.note([edit_report.text_edit_report(path, op, old, new)])
-        self.changed(path, st.data)
+        self.earlier.changed(path, st.data, op.source)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 

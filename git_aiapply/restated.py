@@ -11,7 +11,9 @@ restatement: it is applied on the current content, or refused there.
 """
 from __future__ import annotations
 
-from difflib import SequenceMatcher
+from .errors import ApplyError, Problem
+from .record import replace
+from .text import FileText
 
 # earlier contents tried per edit: a conversation edits a file a few times, not hundreds
 EARLIER_TRIED = 20
@@ -28,6 +30,8 @@ def _changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
     mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
     if not mid_a and not mid_b:
         return []
+    from difflib import SequenceMatcher  # only when a response edits a file twice
+
     ops = SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
     return [(i1 + head, i2 + head, j1 + head, j2 + head)
             for tag, i1, i2, j1, j2 in ops if tag != "equal"]
@@ -91,3 +95,103 @@ def restates_earlier(earlier: list[bytes], now: bytes, make) -> bool:
                                                result.splitlines(keepends=True)):
             return True
     return False
+
+
+class EarlierContents:
+    """What each file held before every operation of the response that changed its
+    content (``changed``), oldest first, with the call or block each came from: a later
+    edit that restates what they made is made once, and a later edit's refusal says that
+    it was matched against the file as they left it."""
+
+    def __init__(self):
+        self.by_path: dict[str, list[tuple[bytes, tuple]]] = {}
+
+    def changed(self, path: str, before: bytes, source) -> None:
+        """An operation from ``source`` changes ``path``'s content, which held ``before``."""
+        self.by_path.setdefault(path, []).append((before, _origin(source)))
+
+    def forget(self, path: str) -> None:
+        """``path`` was deleted or moved away: a file put there later starts afresh."""
+        self.by_path.pop(path, None)
+
+    def has(self, path: str) -> bool:
+        return bool(self.by_path.get(path))
+
+    def _before(self, path: str, source, now: bytes) -> tuple[list[bytes], bytes]:
+        """The contents ``path`` held before each earlier operation of another call or
+        block than ``source``'s, and what they left: the edits of one MultiEdit are a
+        sequence the tool itself runs strictly (one that finds nothing fails the call)."""
+        mine = _origin(source)
+        earlier: list[bytes] = []
+        for before, origin in self.by_path.get(path, []):
+            if origin == mine:
+                return earlier, before
+            earlier.append(before)
+        return earlier, now
+
+    def without_restated(self, op, path: str, now: bytes):
+        """EditFile ``op`` without the hunks that restate what earlier operations made to
+        ``path`` (a tool call's Edit recapped as a diff): made once, -v says so."""
+        from . import edit_report
+        from .locate import apply_hunks
+
+        def made_by(h):
+            def make(data: bytes) -> bytes | None:
+                try:
+                    return apply_hunks(FileText.from_bytes(data), [h], path=path)[0].to_bytes()
+                except ApplyError:
+                    return None
+            return make
+
+        fresh, restated = [], []
+        earlier, made = self._before(path, op.source, now)
+        with edit_report.muted():  # trials: -v reports what is applied
+            for h in op.hunks:
+                (restated if restates_earlier(earlier, made, made_by(h)) else fresh).append(h)
+        if restated and edit_report.collecting():
+            edit_report.note([edit_report.restated_report(path, h.directive or op.source.directive,
+                                                          h.number) for h in restated])
+        return op if not restated else replace(op, hunks=fresh)
+
+    def restated_call(self, op, path: str, now: bytes) -> bool:
+        """Whether a text editor call (ReplaceText, InsertText) restates what earlier
+        operations made to ``path`` (a diff, then the same change by a later turn's
+        Edit); -v says so."""
+        from . import edit_report
+        from .text_edits import apply_text_edit
+
+        if not self.has(path):
+            return False
+
+        def make(data: bytes) -> bytes | None:
+            try:
+                return apply_text_edit(FileText.from_bytes(data), op, path)[0].to_bytes()
+            except ApplyError:
+                return None
+
+        with edit_report.muted():  # a trial: only its result is compared
+            again = restates_earlier(*self._before(path, op.source, now), make)
+        if again:
+            edit_report.note([edit_report.restated_report(path, op.source.directive, op.number)])
+        return again
+
+    def as_left(self, path: str, problems: list[Problem]) -> list[Problem]:
+        """``problems`` of an edit of ``path`` that earlier operations changed, each saying
+        that the edit was matched against the file as they left it (the lines shown are
+        that content, not the repository's)."""
+        if not self.has(path):
+            return problems
+        note = (f"(matched against {path} as the response's earlier edits left it, "
+                "not as the repository holds it)")
+        return [replace(p, reason=f"{p.reason} {note}") if p.file in (None, path) else p
+                for p in problems]
+
+
+def _origin(source) -> tuple:
+    """The call or block an operation comes from: a tool call's operations share their
+    call's words (``tool call 2 (tool_use MultiEdit): MultiEdit f.py, edit 3``)."""
+    from .text_edits import TOOL_CALL
+
+    if source.format == TOOL_CALL:
+        return (source.format, source.directive.split(": ", 1)[0])
+    return (source.format, source.directive, source.block, source.line)
