@@ -145,9 +145,11 @@ class EarlierContents:
 
         fresh, restated = [], []
         earlier, made = self._before(path, op.source, now)
+        there = _stripped_lines(made)
         with edit_report.muted():  # trials: -v reports what is applied
             for h in op.hunks:
-                (restated if restates_earlier(earlier, made, made_by(h)) else fresh).append(h)
+                again = _adds_only(h, there) and restates_earlier(earlier, made, made_by(h))
+                (restated if again else fresh).append(h)
         if restated and edit_report.collecting():
             edit_report.note([edit_report.restated_report(path, h.directive or op.source.directive,
                                                           h.number) for h in restated])
@@ -185,6 +187,18 @@ class EarlierContents:
                 "not as the repository holds it)")
         return [replace(p, reason=f"{p.reason} {note}") if p.file in (None, path) else p
                 for p in problems]
+
+
+def _stripped_lines(data: bytes) -> set[str]:
+    return {line.strip() for line in data.decode("utf-8", "surrogateescape").split("\n")}
+
+
+def _adds_only(h, there: set[str]) -> bool:
+    """A cheap filter: a hunk can restate earlier operations only if every line it adds
+    is in the file they left (most hunks of a later turn add new lines: never tried)."""
+    from .ops import ADD
+
+    return all(text.strip() in there for tag, text in h.lines if tag == ADD)
 
 
 def _origin(source) -> tuple:
