@@ -376,6 +376,8 @@ class _Planner:
         if path is None:
             return
         k, old = self.current(path)
+        if self.earlier.made_again(op, path, old):
+            return
         refusal = self.creation_refusal(op, path, k, old)
         if refusal is not None:
             reason, hint = refusal
@@ -389,8 +391,7 @@ class _Planner:
         if k is None and path not in self.overlay:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.edited.pop(path, None)
-        if old is not None:
-            self.earlier.changed(path, old.data, op.source)
+        self.earlier.changed(path, old.data if old else b"", op.source)
         self.set(path, FileState(mode, data))
         self.record_whole_write(path, op.source, old, data)
 
@@ -604,10 +605,8 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         if self.placeholders(op, path, ft):
             return
-        if isinstance(op, EditFile) and self.earlier.has(path):
-            op = self.earlier.without_restated(op, path, st.data)
-            if not op.hunks:
-                return
+        if (op := self.earlier.without_restated(op, path, st.data)) is None:
+            return  # every edit restates what earlier operations made
         try:
             if isinstance(op, EditFile):
                 new, added, removed = apply_gathered(ft, op, path)

@@ -131,9 +131,14 @@ class EarlierContents:
 
     def without_restated(self, op, path: str, now: bytes):
         """EditFile ``op`` without the hunks that restate what earlier operations made to
-        ``path`` (a tool call's Edit recapped as a diff): made once, -v says so."""
+        ``path`` (a tool call's Edit recapped as a diff): made once, -v says so; None when
+        every hunk does.  Other operations (hashline edits) are returned as they are."""
         from . import edit_report
         from .locate import apply_hunks
+        from .ops import EditFile
+
+        if not isinstance(op, EditFile) or not self.has(path):
+            return op
 
         def made_by(h):
             def make(data: bytes) -> bytes | None:
@@ -153,7 +158,21 @@ class EarlierContents:
         if restated and edit_report.collecting():
             edit_report.note([edit_report.restated_report(path, h.directive or op.source.directive,
                                                           h.number) for h in restated])
-        return op if not restated else replace(op, hunks=fresh)
+        if not restated:
+            return op
+        return replace(op, hunks=fresh) if fresh else None
+
+    def made_again(self, op, path: str, old) -> bool:
+        """Whether a creation (a diff from /dev/null, an empty old_string) gives ``path``
+        the content an earlier operation of the response already gave it (a Write
+        recapped as a new-file diff): made once, -v says so."""
+        from . import edit_report
+        from .text import encode
+
+        if op.replace or old is None or not self.has(path) or old.data != encode(op.text):
+            return False
+        edit_report.note([edit_report.restated_report(path, op.source.directive, 1)])
+        return True
 
     def restated_call(self, op, path: str, now: bytes) -> bool:
         """Whether a text editor call (ReplaceText, InsertText) restates what earlier

@@ -121,6 +121,34 @@ def test_the_recap_of_two_calls_as_one_hunk_is_made_once():
     assert _plan({"config.yaml": CONFIG}, turns + _text(recap)) == {"config.yaml": want}
 
 
+def test_a_new_file_written_then_recapped_as_a_diff_from_dev_null_is_made_once():
+    new = "def f():\n    return 1\n"
+    recap = "```diff\n--- /dev/null\n+++ b/n.py\n@@ -0,0 +1,2 @@\n+def f():\n+    return 1\n```\n"
+    turns = _tool("Write", {"file_path": "n.py", "content": new})
+    assert _plan({}, turns + _text(recap)) == {"n.py": new}
+    with pytest.raises(ApplyError) as e:  # another content is no recap: refused
+        _plan({}, turns + _text(recap.replace("return 1", "return 2")))
+    assert "already exists" in str(e.value)
+
+
+def test_a_text_editor_insert_recapped_as_a_diff_is_made_once():
+    turns = _tool("str_replace_based_edit_tool", {"command": "insert", "path": "config.yaml",
+                                                  "insert_line": 3, "insert_text": "  tls: true\n"})
+    recap = _diff("config.yaml", "@@ -2,3 +2,4 @@\n   host: 0.0.0.0\n   port: 8080\n"
+                                 "+  tls: true\n database:\n")
+    want = CONFIG.replace("8080\n", "8080\n  tls: true\n")
+    assert _plan({"config.yaml": CONFIG}, turns + _text(recap)) == {"config.yaml": want}
+
+
+def test_the_edits_of_one_multiedit_are_not_restatements_of_each_other():
+    # Claude Code runs them strictly: the second finds nothing and fails the call
+    turns = _tool("MultiEdit", {"file_path": "config.yaml", "edits": [
+        {"old_string": "port: 8080", "new_string": "port: 9090"},
+        {"old_string": "port: 8080", "new_string": "port: 9090"}]})
+    with pytest.raises(ApplyError):
+        _plan({"config.yaml": CONFIG}, turns)
+
+
 def test_verbose_says_the_recap_was_restated():
     with edit_report.scope() as reports:
         _plan({"config.yaml": CONFIG}, _edit("  port: 8080", "  port: 9090") + _text(RECAP))
