@@ -202,8 +202,13 @@ class EarlierContents:
         that content, not the repository's)."""
         if not self.has(path):
             return problems
-        note = (f"(matched against {path} as the response's earlier edits left it, "
-                "not as the repository holds it)")
+        names: list[str] = []
+        for _before, origin in self.by_path[path]:
+            if origin[1] not in names:  # a tool call's words, or a block's directive
+                names.append(origin[1])
+        which = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        note = (f"(matched against {path} as the response's earlier edits left it, not as "
+                f"the repository holds it; earlier edits: {which})")
         return [replace(p, reason=f"{p.reason} {note}") if p.file in (None, path) else p
                 for p in problems]
 

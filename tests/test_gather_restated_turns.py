@@ -170,6 +170,7 @@ def test_another_change_of_the_edited_line_is_refused_saying_what_it_was_matched
         _plan({"config.yaml": CONFIG}, _edit("  port: 8080", "  port: 9090") + _text(other))
     message = str(e.value)
     assert "as the response's earlier edits left it" in message
+    assert "earlier edits: tool call 1 (tool_use Edit))" in message
     assert "not as the repository holds it" in message
 
 
