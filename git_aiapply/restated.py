@@ -60,15 +60,18 @@ def _side(lines: list[bytes], lo: int, hi: int, changes: list, inside: list) -> 
     return lines[start:start + length]
 
 
-def already_made(base: list[bytes], made: list[bytes], mine: list[bytes]) -> bool:
+def already_made(base: list[bytes], made: list[bytes], mine: list[bytes],
+                 ours: list | None = None) -> bool:
     """Whether the change from ``base`` to ``mine`` is part of the change from ``base`` to
     ``made``: every run ``mine`` changes lies in a region where ``made`` holds exactly what
     ``mine`` holds (a clean three-way merge of ``mine`` into ``made`` gives ``made``).  An
-    edit that changes nothing restates nothing."""
+    edit that changes nothing restates nothing.  ``ours``: ``_changes(base, made)``, when
+    known (one diff of the file serves every edit compared with it)."""
     theirs = _changes(base, mine)
     if not theirs:
         return False
-    ours = _changes(base, made)
+    if ours is None:
+        ours = _changes(base, made)
     for t in theirs:
         lo, hi = t[0], t[1]
         while True:  # grow over both sides' changes until neither adds one
@@ -84,15 +87,24 @@ def already_made(base: list[bytes], made: list[bytes], mine: list[bytes]) -> boo
     return True
 
 
-def restates_earlier(earlier: list[bytes], now: bytes, make) -> bool:
+def restates_earlier(earlier: list[bytes], now: bytes, make, memo: dict | None = None) -> bool:
     """Whether an edit restates earlier operations of a file: ``earlier`` are the contents
-    the file held before each of them (oldest first), ``now`` what they left, ``make(data)``
-    the edit made alone on ``data`` (None where it does not fit there)."""
-    made = now.splitlines(keepends=True)
-    for before in earlier[:EARLIER_TRIED]:
-        result = make(before)
-        if result is not None and already_made(before.splitlines(keepends=True), made,
-                                               result.splitlines(keepends=True)):
+    the file held before each of them (oldest first), ``now`` what they left, ``make(i,
+    data)`` the edit made alone on ``data``, the i-th of them (None where it does not fit
+    there).  ``memo`` keeps the lines and diffs of the contents for the next edit."""
+    memo = {} if memo is None else memo
+    if "made" not in memo:
+        memo["made"] = now.splitlines(keepends=True)
+    made = memo["made"]
+    for i, before in enumerate(earlier[:EARLIER_TRIED]):
+        result = make(i, before)
+        if result is None:
+            continue
+        if i not in memo:
+            base = before.splitlines(keepends=True)
+            memo[i] = (base, _changes(base, made))
+        base, ours = memo[i]
+        if already_made(base, made, result.splitlines(keepends=True), ours):
             return True
     return False
 
@@ -135,25 +147,32 @@ class EarlierContents:
         every hunk does.  Other operations (hashline edits) are returned as they are."""
         from . import edit_report
         from .locate import apply_hunks
+        from .matching import LineIndex
         from .ops import EditFile
 
         if not isinstance(op, EditFile) or not self.has(path):
             return op
 
+        texts: dict[int, tuple] = {}  # each earlier content's text and one index of it
+
         def made_by(h):
-            def make(data: bytes) -> bytes | None:
+            def make(i: int, data: bytes) -> bytes | None:
+                if i not in texts:
+                    ft = FileText.from_bytes(data)
+                    texts[i] = (ft, LineIndex(ft.lines, [l for h in op.hunks for l in h.old]))
+                ft, index = texts[i]
                 try:
-                    return apply_hunks(FileText.from_bytes(data), [h], path=path)[0].to_bytes()
+                    return apply_hunks(ft, [h], path=path, index=index)[0].to_bytes()
                 except ApplyError:
                     return None
             return make
 
         fresh, restated = [], []
         earlier, made = self._before(path, op.source, now)
-        there = _stripped_lines(made)
+        there, memo = _stripped_lines(made), {}
         with edit_report.muted():  # trials: -v reports what is applied
             for h in op.hunks:
-                again = _adds_only(h, there) and restates_earlier(earlier, made, made_by(h))
+                again = _adds_only(h, there) and restates_earlier(earlier, made, made_by(h), memo)
                 (restated if again else fresh).append(h)
         if restated and edit_report.collecting():
             edit_report.note([edit_report.restated_report(path, h.directive or op.source.directive,
@@ -184,7 +203,7 @@ class EarlierContents:
         if not self.has(path):
             return False
 
-        def make(data: bytes) -> bytes | None:
+        def make(_i: int, data: bytes) -> bytes | None:
             try:
                 return apply_text_edit(FileText.from_bytes(data), op, path)[0].to_bytes()
             except ApplyError:
