@@ -19,7 +19,7 @@ from .text import FileText
 EARLIER_TRIED = 20
 
 
-def _changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+def changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
     """The runs where ``b`` differs from ``a``: (a1, a2, b1, b2), a[a1:a2] -> b[b1:b2]."""
     head = 0
     while head < len(a) and head < len(b) and a[head] == b[head]:
@@ -65,13 +65,13 @@ def already_made(base: list[bytes], made: list[bytes], mine: list[bytes],
     """Whether the change from ``base`` to ``mine`` is part of the change from ``base`` to
     ``made``: every run ``mine`` changes lies in a region where ``made`` holds exactly what
     ``mine`` holds (a clean three-way merge of ``mine`` into ``made`` gives ``made``).  An
-    edit that changes nothing restates nothing.  ``ours``: ``_changes(base, made)``, when
+    edit that changes nothing restates nothing.  ``ours``: ``changes(base, made)``, when
     known (one diff of the file serves every edit compared with it)."""
-    theirs = _changes(base, mine)
+    theirs = changes(base, mine)
     if not theirs:
         return False
     if ours is None:
-        ours = _changes(base, made)
+        ours = changes(base, made)
     for t in theirs:
         lo, hi = t[0], t[1]
         while True:  # grow over both sides' changes until neither adds one
@@ -102,7 +102,7 @@ def restates_earlier(earlier: list[bytes], now: bytes, make, memo: dict | None =
             continue
         if i not in memo:
             base = before.splitlines(keepends=True)
-            memo[i] = (base, _changes(base, made))
+            memo[i] = (base, changes(base, made))
         base, ours = memo[i]
         if already_made(base, made, result.splitlines(keepends=True), ours):
             return True
@@ -169,10 +169,10 @@ class EarlierContents:
 
         fresh, restated = [], []
         earlier, made = self._before(path, op.source, now)
-        there, memo = _stripped_lines(made), {}
+        there, memo = stripped_lines(made), {}
         with edit_report.muted():  # trials: -v reports what is applied
             for h in op.hunks:
-                again = _adds_only(h, there) and restates_earlier(earlier, made, made_by(h), memo)
+                again = adds_only(h, there) and restates_earlier(earlier, made, made_by(h), memo)
                 (restated if again else fresh).append(h)
         if restated and edit_report.collecting():
             edit_report.note([edit_report.restated_report(path, h.directive or op.source.directive,
@@ -232,11 +232,11 @@ class EarlierContents:
                 for p in problems]
 
 
-def _stripped_lines(data: bytes) -> set[str]:
+def stripped_lines(data: bytes) -> set[str]:
     return {line.strip() for line in data.decode("utf-8", "surrogateescape").split("\n")}
 
 
-def _adds_only(h, there: set[str]) -> bool:
+def adds_only(h, there: set[str]) -> bool:
     """A cheap filter: a hunk can restate earlier operations only if every line it adds
     is in the file they left (most hunks of a later turn add new lines: never tried)."""
     from .ops import ADD

@@ -149,6 +149,26 @@ def test_the_edits_of_one_multiedit_are_not_restatements_of_each_other():
         _plan({"config.yaml": CONFIG}, turns)
 
 
+_TWO_BLOCKS = ("config.yaml\n```yaml\n<<<<<<< SEARCH\n  port: 8080\n=======\n  port: 9090\n"
+               ">>>>>>> REPLACE\n```\n\nconfig.yaml\n```yaml\n<<<<<<< SEARCH\n  host: 0.0.0.0\n"
+               "=======\n  host: ::\n>>>>>>> REPLACE\n```\n")
+
+
+def test_two_search_blocks_recapped_as_one_hunk_in_a_later_turn_are_made_once():
+    recap = _diff("config.yaml", "@@ -1,3 +1,3 @@\n server:\n-  host: 0.0.0.0\n-  port: 8080\n"
+                                 "+  host: ::\n+  port: 9090\n")
+    turns = _text(_TWO_BLOCKS) + [{"role": "user", "content": "ok"}] + _text(recap)
+    assert _plan({"config.yaml": CONFIG}, turns) == {"config.yaml": AFTER.replace("0.0.0.0", "::")}
+
+
+def test_a_later_hunk_that_restates_one_block_and_changes_more_is_refused():
+    more = _diff("config.yaml", "@@ -1,3 +1,3 @@\n server:\n-  host: 0.0.0.0\n-  port: 8080\n"
+                                "+  host: ::\n+  port: 9191\n")
+    turns = _text(_TWO_BLOCKS) + [{"role": "user", "content": "ok"}] + _text(more)
+    with pytest.raises(ApplyError):
+        _plan({"config.yaml": CONFIG}, turns)
+
+
 def test_verbose_says_the_recap_was_restated():
     with edit_report.scope() as reports:
         _plan({"config.yaml": CONFIG}, _edit("  port: 8080", "  port: 9090") + _text(RECAP))
