@@ -37,14 +37,14 @@ def changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
             for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
 
-def _region(lo: int, hi: int, changes: list) -> tuple[int, int, list]:
+def _region(lo: int, hi: int, runs: list) -> tuple[int, int, list]:
     """[lo, hi) of the ancestor grown over every change that overlaps or touches it
     (touching counts, as in a merge: two changes side by side are one conflict region)."""
     grown = True
     inside: list = []
     while grown:
         grown = False
-        for c in changes:
+        for c in runs:
             if c not in inside and c[0] <= hi and lo <= c[1]:
                 inside.append(c)
                 lo, hi = min(lo, c[0]), max(hi, c[1])
@@ -52,9 +52,9 @@ def _region(lo: int, hi: int, changes: list) -> tuple[int, int, list]:
     return lo, hi, inside
 
 
-def _side(lines: list[bytes], lo: int, hi: int, changes: list, inside: list) -> list[bytes]:
+def _side(lines: list[bytes], lo: int, hi: int, runs: list, inside: list) -> list[bytes]:
     """What one side holds where the ancestor holds [lo, hi)."""
-    start = lo + sum((c[3] - c[2]) - (c[1] - c[0]) for c in changes
+    start = lo + sum((c[3] - c[2]) - (c[1] - c[0]) for c in runs
                      if c not in inside and c[1] < lo)
     length = (hi - lo) + sum((c[3] - c[2]) - (c[1] - c[0]) for c in inside)
     return lines[start:start + length]
