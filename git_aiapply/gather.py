@@ -118,7 +118,8 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
         earlier = _Restatements(ft, path, everything)
         stated = _StatedLines(earlier, everything)
         for hunks in groups:
-            fresh = [h for h in hunks if not stated.made_before(h) and not earlier.restates(h)]
+            fresh = [h for h in hunks if not stated.made_before(h) and not earlier.restates(h)
+                     and not earlier.already_in(h, ft)]
             if edit_report.collecting():
                 kept = {id(h) for h in fresh}
                 edit_report.note(edit_report.restated_report(path, h.directive, h.number)
@@ -201,6 +202,8 @@ class _Restatements:
         self.path = path
         self.by_change: dict[tuple, list] = {}
         self.alone: dict[int, bytes | None] = {}
+        self._now: tuple | None = None  # (the earlier groups' result, its lines, ...)
+        self._original_lines: list[bytes] | None = None
         # every trial locates one hunk on the original: one index of it serves them all,
         # built on first use for the old lines of every hunk that may be tried
         self.index = LineIndex(original.lines, [l for h in hunks for l in h.old])
@@ -220,6 +223,30 @@ class _Restatements:
             if mine is not None and self._made_alone(m) == mine:
                 return True
         return False
+
+    def already_in(self, h, now: FileText) -> bool:
+        """Whether ``h``, made alone on the original content, makes a change the earlier
+        directives made (``now`` is their result): by effect, so a recap of two of them as
+        one hunk is recognised too (restated.py)."""
+        from .restated import adds_only, already_made, changes, stripped_lines
+
+        if now is self.original:
+            return False
+        if self._now is None or self._now[0] is not now:  # one diff per result of a group
+            data = now.to_bytes()
+            self._now = (now, data.splitlines(keepends=True), stripped_lines(data), [])
+        _, made, there, ours = self._now
+        mine = adds_only(h, there) and self._made_alone(h)
+        if not mine:
+            return False
+        if not ours:
+            ours.append(changes(self.original_lines(), made))
+        return already_made(self.original_lines(), made, mine.splitlines(keepends=True), ours[0])
+
+    def original_lines(self) -> list[bytes]:
+        if self._original_lines is None:
+            self._original_lines = self.original.to_bytes().splitlines(keepends=True)
+        return self._original_lines
 
     def _made_alone(self, h) -> bytes | None:
         from .locate import apply_hunks

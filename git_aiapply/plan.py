@@ -14,6 +14,7 @@ from . import edit_report
 from .errors import ApplyError, Problem
 from .gather import apply_gathered, gather_edits, restates
 from .paths import check_leading_folders, git_dotfile
+from .restated import EarlierContents
 from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
                   RenameFile, ReplaceText, SetMode, Source)
 from .diff_groups import diff_key, files_under_files, leaving_paths
@@ -117,6 +118,8 @@ class _Planner:
         # path -> (its content before, the hunks) of the response's located edits of it,
         # so that a text editor call restating one of them is recognised (text_edit)
         self.edited: dict[str, tuple[bytes, list]] = {}
+        # what each file held before each operation that changed it (restated.py)
+        self.earlier = EarlierContents()
 
     # -- state ---------------------------------------------------------------------
     def get(self, path: str) -> FileState | None:
@@ -139,6 +142,7 @@ class _Planner:
         self.overlay[path] = st
         if st is None:
             self.edited.pop(path, None)
+            self.earlier.forget(path)
         if st is not None and path in self.parents_ok:
             self.parents_ok.clear()
         if was_file != (st is not None):
@@ -372,6 +376,8 @@ class _Planner:
         if path is None:
             return
         k, old = self.current(path)
+        if self.earlier.made_again(op, path, old):
+            return
         refusal = self.creation_refusal(op, path, k, old)
         if refusal is not None:
             reason, hint = refusal
@@ -385,6 +391,7 @@ class _Planner:
         if k is None and path not in self.overlay:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
         self.edited.pop(path, None)
+        self.earlier.changed(path, old.data if old else b"", op.source)
         self.set(path, FileState(mode, data))
         self.record_whole_write(path, op.source, old, data)
 
@@ -450,6 +457,7 @@ class _Planner:
         hunk = Hunk([(ADD, t) for t in op.text.split("\n")[:-1]], kind="append", at_eof=True)
         new, added, _ = apply_hunks(FileText.from_bytes(st.data), [hunk], path=path,
                                     directive=op.source.directive, ensure_final_newline=True)
+        self.earlier.changed(path, st.data, op.source)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, 0)
 
@@ -597,6 +605,8 @@ class _Planner:
         ft = FileText.from_bytes(st.data)
         if self.placeholders(op, path, ft):
             return
+        if (op := self.earlier.without_restated(op, path, st.data)) is None:
+            return  # every edit restates what earlier operations made
         try:
             if isinstance(op, EditFile):
                 new, added, removed = apply_gathered(ft, op, path)
@@ -608,12 +618,13 @@ class _Planner:
             for p in e.problems:
                 p.file = p.file or path
                 p.directive = p.directive or op.source.directive
-            self.problems.extend(e.problems)
+            self.problems.extend(self.earlier.as_left(path, e.problems))
             return
         if isinstance(op, EditFile):
             self.edited[path] = (st.data, op.hunks)
         elif edit_report.collecting():
             edit_report.note(edit_report.hashline_reports(path, op.source.directive, op.ops))
+        self.earlier.changed(path, st.data, op.source)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
@@ -637,14 +648,17 @@ class _Planner:
                 edit_report.note([edit_report.restated_report(path, op.source.directive,
                                                               op.number)])
                 return
+        if self.earlier.restated_call(op, path, st.data):
+            return
         old = FileText.from_bytes(st.data)
         try:
             new, added, removed = apply_text_edit(old, op, path)
         except ApplyError as e:
-            self.problems.extend(e.problems)
+            self.problems.extend(self.earlier.as_left(path, e.problems))
             return
         if edit_report.collecting():
             edit_report.note([edit_report.text_edit_report(path, op, old, new)])
+        self.earlier.changed(path, st.data, op.source)
         self.set(path, FileState(st.mode, new.to_bytes()))
         self.record(path, "update", added, removed)
 
