@@ -30,7 +30,8 @@ CORE = {f"git_aiapply.{m}" for m in (
     "formats.", "add_only", "already", "anchors", "chatter", "code_style", "dates",
     "diff_groups", "diffstat", "divider_readings", "edit_report", "errors", "explanation",
     "gather", "hashline", "limits", "locate", "matching", "message", "missing_file", "ops",
-    "overlay", "paths", "placeholders", "placer", "plan", "record", "text", "text_edits",
+    "overlay", "paths", "placeholders", "placer", "plan", "record", "restated", "text",
+    "text_edits",
     "threeway", "tracked_names", "trailers")}
 # The readers: a response's bytes (a file, standard input, tool calls) to operations.
 READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs")}
