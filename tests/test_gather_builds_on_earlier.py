@@ -45,6 +45,11 @@ def codex_sections(*diffs: str) -> str:
     return f"*** Begin Patch\n{body}*** End Patch\n"
 
 
+def file_patches(*diffs: str) -> str:
+    body = "".join(f'<FILE_PATCH file_path="m.py">\n@@\n{d}</FILE_PATCH>\n' for d in diffs)
+    return f"<FILE_CHANGES>\n{body}</FILE_CHANGES>\n"
+
+
 RESPONSES = {
     "search-replace": (search_replace("def add(a, b):\n    return a + b",
                                       "def add(x, y):\n    return x + y") + "\n"
@@ -53,6 +58,7 @@ RESPONSES = {
     "udiff-fences": "Rename:\n\n" + udiff(RENAME_DIFF) + "\nDocument:\n\n" + udiff(DOC_DIFF),
     "apply-patch-calls": apply_patch_calls(RENAME_DIFF, DOC_DIFF),
     "codex-sections": codex_sections(RENAME_DIFF, DOC_DIFF),
+    "file-patches": file_patches(RENAME_DIFF, DOC_DIFF),
 }
 
 
@@ -80,6 +86,32 @@ def test_an_edit_that_fits_the_original_exactly_is_located_there(repo: GitRepo):
     assert repo.read("m.py").decode() == ('def add(x, y):\n    return x + y\n\n\nclass V:\n'
                                           '    def add(x, y):\n        """Add."""\n'
                                           "        return x + y\n")
+
+
+def test_a_loose_edit_restated_in_a_second_section_is_made_once(repo: GitRepo):
+    # the method quoted without its indentation, twice: it writes no line the other quotes
+    block = search_replace("def add(x, y):\n    return x + y",
+                           'def add(x, y):\n    """Add."""\n    return x + y')
+    _base, r = _apply(repo, "Document:\n\n" + block + "\nAgain:\n\n" + block)
+    assert r.returncode == 0, r.err
+    assert repo.read("m.py").decode() == ('def add(a, b):\n    return a + b\n\n\nclass V:\n'
+                                          '    def add(x, y):\n        """Add."""\n'
+                                          "        return x + y\n")
+
+
+def test_building_on_an_earlier_edit_that_then_fits_twice_is_refused(repo: GitRepo):
+    # the first edit writes `def add(x, y)` twice: the second's exact in-turn fit is not
+    # one place, and the loose fit of the original (the method) is not taken instead
+    twice = "def add(x, y):\n    return x + y\n\n\ndef add(x, y):\n    return x + y"
+    response = (search_replace("def add(a, b):\n    return a + b", twice) + "\n"
+                + search_replace("def add(x, y):\n    return x + y",
+                                 'def add(x, y):\n    """Add."""\n    return x + y'))
+    base, r = _apply(repo, response)
+    assert r.returncode == 1, r.err
+    assert "Traceback" not in r.err
+    assert "m.py" in r.err
+    assert repo.head() == base
+    assert repo.read("m.py").decode() == BASE
 
 
 # -- the rule as a pure function -------------------------------------------------------
