@@ -28,7 +28,11 @@ def apply_edit(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | N
     ``in_turn`` (aider's blocks): when they do not fit together, they may fit one after
     another, each on the result of the ones before, as aider applies them (a later SEARCH
     quoting an earlier REPLACE); each must then fit as surely as alone.  If that fails
-    too, the refusal is the one of locating them together."""
+    too, the refusal is the one of locating them together.  A block that builds on an
+    earlier one (``builds_on``) is applied in turn at once: together it would take a
+    loose fit of the original."""
+    if in_turn and len(hunks) > 1 and _builds_on_earlier(ft, hunks, path, directive):
+        return _apply_in_turn(ft, hunks, path, directive, ensure_final_newline)
     try:
         return apply_hunks(ft, choose_readings(ft.lines, hunks, path=path, directive=directive),
                            path=path, directive=directive,
@@ -38,24 +42,40 @@ def apply_edit(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | N
             raise
         refusal = together
     try:
-        with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
-            added = removed = 0
-            done: set[tuple] = set()
-            for h in hunks:
-                # a copy of an edit already applied is a restatement: on top of the first it
-                # could fit again (an insertion keeps its old side), but it is applied once
-                key = same_edit(h)
-                if key in done and not h.readings:
-                    continue
-                done.add(key)
-                ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
-                                                           directive=directive),
-                                       path=path, directive=directive,
-                                       ensure_final_newline=ensure_final_newline)
-                added, removed = added + a, removed + r
-            return ft, added, removed
+        return _apply_in_turn(ft, hunks, path, directive, ensure_final_newline)
     except ApplyError:
         raise refusal from None
+
+
+def _apply_in_turn(ft: FileText, hunks: list[Hunk], path: str, directive: str | None,
+                   ensure_final_newline: bool) -> tuple[FileText, int, int]:
+    """aider's blocks one after another, each on the result of the ones before."""
+    with edit_report.in_turn():  # -v: reported only if all fit, as located in turn
+        added = removed = 0
+        done: set[tuple] = set()
+        for h in hunks:
+            # a copy of an edit already applied is a restatement: on top of the first it
+            # could fit again (an insertion keeps its old side), but it is applied once
+            key = same_edit(h)
+            if key in done and not h.readings:
+                continue
+            done.add(key)
+            ft, a, r = apply_hunks(ft, choose_readings(ft.lines, [h], path=path,
+                                                       directive=directive),
+                                   path=path, directive=directive,
+                                   ensure_final_newline=ensure_final_newline)
+            added, removed = added + a, removed + r
+        return ft, added, removed
+
+
+def _builds_on_earlier(ft: FileText, hunks: list[Hunk], path: str, directive: str | None) -> bool:
+    from .builds_on import builds_on_earlier
+
+    def one(text: FileText, group: list[Hunk]):
+        return apply_hunks(text, choose_readings(text.lines, group, path=path, directive=directive),
+                           path=path, directive=directive)
+
+    return builds_on_earlier(ft, [[h] for h in hunks], one)
 
 
 def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,

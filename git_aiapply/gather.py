@@ -75,7 +75,11 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
     """An EditFile's hunks located together (``divider_readings.apply_edit``).  Gathered
     from several directives that do not fit together, they may fit one directive after
     another (``apply_in_turn``); if that fails too, the refusal is the one of locating
-    them together."""
+    them together.  A later directive that builds on an earlier one (``builds_on``) is
+    applied in turn at once: together it would take a loose fit of the original."""
+    if _builds_on_earlier(ft, op, path):
+        return apply_in_turn(ft, _sections(op.hunks),
+                             lambda text, hunks: _apply_edit(text, hunks, op, path), path)
     try:
         return _apply_edit(ft, op.hunks, op, path)
     except ApplyError as together:
@@ -90,6 +94,22 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
                              lambda text, hunks: _apply_edit(text, hunks, op, path), path)
     except ApplyError:
         raise refusal from None
+
+
+def _sections(hunks: list) -> list[list]:
+    """``hunks`` by the directive they came from, in response order."""
+    out: dict[int, list] = {}
+    for h in hunks:
+        out.setdefault(h.section, []).append(h)
+    return list(out.values())
+
+
+def _builds_on_earlier(ft: FileText, op: EditFile, path: str) -> bool:
+    from .builds_on import builds_on_earlier
+
+    groups = _sections(op.hunks)
+    return len(groups) > 1 and builds_on_earlier(
+        ft, groups, lambda text, hunks: _apply_edit(text, hunks, op, path))
 
 
 def _apply_edit(ft: FileText, hunks: list, op: EditFile, path: str) -> tuple[FileText, int, int]:
