@@ -27,7 +27,7 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 # package: all its modules.
 # The core: a response's operations to a plan, pure functions of text and trees.
 CORE = {f"git_aiapply.{m}" for m in (
-    "formats.", "add_only", "already", "anchors", "chatter", "code_style", "dates",
+    "formats.", "add_only", "already", "anchors", "builds_on", "chatter", "code_style", "dates",
     "diff_groups", "diffstat", "divider_readings", "edit_report", "errors", "explanation",
     "gather", "hashline", "limits", "locate", "matching", "message", "missing_file", "ops",
     "overlay", "paths", "placeholders", "placer", "plan", "record", "restated", "text",
