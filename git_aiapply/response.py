@@ -19,7 +19,9 @@ API versions followed):
 - one message on its own: ``{"role": "assistant", "content": ...}``;
 - a conversation: a JSON list of messages or Responses items, or an object holding one
   (``messages``, ``input``, or a list object's ``data``): every assistant turn counts, in
-  order; tool calls that the conversation itself reports as failed are left out.
+  order; tool calls that the conversation itself reports as failed are left out;
+- saved sessions and streams (JSON Lines, Claude Code transcripts, Codex rollouts, Batch
+  output, Chat Completions chunks): ``response_json`` unwraps or joins them.
 
 Several text blocks are joined by newlines.  Input that only looks like JSON (starts with
 ``{`` but does not parse) is plain text; JSON that parses but has no known shape, or
