@@ -250,3 +250,18 @@ def test_exec_command_with_more_than_the_heredoc_is_refused():
     resp = read(json.dumps(_exec_call(f"cd sub && apply_patch <<'EOF'\n{PATCH}EOF\n")))
     with pytest.raises(ApplyError):
         call_ops(_calls(resp)[0])
+
+
+# ------------------------------------------------------------ end to end
+
+def test_jsonl_conversation_with_branch_makes_one_branch(repo, tmp_path):
+    repo.write("m.py", "def sub(a, b):\n    return a - b\n")
+    repo.commit_all()
+    msgs = [{"role": "user", "content": "fix"}, {"role": "assistant", "content": BLOCK}]
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in msgs) + "\n")
+    r = repo.run("--branch", "try-{n}", str(path))
+    assert r.returncode == 0, r.stderr
+    heads = repo.git("for-each-ref", "--format=%(refname:short)", "refs/heads/try-*")
+    assert heads.split() == ["try-1"]
+    assert repo.git("show", "try-1:m.py") == "def sub(a, b):\n    return a + b\n"
