@@ -89,6 +89,10 @@ def jsonl_inputs(name: str, raw: bytes, max_bytes: int) -> list[Input]:
         except OSError as e:
             raise UsageError(f"cannot read {name}: {e.strerror}") from None
     stem = _stem(name)
+    from .response_json import jsonl_conversation
+
+    if jsonl_conversation(raw):  # one conversation saved a message per line: one response
+        return [Input(label=name, stem=stem, raw=raw)]
     out: list[Input] = []
     for lineno, line in enumerate(raw.split(b"\n"), 1):
         if not line.strip():

@@ -19,7 +19,9 @@ API versions followed):
 - one message on its own: ``{"role": "assistant", "content": ...}``;
 - a conversation: a JSON list of messages or Responses items, or an object holding one
   (``messages``, ``input``, or a list object's ``data``): every assistant turn counts, in
-  order; tool calls that the conversation itself reports as failed are left out.
+  order; tool calls that the conversation itself reports as failed are left out;
+- saved sessions and streams (JSON Lines, Claude Code transcripts, Codex rollouts, Batch
+  output, Chat Completions chunks): ``response_json`` unwraps or joins them.
 
 Several text blocks are joined by newlines.  Input that only looks like JSON (starts with
 ``{`` but does not parse) is plain text; JSON that parses but has no known shape, or
@@ -36,6 +38,8 @@ import re
 from .record import field, record
 
 from .errors import ApplyError, ErrorKind, Problem
+from .response_json import entries, is_conversation, is_stream, joined_stream, load_json, \
+    unwrap_entry
 
 # Above this many bytes a response is refused (aiapply.maxResponseBytes / --max-bytes):
 # no model answer is that long, and everything after reading is linear but not free.
@@ -153,8 +157,8 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
     body = decoded[1:] if decoded.startswith(BOM) else decoded
     stem = response_name(name)
 
-    if body.lstrip().startswith(("{", "[")):
-        data = _load_json(body)
+    if body.lstrip().startswith(("{", "[", "data:", "event:")):
+        data = load_json(body)
         if data is not None:
             answer = extract_answer(data)
             refuse_unusable(answer)
@@ -215,30 +219,6 @@ def _encode(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
-def _load_json(body: str):
-    """The parsed object, or None when the text is not JSON (then it is plain text).
-
-    A JSON list is a response only when it reads as a conversation (its items are
-    objects with a ``role`` or a ``type``); ``[1, 2, 3]`` stays text."""
-    import json  # imported here: most responses are not JSON
-
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(data, dict):
-        return data
-    if isinstance(data, list) and _is_conversation(data):
-        return data
-    return None
-
-
-def _is_conversation(items) -> bool:
-    return (isinstance(items, list) and bool(items)
-            and all(isinstance(i, dict) for i in items)
-            and any("role" in i or "type" in i or "choices" in i for i in items))
-
-
 # --------------------------------------------------------------------------- the answer
 
 
@@ -291,9 +271,12 @@ def extract_answer(data) -> Answer:
     """The assistant's answer in a chat API's JSON (an object or a conversation list);
     ``ApplyError`` for an API error or JSON of no known shape."""
     if isinstance(data, list):
-        answer = Answer("conversation")
-        _conversation(data, answer)
-        return answer
+        if not is_stream(data):
+            answer = Answer("conversation")
+            _conversation(data, answer)
+            return answer
+        data = joined_stream(data)
+    data = unwrap_entry(data)
     model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else None
     _refuse_api_error(data)
     if "choices" in data:
@@ -317,7 +300,7 @@ def extract_answer(data) -> Answer:
     else:
         items = None
         for key in ("messages", "input", "data"):
-            if _is_conversation(data.get(key)):
+            if is_conversation(data.get(key)):
                 items = data[key]
                 break
         if items is None:
@@ -761,6 +744,7 @@ def _assistant_message(item: dict, answer: Answer, failed: set) -> None:
 def _conversation(items: list, answer: Answer) -> None:
     """Every assistant turn of a conversation, in order: messages (chat, Anthropic),
     Responses items, or whole saved API responses."""
+    items = entries(items)
     failed = _failed_calls(items)
     for item in items:
         if not isinstance(item, dict):
@@ -783,3 +767,4 @@ def _conversation(items: list, answer: Answer) -> None:
 def _call_id(value):
     """A call id as a set of ids can hold it: a JSON object or list is no id (None)."""
     return None if isinstance(value, (dict, list)) else value
+

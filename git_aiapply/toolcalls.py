@@ -249,6 +249,8 @@ def _shell_call_patches(commands: list[str]) -> str | None:
 def _shell_command(args: object) -> object:
     """The command a shell call runs (a list of words or a script), or None."""
     command = args.get("command") if isinstance(args, dict) else None
+    if isinstance(args, dict) and command is None:
+        command = args.get("cmd")  # Codex's unified exec tool: exec_command {"cmd": SCRIPT}
     if isinstance(args, dict) and command is None and isinstance(args.get("action"), dict):
         command = args["action"].get("command")  # local_shell_call: action.command
     return command

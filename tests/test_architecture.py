@@ -34,7 +34,8 @@ CORE = {f"git_aiapply.{m}" for m in (
     "text_edits",
     "threeway", "tracked_names", "trailers")}
 # The readers: a response's bytes (a file, standard input, tool calls) to operations.
-READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs")}
+READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs",
+                                           "response_json")}
 # The command line: click, the terminal, the entry points, one module per subcommand.
 CLI = {f"git_aiapply.{m}" for m in ("cli", "main", "__main__", "term", "commands")} | {
     "git_aiapply.commands."}
