@@ -24,6 +24,20 @@ MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
 REMOVED_EARLIER = "an earlier change of this response deletes it or moves it away"
+def _in_file_endings(text: str, old: FileState | None) -> str:
+    """A whole-file write's content in the line endings of the file it replaces: content
+    written with plain LF over a text file whose dominant ending is CRLF (or CR) takes that
+    ending, as an edit would; content with its own CR, a new file and a binary file are
+    kept as given.  The old state is the blob, so an eol/autocrlf checkout (LF blob) stays
+    LF here and the git layer converts it once."""
+    if old is None or "\r" in text or "\n" not in text or b"\r" not in old.data:
+        return text
+    if is_binary(old.data):
+        return text
+    ending = FileText.from_bytes(old.data).dominant_ending()
+    return text if ending == "\n" else text.replace("\n", ending)
+
+
 _EMPTY_OLD_SIDE = {"": ("an empty SEARCH block", "put the lines to replace in the SEARCH block"),
                    "tool-call": ("an empty old_string", "put the lines to replace in the old_string"),
                    "unified-diff": ("a diff from /dev/null", "write hunks against the file's lines")}
@@ -378,7 +392,7 @@ class _Planner:
             return self.fail(op.source, path, reason, hint=hint)
         if old is not None and old.data and self.placeholders(op, path, old):
             return
-        data = encode(op.text)
+        data = encode(_in_file_endings(op.text, old))
         mode = op.mode or (old.mode if old else MODE_FILE)
         if self.rewritten_again(op, path, FileState(mode, data)):
             return
