@@ -89,6 +89,7 @@ class NewFile:
     source: Source
     replace: bool = True
     mode: int | None = None  # None: 0o100644 for a new file, the old mode when replacing
+    says_new: bool = True  # False: the response does not say the file is new (--format whole)
 
 
 @record

@@ -419,7 +419,23 @@ class _Planner:
                     "ones", hint)
         if old is not None and old.mode == MODE_LINK:
             return f"cannot replace {path}: it is a symbolic link", None
+        if k is None and old is None and not op.says_new and path not in self.overlay:
+            return self.namesake_refusal(path, op.source)
         return None
+
+    def namesake_refusal(self, path: str, source: Source) -> tuple[str, str] | None:
+        """A whole file for a missing path, in an answer that does not say the file is new,
+        while a file of that name is tracked in another folder: most likely that file under
+        a shortened path, so refused as a patch of the path would be (never a duplicate)."""
+        from .missing_file import namesakes  # only for files about to be created
+
+        found = namesakes(self.base, path)
+        if not found:
+            return None
+        names = ", ".join(found)
+        return (f"cannot write {path}: no such file, and the response does not say it is a "
+                f"new file", f"did you mean {names}? Use the path as git tracks it; to create "
+                f"{path}, say so on its path line (`{path} (new file)`)")
 
     def record_whole_write(self, path: str, source: Source, old: FileState | None,
                            data: bytes) -> None:
