@@ -19,25 +19,12 @@ from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, Ne
 from .diff_groups import diff_key, files_under_files, leaving_paths
 from .text import FileText, encode, is_binary, line_count
 from .tracked_names import TrackedNames
+from .whole_write import in_file_endings, namesake_refusal
 
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
 MODE_LINK = 0o120000
 REMOVED_EARLIER = "an earlier change of this response deletes it or moves it away"
-def _in_file_endings(text: str, old: FileState | None) -> str:
-    """A whole-file write's content in the line endings of the file it replaces: content
-    written with plain LF over a text file whose dominant ending is CRLF (or CR) takes that
-    ending, as an edit would; content with its own CR, a new file and a binary file are
-    kept as given.  The old state is the blob, so an eol/autocrlf checkout (LF blob) stays
-    LF here and the git layer converts it once."""
-    if old is None or "\r" in text or "\n" not in text or b"\r" not in old.data:
-        return text
-    if is_binary(old.data):
-        return text
-    ending = FileText.from_bytes(old.data).dominant_ending()
-    return text if ending == "\n" else text.replace("\n", ending)
-
-
 _EMPTY_OLD_SIDE = {"": ("an empty SEARCH block", "put the lines to replace in the SEARCH block"),
                    "tool-call": ("an empty old_string", "put the lines to replace in the old_string"),
                    "unified-diff": ("a diff from /dev/null", "write hunks against the file's lines")}
@@ -290,6 +277,11 @@ class _Planner:
         st = None if path is None else self.editable(path, source, verb)
         return None if path is None or st is None else (path, st)
 
+    def missing(self, path: str) -> bool:
+        """Nothing at ``path``: not tracked, made or removed by this response, nor on disk."""
+        return (self.kind(path) is None and path not in self.overlay
+                and not self.base.entry(path) and not self.on_disk(path))
+
     def current(self, path: str) -> tuple[str | None, FileState | None]:
         """What ``path`` is now (``kind``) and, when a file or a link, its mode and content."""
         k = self.kind(path)
@@ -392,7 +384,7 @@ class _Planner:
             return self.fail(op.source, path, reason, hint=hint)
         if old is not None and old.data and self.placeholders(op, path, old):
             return
-        data = encode(_in_file_endings(op.text, old))
+        data = encode(in_file_endings(op.text, old.data if old else None))
         mode = op.mode or (old.mode if old else MODE_FILE)
         if self.rewritten_again(op, path, FileState(mode, data)):
             return
@@ -420,22 +412,8 @@ class _Planner:
         if old is not None and old.mode == MODE_LINK:
             return f"cannot replace {path}: it is a symbolic link", None
         if k is None and old is None and not op.says_new and path not in self.overlay:
-            return self.namesake_refusal(path, op.source)
+            return namesake_refusal(self.base, path)
         return None
-
-    def namesake_refusal(self, path: str, source: Source) -> tuple[str, str] | None:
-        """A whole file for a missing path, in an answer that does not say the file is new,
-        while a file of that name is tracked in another folder: most likely that file under
-        a shortened path, so refused as a patch of the path would be (never a duplicate)."""
-        from .missing_file import namesakes  # only for files about to be created
-
-        found = namesakes(self.base, path)
-        if not found:
-            return None
-        names = ", ".join(found)
-        return (f"cannot write {path}: no such file, and the response does not say it is a "
-                f"new file", f"did you mean {names}? Use the path as git tracks it; to create "
-                f"{path}, say so on its path line (`{path} (new file)`)")
 
     def record_whole_write(self, path: str, source: Source, old: FileState | None,
                            data: bytes) -> None:
@@ -620,6 +598,12 @@ class _Planner:
             self.report(path, op.source, "mode", f"{st.mode:o} -> {op.mode:o}")
 
     def edit(self, op: EditFile | HashlineEdit) -> None:
+        if isinstance(op, EditFile) and op.text_if_missing is not None:
+            path = self.open(op.path, op.source, parents=False)
+            if path is None:
+                return
+            if self.missing(path):  # aider's udiff: all '+' lines for a new path create it
+                return self.new_file(NewFile(path, op.text_if_missing, op.source, replace=False))
         opened = self.open_file(op.path, op.source, "patch")
         if opened is None:
             return
