@@ -31,6 +31,15 @@ def missing_file_hint(base, path: str, source: Source) -> str:
     return f"check the path (relative to the repository root); to create the file, use {create}"
 
 
+def namesakes(base, path: str, limit: int = 3) -> list[str]:
+    """Tracked files with the file name of ``path`` in another folder."""
+    paths_under = getattr(base, "paths_under", None)  # a test's plain base has none
+    tracked = paths_under("", _LOOKED_AT) if paths_under is not None else None
+    name = path.rsplit("/", 1)[-1]
+    return sorted(p for p, kind in tracked or ()
+                  if kind != "submodule" and p != path and p.rsplit("/", 1)[-1] == name)[:limit]
+
+
 _LOOKED_AT = 200_000  # tracked paths an error message looks through at most
 
 

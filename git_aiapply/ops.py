@@ -89,6 +89,7 @@ class NewFile:
     source: Source
     replace: bool = True
     mode: int | None = None  # None: 0o100644 for a new file, the old mode when replacing
+    says_new: bool = True  # False: the response does not say the file is new (--format whole)
 
 
 @record
@@ -143,6 +144,9 @@ class EditFile:
     # aider's SEARCH/REPLACE blocks: if the hunks do not fit together, they may apply one
     # after another, as aider applies them (``divider_readings.apply_edit``)
     in_turn: bool = False
+    # a unified diff naming one path on both sides with only added lines: the file's
+    # content when that path is missing (aider's udiff coder creates it), else None
+    text_if_missing: str | None = None
 
 
 @record

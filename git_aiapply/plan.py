@@ -20,6 +20,7 @@ from .ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, Ne
 from .diff_groups import diff_key, files_under_files, leaving_paths
 from .text import FileText, encode, is_binary, line_count
 from .tracked_names import TrackedNames
+from .whole_write import in_file_endings, namesake_refusal
 
 MODE_FILE = 0o100644
 MODE_EXEC = 0o100755
@@ -280,6 +281,11 @@ class _Planner:
         st = None if path is None else self.editable(path, source, verb)
         return None if path is None or st is None else (path, st)
 
+    def missing(self, path: str) -> bool:
+        """Nothing at ``path``: not tracked, made or removed by this response, nor on disk."""
+        return (self.kind(path) is None and path not in self.overlay
+                and not self.base.entry(path) and not self.on_disk(path))
+
     def current(self, path: str) -> tuple[str | None, FileState | None]:
         """What ``path`` is now (``kind``) and, when a file or a link, its mode and content."""
         k = self.kind(path)
@@ -384,7 +390,7 @@ class _Planner:
             return self.fail(op.source, path, reason, hint=hint)
         if old is not None and old.data and self.placeholders(op, path, old):
             return
-        data = encode(op.text)
+        data = encode(in_file_endings(op.text, old.data if old else None))
         mode = op.mode or (old.mode if old else MODE_FILE)
         if self.rewritten_again(op, path, FileState(mode, data)):
             return
@@ -412,6 +418,8 @@ class _Planner:
                     "ones", hint)
         if old is not None and old.mode == MODE_LINK:
             return f"cannot replace {path}: it is a symbolic link", None
+        if k is None and old is None and not op.says_new and path not in self.overlay:
+            return namesake_refusal(self.base, path)
         return None
 
     def record_whole_write(self, path: str, source: Source, old: FileState | None,
@@ -598,6 +606,12 @@ class _Planner:
             self.report(path, op.source, "mode", f"{st.mode:o} -> {op.mode:o}")
 
     def edit(self, op: EditFile | HashlineEdit) -> None:
+        if isinstance(op, EditFile) and op.text_if_missing is not None:
+            path = self.open(op.path, op.source, parents=False)
+            if path is None:
+                return
+            if self.missing(path):  # aider's udiff: all '+' lines for a new path create it
+                return self.new_file(NewFile(path, op.text_if_missing, op.source, replace=False))
         opened = self.open_file(op.path, op.source, "patch")
         if opened is None:
             return

@@ -546,7 +546,9 @@ def _operations(sec: _Section) -> list[Operation]:
         sec.display = f"diff {path}"
     source = _source(sec)
     if sec.hunks:
-        ops.append(EditFile(path, sec.hunks, source))
+        same_path = not renaming and old == new and mode is None
+        ops.append(EditFile(path, sec.hunks, source,
+                            text_if_missing=_added_text(sec.hunks) if same_path else None))
     if mode is not None:
         ops.append(SetMode(path, mode, source))
     if not ops and sec.empty_hunks:
@@ -583,6 +585,20 @@ def _new_file(sec: _Section, path: str, mode: int | None) -> NewFile:
         text += "\n"
     return NewFile(path, text, _source(sec), replace=False,
                    mode=mode if mode == 0o100755 else None)
+
+
+def _added_text(hunks: list[Hunk]) -> str | None:
+    """The text of hunks that only add lines (a blank line without its '+' counts, as in a
+    new file's diff), or None when any line is context or removed."""
+    added: list[str] = []
+    for h in hunks:
+        for tag, content in h.lines:
+            if tag != ADD and (tag != CONTEXT or content.strip()):
+                return None
+            added.append(content)
+    if not any(tag == ADD for h in hunks for tag, _ in h.lines):
+        return None
+    return "\n".join(added) + ("" if hunks[-1].new_no_newline else "\n")
 
 
 def _deleted_file(sec: _Section, path: str) -> DeleteFile:

@@ -20,6 +20,8 @@ file replaces the tracked file's content or creates it.
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import ParseError
 from ..ops import NewFile, Source
 from ..text import fence_close_line
@@ -45,6 +47,21 @@ def _path_before(lines: list[str], fence_line: int, floor: int) -> tuple[str | N
     # fence may well be a command, and here any fence after a path is a whole file
     path = strip_path(lines[k], sentences=False)
     return (path, k) if path else (None, fence_line)
+
+
+_NEW_WORDS = re.compile(r"\bnew\b|\bcreat(?:e|es|ed|ing)\b", re.IGNORECASE)
+
+
+def _says_new(lines: list[str], path_line: int, floor: int, path: str) -> bool:
+    """Whether the response says this file is new: "new" or "create" on its path line
+    (outside the path: ``app.py (new file)``) or in the sentence just before it ("Create
+    this file:").  Only that close: a word further up may be about anything."""
+    if _NEW_WORDS.search(lines[path_line].replace(path, " ")):
+        return True
+    k = path_line - 1
+    while k >= floor and not lines[k].strip():
+        k -= 1
+    return k >= floor and fence_of(lines[k]) is None and bool(_NEW_WORDS.search(lines[k]))
 
 
 def _close(lines: list[str], start: int, fence: tuple[str, int, str]) -> int | None:
@@ -145,7 +162,8 @@ class Whole(Format):
                              hint=f"end the file's content with a closing ``` line; {CUT_OFF_HINT}")
         _refuse_inner_bare_fences(lines, i, close, fence, path)
         source = Source(NAME, f"whole file {path}", line=first + 1)
-        op = NewFile(path, new_file_text(lines[i + 1:close]), source, replace=True)
+        op = NewFile(path, new_file_text(lines[i + 1:close]), source, replace=True,
+                     says_new=_says_new(lines, first, scan.floor, path))
         return Block(NAME, scan.starts[first], scan.end_of(close), [op])
 
 

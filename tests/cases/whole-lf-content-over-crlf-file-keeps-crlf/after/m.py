@@ -1,0 +1,3 @@
+def add(a, b):
+    # add
+    return a + b
