@@ -34,10 +34,11 @@ every block or call in it looks complete: what never came is unknown.
 from __future__ import annotations
 
 import os
-import re
 from .record import field, record
 
 from .errors import ApplyError, ErrorKind, Problem
+from .text import normalize_newlines
+from .tool_results import call_key, drop_announcement, failed_calls
 from .response_json import entries, is_conversation, is_stream, joined_stream, load_json, \
     unwrap_entry
 
@@ -87,19 +88,6 @@ def response_name(path: str) -> str:
     base = os.path.basename(path.rstrip("/\\")) or path
     stem, _ext = os.path.splitext(base)
     return stem or base
-
-
-def normalize_newlines(text: str) -> str:
-    """CRLF (and any run of CRs before a LF) becomes LF; lone CRs elsewhere stay.
-
-    Done by splitting on LF rather than with a regex so it stays linear whatever the
-    input (a regex like ``\\r+\\n`` rescans long runs of CRs).
-    """
-    if "\r" not in text:
-        return text
-    parts = text.split("\n")
-    last = len(parts) - 1
-    return "\n".join(p.rstrip("\r") if i < last else p for i, p in enumerate(parts))
 
 
 # Tokens a model's runtime may leave at the end of its answer (BEHAVIOR.md §2).  They are
@@ -417,7 +405,7 @@ def _chat_message(message: dict, answer: Answer, failed=frozenset()) -> None:
             else:
                 _add_call(answer, str(call.get("type") or "tool_call"), call.get("name"),
                           call.get("arguments", call.get("input")), call.get("id"))
-            if _call_id(call.get("id")) in failed:
+            if call_key(call.get("id")) in failed:
                 _take_back_failed(answer, failed, segment)
     legacy = message.get("function_call")  # the deprecated single function call
     if isinstance(legacy, dict):
@@ -447,7 +435,7 @@ def _items(items, answer: Answer, failed: set) -> None:
         if kind in _CALL_ITEMS:
             if item.get("status") == "incomplete":
                 answer.cut_off.append(f"a {kind} item with status \"incomplete\"")
-            call_id = _call_id(item.get("call_id"))
+            call_id = call_key(item.get("call_id"))
             segment = answer.segment
             if kind == "apply_patch_call":
                 _add_call(answer, kind, "apply_patch", item.get("operation"), item.get("call_id"))
@@ -508,214 +496,17 @@ def _content(content, answer: Answer, failed: set = frozenset()) -> None:
             elif kind == "tool_use":
                 segment = answer.segment
                 _add_call(answer, "tool_use", part.get("name"), part.get("input"), part.get("id"))
-                if _call_id(part.get("id")) in failed:
+                if call_key(part.get("id")) in failed:
                     _take_back_failed(answer, failed, segment)
             # thinking, redacted_thinking, images, server tool results ...: not the answer
 
 
-def _failed_calls(items) -> dict:
-    """Ids of tool calls whose result in the conversation says they were not applied
-    (``tool_result_outcome``): the harness did not apply them, so neither does ai-apply.
-    Each id maps to whether the result says the user rejected the call (``_drop_announcement``)."""
-    failed = {}
-    for call_id, result in _tool_results(items):
-        outcome = tool_result_outcome(result)
-        if outcome != APPLIED:
-            failed[_call_id(call_id)] = outcome == REJECTED
-    failed.pop(None, None)
-    return failed
-
-
-_RESULT_ITEMS = ("function_call_output", "custom_tool_call_output", "apply_patch_call_output")
-
-
-def _tool_results(items):
-    """(call id, result) for every tool result of a conversation, whatever its shape:
-    Chat Completions ``role: tool`` messages, Responses ``*_output`` items, Anthropic
-    ``tool_result`` blocks in a user turn."""
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        if item.get("role") == "tool":
-            yield item.get("tool_call_id"), item
-        elif item.get("type") in _RESULT_ITEMS:
-            yield item.get("call_id"), item
-        content = item.get("content")
-        if item.get("role") == "user" and isinstance(content, list):
-            for part in content:
-                if isinstance(part, dict) and part.get("type") == "tool_result":
-                    yield part.get("tool_use_id"), part
-
-
-APPLIED, FAILED, REJECTED = "applied", "failed", "rejected"
-
-
-def tool_result_outcome(result: dict) -> str:
-    """Whether one tool result (any shape) says its call was applied, failed or was
-    rejected by the user.  The shape's own flag decides where it has one (Anthropic
-    ``is_error``, Responses ``status``, Codex ``exit_code``); otherwise the well-known
-    wordings of agent harnesses do.  Not clearly a failure: applied."""
-    kind = result.get("type")
-    if kind == "tool_result":
-        text = _result_text(result.get("content"))
-        flag = result["is_error"] if isinstance(result.get("is_error"), bool) else None
-    elif kind == "apply_patch_call_output" and result.get("status") in ("failed", "completed"):
-        text = _result_text(result.get("output"))
-        flag = result.get("status") == "failed"
-    elif kind in _RESULT_ITEMS:
-        text, flag = _exit_code_failed(_result_text(result.get("output")))
-    else:  # a Chat Completions role: tool message has no flag
-        text, flag = _result_text(result.get("content")), None
-    if flag is None:
-        flag = _says_failed(text)
-        if _says_rejected_plainly(text):
-            return REJECTED
-    if not flag:
-        return APPLIED
-    return REJECTED if _says_rejected(text) else FAILED
-
-
-def _result_text(result) -> str:
-    """A result's text: a string, or the text of its blocks or parts."""
-    if isinstance(result, list):
-        result = " ".join(p.get("text") for p in result
-                          if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return result if isinstance(result, str) else ""
-
-
-_EXIT_CODE = re.compile(r"\A\s*Exit code: (\d+)\b")
-
-
-def _exit_code_failed(text: str) -> tuple[str, bool | None]:
-    """A Codex tool output: JSON ``{"output", "metadata": {"exit_code"}}`` or text starting
-    "Exit code: N".  Returns the output's text and whether the exit code says failed
-    (None when there is no exit code)."""
-    import json  # imported here: most responses are not JSON
-
-    try:
-        data = json.loads(text)
-    except ValueError:
-        data = None
-    if isinstance(data, dict) and isinstance(data.get("metadata"), dict):
-        code = data["metadata"].get("exit_code")
-        if isinstance(code, int) and not isinstance(code, bool):
-            output = data.get("output")
-            return (output if isinstance(output, str) else text), code != 0
-    match = _EXIT_CODE.match(text)
-    return text, (int(match.group(1)) != 0 if match else None)
-
-
-# Harnesses' words for a call that did not change the file, where the result has no flag
-# (SWE-agent's lint gate, str_replace_editor, apply_patch, Claude Code): a prefix, or a
-# sentence no successful result holds.
-_FAILED_PREFIXES = ("error:", "<tool_use_error>")
-_FAILED_WORDS = ("have not been applied", "has not been applied", "no replacement was performed")
-# Rejections, plainly worded (a success that mentions "rejected" stays applied).
-_REJECTED_PLAINLY = ("n't want to proceed with this tool use", "tool use was rejected",
-                     "rejected by user", "rejected by the user")
-
-
-def _says_failed(text: str) -> bool:
-    said = text.lstrip().lower()
-    return said.startswith(_FAILED_PREFIXES) or any(w in said for w in _FAILED_WORDS)
-
-
-def _says_rejected_plainly(text: str) -> bool:
-    said = text.lower().replace("\u2019", "'")
-    return any(w in said for w in _REJECTED_PLAINLY)
-
-
-# How agent harnesses word a call the user turned down (Claude Code: "The user doesn't
-# want to proceed with this tool use. The tool use was rejected ..."; Codex: "patch
-# rejected by user").  Other failures (old text not found) are the model's to retry.
-_REJECTION_WORDS = ("reject", "declin", "n't want to", "not want to", "denied by the user",
-                    "cancelled by the user", "canceled by the user")
-
-
-def _says_rejected(result) -> bool:
-    """Whether a failed call's result (a string or text blocks) says the user rejected it."""
-    said = _result_text(result).lower().replace("\u2019", "'")
-    return any(words in said for words in _REJECTION_WORDS)
-
-
 def _take_back_failed(answer: Answer, failed, segment: int) -> None:
-    """The call just added failed: it is not applied (``_drop_announcement``);
+    """The call just added failed: it is not applied (``tool_results.drop_announcement``);
     ``segment`` is where its announcing text started."""
     call = answer.pieces.pop()
     answer.segment = segment
-    _drop_announcement(answer, failed, call)
-
-
-def _drop_announcement(answer: Answer, failed, call) -> None:
-    """A failed call the user rejected: the prose that announced it (since the last call
-    or turn) is not the answer, it describes a change that was not made.  A change block
-    in that text stays unless it edits a file the rejected call edits (it may show the
-    rejected change); when the call's files cannot be told, every block goes with it."""
-    if not (isinstance(failed, dict) and failed.get(_call_id(call.call_id)) is True):
-        return
-    files = _files_edited_by(call)
-    kept = [_blocks_for_other_files(p, files) for p in answer.pieces[answer.segment:]
-            if isinstance(p, str)]
-    del answer.pieces[answer.segment:]
-    answer.pieces.extend(p for p in kept if p)
-
-
-def _files_edited_by(call) -> frozenset | None:
-    """The paths a tool call edits (without ``./``), or None when they cannot be told."""
-    from .toolcalls import call_ops
-
-    try:
-        ops = call_ops(call)
-    except ApplyError:
-        return None
-    paths = {getattr(op, name, None) for op in ops for name in ("path", "old_path", "new_path")}
-    paths = {_plain_path(p) for p in paths if isinstance(p, str) and p.strip()}
-    return frozenset(paths) or None
-
-
-def _plain_path(path: str) -> str:
-    path = path.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
-
-
-def _same_file(a: str, b: str) -> bool:
-    """One path names the other (an agent's absolute path, the answer's relative one)."""
-    a, b = _plain_path(a), _plain_path(b)
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
-
-
-def _blocks_for_other_files(text: str, files) -> str:
-    """``text`` less its prose after the last block and its blocks that edit ``files``
-    ("" when no block for another file is left).  Text whose blocks cannot be read is
-    kept whole, so the parser reports them rather than losing them silently."""
-    from .formats import parse_response
-    from .errors import ParseError
-
-    if files is None:
-        return ""
-    text = normalize_newlines(text)
-    try:
-        blocks = parse_response(text).blocks
-    except (ParseError, ApplyError):
-        return text
-    parts, pos, end = [], 0, 0
-    for block in sorted(blocks, key=lambda b: b.start):
-        if any(_same_file(p, f) for p in _block_paths(block) for f in files):
-            parts.append(text[pos:block.start])
-            pos = block.start
-        else:
-            parts.append(text[pos:block.end])
-            end = len("".join(parts))
-        pos = block.end
-    return "".join(parts)[:end].strip("\n") + "\n" if end else ""
-
-
-def _block_paths(block) -> set:
-    return {p for op in block.ops for p in (getattr(op, name, None) for name in
-                                             ("path", "old_path", "new_path"))
-            if isinstance(p, str)}
+    drop_announcement(answer, failed, call)
 
 
 def _saved_response(item: dict, answer: Answer, failed: set) -> None:
@@ -729,10 +520,10 @@ def _saved_response(item: dict, answer: Answer, failed: set) -> None:
     for p in inner.pieces:
         if isinstance(p, str):
             answer.pieces.append(p)
-        elif _call_id(p.call_id) not in failed or p.call_id is None:
+        elif call_key(p.call_id) not in failed or p.call_id is None:
             _add_call(answer, p.shape, p.name, p.args, p.call_id)
         else:
-            _drop_announcement(answer, failed, p)
+            drop_announcement(answer, failed, p)
     answer.refusal = answer.refusal or inner.refusal
 
 
@@ -745,7 +536,7 @@ def _conversation(items: list, answer: Answer) -> None:
     """Every assistant turn of a conversation, in order: messages (chat, Anthropic),
     Responses items, or whole saved API responses."""
     items = entries(items)
-    failed = _failed_calls(items)
+    failed = failed_calls(items)
     for item in items:
         if not isinstance(item, dict):
             continue
@@ -762,9 +553,3 @@ def _conversation(items: list, answer: Answer) -> None:
         else:
             answer.segment = len(answer.pieces)  # another's turn: what follows is new
         # user, system, developer and tool turns, *_output items: not the assistant's
-
-
-def _call_id(value):
-    """A call id as a set of ids can hold it: a JSON object or list is no id (None)."""
-    return None if isinstance(value, (dict, list)) else value
-

@@ -38,6 +38,19 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+def normalize_newlines(text: str) -> str:
+    """CRLF (and any run of CRs before a LF) becomes LF; lone CRs elsewhere stay.
+
+    Done by splitting on LF rather than with a regex so it stays linear whatever the
+    input (a regex like ``\\r+\\n`` rescans long runs of CRs).
+    """
+    if "\r" not in text:
+        return text
+    parts = text.split("\n")
+    last = len(parts) - 1
+    return "\n".join(p.rstrip("\r") if i < last else p for i, p in enumerate(parts))
+
+
 def line_number(text: str, offset: int) -> int:
     """1-based number of the line holding character ``offset`` of ``text``."""
     return text.count("\n", 0, offset) + 1

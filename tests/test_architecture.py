@@ -35,7 +35,7 @@ CORE = {f"git_aiapply.{m}" for m in (
     "threeway", "tracked_names", "trailers")}
 # The readers: a response's bytes (a file, standard input, tool calls) to operations.
 READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs",
-                                           "response_json")}
+                                           "response_json", "tool_results")}
 # The command line: click, the terminal, the entry points, one module per subcommand.
 CLI = {f"git_aiapply.{m}" for m in ("cli", "main", "__main__", "term", "commands")} | {
     "git_aiapply.commands."}

@@ -10,7 +10,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.response import read_response, tool_result_outcome
+from git_aiapply.response import read_response
+from git_aiapply.tool_results import tool_result_outcome
 
 CLAUDE_REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was "
                    "rejected (eg. if it was a file edit, the new_string was NOT written to the "
