@@ -243,6 +243,7 @@ class DriftedEdit:
     first_line: str
     stated_line: bool  # its line numbers would choose its place (refused without -3)
     fits: list[tuple[int, str]]  # its old side's fits in the current file: (line, text)
+    moved: bool = False  # fits the base, but not where that place is now (H3, H4)
 
 
 def edits_placed_by_base_lines(ops, current: Snapshot, at_base: Snapshot,
@@ -331,12 +332,102 @@ def drift_refusal(drifted: list[DriftedEdit], base: str) -> ApplyError:
         many = (f"ambiguous: its old lines occur {len(d.fits)} times in the file now, at "
                 "lines " + ", ".join(str(n) for n, _text in d.fits[:10]) + "; "
                 if d.fits else "")
+        why = (_moved_reason(d, short) if d.moved else
+               f"{many}its line numbers describe the file at {short}, the base the answer "
+               f"names, and the file has changed since: they do not say where the edit goes "
+               f"now")
         problems.append(Problem(
-            f"{many}its line numbers describe the file at {short}, the base the answer "
-            f"names, and the file has changed since: they do not say where the edit goes "
-            f"now", file=d.path, edit=d.number, edit_first_line=d.first_line,
+            why, file=d.path, edit=d.number, edit_first_line=d.first_line,
             hint=f"apply with -3 (--3way) to place the edit at {short} and merge it into "
                  "the file as it is now, or write the edit against the current file",
             candidates=[n for n, _text in d.fits], nearby=d.fits[:10],
             nearby_label="candidate places"))
     return ApplyError(problems, kind=ErrorKind.REFUSED)
+
+
+def _moved_reason(d: DriftedEdit, short: str) -> str:
+    where = ("line" + ("s " if len(d.fits) > 1 else " ")
+             + ", ".join(str(n) for n, _text in d.fits[:10])) if d.fits else "nowhere"
+    return (f"its old lines fit {short}, the base the answer names, and the file has "
+            f"changed there since: they now fit at {where}, which is not where the edit's "
+            "place at the base is now, so the current file does not say where it goes")
+
+
+def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot,
+                               normalize) -> list[DriftedEdit]:
+    """The located edits (hunks, SEARCH blocks) of files changed between ``at_base`` (the
+    commit the answer names) and ``current`` whose place in the current file is not where
+    their place at the base is now (finding H3, H4): their old lines fit the base, and
+    there those lines changed since, or the current file's fits are not the base's fits
+    carried over the base-to-current change (a new copy of the text above them).  Such an
+    edit fits the current file only by accident; its base says where it goes."""
+    from .ops import EditFile
+
+    out: list[DriftedEdit] = []
+    for op in ops:
+        if not isinstance(op, EditFile):
+            continue
+        try:
+            path = normalize(op.path)
+            now, then = current.entry(path), at_base.entry(path)
+        except ApplyError:
+            continue  # the planner refuses the path itself
+        if now is None or then is None or now[1] == then[1]:
+            continue
+        lines_now = FileText.from_bytes(now[1]).lines
+        lines_then = FileText.from_bytes(then[1]).lines
+        moved = _base_to_current(lines_then, lines_now)
+        out.extend(d for h in op.hunks
+                   if (d := _off_base_place(path, h, lines_then, lines_now, moved)) is not None)
+    return out
+
+
+def _base_to_current(then, now) -> Callable[[int, int], int | None]:
+    """Where lines [start, start + n) of the base are in the current file, or None when
+    they changed since (not one unchanged run of the base-to-current diff)."""
+    from difflib import SequenceMatcher
+
+    from .matching import common_ends
+
+    head, tail = common_ends(then, now)
+    blocks = [(0, 0, head)]
+    if head < len(then) - tail and head < len(now) - tail:
+        sm = SequenceMatcher(None, then[head:len(then) - tail], now[head:len(now) - tail],
+                             autojunk=False)
+        blocks += [(a + head, b + head, size) for a, b, size in sm.get_matching_blocks() if size]
+    blocks.append((len(then) - tail, len(now) - tail, tail))
+
+    def where(start: int, n: int) -> int | None:
+        for a, b, size in blocks:
+            if a <= start and start + n <= a + size:
+                return b + start - a
+        return None
+    return where
+
+
+def _off_base_place(path, h, then, now, moved) -> DriftedEdit | None:
+    from .matching import LineIndex
+
+    if not h.old or h.readings:
+        return None  # added lines at a number: edits_placed_by_base_lines' rule
+    at_base = LineIndex(then, h.old).first_fits(h.old)[1]
+    if not at_base:
+        return None  # not the base's text: the base says nothing about its place
+    fits = LineIndex(now, h.old).first_fits(h.old)[1]
+    if not fits:
+        return None  # fits nowhere now: the planner's refusal (or -3's merge) says so
+    carried = [_carried(moved, s, len(h.old), len(then)) for s in at_base]
+    if None not in carried and sorted(fits) == sorted(carried):
+        return None
+    k = next((j for j, t in enumerate(h.old) if t.strip()), 0)
+    return DriftedEdit(path, h.number, h.first_line(), True,
+                       [(s + k + 1, now[s + k]) for s in fits], moved=True)
+
+
+def _carried(moved, start: int, n: int, total: int) -> int | None:
+    """Where the base's fit at ``start`` (``n`` lines) is now, or None when it or a line
+    next to it changed since: a change beside the edit is one the merge of -3 conflicts
+    with too, and the lines around a fit keep a diff from pairing it with a new copy."""
+    lo, hi = max(start - 1, 0), min(start + n + 1, total)
+    at = moved(lo, hi - lo)
+    return None if at is None else at + start - lo
