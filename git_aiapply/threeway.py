@@ -346,11 +346,12 @@ def drift_refusal(drifted: list[DriftedEdit], base: str) -> ApplyError:
 
 
 def _moved_reason(d: DriftedEdit, short: str) -> str:
-    where = ("line" + ("s " if len(d.fits) > 1 else " ")
-             + ", ".join(str(n) for n, _text in d.fits[:10])) if d.fits else "nowhere"
-    return (f"its old lines fit {short}, the base the answer names, and the file has "
-            f"changed there since: they now fit at {where}, which is not where the edit's "
-            "place at the base is now, so the current file does not say where it goes")
+    lines = ", ".join(str(n) for n, _text in d.fits[:10])
+    now = (f"ambiguous: its old lines occur {len(d.fits)} times in the file now, at lines "
+           f"{lines}" if len(d.fits) > 1 else f"its old lines fit the file now at line {lines}")
+    return (f"{now}; at {short}, the base the answer names, they fit another place, which "
+            "has moved or changed since: the fit in the current file is not that place, so "
+            "it does not say where the edit goes")
 
 
 def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot,
@@ -419,6 +420,11 @@ def _off_base_place(path, h, then, now, moved) -> DriftedEdit | None:
     carried = [_carried(moved, s, len(h.old), len(then)) for s in at_base]
     if None not in carried and sorted(fits) == sorted(carried):
         return None
+    if h.line_hint is not None:  # the stated line picks the nearest fit, here and there
+        def nearest(starts):
+            return min(starts, key=lambda s: abs(s - (h.line_hint - 1)))
+        if carried[at_base.index(nearest(at_base))] == nearest(fits):
+            return None
     k = next((j for j, t in enumerate(h.old) if t.strip()), 0)
     return DriftedEdit(path, h.number, h.first_line(), True,
                        [(s + k + 1, now[s + k]) for s in fits], moved=True)

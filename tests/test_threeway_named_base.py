@@ -179,3 +179,10 @@ def test_without_a_named_base_nothing_changes(repo: GitRepo):
     assert r.returncode == 0, r.err
     assert repo.git("show", "HEAD:b.py") == (G.replace("x = 1", "x = 2") + "\n\n"
                                              + F.replace("x = 1", "x = 5"))
+
+
+def test_a_stated_line_that_still_picks_the_base_place_is_not_flagged():
+    hunk = ("```diff\n--- a/b.py\n+++ b/b.py\n@@ -2,2 +2,2 @@\n-    x = 1\n+    x = 2\n"
+            "     return x\n```\n")
+    assert _found(hunk, F + "\n\n" + G, F) == []  # the copy below: line 2 is still f's
+    assert len(_found(hunk, G + "\n\n" + F, F)) == 1  # above: line 2 is g's now
