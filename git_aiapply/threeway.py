@@ -354,8 +354,8 @@ def _moved_reason(d: DriftedEdit, short: str) -> str:
             "it does not say where the edit goes")
 
 
-def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot,
-                               normalize) -> list[DriftedEdit]:
+def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot, normalize,
+                               runs: Runs | None = None) -> list[DriftedEdit]:
     """The located edits (hunks, SEARCH blocks) of files changed between ``at_base`` (the
     commit the answer names) and ``current`` whose place in the current file is not where
     their place at the base is now (finding H3, H4): their old lines fit the base, and
@@ -373,36 +373,53 @@ def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot,
             now, then = current.entry(path), at_base.entry(path)
         except ApplyError:
             continue  # the planner refuses the path itself
-        if now is None or then is None or now[1] == then[1]:
+        if now is None or then is None or now[1] == then[1] or is_binary(now[1]):
             continue
         lines_now = FileText.from_bytes(now[1]).lines
         lines_then = FileText.from_bytes(then[1]).lines
-        moved = _base_to_current(lines_then, lines_now)
+        moved = _base_to_current(lines_then, lines_now, runs(then[1], now[1]) if runs
+                                 else _difflib_runs(lines_then, lines_now))
         out.extend(d for h in op.hunks
                    if (d := _off_base_place(path, h, lines_then, lines_now, moved)) is not None)
     return out
 
 
-def _base_to_current(then, now) -> Callable[[int, int], int | None]:
-    """Where lines [start, start + n) of the base are in the current file, or None when
-    they changed since (not one unchanged run of the base-to-current diff)."""
+Runs = Callable[[bytes, bytes], list[tuple[int, int, int]]]
+
+
+def _difflib_runs(then, now) -> list[tuple[int, int, int]]:
+    """(base start, current start, length) of the unchanged runs, by difflib: for callers
+    without git's diff (the repository passes git's, which stays fast on big files)."""
     from difflib import SequenceMatcher
 
     from .matching import common_ends
 
     head, tail = common_ends(then, now)
-    blocks = [(0, 0, head)]
+    runs = [(0, 0, head)]
     if head < len(then) - tail and head < len(now) - tail:
         sm = SequenceMatcher(None, then[head:len(then) - tail], now[head:len(now) - tail],
                              autojunk=False)
-        blocks += [(a + head, b + head, size) for a, b, size in sm.get_matching_blocks() if size]
-    blocks.append((len(then) - tail, len(now) - tail, tail))
+        runs += [(a + head, b + head, n) for a, b, n in sm.get_matching_blocks() if n]
+    return runs + [(len(then) - tail, len(now) - tail, tail)]
+
+
+def _base_to_current(then, now, runs) -> Callable[[int, int], int | None]:
+    """Where lines [start, start + n) of the base are in the current file, or None when
+    they changed since (not within one unchanged run).  Runs whose lines differ (a line
+    ending git's diff reads otherwise) are dropped: their places count as changed."""
+    from bisect import bisect_right
+
+    runs = [(a, b, n) for a, b, n in sorted(runs)
+            if n and b + n <= len(now) and then[a:a + n] == now[b:b + n]]
+
+    starts = [a for a, _b, _n in runs]
 
     def where(start: int, n: int) -> int | None:
-        for a, b, size in blocks:
-            if a <= start and start + n <= a + size:
-                return b + start - a
-        return None
+        i = bisect_right(starts, start) - 1  # the run starting at or before ``start``
+        if i < 0:
+            return None
+        a, b, size = runs[i]
+        return b + start - a if start + n <= a + size else None
     return where
 
 

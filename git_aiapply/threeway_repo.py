@@ -16,6 +16,7 @@ def drift_refusal_or_none(repo, response, ops, opts, current, base_commit, norma
     with -3: they go through the base; without -3, those a line number or the base's
     place would decide, refused naming -3).  None when no base is named, it is HEAD, or nothing drifted."""
     from .git.base_commit import tree_snapshot
+    from .git.merge import unchanged_runs
     from .threeway import drift_refusal, edits_off_their_base_place, edits_placed_by_base_lines
 
     named = _named_commit(repo, response, opts)
@@ -26,7 +27,7 @@ def drift_refusal_or_none(repo, response, ops, opts, current, base_commit, norma
     # an edit that fits the base, but now fits elsewhere than where that place went (or
     # the place changed since): the current file only fits it by accident (H3, H4)
     by_edit = {(d.path, d.number): d for d in drifted}
-    for d in edits_off_their_base_place(ops, current, at_base, normalize):
+    for d in edits_off_their_base_place(ops, current, at_base, normalize, unchanged_runs):
         if (d.path, d.number) not in by_edit or not by_edit[d.path, d.number].stated_line:
             by_edit[d.path, d.number] = d
     drifted = list(by_edit.values())

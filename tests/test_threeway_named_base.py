@@ -186,3 +186,39 @@ def test_a_stated_line_that_still_picks_the_base_place_is_not_flagged():
             "     return x\n```\n")
     assert _found(hunk, F + "\n\n" + G, F) == []  # the copy below: line 2 is still f's
     assert len(_found(hunk, G + "\n\n" + F, F)) == 1  # above: line 2 is g's now
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["a\n", "b\n", "\n", "c\n"]), max_size=12),
+       st.lists(st.tuples(st.integers(0, 12), st.sampled_from(["a\n", "x\n", "\n"])), max_size=4),
+       st.lists(st.integers(0, 12), max_size=3))
+def test_gits_unchanged_runs_hold_the_same_lines_in_both(base, inserts, deletes):
+    """git's diff (the repository's runs) pairs only equal lines, covers each line once,
+    and in order: what the carried places rest on."""
+    from git_aiapply.git.merge import unchanged_runs
+
+    now = list(base)
+    for at in deletes:
+        if at < len(now):
+            del now[at]
+    for at, line in inserts:
+        now.insert(min(at, len(now)), line)
+    runs = unchanged_runs("".join(base).encode(), "".join(now).encode())
+    assert all(base[a:a + n] == now[b:b + n] and n > 0 for a, b, n in runs)
+    assert all(a1 + n1 <= a2 and b1 + n1 <= b2
+               for (a1, b1, n1), (a2, b2, _n2) in zip(runs, runs[1:]))
+    # every line git's diff did not touch is in a run: as many as the diff says are equal
+    assert sum(n for _a, _b, n in runs) == len(base) - _removed(base, now)
+
+
+def _removed(base, now) -> int:
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "a").write_text("".join(base))
+        Path(d, "b").write_text("".join(now))
+        out = subprocess.run(["git", "diff", "--no-index", "--numstat", "a", "b"], cwd=d,
+                             capture_output=True, text=True).stdout
+    return int(out.split()[1]) if out.strip() else 0
