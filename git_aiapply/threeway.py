@@ -426,8 +426,10 @@ def _base_to_current(then, now, runs) -> Callable[[int, int], int | None]:
 def _off_base_place(path, h, then, now, moved) -> DriftedEdit | None:
     from .matching import LineIndex
 
-    if not h.old or h.readings:
-        return None  # added lines at a number: edits_placed_by_base_lines' rule
+    if not h.old or h.readings or h.anchors:
+        # added lines at a number: edits_placed_by_base_lines' rule; anchors name the
+        # block the edit is in, and the planner holds it there
+        return None
     at_base = LineIndex(then, h.old).first_fits(h.old)[1]
     if not at_base:
         return None  # not the base's text: the base says nothing about its place

@@ -222,3 +222,14 @@ def _removed(base, now) -> int:
         out = subprocess.run(["git", "diff", "--no-index", "--numstat", "a", "b"], cwd=d,
                              capture_output=True, text=True).stdout
     return int(out.split()[1]) if out.strip() else 0
+
+
+def test_an_anchored_edit_is_the_planners_to_hold_in_its_block(repo: GitRepo):
+    # apply_patch's '@@ def f():' names f: the planner refuses the fit in g itself
+    _h4(repo, F.replace("x = 1", "x = 5"))
+    before = repo.snapshot()
+    patch = ("*** Begin Patch\n*** Update File: b.py\n@@ def f():\n-    x = 1\n+    x = 2\n"
+             "     return x\n*** End Patch\n")
+    r = repo.run(response=_answer(repo, patch))
+    assert r.returncode == 1 and "def f():" in r.err, r.err
+    assert repo.snapshot() == before
