@@ -243,6 +243,7 @@ class DriftedEdit:
     first_line: str
     stated_line: bool  # its line numbers would choose its place (refused without -3)
     fits: list[tuple[int, str]]  # its old side's fits in the current file: (line, text)
+    moved: bool = False  # fits the base, but not where that place is now (H3, H4)
 
 
 def edits_placed_by_base_lines(ops, current: Snapshot, at_base: Snapshot,
@@ -331,12 +332,127 @@ def drift_refusal(drifted: list[DriftedEdit], base: str) -> ApplyError:
         many = (f"ambiguous: its old lines occur {len(d.fits)} times in the file now, at "
                 "lines " + ", ".join(str(n) for n, _text in d.fits[:10]) + "; "
                 if d.fits else "")
+        why = (_moved_reason(d, short) if d.moved else
+               f"{many}its line numbers describe the file at {short}, the base the answer "
+               f"names, and the file has changed since: they do not say where the edit goes "
+               f"now")
         problems.append(Problem(
-            f"{many}its line numbers describe the file at {short}, the base the answer "
-            f"names, and the file has changed since: they do not say where the edit goes "
-            f"now", file=d.path, edit=d.number, edit_first_line=d.first_line,
+            why, file=d.path, edit=d.number, edit_first_line=d.first_line,
             hint=f"apply with -3 (--3way) to place the edit at {short} and merge it into "
                  "the file as it is now, or write the edit against the current file",
             candidates=[n for n, _text in d.fits], nearby=d.fits[:10],
             nearby_label="candidate places"))
     return ApplyError(problems, kind=ErrorKind.REFUSED)
+
+
+def _moved_reason(d: DriftedEdit, short: str) -> str:
+    lines = ", ".join(str(n) for n, _text in d.fits[:10])
+    now = (f"ambiguous: its old lines occur {len(d.fits)} times in the file now, at lines "
+           f"{lines}" if len(d.fits) > 1 else f"its old lines fit the file now at line {lines}")
+    return (f"{now}; at {short}, the base the answer names, they fit another place, which "
+            "has moved or changed since: the fit in the current file is not that place, so "
+            "it does not say where the edit goes")
+
+
+def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot, normalize,
+                               runs: Runs | None = None) -> list[DriftedEdit]:
+    """The located edits (hunks, SEARCH blocks) of files changed between ``at_base`` (the
+    commit the answer names) and ``current`` whose place in the current file is not where
+    their place at the base is now (finding H3, H4): their old lines fit the base, and
+    there those lines changed since, or the current file's fits are not the base's fits
+    carried over the base-to-current change (a new copy of the text above them).  Such an
+    edit fits the current file only by accident; its base says where it goes."""
+    from .ops import EditFile
+
+    out: list[DriftedEdit] = []
+    for op in ops:
+        if not isinstance(op, EditFile):
+            continue
+        try:
+            path = normalize(op.path)
+            now, then = current.entry(path), at_base.entry(path)
+        except ApplyError:
+            continue  # the planner refuses the path itself
+        if now is None or then is None or now[1] == then[1] or is_binary(now[1]):
+            continue
+        lines_now = FileText.from_bytes(now[1]).lines
+        lines_then = FileText.from_bytes(then[1]).lines
+        moved = _base_to_current(lines_then, lines_now, runs(then[1], now[1]) if runs
+                                 else _difflib_runs(lines_then, lines_now))
+        out.extend(d for h in op.hunks
+                   if (d := _off_base_place(path, h, lines_then, lines_now, moved)) is not None)
+    return out
+
+
+Runs = Callable[[bytes, bytes], list[tuple[int, int, int]]]
+
+
+def _difflib_runs(then, now) -> list[tuple[int, int, int]]:
+    """(base start, current start, length) of the unchanged runs, by difflib: for callers
+    without git's diff (the repository passes git's, which stays fast on big files)."""
+    from difflib import SequenceMatcher
+
+    from .matching import common_ends
+
+    head, tail = common_ends(then, now)
+    runs = [(0, 0, head)]
+    if head < len(then) - tail and head < len(now) - tail:
+        sm = SequenceMatcher(None, then[head:len(then) - tail], now[head:len(now) - tail],
+                             autojunk=False)
+        runs += [(a + head, b + head, n) for a, b, n in sm.get_matching_blocks() if n]
+    return runs + [(len(then) - tail, len(now) - tail, tail)]
+
+
+def _base_to_current(then, now, runs) -> Callable[[int, int], int | None]:
+    """Where lines [start, start + n) of the base are in the current file, or None when
+    they changed since (not within one unchanged run).  Runs whose lines differ (a line
+    ending git's diff reads otherwise) are dropped: their places count as changed."""
+    from bisect import bisect_right
+
+    runs = [(a, b, n) for a, b, n in sorted(runs)
+            if n and b + n <= len(now) and then[a:a + n] == now[b:b + n]]
+
+    starts = [a for a, _b, _n in runs]
+
+    def where(start: int, n: int) -> int | None:
+        i = bisect_right(starts, start) - 1  # the run starting at or before ``start``
+        if i < 0:
+            return None
+        a, b, size = runs[i]
+        return b + start - a if start + n <= a + size else None
+    return where
+
+
+def _off_base_place(path, h, then, now, moved) -> DriftedEdit | None:
+    from .matching import LineIndex
+
+    if not h.old or h.readings or h.anchors:
+        # added lines at a number: edits_placed_by_base_lines' rule; anchors name the
+        # block the edit is in, and the planner holds it there
+        return None
+    at_base = LineIndex(then, h.old).first_fits(h.old)[1]
+    if not at_base:
+        return None  # not the base's text: the base says nothing about its place
+    fits = LineIndex(now, h.old).first_fits(h.old)[1]
+    if not fits:
+        return None  # fits nowhere now: the planner's refusal (or -3's merge) says so
+    carried = [_carried(moved, s, len(h.old), len(then)) for s in at_base]
+    if None not in carried and sorted(fits) == sorted(carried):
+        return None
+    if h.line_hint is not None:  # the stated line picks the nearest fit, here and there
+        def nearest(starts):
+            return min(starts, key=lambda s: abs(s - (h.line_hint - 1)))
+        if carried[at_base.index(nearest(at_base))] == nearest(fits):
+            return None
+    k = next((j for j, t in enumerate(h.old) if t.strip()), 0)
+    return DriftedEdit(path, h.number, h.first_line(), True,
+                       [(s + k + 1, now[s + k]) for s in fits], moved=True)
+
+
+def _carried(moved, start: int, n: int, total: int) -> int | None:
+    """Where the base's fit at ``start`` (``n`` lines) is now, or None when it or a line
+    next to it changed since: a change beside the edit is one the merge of -3 conflicts
+    with too, and the lines around a fit keep a diff from pairing it with a new copy."""
+    lo, hi = max(start - 1, 0), min(start + n + 1, total)
+    at = moved(lo, hi - lo)
+    return None if at is None else at + start - lo

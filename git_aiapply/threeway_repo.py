@@ -11,17 +11,26 @@ from .errors import ApplyError, Problem
 def drift_refusal_or_none(repo, response, ops, opts, current, base_commit, normalize
                           ) -> ApplyError | None:
     """Why the current files cannot place ``ops`` when the answer names its base: the
-    edits of files changed since the base whose old side fits more than once (any of them
-    with -3: they go through the base; without -3, those a line number would place,
-    refused as ambiguous).  None when no base is named, it is HEAD, or nothing drifted."""
+    edits of files changed since the base whose old side fits more than once, or fits the
+    base at a place that changed since or now lies elsewhere than its fits (any of them
+    with -3: they go through the base; without -3, those a line number or the base's
+    place would decide, refused naming -3).  None when no base is named, it is HEAD, or nothing drifted."""
     from .git.base_commit import tree_snapshot
-    from .threeway import drift_refusal, edits_placed_by_base_lines
+    from .git.merge import unchanged_runs
+    from .threeway import drift_refusal, edits_off_their_base_place, edits_placed_by_base_lines
 
     named = _named_commit(repo, response, opts)
     if named is None or (base_commit is not None and named.id == base_commit.id):
         return None
-    drifted = edits_placed_by_base_lines(ops, current, tree_snapshot(repo, named, None),
-                                         normalize)
+    at_base = tree_snapshot(repo, named, None)
+    drifted = edits_placed_by_base_lines(ops, current, at_base, normalize)
+    # an edit that fits the base, but now fits elsewhere than where that place went (or
+    # the place changed since): the current file only fits it by accident (H3, H4)
+    by_edit = {(d.path, d.number): d for d in drifted}
+    for d in edits_off_their_base_place(ops, current, at_base, normalize, unchanged_runs):
+        if (d.path, d.number) not in by_edit or not by_edit[d.path, d.number].stated_line:
+            by_edit[d.path, d.number] = d
+    drifted = list(by_edit.values())
     if not opts.three_way:
         drifted = [d for d in drifted if d.stated_line]
     return drift_refusal(drifted, named.id) if drifted else None

@@ -88,3 +88,20 @@ def renamed_since(repo, base_id: str, tree_id, paths: list[str]) -> dict[str, st
     wanted = set(paths)
     return {d.old_file.path: d.new_file.path for d in diff.deltas
             if d.status == pygit2.enums.DeltaStatus.RENAMED and d.old_file.path in wanted}
+
+
+def unchanged_runs(old: bytes, new: bytes) -> list[tuple[int, int, int]]:
+    """(old start, new start, length) of each run of lines git's diff (xdiff, no context)
+    leaves unchanged between ``old`` and ``new``, 0-based: where a base's lines are now."""
+    import pygit2
+
+    runs, at_old, at_new = [], 0, 0
+    for h in pygit2.Patch.create_from(old, new, context_lines=0).hunks:
+        # a side with no lines names the line after which the change is
+        old_begin = h.old_start - 1 if h.old_lines else h.old_start
+        new_begin = h.new_start - 1 if h.new_lines else h.new_start
+        runs.append((at_old, at_new, old_begin - at_old))
+        at_old, at_new = old_begin + h.old_lines, new_begin + h.new_lines
+    total = old.count(b"\n") + (0 if old.endswith(b"\n") or not old else 1)
+    runs.append((at_old, at_new, total - at_old))
+    return [r for r in runs if r[2] > 0]
