@@ -15,13 +15,13 @@ def drift_refusal_or_none(repo, response, ops, opts, current, base_commit, norma
     base at a place that changed since or now lies elsewhere than its fits (any of them
     with -3: they go through the base; without -3, those a line number or the base's
     place would decide, refused naming -3).  None when no base is named, it is HEAD, or nothing drifted."""
+    named = _named_commit(repo, response, opts)
+    if named is None or (base_commit is not None and named.id == base_commit.id):
+        return None  # the common case: nothing more is loaded
     from .git.base_commit import tree_snapshot
     from .git.merge import unchanged_runs
     from .threeway import drift_refusal, edits_off_their_base_place, edits_placed_by_base_lines
 
-    named = _named_commit(repo, response, opts)
-    if named is None or (base_commit is not None and named.id == base_commit.id):
-        return None
     at_base = tree_snapshot(repo, named, None)
     drifted = edits_placed_by_base_lines(ops, current, at_base, normalize)
     # an edit that fits the base, but now fits elsewhere than where that place went (or
