@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 import re
+from .lazy_re import lazy_compile
 from math import gcd
 from pathlib import PurePosixPath
 
@@ -208,9 +209,9 @@ def _tab_reading(new_side: list[str], todo: set[int], unit: int,
 
 
 # A line ending so is a finished statement: nothing can stand one level below it.
-_STATEMENT_END = re.compile(r"[\w\"'`;]\s*$")
+_STATEMENT_END = lazy_compile(r"[\w\"'`;]\s*$")
 _OPENING_WORDS = frozenset(("then", "do", "else", "begin", "in", "of", "is", "repeat", "loop"))
-_OPENING_STARTS = re.compile(r"\s*(def|class|module|if|elif|unless|while|until|for|case|"
+_OPENING_STARTS = lazy_compile(r"\s*(def|class|module|if|elif|unless|while|until|for|case|"
                              r"when|function|sub|struct|begin|else)\b")
 
 
@@ -239,9 +240,9 @@ def _finished(line: str) -> bool:
 # ---- which added lines take tabs -----------------------------------------------------------
 
 MAKEFILE_NAMES = frozenset(("makefile", "gnumakefile", "bsdmakefile"))
-_CONDITIONAL = re.compile(r"\s*(ifeq|ifneq|ifdef|ifndef|else|endif)\b")
-_DEFINE = re.compile(r"\s*((override|export)\s+)*define\b")
-_ENDEF = re.compile(r"\s*endef\b")
+_CONDITIONAL = lazy_compile(r"\s*(ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+_DEFINE = lazy_compile(r"\s*((override|export)\s+)*define\b")
+_ENDEF = lazy_compile(r"\s*endef\b")
 
 
 def is_makefile(path: str) -> bool:
@@ -260,7 +261,7 @@ def _is_rule(line: str) -> bool:
     return "=" not in line[colon:]
 
 
-_REFERENCE = re.compile(r"\$[({][^(){}]*[)}]")
+_REFERENCE = lazy_compile(r"\$[({][^(){}]*[)}]")
 
 
 def makefile_recipes(seq: Sequence[str], start: int) -> list[bool]:
@@ -299,7 +300,7 @@ def _makefile_line(line: str, previous: str, depth: int, in_define: bool):
     return ("rule" if _is_rule(line) else "other"), depth, False
 
 
-_HEREDOC = re.compile(r"(?<!<)<<<?[-~]?[ \t]*(['\"]?)([A-Za-z_][\w.]*)\1")
+_HEREDOC = lazy_compile(r"(?<!<)<<<?[-~]?[ \t]*(['\"]?)([A-Za-z_][\w.]*)\1")
 
 
 def heredoc_bodies(seq: Sequence[str]) -> list[bool]:
@@ -349,7 +350,7 @@ def _next_to_tabs(new_side: Sequence[str], todo: Sequence[bool]) -> list[bool]:
 
 # ---- typographic delimiters -------------------------------------------------------------
 
-_JSX_TAG = re.compile(r"<[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>|</[A-Za-z][\w.:-]*\s*>|</?>")
+_JSX_TAG = lazy_compile(r"<[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>|</[A-Za-z][\w.:-]*\s*>|</?>")
 
 
 def fold_delimiters(lines: list[str], syntax: Syntax, added: list[bool], state=None) -> list[str]:

@@ -41,14 +41,15 @@ nothing but ends with a placeholder after a kept line opening a block (SEARCH
 from __future__ import annotations
 
 import re
+from .lazy_re import lazy_compile
 
 _ELLIPSIS = r"(?:\.\s?\.\s?\.+|…+)"
-_ONLY_ELLIPSIS = re.compile(rf"^(?:{_ELLIPSIS}|\[\s*{_ELLIPSIS}\s*\]|\(\s*{_ELLIPSIS}\s*\)|"
+_ONLY_ELLIPSIS = lazy_compile(rf"^(?:{_ELLIPSIS}|\[\s*{_ELLIPSIS}\s*\]|\(\s*{_ELLIPSIS}\s*\)|"
                             rf"\{{\s*{_ELLIPSIS}\s*\}}|<\s*{_ELLIPSIS}\s*>)$")
 # an ellipsis that opens a note, apart from what follows (not `...args`, `...)`)
-_LEADING_ELLIPSIS = re.compile(rf"^{_ELLIPSIS}(?=\s|$)")
-_TRAILING_ELLIPSIS = re.compile(rf"(?<![\w$]){_ELLIPSIS}$|\s{_ELLIPSIS}$")
-_ANY_ELLIPSIS = re.compile(_ELLIPSIS)
+_LEADING_ELLIPSIS = lazy_compile(rf"^{_ELLIPSIS}(?=\s|$)")
+_TRAILING_ELLIPSIS = lazy_compile(rf"(?<![\w$]){_ELLIPSIS}$|\s{_ELLIPSIS}$")
+_ANY_ELLIPSIS = lazy_compile(_ELLIPSIS)
 
 # What is left out: code and its parts.
 _NOUN = (r"(?:code|file|files|function|functions|method|methods|class|classes|module|"
@@ -95,9 +96,9 @@ _SAYS_PLACEHOLDER = [
     r"^\W*(?:unchanged|omitted|elided|truncated|abbreviated|etc|as\s+before)\W*$",
     r"\(\s*(?:unchanged|omitted|elided)\s*\)\s*$",
 ]
-_SAYS = re.compile("|".join(f"(?:{p})" for p in _SAYS_PLACEHOLDER), re.IGNORECASE)
+_SAYS = lazy_compile("|".join(f"(?:{p})" for p in _SAYS_PLACEHOLDER), re.IGNORECASE)
 # Words that, next to an ellipsis, mean "left out".
-_VOCABULARY = re.compile(
+_VOCABULARY = lazy_compile(
     r"\b(?:existing|unchanged|rest|remaining|remainder|omitted|omit|same|before|previous|"
     r"original|other|others|etc|more|keep|kept|elided|snip|truncated|code|here|above|below|"
     r"untouched|as\s+is|similar|likewise|so\s+on|identical)\b", re.IGNORECASE)
@@ -111,14 +112,14 @@ _COMMENTS = [
     ("::", ""), ("@rem ", ""),
 ]
 _OPENINGS = tuple(opening for opening, _closing in _COMMENTS)
-_PLAIN_WORDS = re.compile(r"^[\w\s.…,:;!'\"()\[\]<>{}\-/*]+$")
-_CODE_SIGNS = re.compile(r"[=;]|\w\(|\)\s*[{:]|=>|->|::|\w\.\w")
+_PLAIN_WORDS = lazy_compile(r"^[\w\s.…,:;!'\"()\[\]<>{}\-/*]+$")
+_CODE_SIGNS = lazy_compile(r"[=;]|\w\(|\)\s*[{:]|=>|->|::|\w\.\w")
 # a trailing comment after code: whitespace, then a comment opening
-_TRAILING_COMMENT = re.compile(r"\s(?:#|//|--|/\*|<!--|\{/\*|\{\{/\*)\s?(?!.*[\"'`]\s*[,;)]?\s*$)")
+_TRAILING_COMMENT = lazy_compile(r"\s(?:#|//|--|/\*|<!--|\{/\*|\{\{/\*)\s?(?!.*[\"'`]\s*[,;)]?\s*$)")
 _STUB_STATEMENTS = ("pass", "...", "}", "};", "},", ")", "]", "end")
 _MAX_NOTE_WORDS = 10
 _MAX_PLAIN_WORDS = 6
-_INLINE_BLOCK = re.compile(r"\{\s*(?:/\*\s*)?(.*?)(?:\s*\*/)?\s*\}")
+_INLINE_BLOCK = lazy_compile(r"\{\s*(?:/\*\s*)?(.*?)(?:\s*\*/)?\s*\}")
 
 
 def _says_left_out(body: str) -> bool:
@@ -211,7 +212,7 @@ def _inline_block_is_placeholder(text: str) -> bool:
 
 # -- notes that stand for lines (the structural rule) ----------------------------------
 # Words by which a note refers to code elsewhere rather than to the code beside it.
-_REFERS = re.compile(
+_REFERS = lazy_compile(
     r"\b(?:previous(?:ly)?|original(?:ly)?|existing|unchanged|unmodified|untouched|intact|"
     r"identical|as[\s-]is|as\s+(?:before|it\s+was|usual)|like\s+before|same|rest|"
     r"remaining|remainder|etc|omitted|elided|snip(?:ped)?|for\s+brevity|not\s+shown|"
@@ -222,7 +223,7 @@ _REFERS = re.compile(
 _MAX_STAND_IN_WORDS = 12
 # Phrases that name the user's code as standing elsewhere: a note that has one is a
 # placeholder however it goes on (a long sentence over dropped lines, G9), up to a limit.
-_NAMES_USERS_CODE = re.compile(
+_NAMES_USERS_CODE = lazy_compile(
     r"\b(?:(?:stays?|remains?|is|are)\s+the\s+same|your\s+(?:current|existing)|"
     r"current\s+version|goes?\s+here|without\s+(?:any\s+)?(?:modifications?|changes?))\b",
     re.IGNORECASE)
@@ -309,17 +310,17 @@ def _stand_in_notes(old: list[str], new: list[str],
 
 # A comment that is a whole block's body says what the body was, unless it says the
 # block is empty on purpose.
-_OPENS_CODE_BLOCK = re.compile(r"[:{]\s*$")
-_ON_PURPOSE = re.compile(r"\b(?:empty|no-?op|nothing|intentional(?:ly)?|deliberate(?:ly)?|"
+_OPENS_CODE_BLOCK = lazy_compile(r"[:{]\s*$")
+_ON_PURPOSE = lazy_compile(r"\b(?:empty|no-?op|nothing|intentional(?:ly)?|deliberate(?:ly)?|"
                          r"on\s+purpose|disabled|not\s+needed|unused|ignored?)\b",
                          re.IGNORECASE)
 # ... or gives the reason it is empty (the work is done elsewhere: G10), without
 # referring to the old code ("handled by the caller, as before" stands for it).
-_GIVES_REASON = re.compile(
+_GIVES_REASON = lazy_compile(
     r"\b(?:because|since|reported\s+by|handled\s+(?:by|in|elsewhere|upstream|above|below)|"
     r"owns?|owned\s+by|already|upstream|downstream|callers?|by\s+the\s+\w+(?:\s+\w+)?\s+now|"
     r"nothing\s+to\s+do|falls?\s+through|takes?\s+care\s+of)\b", re.IGNORECASE)
-_REFERS_TO_OLD = re.compile(r"\b(?:here|existing|same|unchanged|as\s+before)\b", re.IGNORECASE)
+_REFERS_TO_OLD = lazy_compile(r"\b(?:here|existing|same|unchanged|as\s+before)\b", re.IGNORECASE)
 
 
 def _is_whole_body(lines: list[str], j: int) -> bool:
@@ -422,8 +423,8 @@ def _drops_lines(old: list[str], new: list[str]) -> bool:
 
 # A line after which the file goes on with a block's body (`def main():`, `server:`,
 # `function f() {`, a markdown heading), and one before which a block's body ends.
-_OPENS_BLOCK = re.compile(r"(?:[:{(\[]|=>|\bdo|\bthen|\bbegin)\s*$|^\s*#{1,6}\s+\w")
-_CLOSES_BLOCK = re.compile(r"^\s*(?:[})\]]|end\b|fi\b|done\b|esac\b)")
+_OPENS_BLOCK = lazy_compile(r"(?:[:{(\[]|=>|\bdo|\bthen|\bbegin)\s*$|^\s*#{1,6}\s+\w")
+_CLOSES_BLOCK = lazy_compile(r"^\s*(?:[})\]]|end\b|fi\b|done\b|esac\b)")
 
 
 def _edge_note(line: str, held: set[str], between: list[str]) -> bool:

@@ -29,7 +29,8 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
 CORE = {f"git_aiapply.{m}" for m in (
     "formats.", "add_only", "already", "anchors", "builds_on", "chatter", "code_style", "dates",
     "diff_groups", "diffstat", "divider_readings", "edit_report", "errors", "explanation",
-    "gather", "hashline", "limits", "locate", "matching", "message", "missing_file", "ops",
+    "gather", "hashline", "lazy_re", "limits", "locate", "matching", "message",
+    "missing_file", "ops",
     "overlay", "paths", "placeholders", "placer", "plan", "record", "restated", "text",
     "text_edits",
     "threeway", "tracked_names", "trailers")}
@@ -423,3 +424,15 @@ def test_the_checker_finds_a_function_nothing_uses(tmp_path):
 
 def test_no_function_of_the_package_is_there_only_for_the_tests():
     assert unused_functions(module_files()) == [], "move it to the tests, or remove it"
+
+
+def test_a_lazy_pattern_compiles_on_first_use_and_acts_as_the_pattern():
+    import re
+
+    from git_aiapply.lazy_re import lazy_compile
+
+    pattern = lazy_compile(r"(\w+)@(\w+)", re.IGNORECASE)
+    assert pattern._compiled is None  # nothing compiled at import
+    assert pattern.search("mail: A@B").groups() == ("A", "B")
+    assert pattern.sub(r"\2", "x@y") == "y" and pattern.pattern == r"(\w+)@(\w+)"
+    assert pattern.flags & re.IGNORECASE

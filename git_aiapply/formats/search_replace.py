@@ -30,6 +30,7 @@ another as aider applies them, ``locate.apply_edit``); an empty SEARCH creates t
 from __future__ import annotations
 
 import re
+from ..lazy_re import lazy_compile
 
 from ..errors import ParseError
 from ..ops import Source
@@ -42,19 +43,19 @@ NAME = "search-replace"
 
 # A fence line, indented or not (the stricter text.fence_open limits indentation to three
 # spaces; blocks inside list items are indented further).
-_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
+_FENCE = lazy_compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
 # Fence info strings that name a shell: a path-looking line inside such a fence is a
 # command, not a path.
 _SHELLS = {"bash", "sh", "shell", "console", "zsh", "fish", "ksh", "csh", "tcsh", "cmd", "bat",
            "batch", "powershell", "ps1", "pwsh", "terminal"}
 _LOOKBACK = 3  # lines that say something, as aider
-_LIST_ITEM = re.compile(r"(?:[-+]|\d{1,3}[.)])[ \t]+")  # '- ', '1. ', '2) ' before a path
+_LIST_ITEM = lazy_compile(r"(?:[-+]|\d{1,3}[.)])[ \t]+")  # '- ', '1. ', '2) ' before a path
 
 
 # aider's other fences (its ``all_fences``): a tag pair that does not occur in the files,
 # a language after the opening tag (``<source>python``).
 TAG_FENCES = ("source", "code", "pre", "codeblock", "sourcecode")
-_TAG_FENCE = re.compile(r"[ \t]*<(/?)(" + "|".join(TAG_FENCES) + r")>[ \t]*([^<>`]*?)[ \t]*",
+_TAG_FENCE = lazy_compile(r"[ \t]*<(/?)(" + "|".join(TAG_FENCES) + r")>[ \t]*([^<>`]*?)[ \t]*",
                         re.IGNORECASE)
 
 
@@ -102,11 +103,11 @@ def strip_path(line: str, sentences: bool = True) -> str | None:
 
 
 # 'File: x.py', '**Path:** x.py', '#### Filename: `x.py`': a label before the path
-_LABEL = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*(.+)",
+_LABEL = lazy_compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*(.+)",
                     re.IGNORECASE)
 # 'x.py (helper module)', '`x.py` (new file):' : the path, then a parenthesised remark
-_REMARK = re.compile(r"(\S+)[ \t]+\([^()]*\)[ \t]*:?")
-_BACKTICKED = re.compile(r"`([^`\s]+)`")
+_REMARK = lazy_compile(r"(\S+)[ \t]+\([^()]*\)[ \t]*:?")
+_BACKTICKED = lazy_compile(r"`([^`\s]+)`")
 
 
 def _prose_path(line: str, sentences: bool = True) -> str | None:
@@ -133,16 +134,16 @@ def _prose_path(line: str, sentences: bool = True) -> str | None:
 
 
 # where a clause begins or ends: punctuation, a sentence's '. ', a dash between words
-_SENTENCE_END = re.compile(r"[.!?](?=\s)")
-_CLAUSE_EDGE = re.compile(r"[;:!?,()\u2014\u2013]|\.(?=\s|$)|\s-\s")
+_SENTENCE_END = lazy_compile(r"[.!?](?=\s)")
+_CLAUSE_EDGE = lazy_compile(r"[;:!?,()\u2014\u2013]|\.(?=\s|$)|\s-\s")
 # what opens a clause about a file: optional sequence words, then a locative or edit
 # word, then optional 'the', 'file' ('Now in', 'Also edit the file', 'Same in')
-_ABOUT_WORDS = re.compile(
+_ABOUT_WORDS = lazy_compile(
     r"(?:(?:now|then|and|also|so|next|finally|first|lastly|same|but)\s+)*"
     r"(?:in|inside|within|for|to|update|edit|change|modify|open|fix|patch)\s+"
     r"(?:the\s+)?(?:file\s+)?", re.IGNORECASE)
 # a word that says the file is not the one to change: a contrast, a negation, a source
-_RULED_OUT = re.compile(
+_RULED_OUT = lazy_compile(
     r"\b(?:unlike|not|never|no|instead|except|rather|leave|leaving|left|keep|kept|"
     r"untouched|unchanged|as it is|as is|from|than|similar|same as|compar\w*|"
     r"cop(?:y|ies|ied)|mirror\w*|match\w*|differ\w*|based on|"
@@ -235,7 +236,7 @@ def stops_mid_word(line: str) -> bool:
 
 
 # one word ending a sentence: a capitalised word ('Done.'), or any word ending in ! ? …
-_SENTENCE_WORD = re.compile(r"[A-Z][a-z]*[.!?…]|\S*[!?…]")
+_SENTENCE_WORD = lazy_compile(r"[A-Z][a-z]*[.!?…]|\S*[!?…]")
 
 
 def _ends_a_sentence(stripped: str) -> bool:
@@ -248,7 +249,7 @@ def _ends_a_sentence(stripped: str) -> bool:
     return " " in words or _SENTENCE_WORD.fullmatch(words) is not None
 
 
-_LABEL_START = re.compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*\S*",
+_LABEL_START = lazy_compile(r"(?:file ?name|file ?path|file|path)[ \t]*[:\-\u2013\u2014][ \t]*\S*",
                           re.IGNORECASE)
 
 
@@ -322,7 +323,7 @@ def path_in_info(info: str) -> str | None:
 
 # a new file's name with spaces, not a sentence's end: words of letters, digits and
 # . _ - + @, one space between them, and an extension
-_NEW_NAME = re.compile(r"[\w.+@-]+(?: [\w.+@-]+)*\.\w{1,8}")
+_NEW_NAME = lazy_compile(r"[\w.+@-]+(?: [\w.+@-]+)*\.\w{1,8}")
 # what stands around a file's name in a sentence and is not part of it
 _TOKEN_EDGES = "`'\"*,.;:!?()[]{}<>"
 
@@ -667,7 +668,7 @@ def _edits(found) -> None:
 
 # a line introducing a list of the files an answer touched ('Modified files:', 'Files
 # changed:', '**Changed:**')
-_FILE_LIST_HEAD = re.compile(r"\W*(?:\w+\W+){0,3}?(?:files?|changed|modified|updated|edited|"
+_FILE_LIST_HEAD = lazy_compile(r"\W*(?:\w+\W+){0,3}?(?:files?|changed|modified|updated|edited|"
                              r"touched)\b[^:]*:\W*$", re.IGNORECASE)
 
 
