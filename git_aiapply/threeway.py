@@ -260,13 +260,10 @@ def edits_placed_by_base_lines(ops, current: Snapshot, at_base: Snapshot,
     for op in ops:
         if not isinstance(op, (EditFile, HashlineEdit, InsertText)):
             continue
-        try:
-            path = normalize(op.path)
-            now, then = current.entry(path), at_base.entry(path)
-        except ApplyError:
-            continue  # the planner refuses the path itself
-        if now is None or then is None or now[1] == then[1]:
+        changed = _changed_since_base(op, current, at_base, normalize)
+        if changed is None:
             continue
+        path, now, then = changed
         lines = FileText.from_bytes(now[1]).lines
         shared = _shared_top(lines, FileText.from_bytes(then[1]).lines)
         if isinstance(op, EditFile):
@@ -368,13 +365,10 @@ def edits_off_their_base_place(ops, current: Snapshot, at_base: Snapshot, normal
     for op in ops:
         if not isinstance(op, EditFile):
             continue
-        try:
-            path = normalize(op.path)
-            now, then = current.entry(path), at_base.entry(path)
-        except ApplyError:
-            continue  # the planner refuses the path itself
-        if now is None or then is None or now[1] == then[1] or is_binary(now[1]):
+        changed = _changed_since_base(op, current, at_base, normalize)
+        if changed is None or is_binary(changed[1][1]):
             continue
+        path, now, then = changed
         lines_now = FileText.from_bytes(now[1]).lines
         lines_then = FileText.from_bytes(then[1]).lines
         moved = _base_to_current(lines_then, lines_now, runs(then[1], now[1]) if runs
@@ -456,3 +450,16 @@ def _carried(moved, start: int, n: int, total: int) -> int | None:
     lo, hi = max(start - 1, 0), min(start + n + 1, total)
     at = moved(lo, hi - lo)
     return None if at is None else at + start - lo
+
+
+def _changed_since_base(op, current, at_base, normalize):
+    """(path, entry now, entry at the base) of the file ``op`` edits when it is in both and
+    changed since the base; None otherwise (a path the planner refuses included)."""
+    try:
+        path = normalize(op.path)
+        now, then = current.entry(path), at_base.entry(path)
+    except ApplyError:
+        return None  # the planner refuses the path itself
+    if now is None or then is None or now[1] == then[1]:
+        return None
+    return path, now, then
