@@ -55,7 +55,9 @@ class Syntax:
     opaque: str = ""  # regex of openers whose text is kept as written: heredocs, long strings
 
 
-_HEREDOC = r"<<<[ \t]*(['\"]?)[A-Za-z_]\w*\1|<<[~-]?(['\"]?)[A-Za-z_]\w*\2"
+# a heredoc's opener (`<<EOF`, `<<-'EOF'`, `<<~EOF`, PHP's `<<<EOT`), its word in group 2:
+# the text up to the word's line is kept as written, by the folding and the tabs alike
+HEREDOC_OPENER = r"(?<!<)<<<?[-~]?[ \t]*(['\"]?)([A-Za-z_][\w.]*)\1"
 _C_LIKE = Syntax(("//",), ("/*", "*/"))
 _JVM = Syntax(("//",), ("/*", "*/"), multiline=('"""',))
 _LANGUAGES = {
@@ -68,8 +70,8 @@ _LANGUAGES = {
     **dict.fromkeys((".java", ".kt", ".kts", ".scala", ".swift", ".dart", ".groovy"), _JVM),
     ".go": Syntax(("//",), ("/*", "*/"), multiline=("`",)),
     ".rs": Syntax(("//",), ("/*", "*/"), quotes=('"',)),  # 'a is a lifetime
-    ".rb": Syntax(("#",), regex=True, opaque=_HEREDOC),
-    ".php": Syntax(("//", "#"), ("/*", "*/"), opaque=_HEREDOC),
+    ".rb": Syntax(("#",), regex=True, opaque=HEREDOC_OPENER),
+    ".php": Syntax(("//", "#"), ("/*", "*/"), opaque=HEREDOC_OPENER),
     ".lua": Syntax(("--",), ("--[[", "]]"), opaque=r"\[=*\["),
     ".sql": Syntax(("--",), ("/*", "*/"), opaque=r"\$(?:[A-Za-z_]\w*)?\$"),
     **dict.fromkeys((".css", ".scss", ".less"), Syntax((), ("/*", "*/"))),
@@ -300,7 +302,7 @@ def _makefile_line(line: str, previous: str, depth: int, in_define: bool):
     return ("rule" if _is_rule(line) else "other"), depth, False
 
 
-_HEREDOC = lazy_compile(r"(?<!<)<<<?[-~]?[ \t]*(['\"]?)([A-Za-z_][\w.]*)\1")
+_HEREDOC = lazy_compile(HEREDOC_OPENER)
 
 
 def heredoc_bodies(seq: Sequence[str]) -> list[bool]:
