@@ -15,7 +15,7 @@ is not message"; message.py asks these):
 """
 from __future__ import annotations
 
-import re
+from .lazy_re import lazy_compile
 
 from .explanation import strip_markup
 
@@ -218,13 +218,16 @@ def split_model_trailers(explanation: str, is_closing) -> tuple[str, list[str]]:
 
 # --------------------------------------------------------------------------- controls
 
-# a terminal escape sequence (CSI) whole, or one control character other than LF and tab;
-# the classes do not overlap, so the match is linear
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# a terminal escape sequence whole (an OSC string such as a title or a hyperlink, up to its
+# BEL or ST; a CSI, with ESC [ or the one-byte CSI; any other ESC and its one byte), or one
+# control character other than LF and tab
+_CONTROL = lazy_compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x1b\x9b]\[?[0-?]*[ -/]*[@-~]"
+                        r"|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def drop_controls(text: str) -> str:
-    """``text`` without control characters (CRLF becomes LF), so that none reaches a
-    commit: git fsck refuses a NUL, and escape sequences would reach terminals."""
-    text = text.replace("\r\n", "\n")
+    """``text`` without control characters, so that none reaches a commit: git fsck
+    refuses a NUL, and escape sequences would reach terminals.  CRLF and a lone CR end a
+    line, as a terminal shows them."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     return _CONTROL.sub("", text)

@@ -141,8 +141,14 @@ def _after_preamble(words: list[str]) -> list[str] | None:
 
 
 def _is_closing(s: str) -> bool:
+    """A sentence (or line) of closing chat: it opens with it, or a clause of it does ("If
+    you hit a snag, let me know.") and it names no code.  The same words inside a clause
+    are content ("Callers may feel free to pass retries=5.")."""
     said = _normalize(s)
-    return said.startswith(_CLOSINGS) or any(chat in said for chat in _CHAT_ANYWHERE)
+    if said.startswith(_CLOSINGS):
+        return True
+    return "`" not in s and any(said.startswith(chat) or f", {chat}" in said
+                                for chat in _CHAT_ANYWHERE)
 
 
 def _without_closings(text: str) -> str:
