@@ -176,35 +176,50 @@ def _plain_path(path: str) -> str:
 
 
 def _same_file(a: str, b: str) -> bool:
-    """One path names the other (an agent's absolute path, the answer's relative one)."""
+    """One path names the other: the same path, or an agent's absolute path ending in the
+    answer's relative one (``/testbed/src/util.py``, ``src/util.py``).  Two relative paths
+    are one file only when equal: ``util.py`` is not ``src/util.py``."""
     a, b = _plain_path(a), _plain_path(b)
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+    if a == b:
+        return True
+    if a.startswith("/") != b.startswith("/"):
+        absolute, relative = (a, b) if a.startswith("/") else (b, a)
+        return absolute.endswith("/" + relative)
+    return False
 
 
 def _blocks_for_other_files(text: str, files) -> str:
     """``text`` less its prose after the last block and its blocks that edit ``files``
-    ("" when no block for another file is left).  Text whose blocks cannot be read is
-    kept whole, so the parser reports them rather than losing them silently."""
-    from .formats import parse_response
+    ("" when no block for another file is left).  A block goes or stays with its fence
+    (the scanner's wrappers), so no fence is left open or empty.  Text whose blocks cannot
+    be read is kept whole, so the parser reports them rather than losing them silently."""
     from .errors import ParseError
+    from .formats import selected_formats
+    from .formats.scan import scan_blocks
 
     if files is None:
         return ""
     text = normalize_newlines(text)
     try:
-        blocks = parse_response(text).blocks
+        found = scan_blocks(text, selected_formats(None))
     except (ParseError, ApplyError):
         return text
     parts, pos, end = [], 0, 0
-    for block in sorted(blocks, key=lambda b: b.start):
+    for block in sorted(found.blocks, key=lambda b: b.start):
+        start, stop = _with_fence(block, found.wrappers)
         if any(_same_file(p, f) for p in _block_paths(block) for f in files):
-            parts.append(text[pos:block.start])
-            pos = block.start
+            parts.append(text[pos:start])
         else:
-            parts.append(text[pos:block.end])
-            end = len("".join(parts))
-        pos = block.end
+            parts.append(text[pos:stop])
+            end = sum(map(len, parts))
+        pos = stop
     return "".join(parts)[:end].strip("\n") + "\n" if end else ""
+
+
+def _with_fence(block, wrappers) -> tuple[int, int]:
+    """The span of ``block`` with the innermost fence (or heredoc) around it."""
+    around = [(a, z) for a, z in wrappers if a <= block.start and block.end <= z]
+    return min(around, key=lambda span: span[1] - span[0]) if around else (block.start, block.end)
 
 
 def _block_paths(block) -> set:

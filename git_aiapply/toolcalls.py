@@ -33,6 +33,7 @@ from .record import record, replace
 from .agent_tools import agent_tool_ops
 
 from .errors import ApplyError, Problem
+from .text import normalize_newlines
 from .ops import DeleteFile, EditFile, InsertText, NewFile, Operation, RenameFile, ReplaceText, Source
 
 # the input kind, as AI-Format and --json name it (the planner's word too: the core's)
@@ -274,9 +275,17 @@ def _heredoc_patch(script: str) -> str | None:
     """The script itself when it is nothing but an apply_patch heredoc: anything else
     around it (a `cd`, a pipe) would change what the patch means."""
     words = script.strip().split(None, 1)
-    if words and words[0] in APPLY_PATCH_TOOLS and "*** Begin Patch" in script:
-        return script
-    return None
+    if not (words and words[0] in APPLY_PATCH_TOOLS and "*** Begin Patch" in script):
+        return None
+    from .formats.apply_patch import heredoc_delimiter
+
+    lines = script.strip().split("\n")
+    word = heredoc_delimiter(lines[0])
+    if word is not None:
+        end = next((k for k, line in enumerate(lines) if k and line.strip() == word), None)
+        if end is not None and any(line.strip() for line in lines[end + 1:]):
+            return None  # a command after the patch (`sed -i ...`) changes what it made
+    return script
 
 
 def _apply_patch_text(call: ToolCall, text: str) -> list[Operation]:
@@ -284,7 +293,7 @@ def _apply_patch_text(call: ToolCall, text: str) -> list[Operation]:
     from .formats import parse_response
 
     try:
-        parsed = parse_response(text.replace("\r\n", "\n"), only="apply-patch")
+        parsed = parse_response(normalize_newlines(text), only="apply-patch")
     except ApplyError as e:
         raise _relabel(e, call) from None
     if not parsed.ops:
@@ -363,7 +372,7 @@ def _v4a_body(diff: str) -> tuple[list[str], int]:
     """A V4A diff's lines without its final newline and without an apply-patch envelope
     around them (as models sometimes send it), and how many header lines were dropped
     (problems' line numbers are the diff's)."""
-    body = diff.replace("\r\n", "\n").split("\n")
+    body = normalize_newlines(diff).split("\n")
     if body and body[-1] == "":
         body.pop()  # the diff's final newline
     dropped = 0

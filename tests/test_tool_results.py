@@ -182,3 +182,30 @@ def test_codex_failed_outputs_leave_their_call_out(kind, call, output):
     ]
     _text, calls = _calls(items)
     assert [c.call_id for c in calls] == ["b"]
+
+
+# --------------------------------------------------------------- what a rejected call takes
+
+def test_a_rejected_calls_file_is_named_exactly_not_by_a_suffix():
+    from git_aiapply.tool_results import _same_file
+
+    assert _same_file("/testbed/src/util.py", "src/util.py")  # an agent's absolute path
+    assert _same_file("./src/util.py", "src/util.py")
+    assert not _same_file("src/util.py", "util.py")  # another file of the same name
+    assert not _same_file("/a/util.py", "/b/util.py")
+
+
+@pytest.mark.parametrize("fence", ["```", "````", "~~~"])
+def test_a_kept_block_keeps_its_fence_and_a_dropped_one_leaves_none(fence):
+    from git_aiapply.formats import parse_response
+    from git_aiapply.tool_results import _blocks_for_other_files
+
+    diff = (f"{fence}diff\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-hi\n+bye\n{fence}\n")
+    other = (f"src/a.py\n{fence}python\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
+             f"{fence}\n")
+    text = "First the docs.\n\n" + diff + "\nThen the code:\n\n" + other + "I'll also ...\n"
+    kept = _blocks_for_other_files(text, frozenset({"src/a.py"}))
+    assert [op.path for op in parse_response(kept).ops] == ["b.txt"]  # fence closed
+    kept = _blocks_for_other_files(text, frozenset({"b.txt"}))
+    assert [op.path for op in parse_response(kept).ops] == ["src/a.py"]
+    assert fence + "diff" not in kept  # no empty fence left behind

@@ -559,3 +559,15 @@ def test_extract_answer_is_a_plain_function():
     a = extract_answer({"output": [{"type": "custom_tool_call", "call_id": "c", "name": "apply_patch",
                                     "input": "*** Begin Patch\n*** End Patch"}]})
     assert a.shape == "OpenAI Responses" and a.texts == [] and a.calls[0].name == "apply_patch"
+
+
+def test_a_shell_apply_patch_followed_by_another_command_is_not_read_as_the_patch():
+    # the command after the heredoc (`sed -i`) changes what the patch made: refused, as
+    # any script that is more than the heredoc
+    from git_aiapply.toolcalls import _heredoc_patch
+
+    patch = ("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.txt\n@@\n-hi\n+bye\n"
+             "*** End Patch\nEOF\n")
+    assert _heredoc_patch(patch) == patch
+    assert _heredoc_patch(patch + "\n") == patch + "\n"
+    assert _heredoc_patch(patch + "sed -i s/bye/ciao/ a.txt\n") is None

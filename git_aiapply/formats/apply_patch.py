@@ -92,7 +92,7 @@ def _is_marker(line: str, kind: str) -> bool:
     return h is not None and h.kind == kind
 
 
-def _heredoc_delimiter(line: str) -> str | None:
+def heredoc_delimiter(line: str) -> str | None:
     """The delimiter when ``line`` is a heredoc opener such as ``apply_patch <<'EOF'``."""
     m = _HEREDOC_RE.fullmatch(line.strip())
     return m.group(2) if m else None
@@ -148,7 +148,7 @@ class ApplyPatch(Format):
         # A heredoc wrapper around the patch belongs to the block.
         span_start, span_last = i, end
         if i - 1 >= scan.floor:
-            delimiter = _heredoc_delimiter(lines[i - 1])
+            delimiter = heredoc_delimiter(lines[i - 1])
             if delimiter is not None:
                 span_start = i - 1
                 if end + 1 < len(lines) and lines[end + 1].strip() == delimiter:

@@ -43,7 +43,8 @@ NAME = "search-replace"
 
 # A fence line, indented or not (the stricter text.fence_open limits indentation to three
 # spaces; blocks inside list items are indented further).
-_FENCE = lazy_compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
+# read on every line of every response: compiled at import, not on first use (lazy_re)
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*")
 # Fence info strings that name a shell: a path-looking line inside such a fence is a
 # command, not a path.
 _SHELLS = {"bash", "sh", "shell", "console", "zsh", "fish", "ksh", "csh", "tcsh", "cmd", "bat",
@@ -55,7 +56,7 @@ _LIST_ITEM = lazy_compile(r"(?:[-+]|\d{1,3}[.)])[ \t]+")  # '- ', '1. ', '2) ' b
 # aider's other fences (its ``all_fences``): a tag pair that does not occur in the files,
 # a language after the opening tag (``<source>python``).
 TAG_FENCES = ("source", "code", "pre", "codeblock", "sourcecode")
-_TAG_FENCE = lazy_compile(r"[ \t]*<(/?)(" + "|".join(TAG_FENCES) + r")>[ \t]*([^<>`]*?)[ \t]*",
+_TAG_FENCE = re.compile(r"[ \t]*<(/?)(" + "|".join(TAG_FENCES) + r")>[ \t]*([^<>`]*?)[ \t]*",
                         re.IGNORECASE)
 
 
