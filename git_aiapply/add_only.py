@@ -39,12 +39,14 @@ def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
         return (f"its header '@@ -0,0' says the file is empty (as a new file's diff does), "
                 f"but the file has {_lines(len(lines))}; git apply refuses such a hunk too",
                 _REWRITE_HINT)
-    restated, nonblank = restated_lines(h.new, lines)
     # a stated line ('@@ -6,0') says where: an addition there may well repeat lines of the
     # file (a second service copied from the first); it is the file written again only
-    # when it also starts as the file starts
-    if restated and restated >= RESTATED_SHARE * nonblank \
-            and (h.line_hint is None or _starts_as(h.new, lines)):
+    # when it also starts as the file starts (asked first: it is cheap, and `diff -U0`
+    # output has a thousand such hunks)
+    if h.line_hint is not None and not _starts_as(h.new, lines):
+        return None
+    restated, nonblank = restated_lines(h.new, lines)
+    if restated and restated >= RESTATED_SHARE * nonblank:
         return (f"it restates the file: with no anchor, context or removed line, its "
                 f"{len(h.new)} added lines hold {restated} of the file's {nonblank} lines "
                 "(blank and bracket-only lines aside), so it looks like the whole new "
@@ -63,9 +65,22 @@ def restated_lines(added: Sequence[str], lines: Sequence[str]) -> tuple[int, int
     """(how many of the file's ``lines`` the ``added`` lines restate, counted as a
     multiset with surrounding whitespace ignored; how many lines the file has), counting
     only lines with a letter or digit (a '}' or a blank line is in every file)."""
-    have = Counter(filter(_says_something, map(str.strip, lines)))
+    have = _file_counts(lines)
     given = Counter(filter(_says_something, map(str.strip, added)))
     return sum((have & given).values()), sum(have.values())
+
+
+# the last file counted: a file's context-free hunks are judged one after another
+_COUNTED: list = [None, 0, Counter()]
+
+
+def _file_counts(lines: Sequence[str]) -> Counter:
+    """The lines of the file that say something, counted once per file, not per hunk."""
+    last, size, counts = _COUNTED
+    if last is not lines or size != len(lines):
+        counts = Counter(filter(_says_something, map(str.strip, lines)))
+        _COUNTED[:] = [lines, len(lines), counts]
+    return counts
 
 
 def _starts_as(added: Sequence[str], lines: Sequence[str]) -> bool:

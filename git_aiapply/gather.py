@@ -45,6 +45,13 @@ def gather_edits(ops: list[Operation], normalize, file_named=None) -> list[Opera
     open_at: dict[str, int] = {}  # path -> index in ``out`` of its gathered EditFile
     for op in ops:
         paths = _touched_paths(op, normalize, file_named)
+        if isinstance(op, EditFile) and op.text_if_missing is not None:
+            # it may create its file (aider's udiff): it closes its path's group, so that
+            # later sections apply to what it made, in order, and are never lost in it
+            for p in paths:
+                open_at.pop(p, None)
+            out.append(op)
+            continue
         if isinstance(op, EditFile) and paths:
             at = open_at.get(paths[0])
             if at is not None:

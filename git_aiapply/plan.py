@@ -553,7 +553,8 @@ class _Planner(MoveChecks):
             if path is None:
                 return
             if self.missing(path):  # aider's udiff: all '+' lines for a new path create it
-                return self.new_file(NewFile(path, op.text_if_missing, op.source, replace=False))
+                return self.new_file(NewFile(path, op.text_if_missing, op.source, replace=False,
+                                             says_new=False))
         opened = self.open_file(op.path, op.source, "patch")
         if opened is None:
             return

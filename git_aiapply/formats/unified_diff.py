@@ -589,7 +589,11 @@ def _new_file(sec: _Section, path: str, mode: int | None) -> NewFile:
 
 def _added_text(hunks: list[Hunk]) -> str | None:
     """The text of hunks that only add lines (a blank line without its '+' counts, as in a
-    new file's diff), or None when any line is context or removed."""
+    new file's diff), or None when any line is context or removed, or a header says the
+    file already has lines (``@@ -12,0``: an addition after line 12 of a file, not a new
+    file; ``-0,0`` and the common slip ``-1,0`` stand for an empty one)."""
+    if any(h.line_hint is not None and h.line_hint > 1 for h in hunks):
+        return None
     added: list[str] = []
     for h in hunks:
         for tag, content in h.lines:

@@ -57,3 +57,42 @@ def test_the_created_file_holds_exactly_the_added_lines(lines):
     body = "".join("+" + ln + "\n" for ln in lines)
     p = plan(_diff("new.py", "new.py", body), M)
     assert p.final["new.py"].data == "".join(ln + "\n" for ln in lines).encode()
+
+
+def test_a_header_past_line_one_names_an_existing_file_not_a_new_one():
+    # '@@ -12,0' adds after line 12 of a file that has lines: on a missing (misspelled)
+    # path it is refused, never a new file holding a fragment
+    with pytest.raises(ApplyError, match="no such file"):
+        plan(_diff("a/utils.py", "b/utils.py", "+x = 1\n+y = 2\n", "@@ -12,0 +13,2 @@"), M)
+
+
+def test_a_created_file_named_like_a_tracked_one_elsewhere_is_refused(tmp_path):
+    # the same rule as a whole file's (whole_write.namesake_refusal): a diff that creates
+    # util.py while src/util.py is tracked most likely meant that file
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = tmp_path / "r"
+    run = lambda *a, **k: subprocess.run(a, cwd=repo, capture_output=True, text=True, **k)
+    repo.mkdir()
+    run("git", "init", "-q")
+    (repo / "src").mkdir()
+    (repo / "src" / "util.py").write_text("def once(x):\n    return x\n")
+    run("git", "add", ".")
+    run("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    (repo / "r.md").write_text(_diff("util.py", "util.py", "+def twice(x):\n+    return 2 * x\n"))
+    ai_apply = Path(sys.executable).with_name("git-ai-apply")
+    r = run(str(ai_apply), "r.md", env={**__import__("os").environ, "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
+    assert r.returncode == 1 and "src/util.py" in r.stderr
+    assert not (repo / "util.py").exists()
+    assert run("git", "status", "--porcelain").stdout.strip() == "?? r.md"
+
+
+def test_a_later_section_of_the_created_file_applies_to_what_it_made():
+    first = _diff("util.py", "util.py", "+def f():\n+    return 1\n", "@@ -0,0 +1,2 @@")
+    second = ("\nAnd a second helper:\n\n```diff\n--- util.py\n+++ util.py\n@@ -1,2 +1,4 @@\n"
+              " def f():\n     return 1\n+def g():\n+    return 2\n```\n")
+    p = plan(first + second, M)
+    assert p.final["util.py"].data == b"def f():\n    return 1\ndef g():\n    return 2\n"
