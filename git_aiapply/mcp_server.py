@@ -142,11 +142,14 @@ _TOOL = re.compile(rb'"name"\s*:\s*"(apply_response|check_response)"')
 _PEEK = 64 * 1024  # where a message's id and tool name are looked for
 
 
-def too_large_stand_in(head: bytes, limit: int) -> bytes:
-    """The message that stands in for one longer than ``limit`` (``head``: its start):
-    the same call of the same tool with the marker as its response, or a request of no
-    method with the same id; nothing for a notification (no id: no one waits)."""
+def too_large_stand_in(head: bytes, limit: int, tail: bytes = b"") -> bytes:
+    """The message that stands in for one longer than ``limit`` (``head``: its start,
+    ``tail``: its end, where a client may have put the id after the params): the same
+    call of the same tool with the marker as its response, or a request of no method with
+    the same id; nothing for a notification (no id: no one waits)."""
     found = _ID.search(head)
+    if found is None:
+        found = next(reversed(list(_ID.finditer(tail))), None)  # the last key: top level
     if found is None:
         return b""
     req_id = found.group(1)
@@ -176,6 +179,9 @@ class BoundedLines(io.RawIOBase):
         self.ready = bytearray()  # whole lines to hand out
         self.skipping = False
         self.eof = False
+        self.line_limit = None  # the limit, asked once when a line starts
+        self.too_large: tuple[bytes, int] | None = None  # (head, limit) of a line skipped
+        self.tail = bytearray()  # the end of the line skipped: its id may stand there
 
     def readable(self) -> bool:
         return True
@@ -194,7 +200,9 @@ class BoundedLines(io.RawIOBase):
     def _take(self, chunk: bytes) -> None:
         if not chunk:
             self.eof = True
-            if not self.skipping:
+            if self.skipping:
+                self._skip(b"", True)  # the line ends with the input
+            else:
                 self.ready += self.line
             self.line.clear()
             return
@@ -203,17 +211,35 @@ class BoundedLines(io.RawIOBase):
             piece = chunk if newline < 0 else chunk[:newline + 1]
             chunk = b"" if newline < 0 else chunk[newline + 1:]
             if self.skipping:
-                self.skipping = newline < 0
+                self._skip(piece, newline >= 0)
                 continue
-            limit = self.limit()
+            if not self.line:
+                self.line_limit = self.limit()
+            limit = self.line_limit
             self.line += piece
             if limit is not None and len(self.line) > limit:
-                self.ready += too_large_stand_in(bytes(self.line[:_PEEK]), limit)
+                self.too_large = (bytes(self.line[:_PEEK]), limit)
+                self.tail = bytearray(self.line[-_TAIL:])
                 self.line.clear()
-                self.skipping = newline < 0
+                self.skipping = True
+                self._skip(b"", newline >= 0)
             elif newline >= 0:
                 self.ready += self.line
                 self.line.clear()
+
+    def _skip(self, piece: bytes, ends: bool) -> None:
+        """The rest of a line over the limit: only its last bytes are kept; at its end
+        the stand-in is answered (its id from the start, else from the end)."""
+        self.tail += piece
+        del self.tail[:-_TAIL]
+        if ends:
+            head, limit = self.too_large
+            self.ready += too_large_stand_in(head, limit, bytes(self.tail))
+            self.skipping, self.too_large = False, None
+            self.tail.clear()
+
+
+_TAIL = 4096  # bytes of a skipped line's end kept for its id
 
 
 def bound_standard_input(session) -> None:

@@ -18,8 +18,10 @@ def run(params: dict) -> None:
         _run(params)
     except FatalError as e:
         if params["as_json"]:  # an agent reads why, and whose fault it is, from the JSON
+            from ..pipeline import fatal_outcome
+
             names = params["responses"] or ("-",)
-            o = _fatal_outcome(names[0], e, params["verbose"])
+            o = fatal_outcome(names[0], e, params["verbose"])
             _print_json([o], lines=len(names) > 1)  # several: JSON Lines, one line
         raise
 
@@ -125,7 +127,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
     """Apply the responses in order, each its own commit; stop at the first refusal.  With
     --check or --diff each response is judged on top of the ones before it, as the real
     run would apply it."""
-    from ..pipeline import Outcome, Status, apply_one
+    from ..pipeline import Outcome, Status, apply_one, fatal_outcome
     from ..response import blank_response, read_response
 
     outcomes = []
@@ -144,7 +146,7 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
                 o = apply_one(repo, resp, opts, editor=edit_message, color=color,
                               after=earlier if (opts.check or opts.diff) else None)
         except FatalError as e:
-            o = _fatal_outcome(name, e, opts.verbose)
+            o = fatal_outcome(name, e, opts.verbose)
         except KeyboardInterrupt:
             _interrupted(repo, opts, before, outcomes, show, resp or name, len(inputs))
             raise
@@ -163,12 +165,6 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
             code = o.exit_code
             break  # later responses usually build on earlier ones
     return outcomes, code
-
-
-def _fatal_outcome(name, e: FatalError, verbose: bool = False):
-    from ..pipeline import fatal_outcome
-
-    return fatal_outcome(name, e, verbose)
 
 
 def _ref_state(repo, opts):

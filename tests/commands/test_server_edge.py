@@ -230,3 +230,39 @@ def test_mcp_answers_a_call_over_the_limit_with_a_tool_error(repo):
                                       ("check_response", {"response": LOUDER_BETA})])
     assert big.is_error and "request is more than" in big.content[0].text
     assert not fine.is_error and json.loads(fine.content[0].text)["status"] == "would-apply"
+
+
+def test_an_mcp_message_over_the_limit_with_its_id_last_is_still_answered():
+    # JSON keys come in any order: the id after a huge params object is found at the end
+    # of the line, so the caller is answered rather than left waiting
+    call = {"jsonrpc": "2.0", "method": "tools/call",
+            "params": {"name": "apply_response", "arguments": {"response": "x" * 500_000,
+                                                               "id": "inner"}}, "id": 9}
+    lines, raw = _bounded_lines(json.dumps(call).encode() + b"\n", 10_000)
+    got = [json.loads(line) for line in lines]
+    assert [m["id"] for m in got] == [9] and got[0]["params"]["name"] == "apply_response"
+    assert len(raw.tail) == 0 and raw.too_large is None
+
+
+def test_the_line_limit_is_asked_once_per_line_not_per_piece():
+    asked = []
+
+    def limit():
+        asked.append(1)
+        return 10_000
+
+    import threading
+
+    from git_aiapply.mcp_server import BoundedLines
+
+    r, w = os.pipe()
+    data = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping",
+                        "params": {"pad": "y" * 300_000}}) + "\n" + '{"id": 2}\n').encode()
+    writer = threading.Thread(target=lambda: os.fdopen(w, "wb").write(data) and None)
+    writer.start()
+    try:
+        io.TextIOWrapper(io.BufferedReader(BoundedLines(r, limit)), encoding="utf-8").readlines()
+    finally:
+        writer.join()
+        os.close(r)
+    assert len(asked) == 2  # one per line, not one per 64 KiB piece
