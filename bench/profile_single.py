@@ -6,7 +6,7 @@
 Measures, as medians of alternated runs on the synthetic repository of bench/synth.py:
 the whole command (`git ai-apply -q R`) against `git apply --index D && git commit`,
 and its phases on their own: a bare Python start, `import pygit2`, the command's own
-imports (`import git_aiapply.main` and what the apply path loads), libgit2's index read
+imports (`import git_aiapply.cli.main` and what the apply path loads), libgit2's index read
 (it verifies the index's SHA-1 checksum on every read), libgit2's index write, and git's
 own index read and write (`git update-index --really-refresh` skips nothing: it reads and
 writes the whole index) for comparison.  Prints a table for bench/results.md.
@@ -108,11 +108,11 @@ def main(argv=None) -> int:
             add(name, fn())
         add("python -c pass (interpreter start)", timed([python, "-c", "pass"], repo, env))
         add("python -c 'import pygit2'", timed([python, "-c", "import pygit2"], repo, env))
-        add("python -c 'import git_aiapply.main, git_aiapply.pipeline, git_aiapply.git, "
-            "git_aiapply.formats, git_aiapply.plan, git_aiapply.message' (start + every import "
+        add("python -c 'import git_aiapply.cli.main, git_aiapply.run.pipeline, git_aiapply.git, "
+            "git_aiapply.formats, git_aiapply.plan.plan, git_aiapply.message.message' (start + every import "
             "of the apply path)",
-            timed([python, "-c", "import git_aiapply.main, git_aiapply.pipeline, git_aiapply.git, "
-                   "git_aiapply.formats, git_aiapply.plan, git_aiapply.message"], repo, env))
+            timed([python, "-c", "import git_aiapply.cli.main, git_aiapply.run.pipeline, git_aiapply.git, "
+                   "git_aiapply.formats, git_aiapply.plan.plan, git_aiapply.message.message"], repo, env))
         add("git update-index --really-refresh (git: read + write the index)",
             timed(["git", "update-index", "-q", "--really-refresh"], repo, env))
     reset()

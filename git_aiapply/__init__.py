@@ -15,9 +15,9 @@ __version__ = "0.1.0"
 
 # name -> module that defines it
 _EXPORTS = {
-    "apply": "api", "check": "api", "parse": "api", "show": "api", "undo": "api",
-    "session": "api", "Session": "api", "Result": "api", "FileResult": "api",
-    "ErrorDetail": "api", "NearbyLine": "api", "Parsed": "api", "InvalidOptions": "api",
+    "apply": "doors.api", "check": "doors.api", "parse": "doors.api", "show": "doors.api", "undo": "doors.api",
+    "session": "doors.api", "Session": "doors.api", "Result": "doors.api", "FileResult": "doors.api",
+    "ErrorDetail": "doors.api", "NearbyLine": "doors.api", "Parsed": "doors.api", "InvalidOptions": "doors.api",
     "ApplyError": "errors", "FatalError": "errors", "UsageError": "errors",
     "Problem": "errors",
 }
@@ -33,19 +33,19 @@ __all__ = [
 # at run time they stay lazy, and `typing` is not imported.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .api import ErrorDetail as ErrorDetail
-    from .api import FileResult as FileResult
-    from .api import InvalidOptions as InvalidOptions
-    from .api import NearbyLine as NearbyLine
-    from .api import Parsed as Parsed
-    from .api import Result as Result
-    from .api import Session as Session
-    from .api import apply as apply
-    from .api import check as check
-    from .api import parse as parse
-    from .api import session as session
-    from .api import show as show
-    from .api import undo as undo
+    from .doors.api import ErrorDetail as ErrorDetail
+    from .doors.api import FileResult as FileResult
+    from .doors.api import InvalidOptions as InvalidOptions
+    from .doors.api import NearbyLine as NearbyLine
+    from .doors.api import Parsed as Parsed
+    from .doors.api import Result as Result
+    from .doors.api import Session as Session
+    from .doors.api import apply as apply
+    from .doors.api import check as check
+    from .doors.api import parse as parse
+    from .doors.api import session as session
+    from .doors.api import show as show
+    from .doors.api import undo as undo
     from .errors import ApplyError as ApplyError
     from .errors import FatalError as FatalError
     from .errors import Problem as Problem

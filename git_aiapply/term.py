@@ -1,6 +1,8 @@
 """How the command talks to the terminal, as git does: lines with control characters
-escaped, errors as ``error:`` / ``fatal:`` with git's exit codes, colour and the pager for
-``--diff``.  No click here (start-up time)."""
+escaped, errors as ``error:`` / ``fatal:`` with git's exit codes, aligned tables.  A shared
+base: the command line, the workflows and the front doors print through it; git's pager and
+colours, which read the repository's config, are in cli/pager.py.  No click here (start-up
+time)."""
 from __future__ import annotations
 
 import os
@@ -99,81 +101,6 @@ def guarded(fn, *args, **kwargs) -> None:
 
             traceback.print_exc()
         sys.exit(1)
-
-
-def _color_setting(repo, key: str) -> str | None:
-    value = repo.config_get(key)
-    if value is None:
-        return None
-    v = str(value).strip().lower()
-    if v in ("always",):
-        return "always"
-    if v in ("never", "false", "no", "off", "0"):
-        return "never"
-    return "auto"  # auto, true, yes, on, 1: colour on a terminal (git's meaning since 1.8.4)
-
-
-def diff_color(repo, stream=None) -> bool:
-    """Whether a diff printed to ``stream`` (stdout) gets git's colours: color.diff, then
-    color.ui (default auto: only on a terminal, and never when TERM is dumb)."""
-    stream = stream or sys.stdout
-    setting = _color_setting(repo, "color.diff") or _color_setting(repo, "color.ui") or "auto"
-    if setting == "always":
-        return True
-    if setting == "never":
-        return False
-    return stream.isatty() and os.environ.get("TERM", "dumb") != "dumb"
-
-
-def pager_command(repo) -> str | None:
-    """git's pager: GIT_PAGER, core.pager, PAGER, then less; None for no pager."""
-    env = os.environ
-    pager = env.get("GIT_PAGER")
-    if pager is None:
-        pager = repo.config_get("core.pager")
-    if pager is None:
-        pager = env.get("PAGER")
-    if pager is None:
-        pager = "less"
-    pager = pager.strip()
-    if not pager or pager == "cat":
-        return None
-    return pager
-
-
-def print_paged(text: str) -> None:
-    """Print ``text`` to stdout, through git's pager when stdout is a terminal (with
-    git's defaults LESS=FRX and LV=-c, so a short diff does not wait for a key)."""
-    if not text:
-        return
-    pager = None
-    if sys.stdout.isatty():
-        try:
-            from .git.repo import Repo
-
-            pager = pager_command(Repo("."))
-        except Exception:
-            pager = None
-    if pager is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    import subprocess  # only with a pager: start-up time
-
-    env = dict(os.environ)
-    env.setdefault("LESS", "FRX")
-    env.setdefault("LV", "-c")
-    sys.stdout.flush()
-    try:
-        p = subprocess.Popen(["sh", "-c", pager], stdin=subprocess.PIPE, env=env)
-    except OSError:
-        sys.stdout.write(text)
-        return
-    try:
-        p.communicate(text.encode("utf-8", "surrogateescape"))
-    except BrokenPipeError:
-        pass
-    p.wait()
 
 
 def table_lines(rows: list[tuple[str, ...]], wrap_last: bool = False) -> list[str]:

@@ -6,7 +6,7 @@ Each child is a real, separate process: it gets the run's environment, working f
 argument list and standard streams (files, as a pipe gives them: not a terminal), executes
 again the modules whose top level reads the environment (found by reading the package's
 source: the fault injection of the crash-safety tests), and runs the console script's
-entry point, ``git_aiapply.main:run``, to its end: exit code, uncaught exception and
+entry point, ``git_aiapply.cli.main:run``, to its end: exit code, uncaught exception and
 death by a signal (SIGKILL faults) are those of the process itself.  What the child does
 not share with an `exec` of the script: the interpreter's start-up (one hash seed for
 every run), modules already imported (the command imports some lazily, for its start-up
@@ -51,7 +51,7 @@ def _receive(stream):
 
 
 def _preload() -> None:
-    """The dependencies, imported as git_aiapply/startup.py imports pygit2 (CA file
+    """The dependencies, imported as git_aiapply/cli/startup.py imports pygit2 (CA file
     hidden), and the standard modules the command uses."""
     saved = os.environ.get("SSL_CERT_FILE")
     os.environ["SSL_CERT_FILE"] = os.devnull
@@ -134,7 +134,7 @@ def _child(req) -> None:
 
     for name in _REREAD:
         importlib.reload(sys.modules[name])
-    from git_aiapply.main import run
+    from git_aiapply.cli.main import run
 
     try:
         run()  # the console script: sys.exit(run())

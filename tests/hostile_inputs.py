@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
-from git_aiapply.response import normalize_newlines, read_response
+from git_aiapply.answer.response import normalize_newlines, read_response
 
 
 def parse_or_refuse(text: str) -> None:
@@ -67,7 +67,7 @@ PATHOLOGICAL = {
 
 
 def locate_unique(n: int) -> None:
-    from git_aiapply.locate import apply_hunks
+    from git_aiapply.locate.locate import apply_hunks
     from git_aiapply.ops import Hunk
     from git_aiapply.text import FileText, encode
 
@@ -78,7 +78,7 @@ def locate_unique(n: int) -> None:
 
 
 def locate_ambiguous(n: int) -> None:
-    from git_aiapply.locate import apply_hunks
+    from git_aiapply.locate.locate import apply_hunks
     from git_aiapply.ops import Hunk
     from git_aiapply.text import FileText, encode
 
@@ -91,7 +91,7 @@ def locate_ambiguous(n: int) -> None:
 
 
 def message_from_prose(n: int) -> None:
-    from git_aiapply.message import build_message
+    from git_aiapply.message.message import build_message
 
     def message(explanation: str) -> str:
         return build_message(explanation, formats=["apply-patch"], response_id="0123456789abcdef",

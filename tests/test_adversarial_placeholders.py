@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.placeholders import placeholder_lines
+from git_aiapply.verify.placeholders import placeholder_lines
 
 _PLACEHOLDERS = ["# ...", "// ... existing code ...", "    # ...", "<!-- ... -->", "..."]
 _CODE = st.lists(st.from_regex(r"[a-z]{1,6} = [0-9]{1,3}", fullmatch=True),

@@ -14,11 +14,11 @@ from hypothesis import given, settings, strategies as st
 from git_aiapply.errors import ApplyError
 from git_aiapply.ops import NewFile, ReplaceText, Source
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import make_plan
-from git_aiapply.response import read_response
+from git_aiapply.plan.plan import make_plan
+from git_aiapply.answer.response import read_response
 from git_aiapply.text import FileText
-from git_aiapply.text_edits import apply_text_edit
-from git_aiapply.toolcalls import ToolCall, call_ops, is_edit_call, parse_with_tools
+from git_aiapply.locate.text_edits import apply_text_edit
+from git_aiapply.answer.toolcalls import ToolCall, call_ops, is_edit_call, parse_with_tools
 
 
 def anthropic(name: str, args: dict) -> dict:

@@ -12,8 +12,8 @@ from hypothesis import given, settings, strategies as st
 from conftest import GitRepo
 from git_aiapply.errors import ApplyError
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import make_plan
-from git_aiapply.toolcalls import ToolCall, call_ops
+from git_aiapply.plan.plan import make_plan
+from git_aiapply.answer.toolcalls import ToolCall, call_ops
 
 
 class _Files:

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import GitRepo
-from git_aiapply.already import missing_edit
+from git_aiapply.verify.already import missing_edit
 from git_aiapply.formats import parse_response
 
 RESPONSE = """Shout the greeting and drop the old note.

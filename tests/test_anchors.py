@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.anchors import Nesting, block_extent
+from git_aiapply.locate.anchors import Nesting, block_extent
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
 
@@ -318,7 +318,7 @@ def test_a_chunk_that_changes_its_anchor_line_changes_exactly_that_function(name
 def find_anchor_reference(lines, anchor, start, end=None):
     """The rule as BEHAVIOR.md §3 words it, read line by line: equal, else a prefix where
     an identifier cannot go on; whitespace around ignored, then punctuation folded."""
-    from git_aiapply.matching import fold_punctuation
+    from git_aiapply.locate.matching import fold_punctuation
     span = lines[start:end]
     for norm in (str.strip, lambda s: fold_punctuation(s).strip()):
         w = norm(anchor)
@@ -339,7 +339,7 @@ LINE_TEXT = st.text(alphabet="ab (:_\u2018\u2019'\u2014-\u00a0 ", max_size=8)
 @settings(max_examples=200, deadline=None)
 @given(st.lists(LINE_TEXT, max_size=8), LINE_TEXT, st.integers(0, 8), st.none() | st.integers(0, 8))
 def test_find_anchor_follows_the_rule(lines, anchor, start, end):
-    from git_aiapply.anchors import find_anchor
+    from git_aiapply.locate.anchors import find_anchor
     assert find_anchor(lines, anchor, start, end) == find_anchor_reference(lines, anchor, start, end)
 
 

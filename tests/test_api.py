@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import git_aiapply
-from git_aiapply.api import Result, Session
+from git_aiapply.doors.api import Result, Session
 from conftest import LOUDER_BETA, GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,11 +243,11 @@ def test_session_reads_config_changed_between_requests(base: GitRepo):
 def test_import_is_cheap_and_names_stay_functions():
     code = ("import sys, git_aiapply; heavy = [m for m in ('pygit2', 'click', 'xxhash') "
             "if m in sys.modules]; print(heavy)\n"
-            "import git_aiapply.pipeline, git_aiapply.undo_last\n"
+            "import git_aiapply.run.pipeline, git_aiapply.workflows.undo_last\n"
             "print(callable(git_aiapply.apply), git_aiapply.apply.__module__, "
             "git_aiapply.undo.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["[]", "True git_aiapply.api git_aiapply.api"]
+    assert out.splitlines() == ["[]", "True git_aiapply.doors.api git_aiapply.doors.api"]
 
 
 def _doc_example(name: str) -> str:

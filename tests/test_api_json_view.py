@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import git_aiapply
-from git_aiapply.api import EditResult, ErrorDetail, FileResult, NearbyLine, Result
+from git_aiapply.doors.api import EditResult, ErrorDetail, FileResult, NearbyLine, Result
 
 from conftest import LOUDER_BETA, GitRepo
 

@@ -1,16 +1,17 @@
-"""The package's shape (issue 11), read from the source with ast, nothing imported:
+"""The package's shape (issues 11, 23, 29), read from the source with ast, nothing imported:
 
 - no import circles, not even through an import inside a function (moving an import into
   a function to dodge a circle leaves the circle there, only hidden until it runs);
 - no module over 700 lines, anywhere in the package;
-- pygit2 imported only by the git layer (git_aiapply/git/) and the start-up shim;
+- the stages (issue 29): every module lives in a stage package or is a shared base at the
+  root (at most 10 modules there); imports point down the order of the stages in
+  ``STAGES``; a stage imports from another only the modules that stage's ``__init__.py``
+  names in ``OPEN_MODULES``; the core stages import neither git/ nor run/, doors/ or cli/;
+- pygit2 imported only by git/ (and the start-up shim, cli/startup.py); click only in cli/;
 - no module reaching into another module's private ``_names``;
 - no module named like a library function (``git_aiapply.apply`` is the function);
-- layers that point down (issue 23): the core (parsing, locating, planning) imports
-  neither the response readers nor the command line; the library does not import
-  commands/; click only in commands/ and cli.py; no module outside git/ reaches a
-  pygit2 object through the ``Repo.repo`` attribute.  Imports made only for type
-  checkers (``if TYPE_CHECKING:``) do not count for the layers."""
+- no module outside git/ reaches a pygit2 object through the ``Repo.repo`` attribute.
+  Imports made only for type checkers (``if TYPE_CHECKING:``) do not count for the stages."""
 from __future__ import annotations
 
 import ast
@@ -21,29 +22,48 @@ PACKAGE = Path(__file__).resolve().parent.parent / "git_aiapply"
 MAX_LINES = 700
 # modules outside git/ allowed to import pygit2: the start-up shim imports it early on
 # purpose (startup.py's docstring)
-PYGIT2_OUTSIDE_GIT = {"git_aiapply.startup"}
+PYGIT2_OUTSIDE_GIT = {"git_aiapply.cli.startup"}
 
-# The layers (issue 23 item 3), by dotted name; a module named with a trailing dot is a
-# package: all its modules.
-# The core: a response's operations to a plan, pure functions of text and trees.
-CORE = {f"git_aiapply.{m}" for m in (
-    "formats.", "add_only", "already", "anchors", "builds_on", "chatter", "code_style", "dates",
-    "diff_groups", "diffstat", "divider_readings", "edit_report", "errors", "explanation",
-    "gather", "hashline", "lazy_re", "limits", "locate", "matching", "message",
-    "missing_file", "ops",
-    "overlay", "paths", "placeholders", "placer", "plan", "record", "restated", "text",
-    "text_edits",
-    "threeway", "tracked_names", "trailers")}
-# The readers: a response's bytes (a file, standard input, tool calls) to operations.
-READERS = {f"git_aiapply.{m}" for m in ("response", "toolcalls", "agent_tools", "inputs",
-                                           "response_json", "tool_results")}
-# The command line: click, the terminal, the entry points, one module per subcommand.
-CLI = {f"git_aiapply.{m}" for m in ("cli", "main", "__main__", "term", "commands")} | {
-    "git_aiapply.commands."}
-# The library and what serves it to programs.
-LIBRARY = {f"git_aiapply.{m}" for m in ("api", "api_types", "serve", "mcp_server")}
-# click's own layer: the command line proper (term.py and main.py parse and print without it)
-CLICK_ALLOWED = {"git_aiapply.cli", "git_aiapply.commands."}
+# The stages (issue 29; README "Layout"), from the top: a module may import its own stage
+# and the stages below it, never one above.  The shared bases at the package's root come
+# below every stage; the package's face (``__init__``, ``__main__``) above them all.
+STAGES = ["cli", "doors", "workflows", "run", "answer", "threeway", "git", "plan", "verify",
+          "formats", "locate", "message"]
+BASES = {"errors", "ops", "text", "record", "dates", "paths", "lazy_re", "term"}
+FACE = {"git_aiapply", "git_aiapply.__main__"}
+DATA = {"git_aiapply.examples"}  # the demo's example responses: files, no code
+# the core: pure functions of text and trees, no repository, no front door
+CORE_STAGES = ["plan", "verify", "formats", "locate", "message"]
+MAX_ROOT_MODULES = 10
+
+
+def stage_of(module: str) -> str | None:
+    """The stage a dotted module name belongs to ("base" for a shared base, None for the
+    face and the data)."""
+    parts = module.split(".")
+    if module in FACE or module in DATA:
+        return None
+    if len(parts) >= 2 and parts[1] in STAGES:
+        return parts[1]
+    if len(parts) == 2 and parts[1] in BASES:
+        return "base"
+    raise AssertionError(f"{module} is in no stage (add it to a stage package or BASES)")
+
+
+def rank(stage: str) -> int:
+    """Height in the order: 0 for the bases, higher up the stages."""
+    return 0 if stage == "base" else len(STAGES) - STAGES.index(stage)
+
+
+def open_modules(stage: str, package: Path = PACKAGE) -> set[str]:
+    """The modules of a stage that other stages may import: the literal ``OPEN_MODULES``
+    of its ``__init__.py`` (the package itself is always open)."""
+    tree = ast.parse((package / stage / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "OPEN_MODULES":
+            return {f"{package.name}.{stage}.{e.value}" for e in node.value.elts} | {
+                f"{package.name}.{stage}"}
+    raise AssertionError(f"{stage}/__init__.py names no OPEN_MODULES")
 
 
 def in_layer(module: str, layer: set[str]) -> bool:
@@ -268,7 +288,7 @@ def test_no_import_circles():
 
 def test_the_real_graph_holds_imports_inside_functions():
     # the checker is not blind to the package's own lazy imports (undo's write)
-    assert package_imports()["git_aiapply.undo_last"].modules["git_aiapply.git.take_back"] is False
+    assert package_imports()["git_aiapply.workflows.undo_last"].modules["git_aiapply.git.take_back"] is False
 
 
 def test_no_module_over_700_lines():
@@ -352,42 +372,74 @@ def test_the_checker_sees_layer_breaches_but_not_type_checking_imports(tmp_path)
     assert repo_attribute_uses(pkg / "w.py") == [2, 2]
 
 
-def test_the_layers_name_existing_modules():
-    # a new module gets a place in the layers above (or is left, knowingly, to the
-    # application modules: pipeline, attempts, recover, undo, ...)
-    names = set(module_files())
-    for layer in (CORE, READERS, CLI, LIBRARY, CLICK_ALLOWED):
-        assert [m for m in layer if not m.endswith(".") and m not in names] == []
+def test_the_stages_are_the_packages_on_disk():
+    # a stage is a package; a new stage package gets its place in STAGES (and a line in the
+    # README's layout section, and tests/<stage>/)
+    on_disk = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert on_disk - {"examples"} == set(STAGES)
+    assert [m for m in BASES if not (PACKAGE / f"{m}.py").is_file()] == []
 
 
-def test_the_core_imports_neither_the_readers_nor_the_command_line():
-    assert layer_breaches(package_imports(), CORE, READERS | CLI | LIBRARY) == []
+def test_every_module_lives_in_a_stage_or_is_a_shared_base():
+    for name in module_files():
+        stage_of(name)  # raises for a module in no stage
+    root = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(root) <= MAX_ROOT_MODULES, root
 
 
-def test_the_core_and_the_readers_do_not_import_click():
-    assert sorted(n for n, i in package_imports().items()
-                  if in_layer(n, CORE | READERS) and "click" in i.outside) == []
+def test_the_checker_ranks_stages_and_reads_open_modules(tmp_path):
+    assert rank("cli") > rank("doors") > rank("run") > rank("plan") > rank("message") > 0
+    assert stage_of("git_aiapply.locate.matching") == "locate"
+    assert stage_of("git_aiapply.text") == "base" and stage_of("git_aiapply") is None
+    pkg = _write_package(tmp_path, {"s/__init__.py": '"""A stage."""\n\nOPEN_MODULES = ("a",)\n'})
+    assert open_modules("s", pkg) == {"pkg.s.a", "pkg.s"}
 
 
-def test_the_readers_do_not_import_the_command_line():
-    assert layer_breaches(package_imports(), READERS, CLI | LIBRARY) == []
+def upward_imports(imports: dict) -> list[tuple[str, str]]:
+    """(module, what it imports) where the import points up the order of the stages."""
+    out = []
+    for name, i in imports.items():
+        here = stage_of(name)
+        if here is None:
+            continue
+        for target in i.runtime:
+            there = stage_of(target)
+            if there is None or rank(there) > rank(here):
+                out.append((name, target))
+    return sorted(out)
 
 
-def test_the_git_layer_imports_neither_the_readers_nor_the_command_line():
-    git_layer = {"git_aiapply.git", "git_aiapply.git."}
-    assert layer_breaches(package_imports(), git_layer, READERS | CLI | LIBRARY) == []
+def test_imports_point_down_the_stages():
+    assert upward_imports(package_imports()) == []
 
 
-def test_the_library_does_not_import_the_command_line():
-    assert layer_breaches(package_imports(), LIBRARY, CLI, set()) == []
+def test_a_stage_imports_only_the_open_modules_of_another():
+    opened = {s: open_modules(s) for s in STAGES}
+    closed = sorted((name, target) for name, i in package_imports().items()
+                    for target in i.runtime
+                    if (there := stage_of(target)) not in (None, "base", stage_of(name))
+                    and target not in opened[there])
+    assert closed == [], "name the module in its stage's OPEN_MODULES, or keep it inside"
+
+
+def test_every_stage_says_what_it_does():
+    for stage in STAGES:
+        doc = ast.get_docstring(ast.parse((PACKAGE / stage / "__init__.py").read_text()))
+        assert doc and len(doc.split(".")[0]) > 30, stage
+
+
+def test_the_core_imports_neither_git_nor_the_run_nor_a_front_door():
+    core = {f"git_aiapply.{s}." for s in CORE_STAGES} | {f"git_aiapply.{s}" for s in CORE_STAGES}
+    above = {f"git_aiapply.{s}." for s in ("git", "run", "doors", "cli")}
+    assert layer_breaches(package_imports(), core, above) == []
 
 
 def test_click_only_in_the_command_line():
-    """Click code lives in commands/ (one module per subcommand) and cli.py; the domain
-    modules (attempts, recover, undo_last, hook_kit, mcp_server, serve, demo...) hold plain
-    functions those commands call."""
+    """Click code lives in cli/ (app.py and commands/, one module per subcommand); the
+    stages below hold plain functions those commands call (main.py and startup.py parse
+    without it, for start-up time)."""
     assert sorted(n for n, i in package_imports().items()
-                  if "click" in i.outside and not in_layer(n, CLICK_ALLOWED)) == []
+                  if "click" in i.outside and not n.startswith("git_aiapply.cli.")) == []
 
 
 def test_no_module_outside_git_takes_the_pygit2_repository_from_repo():

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.code_style import fold_delimiters, syntax_for
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.code_style import fold_delimiters, syntax_for
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from conftest import file_text, text_of
 
@@ -177,7 +177,7 @@ def test_property_folding_changes_only_paired_quotes(line, path):
        path=st.sampled_from(["a.rb", "a.php", "a.lua", "a.sql"]))
 def test_property_the_quick_scan_agrees_for_heredocs_and_long_strings(lines, path):
     """Skipping lines that cannot open or close a heredoc or long string changes nothing."""
-    from git_aiapply.code_style import _scan_line, scan_state
+    from git_aiapply.locate.code_style import _scan_line, scan_state
 
     syntax, state = syntax_for(path), None
     for line in lines:

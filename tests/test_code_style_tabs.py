@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.code_style import heredoc_bodies, makefile_recipes
+from git_aiapply.locate.code_style import heredoc_bodies, makefile_recipes
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from conftest import file_text, text_of
 

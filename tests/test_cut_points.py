@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
-from git_aiapply.response import read_response
+from git_aiapply.answer.response import read_response
 
 CASES = Path(__file__).parent / "cases"
 

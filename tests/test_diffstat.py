@@ -9,9 +9,9 @@ import random
 import pytest
 
 from conftest import GitRepo
-from git_aiapply.commands.apply import line_counts
-from git_aiapply.diffstat import (apply_numstat_lines, apply_stat_lines, apply_summary_lines,
-                                  diff_summary_lines, net_stats, shortstat)
+from git_aiapply.cli.commands.apply import line_counts
+from git_aiapply.run.diffstat import (apply_numstat_lines, apply_stat_lines, apply_summary_lines,
+    diff_summary_lines, net_stats, shortstat)
 
 
 def lines(n: int, seed: int) -> str:
@@ -72,7 +72,7 @@ def test_summary_and_stats_are_gits(repo: GitRepo, tmp_path, before, after):
 
 
 def test_short_stat_words():
-    from git_aiapply.diffstat import FileStat
+    from git_aiapply.run.diffstat import FileStat
 
     def st(a, d):
         return FileStat("M", "f", "f", 0o100644, 0o100644, a, d)

@@ -278,7 +278,7 @@ def test_edits_already_in_place_make_no_commit(based: GitRepo):
 
 
 def test_show_prints_hashline_view(based: GitRepo):
-    from git_aiapply.hashline import line_id
+    from git_aiapply.locate.hashline import line_id
 
     r = based.run("show", "a.txt")
     assert r.returncode == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from git_aiapply.explanation import parse_chunks
+from git_aiapply.message.explanation import parse_chunks
 
 
 def _summary(chunk):

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from git_aiapply.divider_readings import apply_edit
+from git_aiapply.locate.divider_readings import apply_edit
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
 from git_aiapply.formats.search_replace import _word_path, closes, fence_of, strip_path
 from git_aiapply.ops import EditFile, NewFile
-from git_aiapply.response import read_response, response_id, strip_end_tokens
+from git_aiapply.answer.response import read_response, response_id, strip_end_tokens
 from git_aiapply.text import strip_fence
 from conftest import file_text, text_of
 

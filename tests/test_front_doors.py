@@ -203,15 +203,15 @@ def test_the_library_does_not_import_the_command_line():
     from test_architecture import package_imports
 
     imports = package_imports()
-    seen, todo = set(), ["git_aiapply.api"]
+    seen, todo = set(), ["git_aiapply.doors.api"]
     while todo:
         name = todo.pop()
         if name in seen or name not in imports:
             continue
         seen.add(name)
         todo.extend(imports[name].modules)
-    assert not [m for m in seen if m.startswith("git_aiapply.commands")]
-    assert "git_aiapply.prepare" in seen
+    assert not [m for m in seen if m.startswith("git_aiapply.cli.commands")]
+    assert "git_aiapply.run.prepare" in seen
 
 
 @pytest.mark.parametrize("option, value", [("date", "not a date"), ("author", "nobody-at-all")])
@@ -231,8 +231,8 @@ def test_an_option_git_would_not_read_is_the_same_fatal_at_every_door(base: GitR
 
 
 def test_an_unknown_error_kind_cannot_reach_the_json_through_an_outcome():
-    from git_aiapply.pipeline import Outcome, Status
-    from git_aiapply.response import blank_response
+    from git_aiapply.run.pipeline import Outcome, Status
+    from git_aiapply.answer.response import blank_response
 
     assert Outcome(blank_response("r"), Status.REFUSED, 1, error_kind="dirty").to_json()[
         "error_kind"] == "dirty"

@@ -10,8 +10,8 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from conftest import GitRepo
-from git_aiapply.builds_on import builds_on_earlier
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.builds_on import builds_on_earlier
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
 

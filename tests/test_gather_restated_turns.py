@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import GitRepo
-from git_aiapply import edit_report
+from git_aiapply.locate import edit_report
 from git_aiapply.errors import ApplyError
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import make_plan
-from git_aiapply.response import read_response
-from git_aiapply.restated import already_made
-from git_aiapply.toolcalls import parse_with_tools
+from git_aiapply.plan.plan import make_plan
+from git_aiapply.answer.response import read_response
+from git_aiapply.plan.restated import already_made
+from git_aiapply.answer.toolcalls import parse_with_tools
 
 CONFIG = "server:\n  host: 0.0.0.0\n  port: 8080\ndatabase:\n  url: postgres://localhost/inv\n"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from git_aiapply import hashline
+from git_aiapply.locate import hashline
 from git_aiapply.errors import ApplyError, ParseError
-from git_aiapply.hashline import (INSERT_AFTER, INSERT_BEFORE, SET, _read_ref, apply_hashline,
-                                  line_id, parse_ops, render_view)
+from git_aiapply.locate.hashline import (INSERT_AFTER, INSERT_BEFORE, SET, _read_ref,
+    apply_hashline, line_id, parse_ops, render_view)
 from git_aiapply.ops import HashlineEdit, Source
 from git_aiapply.text import FileText
 from conftest import file_text, text_of

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import AI_APPLY, GitRepo, LOUDER_BETA
-from git_aiapply.hook_kit import render_findings, scan_line
+from git_aiapply.workflows.hook_kit import render_findings, scan_line
 
 ROOT = Path(__file__).resolve().parent.parent
 

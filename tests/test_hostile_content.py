@@ -14,8 +14,8 @@ import pytest
 
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
-from git_aiapply.hashline import line_id
-from git_aiapply.response import DEFAULT_MAX_BYTES, normalize_newlines, read_response
+from git_aiapply.locate.hashline import line_id
+from git_aiapply.answer.response import DEFAULT_MAX_BYTES, normalize_newlines, read_response
 
 import hostile_inputs
 from conftest import AI_APPLY

@@ -21,7 +21,7 @@ from conftest import GitRepo, make_env
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_FILE, MODE_LINK, make_plan
+from git_aiapply.plan.plan import MODE_FILE, MODE_LINK, make_plan
 
 # Every path here must be refused wherever it appears.
 HOSTILE = {

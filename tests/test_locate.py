@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import apply_hunks
-from git_aiapply.matching import LineIndex, fold_punctuation
+from git_aiapply.locate.locate import apply_hunks
+from git_aiapply.locate.matching import LineIndex, fold_punctuation
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
 

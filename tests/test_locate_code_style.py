@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.code_style import fold_delimiters, plain_indentation, scan_state, syntax_for
+from git_aiapply.locate.code_style import (fold_delimiters, plain_indentation, scan_state,
+    syntax_for)
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from conftest import file_text, text_of
 
@@ -204,7 +205,7 @@ def test_property_curly_delimiters_in_code_fold_to_plain(words, quotes):
        path=st.sampled_from(["a.py", "a.js", "a.go"]))
 def test_property_the_quick_scan_agrees_with_reading_every_line(lines, path):
     """Skipping lines that cannot open or close anything spanning lines changes nothing."""
-    from git_aiapply.code_style import _scan_line
+    from git_aiapply.locate.code_style import _scan_line
 
     syntax, state = syntax_for(path), None
     for line in lines:

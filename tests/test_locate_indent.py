@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import image
+from git_aiapply.locate.locate import image
 from git_aiapply.ops import EditFile, Hunk, Source
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_FILE, make_plan
+from git_aiapply.plan.plan import MODE_FILE, make_plan
 
 from conftest import GitRepo
 from test_plan import DictBase

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import EditFile, Hunk, Source
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_FILE, make_plan
+from git_aiapply.plan.plan import MODE_FILE, make_plan
 from git_aiapply.text import FileText
 
 from test_plan import DictBase
@@ -254,7 +254,7 @@ def test_a_different_edit_of_the_same_lines_refuses_the_response(case, data):
 
 
 def test_aider_blocks_applied_in_turn_apply_a_restatement_once():
-    from git_aiapply.divider_readings import apply_edit
+    from git_aiapply.locate.divider_readings import apply_edit
 
     # block 3 quotes block 1's REPLACE, so the blocks only fit one after another
     # (aider's way); block 2 restates block 1 and must not be applied on top of it
@@ -353,7 +353,7 @@ def test_a_stated_line_takes_the_nearest_fit_within_reach(fits, stated):
     """One hunk whose old side fits at ``fits``: the fit nearest the stated line when it
     is the only nearest and within NEAR_LINES (20) or at most half as far as the next,
     else refused as ambiguous."""
-    from git_aiapply.placer import NEAR_LINES
+    from git_aiapply.locate.placer import NEAR_LINES
 
     fits = sorted(fits)
     lines = [f"u{i}" for i in range(max(fits) + 3)]

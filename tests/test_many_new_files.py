@@ -18,12 +18,12 @@ import pygit2
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from git_aiapply.diffstat import net_stats
+from git_aiapply.run.diffstat import net_stats
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.git.state import TreeSnapshot
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import make_plan
+from git_aiapply.plan.plan import make_plan
 
 
 def _new_files(*paths: str) -> str:
@@ -282,7 +282,7 @@ def test_identical_added_and_deleted_files_pair_in_order_preferring_the_same_nam
 def test_similar_files_beyond_the_rename_limit_are_not_compared():
     """As git (diff.renameLimit 1000): over 1,000 x 1,000 candidate pairs, only identical
     files are paired; under it, similar ones are."""
-    from git_aiapply import diffstat
+    from git_aiapply.run import diffstat
 
     lines = b"".join(b"line %d\n" % i for i in range(40))
     before = {f"old/{i}.txt": (0o100644, lines + b"old %d\n" % i) for i in range(3)}
@@ -303,7 +303,7 @@ def test_a_file_that_appears_after_planning_is_never_overwritten(base_repo, monk
     """A new file is created in place with O_EXCL: one that someone made between planning
     and writing stops the run, which puts back what it wrote; theirs stays."""
     import git_aiapply
-    import git_aiapply.plan as plan_module
+    import git_aiapply.plan.plan as plan_module
 
     planned = plan_module.make_plan
 
@@ -420,7 +420,7 @@ def test_edits_of_two_files_behind_a_folder_replaced_by_a_link_are_both_refused(
 def test_the_change_words_are_worked_out_only_for_a_response_without_a_subject():
     """Naming what changed means a net diffstat of every file (100,000 new files take a
     while): it is asked for only when the explanation gives no subject."""
-    from git_aiapply.message import build_message
+    from git_aiapply.message.message import build_message
 
     asked = []
 

@@ -3,7 +3,7 @@ with a fit (locate, anchors, divider_readings) and the common start/end of two r
 (text_edits, placer, edit_report)."""
 from __future__ import annotations
 
-from git_aiapply.matching import LineIndex, common_ends
+from git_aiapply.locate.matching import LineIndex, common_ends
 
 
 def test_first_fits_gives_the_first_tier_with_a_fit_and_only_its_places():

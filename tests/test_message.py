@@ -7,10 +7,10 @@ import subprocess
 
 import pytest
 
-from git_aiapply.explanation import strip_markup
-from git_aiapply.message import (ELLIPSIS, build_message, describe_changes, fit_subject,
-                                 is_generic, sentence_end, subject_of)
-from git_aiapply.trailers import parse_trailers
+from git_aiapply.message.explanation import strip_markup
+from git_aiapply.message.message import (ELLIPSIS, build_message, describe_changes, fit_subject,
+    is_generic, sentence_end, subject_of)
+from git_aiapply.message.trailers import parse_trailers
 
 RID = "0123456789abcdef"
 CHANGED = [("update", "src/app.py")]
@@ -529,7 +529,7 @@ def test_pathological_input_gives_a_short_subject():
 
 def test_textwrap_is_imported_lazily():
     import sys
-    code = "import sys, git_aiapply.message; print('textwrap' in sys.modules)"
+    code = "import sys, git_aiapply.message.message; print('textwrap' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.message import build_message, imperative, subject_of
+from git_aiapply.message.message import build_message, imperative, subject_of
 
 RID = "0123456789abcdef"
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.chatter import is_chat
-from git_aiapply.message import build_message, subject_of
+from git_aiapply.message.chatter import is_chat
+from git_aiapply.message.message import build_message, subject_of
 
 RID = "0123456789abcdef"
 

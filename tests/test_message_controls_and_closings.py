@@ -8,8 +8,8 @@ import subprocess
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.chatter import drop_controls
-from git_aiapply.message import build_message
+from git_aiapply.message.chatter import drop_controls
+from git_aiapply.message.message import build_message
 
 
 def _message(explanation: str) -> str:

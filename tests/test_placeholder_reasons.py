@@ -1,4 +1,4 @@
-"""Two edges of the structural placeholder rule (git_aiapply/placeholders.py,
+"""Two edges of the structural placeholder rule (git_aiapply/verify/placeholders.py,
 docs/DECISIONS.md "Placeholders"):
 
 - a long note standing where code was dropped still counts when its words say it stands
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.placeholders import placeholder_lines
+from git_aiapply.verify.placeholders import placeholder_lines
 
 F = ["def f(x):", "    a = x + 1", "    b = a * 2", "    c = b - 3", "    return c"]
 

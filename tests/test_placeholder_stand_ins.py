@@ -1,5 +1,5 @@
 """What a placeholder note does: it STANDS FOR lines the answer left out. These tests
-pin the structural rule of git_aiapply/placeholders.py (docs/DECISIONS.md, Placeholders):
+pin the structural rule of git_aiapply/verify/placeholders.py (docs/DECISIONS.md, Placeholders):
 
 - a note that refers to code elsewhere ("as before", "the previous version", "existing
   ...", "here", "unchanged", "as is", a bracketed note) counts when it sits where the edit
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.placeholders import (is_placeholder, placeholder_lines,
-                                      trailing_placeholder_lines)
+from git_aiapply.verify.placeholders import (is_placeholder, placeholder_lines,
+    trailing_placeholder_lines)
 
 MAIN = ["def main():", '    w = Warehouse("main")', "    w.load()", "    print(w.value())"]
 
@@ -258,7 +258,7 @@ def _ops_writing(old: list[str], new: list[str], file_lines: list[str]):
 
 
 def test_every_operation_refuses_a_note_standing_for_dropped_lines():
-    from git_aiapply.placeholders import op_placeholder_problems
+    from git_aiapply.verify.placeholders import op_placeholder_problems
 
     new = ["def main():", "    logging.basicConfig()", "    # (body as before)"]
     file_lines = MAIN + ["", "main()"]
@@ -269,7 +269,7 @@ def test_every_operation_refuses_a_note_standing_for_dropped_lines():
 
 def test_every_operation_refuses_a_trailing_note_after_a_header():
     from git_aiapply.ops import HashlineEdit, HashlineOp, InsertText, Source
-    from git_aiapply.placeholders import op_placeholder_problems
+    from git_aiapply.verify.placeholders import op_placeholder_problems
 
     note = "    # ... rest of main unchanged ..."
     file_lines = MAIN + ["", "main()"]

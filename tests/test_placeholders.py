@@ -1,11 +1,11 @@
-"""The placeholder detector (git_aiapply/placeholders.py) as a pure function: a corpus
+"""The placeholder detector (git_aiapply/verify/placeholders.py) as a pure function: a corpus
 of placeholder lines models write, and of real code lines that must not count."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.placeholders import is_placeholder, placeholder_lines
+from git_aiapply.verify.placeholders import is_placeholder, placeholder_lines
 
 PLACEHOLDERS = [
     "# ... existing code ...",

@@ -6,7 +6,7 @@ import pytest
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState, make_plan
+from git_aiapply.plan.plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState, make_plan
 
 
 class DictBase:

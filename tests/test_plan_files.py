@@ -14,7 +14,7 @@ from git_aiapply.formats import parse_response
 from git_aiapply.git.state import TreeSnapshot
 from git_aiapply.ops import HashlineEdit, HashlineOp, Source
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_FILE, FileState, make_plan
+from git_aiapply.plan.plan import MODE_FILE, FileState, make_plan
 
 from test_plan import DictBase, fc, plan
 

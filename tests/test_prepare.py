@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError, ErrorKind, FatalError, UsageError
 from git_aiapply.git.checks import refuse_interrupted
-from git_aiapply.prepare import options_for, prepare
+from git_aiapply.run.prepare import options_for, prepare
 
 DEAD_PID = 2 ** 22 + 12345  # above Linux's pid_max: never a live process
 

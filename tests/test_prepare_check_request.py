@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import git_aiapply
-from git_aiapply import prepare
-from git_aiapply.api import InvalidOptions, option_word, validate_options
+from git_aiapply.run import prepare
+from git_aiapply.doors.api import InvalidOptions, option_word, validate_options
 from git_aiapply.errors import UsageError
 
 from conftest import LOUDER_BETA, GitRepo

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from git_aiapply.git.ident import IDENTITY_OVERRIDES
-from git_aiapply.prepare import Prepared, with_identity
+from git_aiapply.run.prepare import Prepared, with_identity
 
 
 def test_the_identity_is_seen_during_the_run_only_and_the_environment_stays():

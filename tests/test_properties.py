@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import FORMAT_NAMES, parse_response
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from git_aiapply.paths import normalize_path
-from git_aiapply.response import normalize_newlines, read_response
+from git_aiapply.answer.response import normalize_newlines, read_response
 from git_aiapply.text import FileText
 from conftest import file_text, text_of
 

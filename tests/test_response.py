@@ -7,8 +7,8 @@ import pytest
 import xxhash
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.response import (DEFAULT_MAX_BYTES, normalize_newlines, read_response,
-                                  response_id, response_name)
+from git_aiapply.answer.response import (DEFAULT_MAX_BYTES, normalize_newlines, read_response,
+    response_id, response_name)
 
 
 def xxh(data: bytes) -> str:
@@ -232,7 +232,7 @@ def test_model_must_be_a_nonempty_string(model):
 def test_imports_are_lazy():
     import subprocess
     import sys
-    code = ("import sys, git_aiapply.response; "
+    code = ("import sys, git_aiapply.answer.response; "
             "print('json' in sys.modules, 'xxhash' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.response import read_response
+from git_aiapply.answer.response import read_response
 
 TEXT = "Fix it."
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from git_aiapply.response import read_response
+from git_aiapply.answer.response import read_response
 
 REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
             "(eg. if it was a file edit, the new_string was NOT written to the file). STOP "

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.inputs import jsonl_inputs
-from git_aiapply.response import read_response
-from git_aiapply.toolcalls import call_ops
+from git_aiapply.run.inputs import jsonl_inputs
+from git_aiapply.answer.response import read_response
+from git_aiapply.answer.toolcalls import call_ops
 
 BLOCK = "m.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n"
 EDIT_INPUT = {"file_path": "m.py", "old_string": "a - b", "new_string": "a + b"}

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from git_aiapply.errors import ApplyError
-from git_aiapply.response import read_response
+from git_aiapply.answer.response import read_response
 
 
 def read(data):
@@ -54,7 +54,7 @@ def test_absent_or_final_stop_signal_is_read(data):
 def test_only_the_last_turn_of_a_conversation_can_be_a_mid_stream_snapshot():
     import json
 
-    from git_aiapply.response import read_response
+    from git_aiapply.answer.response import read_response
 
     def turn(stop, text):
         return {"role": "assistant", "stop_reason": stop, "content": [{"type": "text", "text": text}]}

@@ -52,7 +52,7 @@ def _wait_for(path, proc: subprocess.Popen, what: str) -> None:
 def _our_frames(err: str) -> bool:
     """Whether a traceback shows a frame of the project's code past its first lines.
     Python's own start, the console script pip generates (its ``import re`` and ``from
-    git_aiapply.main import run``) and the first statements of the package's
+    git_aiapply.cli.main import run``) and the first statements of the package's
     ``__init__`` and of main.py, until main.py installs its handler, run before anything
     can guard them; past that, a traceback would have a frame in another module."""
     if "Traceback" not in err:
@@ -60,7 +60,7 @@ def _our_frames(err: str) -> bool:
     files = [line.split('"')[1] for line in err.splitlines()
              if line.startswith('  File "') and line.count('"') >= 2]
     ours = [f for f in files if "/git_aiapply/" in f]
-    return any(not f.endswith(("/git_aiapply/__init__.py", "/git_aiapply/main.py"))
+    return any(not f.endswith(("/git_aiapply/__init__.py", "/git_aiapply/cli/main.py"))
                for f in ours)
 
 
@@ -179,7 +179,7 @@ def test_apply_into_a_closed_pipe_exits_with_what_it_did(base):
 # window between doing a thing and recording it that the sweep above found.
 _INTERRUPTED_RUN = """
 import os, signal, sys
-from git_aiapply.api import Session
+from git_aiapply.doors.api import Session
 from git_aiapply.git import index, transaction
 owner = {"update_ref": transaction, "install": index.IndexLock}[sys.argv[1]]
 original = getattr(owner, sys.argv[1])

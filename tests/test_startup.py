@@ -1,4 +1,4 @@
-"""The command imports pygit2 without parsing the CA bundle (git_aiapply/startup.py),
+"""The command imports pygit2 without parsing the CA bundle (git_aiapply/cli/startup.py),
 and puts the environment back at once: hooks see it as it was; the library is unaffected."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_hooks_see_the_environment_unchanged(base: GitRepo, value):
 def test_only_the_command_skips_the_ca_file():
     code = ("import os, sys\n"
             "os.environ.pop('SSL_CERT_FILE', None)\n"
-            "from git_aiapply.startup import import_pygit2\n"
+            "from git_aiapply.cli.startup import import_pygit2\n"
             "import_pygit2()\n"
             "import pygit2\n"
             "print('SSL_CERT_FILE' in os.environ, pygit2.settings.ssl_cert_file)\n")

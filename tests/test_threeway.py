@@ -11,9 +11,9 @@ from conftest import GitRepo
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_FILE, FileState, Plan
-from git_aiapply.threeway import (Candidate, MergeResult, base_named_in, conflict_hunks,
-                                  merge_into_current, plan_at_base)
+from git_aiapply.plan.plan import MODE_FILE, FileState, Plan
+from git_aiapply.threeway.drift import (Candidate, MergeResult, base_named_in, conflict_hunks,
+    merge_into_current, plan_at_base)
 
 # --------------------------------------------------------------------------- the core
 

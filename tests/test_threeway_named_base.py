@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from conftest import GitRepo
 from git_aiapply.formats import parse_response
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import MODE_FILE
-from git_aiapply.threeway import edits_off_their_base_place
+from git_aiapply.plan.plan import MODE_FILE
+from git_aiapply.threeway.drift import edits_off_their_base_place
 
 
 class Files:

@@ -10,8 +10,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from git_aiapply.response import read_response
-from git_aiapply.tool_results import tool_result_outcome
+from git_aiapply.answer.response import read_response
+from git_aiapply.answer.tool_results import tool_result_outcome
 
 CLAUDE_REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was "
                    "rejected (eg. if it was a file edit, the new_string was NOT written to the "
@@ -187,7 +187,7 @@ def test_codex_failed_outputs_leave_their_call_out(kind, call, output):
 # --------------------------------------------------------------- what a rejected call takes
 
 def test_a_rejected_calls_file_is_named_exactly_not_by_a_suffix():
-    from git_aiapply.tool_results import _same_file
+    from git_aiapply.answer.tool_results import _same_file
 
     assert _same_file("/testbed/src/util.py", "src/util.py")  # an agent's absolute path
     assert _same_file("./src/util.py", "src/util.py")
@@ -198,7 +198,7 @@ def test_a_rejected_calls_file_is_named_exactly_not_by_a_suffix():
 @pytest.mark.parametrize("fence", ["```", "````", "~~~"])
 def test_a_kept_block_keeps_its_fence_and_a_dropped_one_leaves_none(fence):
     from git_aiapply.formats import parse_response
-    from git_aiapply.tool_results import _blocks_for_other_files
+    from git_aiapply.answer.tool_results import _blocks_for_other_files
 
     diff = (f"{fence}diff\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-hi\n+bye\n{fence}\n")
     other = (f"src/a.py\n{fence}python\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"

@@ -10,12 +10,12 @@ import pytest
 
 from git_aiapply.errors import ApplyError
 from git_aiapply.ops import DeleteFile, EditFile, InsertText, NewFile, RenameFile, ReplaceText, Source
-from git_aiapply.plan import make_plan
-from git_aiapply.response import extract_answer, read_response, split_choices
+from git_aiapply.plan.plan import make_plan
+from git_aiapply.answer.response import extract_answer, read_response, split_choices
 from git_aiapply.text import FileText
-from git_aiapply.text_edits import apply_text_edit
-from git_aiapply.toolcalls import (ToolCall, call_ops, is_edit_call, looks_like_edit,
-                                   parse_with_tools)
+from git_aiapply.locate.text_edits import apply_text_edit
+from git_aiapply.answer.toolcalls import (ToolCall, call_ops, is_edit_call, looks_like_edit,
+    parse_with_tools)
 
 
 def read(data) -> object:
@@ -564,7 +564,7 @@ def test_extract_answer_is_a_plain_function():
 def test_a_shell_apply_patch_followed_by_another_command_is_not_read_as_the_patch():
     # the command after the heredoc (`sed -i`) changes what the patch made: refused, as
     # any script that is more than the heredoc
-    from git_aiapply.toolcalls import _heredoc_patch
+    from git_aiapply.answer.toolcalls import _heredoc_patch
 
     patch = ("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.txt\n@@\n-hi\n+bye\n"
              "*** End Patch\nEOF\n")

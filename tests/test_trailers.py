@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from git_aiapply.trailers import (AI_RESPONSE, add_trailers, ends_with_trailers, parse_trailers,
-                                  read_trailers, trailer_values)
+from git_aiapply.message.trailers import (AI_RESPONSE, add_trailers, ends_with_trailers,
+    parse_trailers, read_trailers, trailer_values)
 
 RID = "0123456789abcdef"
 
@@ -89,7 +89,7 @@ EDIT = """Loud greeting.
 def test_a_response_id_quoted_in_prose_is_no_earlier_run(repo):
     """The repeated-response search asks the trailer block: a commit that only quotes the
     id in its prose did not apply the response."""
-    from git_aiapply.response import response_id
+    from git_aiapply.answer.response import response_id
 
     repo.write("a.txt", "hello\n")
     rid = response_id(EDIT.encode())

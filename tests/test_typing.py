@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 import git_aiapply
-from git_aiapply import api, api_types
+from git_aiapply.doors import api, api_types
 from conftest import LOUDER_BETA, GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
 # the public API's modules, checked strictly; the rest of the package is read, not reported
-STRICT_FILES = ["git_aiapply/__init__.py", "git_aiapply/api.py", "git_aiapply/errors.py",
-                "git_aiapply/api_types.py", "tests/typing_consumer.py"]
+STRICT_FILES = ["git_aiapply/__init__.py", "git_aiapply/doors/api.py", "git_aiapply/errors.py",
+                "git_aiapply/doors/api_types.py", "tests/typing_consumer.py"]
 
 # A program misusing the library: each line marked `# E: CODE` must be an error of that
 # code, and no other line may be one (the checker really sees the types: no `Any` leak).
@@ -100,7 +100,7 @@ def test_a_regular_build_ships_py_typed(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert (out / "git_aiapply" / "py.typed").is_file()
-    assert (out / "git_aiapply" / "api_types.py").is_file()
+    assert (out / "git_aiapply" / "doors" / "api_types.py").is_file()
 
 
 def test_all_names_every_lazy_export():
@@ -110,7 +110,7 @@ def test_all_names_every_lazy_export():
 
 def test_the_status_and_fault_types_hold_every_value():
     from git_aiapply.errors import ErrorKind, fault_of
-    from git_aiapply.pipeline import Status
+    from git_aiapply.run.pipeline import Status
 
     assert set(typing.get_args(api_types.Status)) == {s.value for s in Status}
     faults = {fault_of(kind) for kind in ErrorKind} | {fault_of("a kind added later")}
@@ -130,7 +130,7 @@ def test_the_option_types_are_the_options_the_library_checks():
 
 def test_the_typed_modules_do_not_import_typing_at_run_time():
     # `import git_aiapply` and the serve path's api/errors stay off `typing` (start-up time)
-    code = ("import sys, git_aiapply, git_aiapply.errors, git_aiapply.api\n"
+    code = ("import sys, git_aiapply, git_aiapply.errors, git_aiapply.doors.api\n"
             "print('typing' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)

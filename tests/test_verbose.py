@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import GitRepo
-from git_aiapply import edit_report
-from git_aiapply.edit_report import EditReport, changed_range, indent_words
+from git_aiapply.locate import edit_report
+from git_aiapply.locate.edit_report import EditReport, changed_range, indent_words
 from git_aiapply.errors import ApplyError
-from git_aiapply.hashline import line_id
-from git_aiapply.locate import apply_hunks
-from git_aiapply.matching import IndentMap
+from git_aiapply.locate.hashline import line_id
+from git_aiapply.locate.locate import apply_hunks
+from git_aiapply.locate.matching import IndentMap
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
 
@@ -285,7 +285,7 @@ def test_refusal_reports_no_edits(m_repo: GitRepo):
 
 def test_the_library_reports_edits_field_for_field(m_repo: GitRepo):
     import git_aiapply
-    from git_aiapply.api import Result
+    from git_aiapply.doors.api import Result
 
     answer = _search("m.py", "    return 1\n", "    return 2\n")
     out = json.loads(m_repo.run("--check", "--json", "-v", response=answer).out)
@@ -296,7 +296,7 @@ def test_the_library_reports_edits_field_for_field(m_repo: GitRepo):
 
 
 def test_edits_in_turn_say_so_and_a_failed_turn_reports_nothing():
-    from git_aiapply.divider_readings import apply_edit
+    from git_aiapply.locate.divider_readings import apply_edit
 
     text = FileText.from_bytes(b"def f(a):\n    return a\n")
     first = H("-def f(a):\n+def f(a, b=0):", number=1)
@@ -333,7 +333,7 @@ def test_tool_call_str_replace_and_insert(repo: GitRepo):
 
 def _planned(ops, files) -> list[EditReport]:
     from git_aiapply.paths import normalize_path
-    from git_aiapply.plan import make_plan
+    from git_aiapply.plan.plan import make_plan
     from test_plan import DictBase
 
     with edit_report.scope() as got:
@@ -349,7 +349,7 @@ def _edit_op(path: str, spec: str, n: int, **kw):
 
 def test_a_tool_call_restating_a_diff_is_reported_restated():
     from git_aiapply.ops import ReplaceText, Source
-    from git_aiapply.plan import MODE_FILE
+    from git_aiapply.plan.plan import MODE_FILE
 
     files = {"m.py": (MODE_FILE, b"a\nx = 1\nb\n")}
     again = ReplaceText("m.py", "x = 1\n", "x = 1\nx += 1\n", Source("tool-call", "tool call 1"))
@@ -358,7 +358,7 @@ def test_a_tool_call_restating_a_diff_is_reported_restated():
 
 
 def test_directives_in_turn_report_the_restatement_between_them():
-    from git_aiapply.plan import MODE_FILE
+    from git_aiapply.plan.plan import MODE_FILE
 
     files = {"m.py": (MODE_FILE, b"a\nx = 1\nb\n")}
     ops = [_edit_op("m.py", "-x = 1\n+x = 1\n+x += 1", 1),
@@ -372,7 +372,7 @@ def test_directives_in_turn_report_the_restatement_between_them():
 
 def test_whole_file_operations_are_reported():
     from git_aiapply.ops import DeleteFile, NewFile, RenameFile, SetMode, Source
-    from git_aiapply.plan import MODE_EXEC, MODE_FILE
+    from git_aiapply.plan.plan import MODE_EXEC, MODE_FILE
 
     src = Source("unified-diff", "diff")
     files = {"a.txt": (MODE_FILE, b"1\n2\n"), "b.txt": (MODE_FILE, b"b\n"),
@@ -391,7 +391,7 @@ def test_whole_file_operations_are_reported():
 
 
 def test_a_refused_plan_reports_nothing():
-    from git_aiapply.plan import MODE_FILE
+    from git_aiapply.plan.plan import MODE_FILE
 
     files = {"m.py": (MODE_FILE, b"a\n")}
     with edit_report.scope() as got:
@@ -412,7 +412,7 @@ def test_quiet_verbose_commit_prints_only_the_edit_lines(m_repo: GitRepo):
 def test_hashline_ranges_hold_each_operations_lines(lines, data):
     """Sets and inserts on distinct lines: each report's old range holds the lines a set
     replaced, and its new range the operation's lines in the result."""
-    from git_aiapply.hashline import apply_hashline
+    from git_aiapply.locate.hashline import apply_hashline
     from git_aiapply.ops import HashlineEdit, HashlineOp, Source
 
     at = sorted(data.draw(st.sets(st.integers(1, len(lines)), min_size=1, max_size=5)))

@@ -10,7 +10,7 @@ import pytest
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.paths import normalize_path
-from git_aiapply.plan import make_plan
+from git_aiapply.plan.plan import make_plan
 from test_plan import DictBase
 
 BODY = "```python\ndef add(a, b):\n    return b + a\n```\n"

@@ -6,6 +6,9 @@ One module per format (``file_changes``, ``apply_patch``, ``codechange``,
 blocks are found in one pass, top to bottom, by ``scan.scan_blocks``: a block's content
 is opaque to every format, so a diff inside a FILE_PATCH or an example inside a REPLACE
 is never read as a block of its own.
+
+Other stages import this package's own names (``parse_response``, ``selected_formats``...)
+and the modules named in ``OPEN_MODULES``.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from ..ops import Operation
 from ..record import field, record, replace
 from . import apply_patch, codechange, file_changes, search_replace, unified_diff, whole
 from .scan import Block, Format, scan_blocks
+
+OPEN_MODULES = ("apply_patch", "scan")
 
 # The registry: every format, in the order they are asked at each line.  Their opening
 # markers differ, so the order only matters for a line two formats could both claim.

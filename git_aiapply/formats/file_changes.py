@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .. import hashline
+from ..locate import hashline
 from .apply_patch import BEGIN, END, UPDATE_FILE, marker as patch_marker
 from .diff_hunks import PLACELESS_HINT, placeless_addition
 from ..errors import ParseError

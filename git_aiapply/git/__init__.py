@@ -14,5 +14,10 @@
 - ``signing``: signing commits as ``git commit -S``.
 
 Nothing is imported here, so that importing one module loads only what it needs; import
-names from their module (``from git_aiapply.git.repo import Repo``).
+names from their module (``from git_aiapply.git.repo import Repo``).  Other stages import the
+modules named in ``OPEN_MODULES``; the rest (config, filters, staging...) are the layer's own.
 """
+
+OPEN_MODULES = ("base_commit", "checks", "commits", "early_index", "githooks", "history", "ident",
+                "index", "journal", "merge", "pick_change", "refs", "repo", "signing", "state",
+                "take_back", "transaction", "verify_worktree", "worktree_files")

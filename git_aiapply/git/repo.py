@@ -10,7 +10,7 @@ import sys
 import pygit2
 
 from ..errors import ApplyError, ErrorKind, FatalError, UsageError
-from ..trailers import AI_PATHS, AI_RESPONSE, trailer_values
+from ..message.trailers import AI_PATHS, AI_RESPONSE, trailer_values
 from .config import canonical_key, command_line_settings, parse_bool, parse_int
 from .gitfile import gitfile_target
 from .promisor import fetch_lazily
@@ -160,7 +160,7 @@ class Repo:
                 self.repo = _open(found, found)
         self.gitdir = os.path.normpath(self.repo.path)
         # a warm index kept between transactions by a long-lived caller (serve, the
-        # library: git_aiapply.warm_index.IndexCache); None re-reads the index every time
+        # library: git_aiapply.doors.warm_index.IndexCache); None re-reads the index every time
         self.index_cache: WarmIndex | None = None
         self.commondir = self._common_dir()
         self.inside_gitdir = False  # found from inside the git dir: no worktree, as git

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygit2
 
 from ..errors import ApplyError, ErrorKind, Problem
-from ..plan import Plan
+from ..plan.plan import Plan
 from .repo import Repo
 from .state import tree_entry
 from .faults import fault

@@ -11,7 +11,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from ..errors import ApplyError, Problem
-from ..plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
+from ..plan.plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileChange, FileState, Plan
 from ..text import is_binary
 
 _KINDS = {

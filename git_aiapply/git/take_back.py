@@ -22,7 +22,7 @@ def take_back_commit(repo, planned_head: tuple, parent_id: str | None, changes: 
     -> (entry in the parent, entry in HEAD), entries (mode, hex id) or None) in the
     worktree and the index, and name the undone commit in ORIG_HEAD; ApplyError (dirty)
     when a file is not as the commit left it."""
-    from ..plan import FileState
+    from ..plan.plan import FileState
     from .ident import identity
     from .state import TreeSnapshot
     from .transaction import Transaction

@@ -27,7 +27,7 @@ import stat
 import pygit2
 
 from ..errors import ApplyError, ErrorKind, FatalError, Problem
-from ..plan import MODE_EXEC, MODE_LINK, FileState, Plan
+from ..plan.plan import MODE_EXEC, MODE_LINK, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries

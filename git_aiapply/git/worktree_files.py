@@ -7,7 +7,7 @@ import errno
 import os
 import stat
 
-from ..plan import MODE_EXEC, MODE_LINK, FileState
+from ..plan.plan import MODE_EXEC, MODE_LINK, FileState
 from .faults import fault, remove_file
 from .journal import temp_name
 

@@ -227,7 +227,7 @@ def test_ref_moved_between_planning_and_writing_is_refused(busy: GitRepo, monkey
     from git_aiapply.git.repo import Repo
     from git_aiapply.git.transaction import commit_to_branch
     from git_aiapply.errors import ApplyError
-    from git_aiapply.plan import FileState, Plan
+    from git_aiapply.plan.plan import FileState, Plan
 
     busy.git("branch", "raced")
     planned = busy.git("rev-parse", "raced").strip()

@@ -296,7 +296,7 @@ def test_subject_names_the_net_change(project: GitRepo):
 
 
 def test_help_lists_the_apply_options(project: GitRepo):
-    from git_aiapply.options import APPLY_OPTIONS
+    from git_aiapply.run.options import APPLY_OPTIONS
 
     r = project.run("-h")
     assert r.returncode == 0

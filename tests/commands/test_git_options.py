@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from git_aiapply.limits import directory_problem, reroot
+from git_aiapply.run.limits import directory_problem, reroot
 from git_aiapply.ops import Source
 from test_like_git import git_out, twins
 

@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
-from git_aiapply import cli, options
-from git_aiapply.commands import SUBCOMMANDS
-from git_aiapply.options import APPLY_DEFAULTS, APPLY_OPTIONS, parse_apply_args
+from git_aiapply.cli import app as cli
+from git_aiapply.run import options
+from git_aiapply.cli.commands import SUBCOMMANDS
+from git_aiapply.run.options import APPLY_DEFAULTS, APPLY_OPTIONS, parse_apply_args
 
 WORDS = set(SUBCOMMANDS) | {"apply"}
 PACKAGE = os.path.join(os.path.dirname(__file__), "..", "..", "git_aiapply")
@@ -91,13 +92,13 @@ def test_apply_path_does_not_import_click(tmp_path):
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     (tmp_path / "r.md").write_text("```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n```\n")
     code = ("import sys; sys.argv = ['git-ai-apply', '--check', 'r.md'];"
-            "from git_aiapply import main; main.run()")
+            "from git_aiapply.cli import main; main.run()")
     r = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=tmp_path,
                        capture_output=True, text=True)
     imported = [line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines()
                 if line.startswith("import time:")]
     assert r.returncode == 0, r.stderr[-2000:]
-    assert "git_aiapply.commands.apply" in imported and "git_aiapply.plan" in imported
+    assert "git_aiapply.cli.commands.apply" in imported and "git_aiapply.plan.plan" in imported
     assert "click" not in imported
 
 
@@ -112,9 +113,9 @@ def test_collector_off_for_one_response_on_for_a_batch(tmp_path, count, enabled)
                                            f"@@ -0,0 +1 @@\n+new\n```\n")
         names.append(f"r{k}.md")
     code = ("import gc, sys; sys.argv = ['git-ai-apply', '--check'] + sys.argv[1:];"
-            "import git_aiapply.commands.apply as A; real = A._apply_each\n"
+            "import git_aiapply.cli.commands.apply as A; real = A._apply_each\n"
             "def spy(*a, **k):\n    sys.stderr.write(f'GC={gc.isenabled()}\\n'); return real(*a, **k)\n"
-            "A._apply_each = spy\nfrom git_aiapply import main; main.run()")
+            "A._apply_each = spy\nfrom git_aiapply.cli import main; main.run()")
     r = subprocess.run([sys.executable, "-c", code, *names], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -126,14 +127,14 @@ def test_bare_serve_does_not_import_click_and_serve_help_does(tmp_path):
     request = json.dumps({"response": "```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n"
                                       "+new\n```\n", "options": {"check": True}}) + "\n"
     code = ("import sys; sys.argv = ['git-ai-apply'] + sys.argv[1:];"
-            "from git_aiapply import main; main.run()")
+            "from git_aiapply.cli import main; main.run()")
     r = subprocess.run([sys.executable, "-X", "importtime", "-c", code, "serve"], cwd=tmp_path,
                        input=request, capture_output=True, text=True)
     imported = [line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines()
                 if line.startswith("import time:")]
     assert r.returncode == 0, r.stderr[-2000:]
     assert json.loads(r.stdout)["status"] == "would-apply"
-    assert "git_aiapply.serve" in imported and "click" not in imported
+    assert "git_aiapply.doors.serve" in imported and "click" not in imported
     r = subprocess.run([sys.executable, "-c", code, "serve", "--help"], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 0 and "JSON lines" in r.stdout
@@ -180,9 +181,9 @@ def test_entry_point_and_commands_have_no_import_circle():
             else:
                 package = mod.rsplit(".", 1)[0]
             graph[mod] = _imports(os.path.join(folder, f), package)
-    mine = ["git_aiapply.main", "git_aiapply.cli", "git_aiapply.options", "git_aiapply.term",
-            "git_aiapply.inputs", "git_aiapply.diffstat", "git_aiapply.limits",
-            "git_aiapply.overlay"] + [m for m in graph if m.startswith("git_aiapply.commands")]
+    mine = ["git_aiapply.cli.main", "git_aiapply.cli.app", "git_aiapply.run.options", "git_aiapply.term",
+            "git_aiapply.run.inputs", "git_aiapply.run.diffstat", "git_aiapply.run.limits",
+            "git_aiapply.plan.overlay"] + [m for m in graph if m.startswith("git_aiapply.cli.commands")]
 
     def reaches(start, target, seen):
         for dep in graph.get(start, ()):
@@ -196,4 +197,4 @@ def test_entry_point_and_commands_have_no_import_circle():
 
     for m in mine:
         assert not reaches(m, m, set()), f"{m} imports itself through a circle"
-    assert not reaches("git_aiapply.cli", "git_aiapply.main", set())
+    assert not reaches("git_aiapply.cli.app", "git_aiapply.cli.main", set())

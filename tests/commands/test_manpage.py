@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from git_aiapply.options import APPLY_OPTIONS
+from git_aiapply.run.options import APPLY_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "git-ai-apply.1"
@@ -28,7 +28,7 @@ def test_page_describes_every_apply_option():
 
 
 def test_page_names_every_subcommand():
-    from git_aiapply.commands import SUBCOMMANDS
+    from git_aiapply.cli.commands import SUBCOMMANDS
 
     text = PAGE.read_text().replace("\\-", "-")
     synopsis = text.split(".SH SYNOPSIS", 1)[1].split(".SH", 1)[0]

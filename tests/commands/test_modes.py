@@ -209,7 +209,7 @@ def test_refusal_text_hashline(based: GitRepo):
 </FILE_CHANGES>
 """)
     assert r.returncode == 1
-    from git_aiapply.hashline import line_id
+    from git_aiapply.locate.hashline import line_id
 
     a, b = line_id("alpha"), line_id("beta")
     lines = r.err.splitlines()

@@ -47,7 +47,7 @@ def test_a_hook_is_written_through_a_short_temporary_name(tmp_path):
     """The hook kit's temporary file is named by a short hash (issue 24): a 250-byte
     name, whose name plus a suffix would pass the file system's 255-byte limit, is
     written and leaves nothing behind."""
-    from git_aiapply.hook_kit import _write_hook
+    from git_aiapply.workflows.hook_kit import _write_hook
 
     path = tmp_path / ("h" * 250)
     _write_hook(str(path), "#!/bin/sh\nexit 0\n")

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import AI_APPLY, LOUDER_BETA, GitRepo
-from git_aiapply.api import Session, _response_bytes
-from git_aiapply.serve import LineTooLong, read_requests
+from git_aiapply.doors.api import Session, _response_bytes
+from git_aiapply.doors.serve import LineTooLong, read_requests
 
 QUIETER = LOUDER_BETA.replace("-beta\n+BETA", "-BETA\n+beta").replace("louder", "quieter")
 
@@ -177,7 +177,7 @@ def _bounded_lines(data: bytes, limit):
     """The lines BoundedLines hands a text reader for ``data`` written to a pipe."""
     import threading
 
-    from git_aiapply.mcp_server import BoundedLines
+    from git_aiapply.doors.mcp_server import BoundedLines
 
     r, w = os.pipe()
 
@@ -253,7 +253,7 @@ def test_the_line_limit_is_asked_once_per_line_not_per_piece():
 
     import threading
 
-    from git_aiapply.mcp_server import BoundedLines
+    from git_aiapply.doors.mcp_server import BoundedLines
 
     r, w = os.pipe()
     data = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping",

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from git_aiapply.add_only import restated_lines
+from git_aiapply.locate.add_only import restated_lines
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from conftest import file_text
 
 CONFIG = ["server:", "  host: 0.0.0.0", "  port: 8080", "database:",

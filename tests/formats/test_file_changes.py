@@ -8,7 +8,7 @@ import pytest
 
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import file_changes, parse_response
-from git_aiapply.hashline import line_id
+from git_aiapply.locate.hashline import line_id
 from git_aiapply.ops import DeleteFile, EditFile, HashlineEdit, NewFile, RenameFile
 from conftest import blocks_of
 

@@ -7,7 +7,7 @@ import pytest
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
 from git_aiapply.ops import AppendFile
-from git_aiapply.plan import MODE_EXEC, MODE_FILE, FileState
+from git_aiapply.plan.plan import MODE_EXEC, MODE_FILE, FileState
 
 from test_plan import plan
 

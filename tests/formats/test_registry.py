@@ -7,8 +7,8 @@ import re
 import pytest
 
 from git_aiapply.formats import FORMATS, format_named, format_names, parse_response
-from git_aiapply.hook_kit import scan_line
-from git_aiapply.prompts import prompt_for
+from git_aiapply.workflows.hook_kit import scan_line
+from git_aiapply.workflows.prompts import prompt_for
 
 
 @pytest.mark.parametrize("name", format_names())
@@ -48,7 +48,7 @@ def test_an_edit_of_a_missing_file_says_how_this_format_creates_one(name):
     from git_aiapply.errors import ApplyError
     from git_aiapply.ops import EditFile, HashlineEdit
     from git_aiapply.paths import normalize_path
-    from git_aiapply.plan import make_plan
+    from git_aiapply.plan.plan import make_plan
 
     class NothingTracked:
         def entry(self, path):
@@ -78,7 +78,7 @@ def test_tool_input_tells_come_from_the_registry(monkeypatch):
     recognised in tool calls without touching toolcalls.py)."""
     import git_aiapply.formats as formats
     from git_aiapply.formats.scan import Format
-    from git_aiapply.toolcalls import looks_like_edit
+    from git_aiapply.answer.toolcalls import looks_like_edit
 
     told = [(f.name, tell) for f in FORMATS for tell in f.tells]
     assert {name for name, _ in told} >= {"file-changes", "apply-patch", "search-replace",
@@ -100,6 +100,6 @@ def test_tool_input_tells_come_from_the_registry(monkeypatch):
 
 
 def test_toolcalls_lists_no_markers_of_its_own():
-    import git_aiapply.toolcalls as toolcalls
+    import git_aiapply.answer.toolcalls as toolcalls
 
     assert not [n for n in vars(toolcalls) if "MARKER" in n.upper()]

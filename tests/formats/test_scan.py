@@ -28,8 +28,8 @@ from git_aiapply.formats import parse_response, selected_formats
 from git_aiapply.formats.scan import new_file_text, scan_blocks
 from git_aiapply.formats.search_blocks import looks_like_marker
 from git_aiapply.ops import EditFile, NewFile
-from git_aiapply.response import normalize_newlines, read_response
-from git_aiapply.toolcalls import parse_with_tools
+from git_aiapply.answer.response import normalize_newlines, read_response
+from git_aiapply.answer.toolcalls import parse_with_tools
 
 F = "```"
 

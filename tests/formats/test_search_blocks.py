@@ -7,8 +7,8 @@ import pytest
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats.search_blocks import (BlockError, NumberedBlock, file_operations,
                                                is_divider, is_replace, is_search, read_block)
-from git_aiapply.divider_readings import choose_readings
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.divider_readings import choose_readings
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import EditFile, NewFile, Source
 from git_aiapply.text import FileText
 
@@ -190,7 +190,7 @@ def test_empty_search_makes_a_new_file():
 
 # --- aider's order: blocks that fit only one after another ------------------------------
 
-from git_aiapply.divider_readings import apply_edit  # noqa: E402
+from git_aiapply.locate.divider_readings import apply_edit  # noqa: E402
 from git_aiapply.ops import Hunk  # noqa: E402
 
 

@@ -263,7 +263,7 @@ def test_whole_unclosed_fence_is_refused():
 
 @pytest.mark.parametrize("fmt", ["search-replace", "whole"])
 def test_the_prompt_example_is_an_answer_in_its_format(fmt):
-    from git_aiapply.prompts import PROMPTS
+    from git_aiapply.workflows.prompts import PROMPTS
 
     parsed = parse_response(PROMPTS[fmt], only=fmt)
     assert parsed.formats == [fmt]

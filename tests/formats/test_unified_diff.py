@@ -9,7 +9,7 @@ import pytest
 
 from git_aiapply.errors import ParseError
 from git_aiapply.formats import parse_response, unified_diff
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import DeleteFile, EditFile, NewFile, RenameFile, SetMode
 from git_aiapply.text import FileText
 from conftest import blocks_of

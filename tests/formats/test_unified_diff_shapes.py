@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from git_aiapply.errors import ApplyError, ParseError
 from git_aiapply.formats import parse_response
-from git_aiapply.locate import apply_hunks
+from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import EditFile
 from conftest import file_text, text_of
 

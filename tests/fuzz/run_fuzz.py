@@ -36,11 +36,11 @@ sys.path.insert(0, ROOT)
 
 from git_aiapply.errors import ApplyError  # noqa: E402
 from git_aiapply.formats import parse_response  # noqa: E402
-from git_aiapply.locate import apply_hunks  # noqa: E402
+from git_aiapply.locate.locate import apply_hunks  # noqa: E402
 from git_aiapply.ops import Hunk  # noqa: E402
 from git_aiapply.paths import normalize_path  # noqa: E402
-from git_aiapply.plan import MODE_FILE, MODE_LINK, make_plan  # noqa: E402
-from git_aiapply.response import read_response  # noqa: E402
+from git_aiapply.plan.plan import MODE_FILE, MODE_LINK, make_plan  # noqa: E402
+from git_aiapply.answer.response import read_response  # noqa: E402
 from git_aiapply.text import FileText, decode, encode  # noqa: E402
 
 FRAGMENTS = [
@@ -107,7 +107,7 @@ class DictBase:
 
 
 def seeds() -> list[str]:
-    from git_aiapply.hashline import line_id
+    from git_aiapply.locate.hashline import line_id
 
     out = [s.replace("{h2}", line_id("two")).replace("{h3}", line_id("three")) for s in HAND_WRITTEN]
     patterns = [os.path.join(ROOT, "git_aiapply", "examples", "*.md"),

@@ -8,7 +8,7 @@ from conftest import GitRepo
 from git_aiapply.errors import ApplyError, ErrorKind, UsageError
 from git_aiapply.git import base_commit as bc
 from git_aiapply.git.repo import Repo
-from git_aiapply.plan import FileState, Plan
+from git_aiapply.plan.plan import FileState, Plan
 
 
 @pytest.fixture

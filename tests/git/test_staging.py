@@ -253,7 +253,7 @@ def test_library_no_commit_and_cached(repo, monkeypatch):
 
 
 def test_library_refuses_commit_options_with_staging():
-    from git_aiapply.api import InvalidOptions, validate_options
+    from git_aiapply.doors.api import InvalidOptions, validate_options
 
     for bad in ({"no_commit": True, "cached": True}, {"no_commit": True, "message": "m"},
                 {"cached": True, "branch": "b"}, {"cached": True, "include_dirty": True},
@@ -300,7 +300,7 @@ def test_kill_mid_run_is_repaired_by_recover(repo, staging, step):
 def _interrupt_after(repo, monkeypatch, capsys, opts, outcomes, stage):
     """What the command says to a Ctrl-C once ``stage()`` has run (a staging that took
     effect, or nothing)."""
-    from git_aiapply.commands import apply as cmd
+    from git_aiapply.cli.commands import apply as cmd
     from git_aiapply.git.repo import Repo
 
     monkeypatch.chdir(repo.root)
@@ -319,7 +319,7 @@ def _interrupt_after(repo, monkeypatch, capsys, opts, outcomes, stage):
 @pytest.mark.parametrize("flag", ["no_commit", "cached"])
 def test_ctrl_c_after_the_index_was_staged_never_says_nothing_changed(repo, monkeypatch,
                                                                      capsys, flag):
-    from git_aiapply.pipeline import Options
+    from git_aiapply.run.pipeline import Options
 
     setup_repo(repo)
     opts = Options(**{flag: True})
@@ -336,8 +336,8 @@ def test_ctrl_c_after_the_index_was_staged_never_says_nothing_changed(repo, monk
 
 
 def test_ctrl_c_after_earlier_responses_were_staged_names_them(repo, monkeypatch, capsys):
-    from git_aiapply.pipeline import Options, Outcome, Status
-    from git_aiapply.response import Response
+    from git_aiapply.run.pipeline import Options, Outcome, Status
+    from git_aiapply.answer.response import Response
 
     setup_repo(repo)
     done = Outcome(Response(text="", given_text="", response_id="", model=None, name="r1",

@@ -23,7 +23,7 @@ from git_aiapply.git.state import (
     unmerged_paths,
     worktree_matches,
 )
-from git_aiapply.plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
+from git_aiapply.plan.plan import MODE_EXEC, MODE_FILE, MODE_LINK, FileState
 
 
 @pytest.fixture

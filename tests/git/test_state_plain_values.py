@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygit2
 
 from git_aiapply.git.state import TreeSnapshot
-from git_aiapply.overlay import Overlay, _emptied
-from git_aiapply.plan import FileState
+from git_aiapply.plan.overlay import Overlay, _emptied
+from git_aiapply.plan.plan import FileState
 
 
 def _tree(r: pygit2.Repository, files: dict[str, bytes]) -> pygit2.Tree:

@@ -17,7 +17,7 @@ from git_aiapply.git.repo import Repo
 from git_aiapply.git.signing import write_commit
 from git_aiapply.git.state import TreeSnapshot
 from git_aiapply.git.transaction import Transaction, build_tree, write_blobs
-from git_aiapply.plan import MODE_FILE, FileState
+from git_aiapply.plan.plan import MODE_FILE, FileState
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def _commit_change(repo: Repo, path: str, data: bytes, *, fail_after_ref: bool =
     branch, head_id = repo.head()
     with Transaction(repo, (branch, head_id)) as txn:
         final = {path: FileState(MODE_FILE, data)}
-        from git_aiapply.plan import Plan
+        from git_aiapply.plan.plan import Plan
 
         plan = Plan(final, {path: TreeSnapshot(r, r[head_id].tree, repo.workdir).entry(path)}, [], [])
         entries = write_blobs(r, plan)

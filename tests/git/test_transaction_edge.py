@@ -144,7 +144,7 @@ def test_new_file_never_replaces_a_file_that_appeared(repo, monkeypatch):
     from git_aiapply.errors import ApplyError
     from git_aiapply.git.repo import Repo
     from git_aiapply.git.transaction import WorktreeWriter
-    from git_aiapply.plan import MODE_FILE, FileState
+    from git_aiapply.plan.plan import MODE_FILE, FileState
 
     repo.write("base.txt", "base\n")
     repo.commit_all()
@@ -208,8 +208,8 @@ def test_reported_action_follows_the_net_change(old, new, action):
     """--json's action for a path is what happened to it overall (as git's diff sees
     it), whatever sequence of directives got there: a delete then a new file is an
     update, never "delete" for a file that exists afterwards."""
-    from git_aiapply.pipeline import _counted_as_git
-    from git_aiapply.plan import MODE_FILE, FileChange, FileState, Plan
+    from git_aiapply.run.pipeline import _counted_as_git
+    from git_aiapply.plan.plan import MODE_FILE, FileChange, FileState, Plan
 
     st = {None: None, **{b: FileState(MODE_FILE, b) for b in (b"one\n", b"two\n")}}
     plan = Plan({"a.txt": st[new]}, {"a.txt": st[old]}, [], [FileChange("a.txt", action, None, 1, 1)])

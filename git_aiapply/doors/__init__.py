@@ -1,0 +1,12 @@
+"""The front doors for programs: the library (``git_aiapply.apply`` and ``Session``),
+``serve`` (JSON lines) and ``mcp`` (Model Context Protocol), all through ``run``.
+
+- ``api``: the library; ``api_types``: its argument types; ``warm_index``: the index a
+  Session keeps warm between requests;
+- ``serve``: JSON lines in, ``--json`` objects out; ``mcp_server``: the MCP server.
+
+The command line imports them (and the package's face the library); nothing is imported
+here.
+"""
+
+OPEN_MODULES = ("api", "mcp_server", "serve")

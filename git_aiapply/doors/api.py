@@ -1,0 +1,644 @@
+"""The library: ``git_aiapply.apply(response, repo=".", **options)`` and friends.
+
+Everything here has the command's semantics (docs/API.md): the same parsing, locating,
+transaction and commit, the same ``--json`` fields in a typed, frozen ``Result``.  A
+refused response is a ``Result`` with ``status == "refused"``; a bad call raises
+``UsageError`` (also a ``ValueError``); the repository or the environment stopping the
+run raises ``FatalError`` (the command's exit 128).
+
+A ``Session`` keeps the repository and its index warm between calls (the module-level
+functions keep one per repository): the index, which libgit2 reads in full with its
+checksum on every run, is read again only when the file changed on disk.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+
+from ..errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
+
+__all__ = [
+    "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
+    "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions",
+]
+
+TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TypeAlias, Unpack
+
+    from .api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
+    from ..errors import Problem
+    from ..git.repo import GitError, Repo, Repository
+    from ..ops import Operation
+    from ..run.pipeline import Outcome
+    from ..run.prepare import Prepared
+    from ..answer.response import Response
+
+    # a repository: a folder of its worktree, a pygit2.Repository, or a warm Session
+    _RepoInput: TypeAlias = "str | os.PathLike[str] | Repository | Session"
+
+
+class InvalidOptions(UsageError, ValueError):
+    """An option the command would refuse as a usage error (exit 2)."""
+
+
+# --------------------------------------------------------------------------- results
+
+# a field the --json object leaves out when it is None or empty (docs/JSON.md)
+_OMITTED_WHEN_EMPTY = {"omitted_when_empty": True}
+
+
+@dataclass(frozen=True)
+class NearbyLine:
+    """A numbered line of the file near a failed edit (``ref`` is ``LINE#ID`` for hashline)."""
+
+    line: int
+    text: str
+    ref: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+
+
+@dataclass(frozen=True)
+class ErrorDetail:
+    """One reason a response was refused (docs/JSON.md, ``errors[]``)."""
+
+    reason: str
+    file: str | None = None
+    directive: str | None = None
+    edit: int | None = None
+    edit_first_line: str | None = None
+    hint: str | None = None
+    response_line: int | None = None
+    nearby: tuple[NearbyLine, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
+    candidates: tuple[int, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ErrorDetail:
+        return cls(d["reason"], d.get("file"), d.get("directive"), d.get("edit"),
+                   d.get("edit_first_line"), d.get("hint"), d.get("response_line"),
+                   tuple(NearbyLine(n["line"], n["text"], n.get("ref")) for n in d.get("nearby", ())),
+                   tuple(d.get("candidates", ())))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``errors[]`` object (docs/JSON.md)."""
+        return _json_view(self)
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One path the response changes (docs/JSON.md, ``files[]``)."""
+
+    path: str
+    action: str  # add, update, delete, rename, mode
+    old_path: str | None
+    added: int
+    removed: int
+    # -3: the commit the edits were applied at, then merged
+    merged_from: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+
+
+@dataclass(frozen=True)
+class EditResult:
+    """Where one edit landed and how it was found (docs/JSON.md, ``edits[]``, with the
+    ``verbose`` option): 1-based inclusive line ranges, an empty one ends before it starts."""
+
+    file: str
+    directive: str | None
+    edit: int
+    old_start: int | None
+    old_end: int | None
+    new_start: int | None
+    new_end: int | None
+    how: tuple[str, ...]  # exact, trailing-whitespace, whitespace, punctuation-folded, ...
+    detail: str | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What happened to one response: the fields of the ``--json`` object (docs/JSON.md)."""
+
+    response: str
+    response_id: str
+    model: str | None
+    status: Status  # applied, would-apply, already-applied, no-change, empty, refused, fatal
+    exit_code: int
+    commit: str | None
+    branch: str | None
+    base: str | None
+    formats: tuple[str, ...]
+    files: tuple[FileResult, ...]
+    added: int
+    removed: int
+    message: str | None
+    note: str | None
+    error_kind: str | None
+    fault: Fault | None  # response, repository, usage, internal (docs/JSON.md)
+    errors: tuple[ErrorDetail, ...]
+    error_text: str | None
+    hook_output: str | None
+    diff: str | None
+    # only with the verbose option (-v)
+    edits: tuple[EditResult, ...] | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+
+    @property
+    def ok(self) -> bool:
+        """True unless the response was refused (exit code 0)."""
+        return self.exit_code == 0
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Result:
+        """A Result from a ``--json`` object (the command's, or ``to_json()``'s)."""
+        values = dict(d)
+        values["formats"] = tuple(d["formats"])
+        values["files"] = tuple(FileResult(**f) for f in d["files"])
+        values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
+        if d.get("edits") is not None:
+            values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"])})
+                                    for e in d["edits"])
+        result = cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
+                        or f.default is MISSING})
+        # the object it views, as pipeline.Outcome.to_json wrote it: the one writer
+        object.__setattr__(result, "_written", json_copy(d))
+        return result
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object, as the command prints it: the one it was read from
+        (``from_json``; a copy), or for a Result made by hand, its fields as that object
+        holds them."""
+        written = self.__dict__.get("_written")
+        return json_copy(written) if written is not None else _json_view(self)
+
+
+def json_copy(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON object, nothing shared (its lists and objects copied too)."""
+    import copy
+
+    return copy.deepcopy(d)
+
+
+def _json_view(view: Any) -> dict[str, Any]:
+    """A view's fields as the ``--json`` object holds them: tuples as lists, views as
+    objects, and a field marked ``_OMITTED_WHEN_EMPTY`` left out when None or empty."""
+    return {f.name: _json_value(getattr(view, f.name)) for f in fields(view)
+            if not (f.metadata.get("omitted_when_empty")
+                    and getattr(view, f.name) in (None, ()))}
+
+
+def _json_value(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return _json_view(value)
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A response read and parsed, without a repository: its operations (the records of
+    ``git_aiapply.ops``: NewFile, EditFile, HashlineEdit, DeleteFile, RenameFile,
+    SetMode), in order, and what the commit message would be made from."""
+
+    operations: tuple[Operation, ...]
+    formats: tuple[str, ...]
+    explanation: str
+    descriptions: tuple[tuple[str, str], ...]
+    response_id: str
+    model: str | None
+
+
+# --------------------------------------------------------------------------- options
+
+# name -> (type, what the command line calls it)
+_OPTION_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "check": (bool, "--check"),
+    "diff": (bool, "--diff"),
+    "include_dirty": (bool, "--include-dirty"),
+    "allow_empty": (bool, "--allow-empty"),
+    "force": (bool, "--force"),
+    "three_way": (bool, "-3 / --3way"),
+    "format": (str, "--format"),
+    "message": (str, "-m"),
+    "no_verify": (bool, "--no-verify"),
+    "verify": (bool, "--verify"),
+    "branch": (str, "--branch"),
+    "base": (str, "--base"),
+    "signoff": (bool, "--signoff"),
+    "sign": (bool, "-S / --no-gpg-sign"),
+    "trailers": (bool, "--no-trailers"),
+    "max_bytes": (int, "--max-bytes"),
+    "strip": (int, "-p"),
+    "directory": (str, "--directory"),
+    "include": ((str, list, tuple), "--include"),
+    "exclude": ((str, list, tuple), "--exclude"),
+    "author": (str, "--author"),
+    "date": (str, "--date"),
+    "verbose": (bool, "-v / --verbose"),
+    "no_commit": (bool, "--no-commit"),
+    "cached": (bool, "--cached"),
+}
+# the options that only change the response's paths: parse() takes them too
+PATH_OPTIONS = ("strip", "directory", "include", "exclude")
+OPTION_NAMES = tuple(_OPTION_TYPES)
+
+
+def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
+    """The options checked as the command checks its own: unknown names, wrong types and
+    combinations the command refuses raise ``InvalidOptions`` (the combinations are
+    prepare.check_request's, the one check every front door runs)."""
+    from ..run.prepare import check_request
+
+    out = typed_options(options)
+    try:
+        check_request(out, option_word)
+    except UsageError as e:
+        raise InvalidOptions(str(e)) from None
+    return out
+
+
+def option_word(name: str) -> str:
+    """An option as the library's errors name it: its name, then the command's flag."""
+    return f"{name} ({_OPTION_TYPES[name][1]})"
+
+
+def typed_options(options: Mapping[str, object]) -> dict[str, Any]:
+    """The options given (None is "not given": left out), each of its type
+    (``_OPTION_TYPES``), the patterns as tuples, a branch a name the library can use;
+    ``InvalidOptions`` otherwise.  Their combinations are checked by prepare.py."""
+    unknown = sorted(set(options) - set(_OPTION_TYPES))
+    if unknown:
+        raise InvalidOptions(f"unknown option{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(map(repr, unknown))}; known options: "
+                             f"{', '.join(OPTION_NAMES)}")
+    out = {name: _typed(name, value) for name, value in options.items() if value is not None}
+    _check_branch_name(out.get("branch"))
+    return out
+
+
+def _typed(name: str, value: object) -> Any:
+    """One option's value, checked against its type in ``_OPTION_TYPES``."""
+    kind, flag = _OPTION_TYPES[name]
+    if name in ("include", "exclude"):
+        patterns = (value,) if isinstance(value, str) else value
+        if not isinstance(patterns, (list, tuple)) or not all(
+                isinstance(v, str) for v in patterns):
+            raise InvalidOptions(f"option {name} ({flag}) takes a pattern (str) or a list "
+                                 f"of them, not {value!r}")
+        return tuple(patterns)
+    assert isinstance(kind, type)  # the one tuple kind, the patterns', was read above
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidOptions(f"option {name} ({flag}) takes a {kind.__name__}, "
+                             f"not {type(value).__name__} {value!r}")
+    return value
+
+
+def _check_branch_name(branch: str | None) -> None:
+    """The library applies one response per call: a branch is a name, not a template."""
+    if branch is None:
+        return
+    if "{n}" in branch or "{name}" in branch:
+        raise InvalidOptions(f"branch {branch!r} is a template; the library applies one "
+                             "response at a time: name its branch (see docs/API.md)")
+    from ..git.refs import branch_refname
+
+    try:
+        branch_refname(branch)
+    except UsageError as e:
+        raise InvalidOptions(str(e)) from None
+
+
+# --------------------------------------------------------------------------- the warm index
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def _response_bytes(response: ResponseInput, name: str | None,
+                    read_limit: int | None = None) -> tuple[bytes, str]:
+    """(raw bytes, name) of a response given as text, bytes, a path or a parsed chat-API
+    JSON object; of a file, at most ``read_limit`` bytes are read."""
+    if isinstance(response, str):
+        try:
+            return response.encode("utf-8", "surrogateescape"), name or "response"
+        except UnicodeEncodeError as e:
+            raise InvalidOptions(f"the response text holds a character that is not UTF-8 "
+                                 f"(position {e.start}): pass bytes for raw data") from None
+    if isinstance(response, (bytes, bytearray, memoryview)):
+        return bytes(response), name or "response"
+    if isinstance(response, os.PathLike):
+        path = os.fspath(response)
+        try:
+            with open(path, "rb") as f:
+                return f.read(-1 if read_limit is None else read_limit), \
+                    name or os.fsdecode(path)
+        except OSError as e:
+            raise UsageError(f"cannot read {os.fsdecode(path)}: {e.strerror}") from None
+    if isinstance(response, dict) or isinstance(response, list):
+        import json
+
+        return json.dumps(response).encode("utf-8"), name or "response"
+    raise InvalidOptions("response must be str (the text), bytes, a path-like object (a file) "
+                         f"or a chat-API JSON object (dict), not {type(response).__name__}")
+
+
+def _refused(response_obj: Response, problems: list[Problem], kind: str) -> Outcome:
+    from ..run.pipeline import Outcome, Status
+
+    return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
+
+
+class Session:
+    """One repository, kept open with its index warm, for a loop of calls.
+
+    ``Session(repo)`` opens the repository git would use from folder ``repo`` (``GIT_DIR``
+    and friends honoured); its methods are those of the module.  ``warm=False`` reads the
+    index from disk for every call (for measuring what the warm index gains).  A session
+    may be shared by threads: calls run one at a time."""
+
+    def __init__(self, repo: str | os.PathLike[str] = ".", *, warm: bool = True) -> None:
+        from ..git.repo import Repo
+
+        start = os.fspath(repo)
+        if not os.path.isdir(start):  # git -C FOLDER's words
+            raise FatalError(f"cannot change to '{start}': "
+                             f"{'Not a directory' if os.path.exists(start) else 'No such file or directory'}",
+                             kind=ErrorKind.REPOSITORY)
+        try:
+            self.repo = Repo(start)
+        except UsageError as e:  # not a repository: the environment, as git's exit 128
+            raise FatalError(str(e), kind=ErrorKind.REPOSITORY) from None
+        # warm=False reads the index anew for every call, as a new process would
+        from .warm_index import IndexCache
+
+        self.repo.index_cache = IndexCache() if warm else None
+        self._gitdir_id = _dir_id(self.repo.gitdir)
+        self._lock = threading.RLock()
+
+    @property
+    def workdir(self) -> str | None:
+        return self.repo.workdir
+
+    def is_current(self) -> bool:
+        """False when the repository folder was removed or replaced since it was opened."""
+        return _dir_id(self.repo.gitdir) == self._gitdir_id
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Drop the warm index and release the repository's open files (a later call
+        opens them again: the session stays usable)."""
+        with self._lock:
+            if self.repo.index_cache is not None:
+                self.repo.index_cache.clear()
+            self.repo.free()
+
+    def apply(self, response: ResponseInput, *, name: str | None = None,
+              **options: Unpack[ApplyOptions]) -> Result:
+        """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
+        return Result.from_json(self.apply_json(response, name=name, **options))
+
+    def apply_json(self, response: ResponseInput, *, name: str | None = None,
+                   **options: Unpack[ApplyOptions]) -> dict[str, Any]:
+        """``apply``'s outcome as the command's ``--json`` object (a dict), the one shape
+        ``serve`` and ``mcp`` answer with; the same exceptions."""
+        opts = typed_options(options)  # their combinations: prepare.py, in _apply
+        limit = self._read_limit(opts) if isinstance(response, os.PathLike) else None
+        raw, name = _response_bytes(response, name, limit)
+        with self._lock:
+            outcome = self._apply(raw, name, opts)
+        return outcome.to_json()
+
+    def _read_limit(self, opts: dict[str, object]) -> int | None:
+        """How much of a response file to read: one byte past the limit is enough for
+        read_response to refuse it (None: no limit)."""
+        from ..run.prepare import max_response_bytes
+
+        max_bytes = opts.get("max_bytes")
+        if max_bytes is None:
+            with self._lock:
+                self.repo.forget_config()
+                max_bytes = max_response_bytes(self.repo)
+        assert isinstance(max_bytes, int)
+        # a negative one is refused by prepare.check_request, before anything is applied
+        return max_bytes + 1 if max_bytes > 0 else None
+
+    def check(self, response: ResponseInput, *, name: str | None = None,
+              **options: Unpack[ApplyOptions]) -> Result:
+        options["check"] = True  # a dict of this call's own
+        return self.apply(response, name=name, **options)
+
+    def show(self, *paths: str, rev: str | None = None) -> str:
+        """The hashline view of files (paths relative to the worktree root), as
+        ``git ai-apply show`` prints it."""
+        with self._lock:
+            self.repo.forget_config()
+            return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
+
+    def undo(self, force: bool = False, batch: bool = False) -> dict[str, Any]:
+        """``git ai-apply undo --json``'s object: take back the last commit this tool made
+        (``batch``: every commit of the last run)."""
+        from ..workflows.undo_last import refusal_object, undo as undo_head
+
+        with self._lock:
+            self.repo.forget_config()
+            try:
+                done = undo_head(self.repo, force=force, batch=batch)
+            except ApplyError as e:
+                return refusal_object(e)
+            except (OSError, _git_error()) as e:
+                raise FatalError(f"cannot undo: {e}", kind=ErrorKind.IO) from None
+            return dict(done, exit_code=0)
+
+    # -- the work ------------------------------------------------------------------------
+    def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
+        from ..run.pipeline import apply_one
+        from ..run.prepare import lock_index_ahead, options_for, with_identity
+        from ..answer.response import read_response
+
+        repo = self.repo
+        repo.forget_config()  # `git config` may have run since the last request
+        from .warm_index import IndexCache
+
+        cache = repo.index_cache or IndexCache()  # cold: a cache nothing consults
+        try:
+            cache.note_head(repo.head())
+            prepared = _prepare(repo, opts)
+            options = options_for(repo, prepared)
+            try:
+                response = read_response(raw, name=name, max_bytes=prepared.max_bytes)
+            except ApplyError as e:
+                from ..answer.response import blank_response
+
+                return _refused(blank_response(name), e.problems, e.kind)
+            lock_index_ahead(repo, prepared)  # read the index while the response is parsed
+            try:
+                outcome: Outcome = with_identity(prepared, apply_one, repo, response, options)
+                return outcome
+            finally:
+                repo.release_index_lock()
+        except AiApplyError:
+            raise
+        except (OSError, _git_error()) as e:
+            cache.clear()
+            raise FatalError(f"{e}", kind=ErrorKind.IO) from None
+        finally:
+            try:
+                cache.left_head(repo.head())
+            except Exception:
+                cache.clear()
+
+
+def path_limits(opts: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The include and exclude options as the command's ordered --include/--exclude list:
+    the excludes first, so a path matching one is left out even if an include matches it."""
+    return (tuple(("exclude", p) for p in opts.get("exclude", ()))
+            + tuple(("include", p) for p in opts.get("include", ())))
+
+
+def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
+    """The run made ready as the command makes it (prepare.py); an option the command
+    refuses is InvalidOptions here, a bad call."""
+    from ..run.prepare import prepare
+
+    request = dict(opts, limits=path_limits(opts))
+    try:
+        return prepare(repo, request, words=option_word)  # FatalError as the command's
+    except UsageError as e:
+        if isinstance(e, InvalidOptions):
+            raise
+        raise InvalidOptions(str(e)) from None
+
+
+def _git_error() -> type[GitError]:
+    from ..git.repo import GitError
+
+    return GitError
+
+
+def _dir_id(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def hashline_view(repo: Repo, path: str, rev: str | None = None) -> str:
+    """One file's ``<FILE_CONTENT>`` view with ``LINE#ID`` prefixes: the worktree's file,
+    or REV's.  ``path`` is relative to the worktree root (absolute inside it accepted)."""
+    from ..git.state import read_disk
+    from ..locate.hashline import render_view
+    from ..paths import normalize_path
+
+    root = repo.workdir or ""
+    try:
+        path = normalize_path(path, worktree=root)
+    except ApplyError as e:
+        raise UsageError(e.render()) from None
+    if rev or not root:
+        from ..git.commits import file_at_revision
+
+        data = file_at_revision(repo, rev or "HEAD", path)
+    else:
+        st = read_disk(root, path)
+        if st is None:
+            raise UsageError(f"cannot read {path}")
+        data = st.data
+    return render_view(path, data)
+
+
+# --------------------------------------------------------------------------- module level
+
+_SESSIONS: dict[tuple[str, str, tuple[str | None, ...]], Session] = {}
+_SESSIONS_GUARD = threading.Lock()
+_MAX_SESSIONS = 8
+# what decides which repository a folder means, besides the folder itself
+_REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+             "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+
+
+def session(repo: _RepoInput = ".") -> Session:
+    """The warm session of the repository at ``repo`` (opened on first use, kept for the
+    next calls; at most eight are kept)."""
+    if isinstance(repo, Session):
+        return repo
+    if not isinstance(repo, (str, os.PathLike)):
+        if not type(repo).__module__.startswith("pygit2"):
+            raise InvalidOptions("repo must be a folder (str or path-like object), a "
+                                 f"pygit2.Repository or a Session, not {type(repo).__name__}")
+        repo = repo.workdir or repo.path  # a pygit2.Repository
+    start = os.path.realpath(os.fspath(repo))
+    # the folder, and what else decides which repository it means (a relative GIT_DIR is
+    # read from the current folder)
+    key = (start, os.getcwd(), tuple(os.environ.get(k) for k in _REPO_ENV))
+    with _SESSIONS_GUARD:
+        s = _SESSIONS.pop(key, None)
+        if s is None or not s.is_current():
+            s = Session(start)
+        _SESSIONS[key] = s  # most recently used last
+        while len(_SESSIONS) > _MAX_SESSIONS:
+            _SESSIONS.pop(next(iter(_SESSIONS)))
+        return s
+
+
+def apply(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+          **options: Unpack[ApplyOptions]) -> Result:
+    """Apply one response to ``repo`` and commit, as ``git ai-apply --json`` does.
+
+    ``response``: the text (str), its bytes, a path-like object naming a file, or a
+    chat-API JSON object (dict).  ``options``: check, diff, include_dirty, allow_empty,
+    format, message, no_verify, verify, branch, base, signoff, sign, trailers, max_bytes,
+    strip, directory, include, exclude, author, date, verbose, no_commit, cached.
+    Returns a ``Result`` (a refusal too); raises ``InvalidOptions`` / ``UsageError`` for a
+    bad call and ``FatalError`` when the repository or the environment stopped it."""
+    return session(repo).apply(response, name=name, **options)
+
+
+def check(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None = None,
+          **options: Unpack[ApplyOptions]) -> Result:
+    """Would ``response`` apply?  ``apply(..., check=True)``: nothing is written."""
+    return session(repo).check(response, name=name, **options)
+
+
+def show(*paths: str, repo: _RepoInput = ".", rev: str | None = None) -> str:
+    """Files with hashline ids (``LINE#ID:text``), for a model's prompt."""
+    return session(repo).show(*paths, rev=rev)
+
+
+def undo(repo: _RepoInput = ".", force: bool = False,
+         batch: bool = False) -> dict[str, Any]:
+    """Take back the last commit this tool made (``git ai-apply undo --json``'s object);
+    called again, the one before; ``batch``: every commit of the last run."""
+    return session(repo).undo(force=force, batch=batch)
+
+
+def parse(response: ResponseInput, *, format: str | None = None,
+          **path_options: Unpack[PathOptions]) -> Parsed:
+    """A response's operations, without a repository, read as the command reads them: the
+    text's change blocks and a chat-API answer's edit tool calls, in answer order.
+    ``path_options``: strip, directory, include, exclude (as for ``apply``).  Raises
+    ``ApplyError`` (with ``.problems``) when the response is refused for what it says: a
+    block that is never closed, an answer cut off, an edit of an unknown tool."""
+    from ..answer.response import read_response
+    from ..answer.toolcalls import parse_with_tools
+
+    not_paths = sorted(set(path_options) - set(PATH_OPTIONS))
+    if not_paths:
+        raise InvalidOptions(f"parse takes format and the path options "
+                             f"({', '.join(PATH_OPTIONS)}), not {', '.join(not_paths)}")
+    opts = validate_options(dict(path_options, format=format))
+    raw, name = _response_bytes(response, None)
+    resp = read_response(raw, name=name, max_bytes=0)
+    p = parse_with_tools(resp, only=format)
+    ops = p.ops
+    limits = path_limits(opts)
+    if ops and (opts.get("strip") is not None or opts.get("directory") is not None or limits):
+        from ..run.limits import limit_ops
+
+        ops = limit_ops(ops, opts.get("strip"), opts.get("directory"), limits)
+    return Parsed(tuple(ops), tuple(p.formats), p.explanation,
+                  tuple(tuple(d) for d in p.descriptions), resp.response_id, resp.model)

@@ -1,0 +1,176 @@
+"""`git ai-apply serve`: JSON lines in, one ``--json`` object per line out (docs/API.md).
+
+A harness keeps one process per repository and writes requests to its standard input::
+
+    {"response": "TEXT", "options": {"check": true}}
+    {"path": "answers/7.md", "options": {"branch": "try/7"}}
+
+Each request gets exactly one line back, in order, flushed at once: the ``--json`` object
+of the command (docs/JSON.md) -- also when the repository or the environment stopped the
+run (``status`` ``"fatal"``, ``exit_code`` 128, as ``--json`` prints it) -- or for a bad
+request an object with ``status`` ``"error"`` and ``exit_code`` 2.  A request's ``"id"``, when given, is copied into its answer.
+The repository and its index stay warm between requests (git_aiapply.doors.api.Session); the
+index is read again only when it changed on disk; the config, attributes and eol settings
+are read again for every request.  End of input ends the server (exit 0).
+
+A request line is read only up to its limit, ``6 × aiapply.maxResponseBytes + 64 KiB``
+(room for the largest response the limit lets through, however JSON escapes it; no limit
+when that setting is 0): a longer line is refused as soon as it passes the limit, its
+rest skipped unread into memory, and the next line is served.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from ..errors import AiApplyError, ErrorKind, FatalError, UsageError
+
+REQUEST_KEYS = {"response", "path", "options", "id", "name"}
+
+
+def error_object(exit_code: int, kind: str, text: str) -> dict:
+    """The answer to a request that could not be run (not a refusal of the response)."""
+    return {"status": "error", "exit_code": exit_code, "error_kind": kind,
+            "errors": [{"reason": text}], "error_text": text}
+
+
+def _request(line: bytes) -> dict:
+    try:
+        req = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UsageError(f"the request is not JSON: {e}") from None
+    if not isinstance(req, dict):
+        raise UsageError("a request is a JSON object: {\"response\": TEXT} or {\"path\": FILE}")
+    unknown = sorted(set(req) - REQUEST_KEYS)
+    if unknown:
+        raise UsageError(f"unknown request field{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(map(repr, unknown))}; a request holds response or path, "
+                         "and optionally options, name, id")
+    if ("response" in req) == ("path" in req):
+        raise UsageError("a request holds exactly one of response (the text) and path (a file)")
+    if "response" in req and not isinstance(req["response"], (str, dict, list)):
+        raise UsageError("response is the response's text (a string) or its chat-API JSON")
+    if "path" in req and not isinstance(req["path"], str):
+        raise UsageError("path is a file name (a string)")
+    if not isinstance(req.get("options", {}), dict):
+        raise UsageError("options is an object: {\"check\": true, \"branch\": \"try/1\", ...}")
+    if not isinstance(req.get("name", ""), str):
+        raise UsageError("name is a string")
+    return req
+
+
+def answer(session, line: bytes) -> dict:
+    """The answer object to one request line."""
+    from pathlib import Path
+
+    req_id = None
+    name = "response"
+    try:
+        req = _request(line)
+        req_id = req.get("id")
+        response = Path(req["path"]) if "path" in req else req["response"]
+        name = req.get("name")
+        if name is None and "path" in req:
+            name = req["path"]
+        out = session.apply_json(response, name=name, **req.get("options", {}))
+    except UsageError as e:
+        out = error_object(2, ErrorKind.USAGE, str(e))
+    except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
+        from ..run.pipeline import fatal_outcome
+
+        verbose = bool(req.get("options", {}).get("verbose"))
+        out = fatal_outcome(name or "response", e, verbose).to_json()
+    except AiApplyError as e:  # the response refused before any result could be made
+        out = error_object(1, ErrorKind.REFUSED, str(e))
+    except Exception as e:  # a bug: say it, and keep serving the next requests
+        out = error_object(1, ErrorKind.INTERNAL, f"internal error: {type(e).__name__}: {e}")
+    if req_id is not None:
+        out = {"id": req_id, **out}
+    return out
+
+
+_LINE_SLACK = 64 * 1024  # the request's other fields around the response
+_SKIP_CHUNK = 64 * 1024
+
+
+class LineTooLong:
+    """A request line that passed ``limit`` bytes (what was read of it is dropped)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    def strip(self):
+        return self  # not blank: answered
+
+
+def request_line_limit(session) -> int | None:
+    """The longest request line read (None: no limit), from the limit on responses as
+    the config says now."""
+    from ..run.prepare import max_response_bytes
+    from ..answer.response import DEFAULT_MAX_BYTES
+
+    try:
+        session.repo.forget_config()
+        max_bytes = max_response_bytes(session.repo)
+    except FatalError:
+        max_bytes = DEFAULT_MAX_BYTES  # the request itself reports the bad setting
+    return max_bytes * 6 + _LINE_SLACK if max_bytes else None
+
+
+def read_requests(stream, limit):
+    """The lines of ``stream`` (a binary reader), each read only up to ``limit()`` bytes:
+    a longer one is a LineTooLong, and the rest of it is skipped in chunks."""
+    while True:
+        most = limit()
+        line = stream.readline() if most is None else stream.readline(most + 1)
+        if not line:
+            return
+        if most is None or len(line) <= most:
+            yield line
+            continue
+        while not line.endswith(b"\n"):  # skip the rest without keeping it
+            line = stream.readline(_SKIP_CHUNK)
+            if not line:
+                break
+        yield LineTooLong(most)
+
+
+def _too_long(line: LineTooLong) -> dict:
+    text = (f"the request line is more than {line.limit} bytes, the limit (6 × "
+            "aiapply.maxResponseBytes + 64 KiB: room for the largest response allowed, "
+            "JSON-escaped); set aiapply.maxResponseBytes to raise it")
+    return {**error_object(1, ErrorKind.REFUSED, text), "status": "refused", "fault": "response"}
+
+
+def serve(session, requests, write) -> None:
+    """Answer every line of ``requests`` (bytes lines) with ``write(bytes)``, in order."""
+    for line in requests:
+        if not line.strip():
+            continue
+        out = _too_long(line) if isinstance(line, LineTooLong) else answer(session, line)
+        write(json.dumps(out).encode("ascii") + b"\n")
+
+
+def run_server() -> None:
+    """The server on this process's standard input and output, in the current folder's
+    repository (`git ai-apply serve`; commands/serve.py is its click command, and main.py
+    runs the bare `git ai-apply serve` without loading click: start-up time)."""
+    from .api import Session
+
+    session = Session(".")  # not a repository: fatal, before any request is read
+    # The protocol owns standard output: anything else a child process prints there (a
+    # hook, a signing program) goes to standard error instead.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+
+    def write(data: bytes) -> None:
+        out.write(data)
+        out.flush()  # each answer as soon as it is known
+
+    try:
+        serve(session, read_requests(sys.stdin.buffer, lambda: request_line_limit(session)),
+              write)
+    except BrokenPipeError:
+        pass  # the reader went away: nothing left to answer

@@ -1,0 +1,34 @@
+"""Whole-file writes (plan.py): the line endings their content takes over an existing
+file, and when a write to a missing path is refused as a likely shortened path."""
+from __future__ import annotations
+
+from ..text import FileText, is_binary
+
+
+def in_file_endings(text: str, old: bytes | None) -> str:
+    """A whole-file write's content in the line endings of the file it replaces (``old``,
+    the blob): content written with plain LF over a text file whose dominant ending is
+    CRLF (or CR) takes that ending, as an edit would; content with its own CR, a new file
+    and a binary file are kept as given.  An eol/autocrlf checkout holds an LF blob, so
+    the content stays LF here and the git layer converts it once, on checkout."""
+    if old is None or "\r" in text or "\n" not in text or b"\r" not in old:
+        return text
+    if is_binary(old):
+        return text
+    ending = FileText.from_bytes(old).dominant_ending()
+    return text if ending == "\n" else text.replace("\n", ending)
+
+
+def namesake_refusal(base, path: str) -> tuple[str, str] | None:
+    """(reason, hint) for a whole file for the missing ``path``, in an answer that does not
+    say the file is new, while a file of that name is tracked in another folder: most
+    likely that file under a shortened path, so refused as a patch of the path would be
+    (never a duplicate).  None when no such file is tracked."""
+    from .missing_file import namesakes
+
+    found = namesakes(base, path)
+    if not found:
+        return None
+    return (f"cannot write {path}: no such file, and the response does not say it is a new "
+            "file", f"did you mean {', '.join(found)}? Use the path as git tracks it; to "
+            f"create {path}, say so on its path line (`{path} (new file)`)")

@@ -1,0 +1,110 @@
+"""`-3` against a repository, for pipeline.py: the commits an answer may have been written
+against (the one it names, else those that changed its files), the answer applied at one
+and merged into the current files (threeway/drift.py), and the drift rule of BEHAVIOR.md §3: when
+the answer names a base that is not HEAD, the line numbers of a file changed since that
+base are not evidence in the current file."""
+from __future__ import annotations
+
+from ..errors import ApplyError, Problem
+
+
+def drift_refusal_or_none(repo, response, ops, opts, current, base_commit, normalize
+                          ) -> ApplyError | None:
+    """Why the current files cannot place ``ops`` when the answer names its base: the
+    edits of files changed since the base whose old side fits more than once, or fits the
+    base at a place that changed since or now lies elsewhere than its fits (any of them
+    with -3: they go through the base; without -3, those a line number or the base's
+    place would decide, refused naming -3).  None when no base is named, it is HEAD, or nothing drifted."""
+    named = _named_commit(repo, response, opts)
+    if named is None or (base_commit is not None and named.id == base_commit.id):
+        return None  # the common case: nothing more is loaded
+    from ..git.base_commit import tree_snapshot
+    from ..git.merge import unchanged_runs
+    from .drift import drift_refusal, edits_off_their_base_place, edits_placed_by_base_lines
+
+    at_base = tree_snapshot(repo, named, None)
+    drifted = edits_placed_by_base_lines(ops, current, at_base, normalize)
+    # an edit that fits the base, but now fits elsewhere than where that place went (or
+    # the place changed since): the current file only fits it by accident (H3, H4)
+    by_edit = {(d.path, d.number): d for d in drifted}
+    for d in edits_off_their_base_place(ops, current, at_base, normalize, unchanged_runs):
+        if (d.path, d.number) not in by_edit or not by_edit[d.path, d.number].stated_line:
+            by_edit[d.path, d.number] = d
+    drifted = list(by_edit.values())
+    if not opts.three_way:
+        drifted = [d for d in drifted if d.stated_line]
+    return drift_refusal(drifted, named.id) if drifted else None
+
+
+def _named_commit(repo, response, opts):
+    """The commit --base (without --branch), the answer's AI-Base line or its JSON names,
+    when this repository has it (a wrong echoed line falls back to the search)."""
+    from ..git.base_commit import resolve_base
+    from .drift import base_named_in
+
+    named = (opts.base if opts.branch is None else None) or base_named_in(response.text) \
+        or response.json_base
+    if not named:
+        return None
+    return resolve_base(repo, named) if named == opts.base else _commit_or_none(repo, named)
+
+
+def through_base(repo, response, ops, opts, current, base_commit, normalize,
+                 refusal: ApplyError):
+    """``ops`` applied at the commit the answer was written against and merged into the
+    current files (threeway/drift.py); ``refusal`` (why they do not fit now) when no base fits."""
+    from ..git.merge import merge_file, renamed_since
+    from .drift import merge_into_current, plan_at_base
+
+    found = plan_at_base(ops, _candidates(repo, response, ops, opts, base_commit, normalize),
+                         normalize)
+    if found is None:
+        hint = (f"-3: no commit among the last {opts.three_way_depth} that changed these files "
+                "holds the lines the edits expect either")
+        raise ApplyError([*refusal.problems, Problem(hint)], kind=refusal.kind) from None
+    cand, at_base = found
+    missing = [p for p in at_base.final
+               if at_base.base.get(p) is not None and current.entry(p) is None]
+    moved = renamed_since(repo, cand.commit, base_commit.tree if base_commit else None,
+                          missing) if missing else {}
+    return merge_into_current(at_base, cand.commit, current, lambda p: moved.get(p, p),
+                              lambda path, a, o, t: merge_file(repo, path, a, o, t))
+
+
+def _candidates(repo, response, ops, opts, base_commit, normalize):
+    """The commits the answer may have been written against: the one it (or --base) names,
+    else those that changed its files, newest first."""
+    from ..git.base_commit import base_at, tree_snapshot
+    from ..git.merge import commits_touching
+    from .drift import Candidate
+
+    commit = _named_commit(repo, response, opts)
+    if commit is not None:
+        yield Candidate(commit.id, tree_snapshot(repo, commit, None), named=True)
+        return
+    paths = sorted({p for p in (_op_path(op, normalize) for op in ops) if p})
+    start = base_commit.id if base_commit is not None else None
+    for cid in commits_touching(repo, start, paths, opts.three_way_depth):
+        yield Candidate(cid, tree_snapshot(repo, base_at(repo, cid), None))
+
+
+def _commit_or_none(repo, rev: str):
+    """The commit an AI-Base line names, or None when this repository has no such commit
+    (the line is the model's echo: a wrong one falls back to the search)."""
+    from ..errors import UsageError
+    from ..git.base_commit import resolve_base
+
+    try:
+        return resolve_base(repo, rev)
+    except UsageError:
+        return None
+
+
+def _op_path(op, normalize) -> str | None:
+    raw = getattr(op, "path", None) or getattr(op, "old_path", None)
+    if not raw:
+        return None
+    try:
+        return normalize(raw)
+    except ApplyError:
+        return None

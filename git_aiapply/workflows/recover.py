@@ -1,0 +1,591 @@
+"""`git ai-apply recover`: repair what an interrupted run (a crash, SIGKILL, power cut of
+the process) of apply, `pick` or `undo` left behind.
+
+The transaction (git/transaction.py) writes ``AI_APPLY_JOURNAL`` in the git dir before it touches the
+worktree and removes it at the very end.  The journal (JSON) holds:
+
+- ``pid``: the process; ``kind``: the kind of run (git/journal.py's ``RunKind``: "apply",
+  "pick" for a fast-forward pick, "undo", "no-commit", "cached");
+- ``branch`` (None: detached HEAD) and ``head``: the commit it pointed at;
+- ``moves_to``: the commit the branch was to point at when known beforehand (a
+  fast-forward pick, undo; "unborn": undo of a root commit deletes the branch), else
+  None (a commit yet to be made);
+- ``paths``: for every touched path, what the worktree held before, as the bytes on disk
+  (``[mode, blob id]`` of those exact bytes, stored as a blob: in a CRLF or filtered
+  checkout they differ from the committed blob, and recovery must put back what was on
+  disk); ``final``: what was to be committed there (``[mode, blob id]`` or None);
+- ``written`` (optional): path -> [mode, blob id] of the bytes written to disk, when they
+  differ from ``final`` (a CRLF or filtered checkout);
+- ``made_dirs``: the folders writing would create;
+- ``staged_index``: once the new index is written into ``index.lock``, that file's size
+  and trailing checksum, so that recovery knows the lock as its own.
+
+From that and the branch's current tip, recovery decides:
+
+- the branch has not moved: the change never happened.  Every touched file is put back
+  as it was (files the run created are removed, with the folders it made), the new index
+  that was being prepared in ``index.lock`` is dropped: wholly *before*.
+- the branch points where the run moved it (``moves_to``, or a new commit whose parent is
+  ``head`` and whose tree holds exactly ``final``): the change happened and the worktree
+  was already written.  The prepared index is installed if it was not yet: wholly *after*.
+- anything else (the branch moved on since, a file was changed by hand since the crash):
+  nothing is touched; the situation is explained, file by file (exit 128).
+
+A file "holds" a committed blob when its bytes are that blob, or become it through the
+repository's clean filters (eol, ``text``, filters), as `git status` judges.
+
+Only the run's own lock is removed: ``index.lock`` is ours when it carries the owner line
+of the journal's (dead) process, or is the staged index the journal describes.  A lock
+anyone else holds (a running `git commit`) stops recovery with nothing changed (exit 128).
+Without a journal, a run killed before it touched the worktree may still have left
+``index.lock`` (recognisable: it names the ai-apply process that held it) and temporary
+files; they are removed when their process is gone.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from ..errors import ErrorKind, FatalError, Problem
+
+# the journal and the checks on it are the git layer's (git/journal.py)
+from ..git.journal import (STAGE_KINDS, JournalNote, RunKind, file_fingerprint, journal_path,
+    read_journal)
+
+# temporary files in the git dir, with the pid of the process that made them
+_GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
+                          r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp|index\.lock\.ai-apply-(\d+))$")
+
+_BACKUP_DIR = re.compile(r"^ai-apply-backup-(\d+)$")
+
+
+# --------------------------------------------------------------------------- the work
+
+
+class Recovery:
+    """What recovery found and did, as lines for the user."""
+
+    def __init__(self, repo, dry_run: bool = False):
+        self.repo = repo
+        self.dry_run = dry_run
+        self.done: list[str] = []
+        self.problems: list[Problem] = []
+
+    def act(self, what: str, fn=None, *args) -> None:
+        if not self.dry_run and fn is not None:
+            fn(*args)
+        self.done.append(what if not self.dry_run else f"would {what}")
+
+
+def _state_of(repo, path: str):
+    from ..git.state import read_disk
+
+    return read_disk(repo.workdir, path)
+
+
+def _same_mode(repo, have: int, want: int) -> bool:
+    return have == want or (want in (0o100644, 0o100755) and have in (0o100644, 0o100755)
+                            and not _filemode(repo))
+
+
+def _is_on_disk(repo, st, want) -> bool:
+    """Whether a worktree state (FileState or None) is exactly the bytes ``want`` names
+    ([mode, id of those bytes], or None: nothing)."""
+    from ..git.state import blob_id
+
+    if want is None or st is None:
+        return want is None and st is None
+    return _same_mode(repo, st.mode, want[0]) and blob_id(st.data) == want[1]
+
+
+def _holds_blob(repo, path: str, st, want) -> bool:
+    """Whether a worktree state holds the committed ``want`` ([mode, blob id] or None):
+    its bytes are the blob, or become it through the clean filters (as git status sees)."""
+    from ..git.state import worktree_matches
+
+    if _is_on_disk(repo, st, want):
+        return True
+    if want is None or st is None or not _same_mode(repo, st.mode, want[0]) \
+            or st.mode == 0o120000:
+        return False
+    # eol conversion and clean filters, as the transaction wrote them
+    return worktree_matches(repo, path, st.mode, want[1])
+
+
+def _filemode(repo) -> bool:
+    return repo.config_bool("core.fileMode", True)
+
+
+def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None,
+             pid: int | None = None) -> None:
+    """Put back exactly the bytes ``want`` names ([mode, blob id of the bytes on disk], or
+    None: remove) through a temporary file named for the interrupted run's ``pid`` and a
+    rename.  Raw bytes on purpose: they are what the file held on disk, already converted
+    (WorktreeWriter writes what git would check out, which would convert them a second
+    time)."""
+    from ..git.history import blob_data
+    from ..git.state import refuse_symlinked_parent
+    from ..git.worktree_files import restore_file
+    from ..plan.plan import FileState
+
+    refuse_symlinked_parent(repo.workdir, path)  # never through a link (a swapped folder)
+    full = os.path.join(repo.workdir, path)
+    if want is None:
+        if os.path.lexists(full):
+            os.unlink(full)
+        return
+    if os.path.isdir(full) and not os.path.islink(full):
+        raise OSError(f"cannot restore {path}: a folder is in the way")
+    if backup is not None and _is_on_disk(repo, _backup_state(backup), want):
+        # the very file the run kept (a hard link): renamed back, no space needed
+        os.makedirs(os.path.dirname(full), exist_ok=True)  # a deletion removed the folder
+        os.replace(backup, full)
+        return
+    restore_file(repo.workdir, path, FileState(want[0], blob_data(repo, want[1])), perm, pid)
+
+
+def _backup_state(backup: str):
+    """The state of a backup file (as read_disk reads a worktree file), or None."""
+    from ..git.state import read_disk_here
+
+    return read_disk_here(os.path.dirname(backup), os.path.basename(backup))
+
+
+def _rmdir_if_empty(repo, d: str) -> None:
+    try:
+        os.rmdir(os.path.join(repo.workdir, d))
+    except OSError:
+        pass
+
+
+def _index_file_temps(repo, pid: int | None, found: list[str]) -> list[str]:
+    """The index lock's temporary names (git/index.py) next to an index elsewhere than
+    the git dir (GIT_INDEX_FILE): INDEX.ai-apply-PID and INDEX.lock.ai-apply-PID."""
+    from ..git.index import pid_alive
+
+    index = repo.index_path()
+    folder, base = os.path.split(index)
+    if os.path.realpath(folder) == os.path.realpath(repo.gitdir):
+        return []  # found with the git dir's own
+    pat = re.compile(rf"^{re.escape(base)}(?:\.lock)?\.ai-apply-(\d+)$")
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        m = pat.match(name)
+        owner = int(m.group(1)) if m else None
+        if owner is not None and (pid is None or owner == pid) and not pid_alive(owner):
+            full = os.path.join(folder, name)
+            if full not in found:
+                out.append(full)
+    return out
+
+
+def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
+    """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
+    dir, the journal's ``recorded`` temporary names, and others of ``pid`` next to the
+    journal's paths in the worktree."""
+    out = _gitdir_temps(repo, pid)
+    out += _index_file_temps(repo, pid, out)
+    if pid is not None and repo.workdir:
+        _add_worktree_temps(repo, pid, paths, recorded, out)
+    return out
+
+
+def _gitdir_temps(repo, pid: int | None) -> list[str]:
+    """The temporary files in the git dir of dead ai-apply processes (of ``pid`` only)."""
+    from ..git.index import pid_alive
+
+    out = []
+    try:
+        names = os.listdir(repo.gitdir)
+    except OSError:
+        names = []
+    for name in names:
+        m = _GITDIR_TEMP.match(name)
+        if not m:
+            continue
+        owner = int(next(g for g in m.groups() if g))
+        if (pid is None or owner == pid) and not pid_alive(owner):
+            out.append(os.path.join(repo.gitdir, name))
+    return out
+
+
+def _add_worktree_temps(repo, pid: int, paths, recorded, out: list[str]) -> None:
+    """Add to ``out`` the journal's ``recorded`` temporary names that exist, then the
+    others of ``pid`` in the folders of the journal's paths."""
+    for t in recorded:
+        full = os.path.join(repo.workdir, t)
+        if os.path.lexists(full) and not os.path.isdir(full) and full not in out:
+            out.append(full)
+    dirs = {os.path.dirname(p) for p in paths}
+    # the names of this version (a hash of the path) and of older ones
+    pat = re.compile(rf"\.ai-apply-{pid}(?:-[0-9a-f]+)?\.(?:tmp|restore)$")
+    for d in sorted(dirs):
+        full = os.path.join(repo.workdir, d)
+        try:
+            names = os.listdir(full)
+        except OSError:
+            continue
+        out.extend(os.path.join(full, n) for n in names
+                   if pat.search(n) and os.path.join(full, n) not in out)
+
+
+def _remove_file(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _lock_is_ours(lock_path: str, journal: "JournalNote | None", pid: int | None) -> bool:
+    """Whether ``index.lock`` is the interrupted run's own: it still carries the owner line
+    of that (dead) process, or it is the staged index the journal describes."""
+    from ..git.index import lock_owner
+
+    owner = lock_owner(lock_path)
+    if owner is not None:
+        return owner == pid
+    if journal is None or journal.staged_index is None:
+        return False
+    try:
+        return file_fingerprint(lock_path) == journal.staged_index
+    except OSError:
+        return False
+
+
+def lock_holder(lock_path: str) -> str:
+    """Who holds a lock that is not ours, as well as can be told."""
+    from ..git.index import lock_owner, pid_alive
+
+    owner = lock_owner(lock_path)
+    if owner is not None:
+        return (f"git ai-apply (pid {owner}), still running" if pid_alive(owner)
+                else f"another interrupted git ai-apply (pid {owner})")
+    holders = []
+    try:
+        target = os.path.realpath(lock_path)
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            fd_dir = f"/proc/{pid}/fd"
+            try:
+                fds = os.listdir(fd_dir)
+            except OSError:
+                continue
+            for fd in fds:
+                try:
+                    if os.readlink(os.path.join(fd_dir, fd)) == target:
+                        with open(f"/proc/{pid}/cmdline", "rb") as f:
+                            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+                        holders.append(f"pid {pid} ({cmd.strip()[:80]})")
+                        break
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    if holders:
+        return ", ".join(holders)
+    return ("another git process (the file was not written by git ai-apply; git holds it "
+            "while it writes the index, e.g. during `git commit`)")
+
+
+def _foreign_lock(lock_path: str) -> FatalError:
+    return FatalError(
+        f"{lock_path} is held by {lock_holder(lock_path)}, not by the interrupted git "
+        "ai-apply; recover changed nothing.\n"
+        "hint: wait for that process to finish and run `git ai-apply recover` again; if no "
+        "git process is running, a crashed one left the file: remove it by hand first",
+        kind=ErrorKind.LOCK)
+
+
+def recover(repo, dry_run: bool = False) -> Recovery:
+    """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
+    changed and a person has to decide.  Raises FatalError when another process holds
+    ``index.lock``."""
+    from ..git.history import ref_tip, run_side
+
+    repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
+    rec = Recovery(repo, dry_run)
+    jpath = journal_path(repo.gitdir)
+    lock_path = repo.index_path() + ".lock"  # the index git uses (GIT_INDEX_FILE)
+    if not os.path.exists(jpath):
+        _clean_up_without_journal(rec, repo, lock_path)
+        return rec
+    j = _journal_to_act_on(rec, repo, jpath)
+    if j is None:
+        return rec
+    has_lock = os.path.lexists(lock_path)
+    if has_lock and not _lock_is_ours(lock_path, j, j.pid):
+        raise _foreign_lock(lock_path)
+
+    tip = ref_tip(repo, j.branch)
+    current = {p: _state_of(repo, p) for p in j.paths}
+    side, why = run_side(repo, j, tip)
+    if side is None:
+        rec.problems.append(_undecidable(j, tip, why, jpath))
+        return rec
+    moved_on = side.endswith("-moved")
+    if side.startswith("before"):
+        if not _back_to_before(rec, repo, j, current, has_lock, lock_path, moved_on):
+            return rec
+        outcome = _before_outcome(j, why, moved_on)
+    else:
+        if not _complete(rec, repo, j, current, has_lock, lock_path, moved_on):
+            return rec
+        outcome = _finish_after(rec, repo, j, tip, why, moved_on)
+    rec.act(f"remove the journal {jpath}", _remove_file, jpath)
+    rec.done.append(outcome)
+    return rec
+
+
+def _clean_up_without_journal(rec: Recovery, repo, lock_path: str) -> None:
+    """No journal: a run killed before it touched the worktree may have left
+    ``index.lock`` (naming its dead process) and temporary files."""
+    from ..git.index import lock_owner, pid_alive
+
+    owner = lock_owner(lock_path)
+    if owner is not None and not pid_alive(owner):
+        rec.act(f"remove {lock_path}, left by git ai-apply (pid {owner}), killed before it "
+                "changed the worktree", _remove_file, lock_path)
+    _remove_temps(rec, repo, None, [], [])
+
+
+def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
+    """The journal, when recovery can act on it; else None, with the problem: it cannot
+    be read, its process is still running, or the repository is bare."""
+    from ..git.index import pid_alive
+
+    try:
+        j = read_journal(jpath)
+    except (OSError, ValueError) as e:
+        rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
+                                    hint="check `git status`; then remove the journal by hand"))
+        return None
+    if pid_alive(j.pid):
+        rec.problems.append(Problem(f"git ai-apply (pid {j.pid}) is still running in this "
+                                    "repository", hint="wait for it to finish"))
+        return None
+    if repo.workdir is None:
+        rec.problems.append(Problem("the journal is in a bare repository; nothing to repair",
+                                    hint=f"remove {jpath}"))
+        return None
+    return j
+
+
+def _undecidable(j: JournalNote, tip, why: str, jpath: str) -> Problem:
+    """The branch moved since in a way that hides whether the run happened."""
+    tip_s = str(tip) if tip else None
+    originals = j.paths
+    return Problem(
+        f"{j.branch} moved since the interrupted {_what(j.kind)} (it was at "
+        f"{(j.head or 'no commit')[:12]}, it is at {(tip_s or 'no commit')[:12]}) and {why}, "
+        "so recover cannot tell what to put back",
+        hint="nothing was changed; compare the files it touched ("
+             + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
+             + f") with `git status`, then remove {jpath} by hand")
+
+
+def _before_outcome(j: JournalNote, why: str, moved_on: bool) -> str:
+    """What recovery says when the run did not happen."""
+    kind = j.kind
+    return (f"the interrupted {_what(kind)} "
+            f"{'changed nothing' if kind == RunKind.UNDO else 'made no commit'}; "
+            + (f"{_short(j.branch)} moved on since ({why}) without touching its files, "
+               "which are as they were before it" if moved_on
+               else "the repository is as it was before it"))
+
+
+def _finish_after(rec: Recovery, repo, j: JournalNote, tip, why: str, moved_on: bool) -> str:
+    """The last steps of a run that happened (ORIG_HEAD after an undo, the temporary
+    files), and what recovery says of it."""
+    kind, head, refname = j.kind, j.head, j.branch
+    if kind == RunKind.UNDO and head:
+        rec.act(f"set ORIG_HEAD to the undone commit {head[:12]}", _write_orig_head,
+                repo, head)
+    if kind in STAGE_KINDS:
+        outcome = (f"the interrupted --{kind} run staged its changes"
+                   f"{' (index only)' if kind == RunKind.CACHED else ''}; nothing was committed")
+    elif kind == RunKind.UNDO:
+        tip_s = str(tip) if tip else None
+        outcome = (f"the interrupted undo took back {head[:12]}; {_short(refname)}"
+                   f" is at {(tip_s or 'no commit (unborn)')[:12]}, worktree and index match")
+    else:
+        outcome = (f"the interrupted {_what(kind)} committed "
+                   f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
+                   "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
+    _remove_temps(rec, repo, j.pid, j.paths, j.temps)
+    return outcome
+
+
+def _short(refname: str) -> str:
+    return refname[len("refs/heads/"):] if refname.startswith("refs/heads/") else refname
+
+
+def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
+                    lock_path: str, moved_on: bool) -> bool:
+    """Plan (and unless a dry run, do) the way back to before the run; False, with
+    problems, when a file was changed since."""
+    changed = _refuse_changed_since(rec, repo, j, current)
+    if not changed and moved_on:
+        _refuse_staged_since(rec, repo, j)
+    if rec.problems:
+        return False
+    _put_back(rec, repo, j, current)
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    return True
+
+
+def _refuse_changed_since(rec: Recovery, repo, j: JournalNote, current: dict) -> list[str]:
+    """A problem for each touched file holding neither what it held before the run nor
+    what the run was writing (committed or, converted, on disk); those files."""
+    originals, final, written = j.paths, j.final, j.written
+    odd = [p for p in originals
+           if not _is_on_disk(repo, current[p], originals[p])
+           and not (p in final and _holds_blob(repo, p, current[p], final[p]))
+           and not (p in written and _is_on_disk(repo, current[p], written[p]))]
+    for p in odd:
+        rec.problems.append(Problem(
+            f"{p} holds neither what it held before the interrupted run nor what the "
+            "run was writing; it was changed since", file=p,
+            hint="nothing was changed; put the file as you want it, then run "
+                 "`git ai-apply recover` again (or remove the journal by hand)"))
+    return odd
+
+
+def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
+    """Every touched file as it was, the folders the run made gone, the temporary files
+    and backups removed."""
+    originals = j.paths
+    # new files out first, then the folders the run made, then the old files back: a file
+    # replaced by a folder (x -> x/y) needs the folder x gone before x returns
+    restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
+    for p in [p for p in restore if originals[p] is None]:
+        rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
+                j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
+    # temporary files before the folders they are in; the backups only after the old
+    # files are renamed back from them (no free space needed: a full disk's case)
+    _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False)
+    for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
+        if os.path.isdir(os.path.join(repo.workdir, d)):
+            rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
+    for p in [p for p in restore if originals[p] is not None]:
+        rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
+                j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
+    _remove_backups(rec, repo, j.pid)
+
+
+def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
+    """After the branch moved on, the index is the user's: a run file staged since (its
+    entry is not the branch's) means someone chose it; recover does not undo that."""
+    from ..git.history import entries_at_commit, index_differs
+
+    base = entries_at_commit(repo, j.head, j.paths)
+    for p in index_differs(repo.index_path(), base):
+        rec.problems.append(Problem(
+            f"{p} is staged differently from the branch since the interrupted run",
+            file=p, hint="nothing was changed; unstage it (`git restore --staged "
+                         f"{p}`) or commit it, then run `git ai-apply recover` again"))
+
+
+def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
+              lock_path: str, moved_on: bool) -> bool:
+    """Plan (and do) the rest of a run whose commit was made; False, with problems, when a
+    file was changed since."""
+    from ..git.index import index_holds
+
+    final, written = j.final, j.written
+    index_path = repo.index_path()
+    # --cached wrote no worktree file: only the index is the run's
+    odd = [p for p in final if j.kind != RunKind.CACHED
+           and not _holds_blob(repo, p, current.get(p), final[p])
+           and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
+    for p in odd:
+        rec.problems.append(Problem(
+            f"{p} does not hold what the interrupted {_what(j.kind)} left there; it was "
+            "changed since", file=p,
+            hint="nothing was changed; check `git status`, then run recover again"))
+    if odd:
+        return False
+    # after the branch moved on, the staged index predates the later commits: only the
+    # run's own entries are set in the index
+    if has_lock and not moved_on and index_holds(lock_path, final):
+        rec.act(f"install the new index prepared in {lock_path}", os.replace, lock_path,
+                index_path)
+        return True
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    if not index_holds(index_path, final):
+        rec.act("update the index to the interrupted run's result", _stage_final, repo, final)
+    return True
+
+
+def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded,
+                  backups: bool = True) -> None:
+    """Remove the temporary files and (``backups``) the backup folder of ``pid`` (None:
+    of any dead ai-apply process)."""
+    for t in _temp_files(repo, pid, paths, recorded):
+        if rec.dry_run or os.path.lexists(t):
+            rec.act(f"remove the temporary file {t}", _remove_file, t)
+    if backups:
+        _remove_backups(rec, repo, pid)
+    from ..git import verify_worktree
+
+    for wt in verify_worktree.stale(repo.commondir):
+        rec.act(f"remove the temporary --verify worktree {wt} and its registration",
+                verify_worktree.remove, repo.commondir, wt)
+
+
+def _remove_backups(rec: Recovery, repo, pid: int | None) -> None:
+    for d in _backup_dirs(repo, pid):
+        rec.act(f"remove the backups {d}", _remove_tree, d)
+
+
+def _backup_of(repo, pid: int, path: str) -> str | None:
+    """Where the run kept a hard link to ``path``'s file (transaction.backup_dir)."""
+    from ..git.journal import backup_dir, backup_name
+
+    name = os.path.join(backup_dir(repo.gitdir, pid), backup_name(path))
+    return name if os.path.lexists(name) else None
+
+
+def _backup_dirs(repo, pid: int | None) -> list[str]:
+    """The backup folders (transaction.backup_dir) of ``pid``, or of any dead process."""
+    from ..git.index import pid_alive
+
+    try:
+        names = os.listdir(repo.gitdir)
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        m = _BACKUP_DIR.match(name)
+        if m and (pid is None or int(m.group(1)) == pid) and not pid_alive(int(m.group(1))):
+            out.append(os.path.join(repo.gitdir, name))
+    return sorted(out)
+
+
+def _remove_tree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path)
+
+
+def _what(kind: str) -> str:
+    return "undo" if kind == RunKind.UNDO else "run"
+
+
+def _write_orig_head(repo, head: str) -> None:
+    with open(os.path.join(repo.gitdir, "ORIG_HEAD"), "w") as f:
+        f.write(f"{head}\n")
+
+
+def _stage_final(repo, final: dict) -> None:
+    """Set the index entries of the journal's paths to what was committed (the index lock
+    was removed by hand after the crash)."""
+    from ..git.index import stage_entries
+
+    stage_entries(repo.index_path(), final)
