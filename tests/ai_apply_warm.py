@@ -10,7 +10,7 @@ entry point, ``git_aiapply.cli.main:run``, to its end: exit code, uncaught excep
 death by a signal (SIGKILL faults) are those of the process itself.  What the child does
 not share with an `exec` of the script: the interpreter's start-up (one hash seed for
 every run), modules already imported (the command imports some lazily, for its start-up
-time: tests/test_startup.py checks that with exec), libgit2's initialisation, whose
+time: tests/cli/test_startup.py checks that with exec), libgit2's initialisation, whose
 configuration search path, read from HOME at ``import pygit2``, is set again from the
 run's own HOME, and the last step of the interpreter's shutdown, freeing the modules
 (`_finalize`: threads, atexit handlers, stream flushes and the run's garbage are done as

@@ -100,10 +100,10 @@ def run_command(argv: list[str], *, cwd, env: dict[str, str],
 # The longest tests (and modules whose tests share an expensive fixture), started first so
 # that no worker is left running one of them alone at the end (pytest-xdist hands tests out
 # in collection order).
-LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/commands/test_manpage.py",
+LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/cli/test_manpage.py",
                  "tests/test_races.py",
-                 "tests/commands/test_attempts.py::test_parallel", "tests/commands/test_mcp.py",
-                 "tests/commands/test_serve.py")
+                 "tests/workflows/test_attempts.py::test_parallel", "tests/doors/test_mcp_server.py",
+                 "tests/doors/test_serve.py")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -259,7 +259,7 @@ _MOVES_A_TXT = ("fc-rename-to", "ap-move-to", "ud-rename")  # templates that mov
 def test_hostile_path_refused_everywhere(hostile, template):
     if hostile == "file-as-folder" and template in _MOVES_A_TXT:
         pytest.skip("a.txt moved to a.txt/evil.txt replaces the file by a folder, as git "
-                    "applies it (BEHAVIOR.md §5): tests/test_plan_files.py")
+                    "applies it (BEHAVIOR.md §5): tests/plan/test_plan_files.py")
     path = HOSTILE[hostile].replace("{outside}", MODEL_OUTSIDE)
     err = refused_in_process(TEMPLATES[template].replace("{p}", path))
     assert err.problems and all(p.reason for p in err.problems)

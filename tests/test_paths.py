@@ -268,7 +268,7 @@ def test_dotgit_disguise(name, is_dotgit):
     assert (dotgit_disguise(name) is not None) is is_dotgit
 
 
-# ---- check_leading_folders (the planner's check: tests/test_plan.py runs it through make_plan) ----
+# ---- check_leading_folders (the planner's check: tests/plan/test_plan.py runs it through make_plan) ----
 
 TREE = {
     "src": "dir",

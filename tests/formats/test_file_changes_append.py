@@ -9,7 +9,7 @@ from git_aiapply.formats import parse_response
 from git_aiapply.ops import AppendFile
 from git_aiapply.plan.plan import MODE_EXEC, MODE_FILE, FileState
 
-from test_plan import plan
+from plan_base import plan
 
 
 def fc(*directives: str) -> str:

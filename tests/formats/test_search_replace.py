@@ -101,7 +101,7 @@ def test_markdown_fences_inside_a_four_backtick_block_are_content():
 
 
 def test_blocks_without_a_path_take_the_previous_one_and_group_per_file():
-    # only whitespace between the blocks (prose there refuses: tests/test_fences.py)
+    # only whitespace between the blocks (prose there refuses: tests/formats/test_search_replace_fences.py)
     text = (f"First.\n\nsrc/a.py\n```python\n{BLOCK}\n```\n\n```python\n"
             f"{BLOCK.replace('x', 'y')}\n```\n\nsrc/b.py\n```\n{BLOCK}\n```\n\n"
             f"src/a.py\n```\n{BLOCK.replace('x', 'z')}\n```\n")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from git_aiapply.errors import ApplyError
-from test_plan import plan
+from plan_base import plan
 
 M = {"m.py": (0o100644, b"def add(a, b):\n    return a + b\n")}
 

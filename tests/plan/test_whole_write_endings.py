@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from test_plan import fc, plan
+from plan_base import fc, plan
 
 FC = '<FILE_NEW file_path="m.py">\n{}\n</FILE_NEW>'
 

@@ -16,7 +16,7 @@ from git_aiapply.paths import normalize_path
 from git_aiapply.plan.plan import MODE_FILE, make_plan
 
 from conftest import GitRepo
-from test_plan import DictBase
+from plan_base import DictBase
 
 # a file holding one block twice, far apart (Warehouse.value and Store.value)
 BLOCK = ["def value(self):", "    total = 0", "    return total"]

@@ -14,7 +14,7 @@ import pytest
 from conftest import AI_APPLY, GitRepo, LOUDER_BETA
 from git_aiapply.workflows.hook_kit import render_findings, scan_line
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 RESPONSE = LOUDER_BETA
 

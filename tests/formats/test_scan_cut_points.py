@@ -18,7 +18,7 @@ from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.answer.response import read_response
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).parent.parent / "cases"
 
 # format -> (--format option, one complete block editing PATH)
 BLOCKS = {

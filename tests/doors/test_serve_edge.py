@@ -222,7 +222,7 @@ def test_mcp_lines_within_the_limit_pass_as_they_are():
 @pytest.mark.skipif(find_spec("mcp") is None or find_spec("anyio") is None,
                     reason="the optional mcp extra is not installed")
 def test_mcp_answers_a_call_over_the_limit_with_a_tool_error(repo):
-    from test_mcp import talk
+    from test_mcp_server import talk
 
     beta_repo(repo)
     repo.git("config", "aiapply.maxResponseBytes", "1000")  # line limit 6000 + 64 KiB

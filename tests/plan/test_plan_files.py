@@ -16,7 +16,7 @@ from git_aiapply.ops import HashlineEdit, HashlineOp, Source
 from git_aiapply.paths import normalize_path
 from git_aiapply.plan.plan import MODE_FILE, FileState, make_plan
 
-from test_plan import DictBase, fc, plan
+from plan_base import DictBase, fc, plan
 
 
 def _norm(p):

@@ -15,7 +15,7 @@ import git_aiapply
 from git_aiapply.doors.api import Result, Session
 from conftest import LOUDER_BETA, GitRepo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

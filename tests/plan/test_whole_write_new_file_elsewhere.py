@@ -11,7 +11,7 @@ from git_aiapply.errors import ApplyError
 from git_aiapply.formats import parse_response
 from git_aiapply.paths import normalize_path
 from git_aiapply.plan.plan import make_plan
-from test_plan import DictBase
+from plan_base import DictBase
 
 BODY = "```python\ndef add(a, b):\n    return b + a\n```\n"
 SRC = {"src/app.py": (0o100644, b"def add(a, b):\n    return a + b\n")}

@@ -13,7 +13,7 @@ from git_aiapply.paths import normalize_path
 from git_aiapply.plan.plan import MODE_FILE, make_plan
 from git_aiapply.text import FileText
 
-from test_plan import DictBase
+from plan_base import DictBase
 
 
 def H(spec: str, **kw) -> Hunk:

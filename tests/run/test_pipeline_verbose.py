@@ -334,7 +334,7 @@ def test_tool_call_str_replace_and_insert(repo: GitRepo):
 def _planned(ops, files) -> list[EditReport]:
     from git_aiapply.paths import normalize_path
     from git_aiapply.plan.plan import make_plan
-    from test_plan import DictBase
+    from plan_base import DictBase
 
     with edit_report.scope() as got:
         make_plan(ops, DictBase(files), lambda p: normalize_path(p, worktree="/w"))

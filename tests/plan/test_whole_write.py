@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from git_aiapply.errors import ApplyError
-from test_plan import plan
+from plan_base import plan
 
 FC = "<FILE_CHANGES>\n<FILE_NEW file_path=\"a.py\">\n{}\n</FILE_NEW>\n</FILE_CHANGES>\n"
 AP = "*** Begin Patch\n*** Add File: a.py\n+{}\n*** End Patch\n"
