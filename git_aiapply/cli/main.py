@@ -23,9 +23,10 @@ def _interrupted_at_start(signum=None, frame=None) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut this
     except (ValueError, OSError):
         pass
-    early_index = sys.modules.get("git_aiapply.git.early_index")
-    if early_index is not None:
-        early_index.discard()
+    # a module still being imported when the signal came has started nothing to discard
+    discard = getattr(sys.modules.get("git_aiapply.git.early_index"), "discard", None)
+    if discard is not None:
+        discard()
     try:
         os.write(2, b"interrupted; nothing was changed\n")
     except OSError:

@@ -198,3 +198,12 @@ def test_entry_point_and_commands_have_no_import_circle():
     for m in mine:
         assert not reaches(m, m, set()), f"{m} imports itself through a circle"
     assert not reaches("git_aiapply.cli.app", "git_aiapply.cli.main", set())
+
+
+def test_ctrl_c_while_the_early_index_module_is_still_importing_says_nothing_was_changed():
+    # SIGINT can land while git/early_index.py runs: the module is in sys.modules without
+    # its functions yet (test_signals found it as a traceback, by chance of timing)
+    code = ("import sys, types; sys.modules['git_aiapply.git.early_index'] = types.ModuleType('m')\n"
+            "from git_aiapply.cli.main import _interrupted_at_start; _interrupted_at_start()")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (130, "interrupted; nothing was changed\n")
