@@ -535,7 +535,8 @@ def _render_chunk(chunk: Chunk, width: int) -> list[str]:
         text = _without_closings(chunk.text)
         return _wrap(text, width) if text.strip() else []
     if chunk.kind == "heading":
-        return [strip_markup(chunk.text)]
+        text = strip_markup(chunk.text)
+        return [text] if text.strip() else []  # an empty heading ("# ") says nothing
     if chunk.kind == "list":
         return _render_list(chunk, width)
     if chunk.kind == "break":

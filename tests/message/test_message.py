@@ -534,6 +534,12 @@ def test_textwrap_is_imported_lazily():
     assert out.stdout.strip() == "False"
 
 
+def test_an_empty_heading_adds_no_blank_lines_to_the_body():
+    # found by the property below: "# " between two headings made three blank lines
+    msg = message("## Summary# \n# \n# # # ", subject_max=72, model="m")
+    assert msg.startswith("Summary#\n\n#\n\nAI-Format: apply-patch\n")
+
+
 # ---------------------------------------------------------------- any input
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
