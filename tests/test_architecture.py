@@ -442,6 +442,43 @@ def test_click_only_in_the_command_line():
                   if "click" in i.outside and not n.startswith("git_aiapply.cli.")) == []
 
 
+# --------------------------------------------------------------------------- tests mirror
+
+TESTS = Path(__file__).resolve().parent
+# at tests/ itself: what crosses every layer (tests/README.md), besides the bases' own tests
+CROSSING = {"test_architecture", "test_bench_smoke", "test_cases", "test_complexity",
+            "test_crash_safety", "test_e2e_apply", "test_front_doors", "test_hostile_content",
+            "test_hostile_paths", "test_like_git", "test_packaging", "test_properties",
+            "test_races", "test_signals", "test_typing"}
+
+
+def mirror_of(module: str) -> tuple[Path, str]:
+    """Where the tests of a dotted module name live, and the name they start with."""
+    parts = module.split(".")[1:]
+    if parts[:2] == ["cli", "commands"]:
+        return TESTS / "cli" / "commands", f"test_{parts[-1]}_command"
+    return TESTS.joinpath(*parts[:-1]), f"test_{parts[-1]}"
+
+
+def test_every_stage_has_its_test_folder_and_every_module_its_test_file():
+    assert [s for s in STAGES if not (TESTS / s).is_dir()] == []
+    untested = []
+    for name, path in module_files().items():
+        if path.name in ("__init__.py", "__main__.py") or stage_of(name) is None:
+            continue
+        folder, stem = mirror_of(name)
+        if not (folder / f"{stem}.py").is_file() and not list(folder.glob(f"{stem}_*.py")):
+            untested.append(f"{name} -> {folder.relative_to(TESTS.parent)}/{stem}.py")
+    assert untested == []
+
+
+def test_only_crossing_tests_and_the_bases_tests_sit_at_the_top_of_tests():
+    stray = sorted(p.stem for p in TESTS.glob("test_*.py") if p.stem not in CROSSING
+                   and not any(p.stem == f"test_{b}" or p.stem.startswith(f"test_{b}_")
+                               for b in BASES))
+    assert stray == [], "move it to tests/<stage>/ (tests/README.md)"
+
+
 def test_no_module_outside_git_takes_the_pygit2_repository_from_repo():
     users = {n for n, path in module_files().items()
              if not n.startswith("git_aiapply.git.") and repo_attribute_uses(path)}
@@ -476,15 +513,3 @@ def test_the_checker_finds_a_function_nothing_uses(tmp_path):
 
 def test_no_function_of_the_package_is_there_only_for_the_tests():
     assert unused_functions(module_files()) == [], "move it to the tests, or remove it"
-
-
-def test_a_lazy_pattern_compiles_on_first_use_and_acts_as_the_pattern():
-    import re
-
-    from git_aiapply.lazy_re import lazy_compile
-
-    pattern = lazy_compile(r"(\w+)@(\w+)", re.IGNORECASE)
-    assert pattern._compiled is None  # nothing compiled at import
-    assert pattern.search("mail: A@B").groups() == ("A", "B")
-    assert pattern.sub(r"\2", "x@y") == "y" and pattern.pattern == r"(\w+)@(\w+)"
-    assert pattern.flags & re.IGNORECASE
