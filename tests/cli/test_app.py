@@ -1,0 +1,129 @@
+"""cli/app.py, click's command line, through the real command: its help and version, the
+first word that picks `apply` or a subcommand, the `apply` subcommand keeping the order of
+--include/--exclude, and click's errors and aborts turned into git's exit codes."""
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from importlib.metadata import version
+
+import pytest
+
+from conftest import AI_APPLY, GitRepo
+from git_aiapply.cli.commands import SUBCOMMANDS
+
+TWO_FILES = """\
+diff --git a/a.txt b/a.txt
+--- a/a.txt
++++ b/a.txt
+@@ -1 +1 @@
+-a
++A
+diff --git a/b.txt b/b.txt
+--- a/b.txt
++++ b/b.txt
+@@ -1 +1 @@
+-b
++B
+"""
+
+
+@pytest.fixture
+def two(repo: GitRepo) -> GitRepo:
+    repo.write("a.txt", "a\n")
+    repo.write("b.txt", "b\n")
+    repo.commit_all("base")
+    return repo
+
+
+def test_help_shows_both_forms_the_apply_options_and_every_command(two: GitRepo):
+    r = two.run("-h")
+    assert r.returncode == 0 and r.err == ""
+    assert two.run("--help").out == r.out
+    lines = r.out.splitlines()
+    assert lines[:2] == ["Usage: git ai-apply [OPTIONS] [RESPONSE ...]",
+                         "   or: git ai-apply COMMAND [ARGS] ..."]
+    sections = [line for line in lines if line and not line.startswith(" ")][1:]
+    assert sections == ["Apply options:", "Options:", "Commands:"]
+    # the command's own options stay under Options, the apply ones come first
+    own = lines[lines.index("Options:") + 1:lines.index("Commands:")]
+    assert [line.split()[0] for line in own if line.strip()] == ["--version", "-h,"]
+    commands = [line.split()[0] for line in lines[lines.index("Commands:") + 1:] if line.strip()]
+    assert commands == sorted(set(SUBCOMMANDS) | {"apply"})
+
+
+def test_version_is_the_installed_distributions(two: GitRepo):
+    r = two.run("--version")
+    assert r.returncode == 0
+    assert r.out == f"git ai-apply, version {version('git-ai-apply')}\n"
+
+
+def test_first_word_chooses_a_subcommand_anything_else_applies(two: GitRepo):
+    """`show` is the subcommand; a response file of that name is given as ./show, also
+    when an option only click parses (-qs) sends the line through click."""
+    two.write("show", "Shout a.\n\n```diff\n--- a/a.txt\n+++ b/a.txt\n@@\n-a\n+A\n```\n")
+    r = two.run("show")
+    assert r.returncode == 2 and "Missing argument 'PATHS...'" in r.err
+    base = two.head()
+    r = two.run("-qs", "./show")
+    assert r.returncode == 0, r.err
+    assert r.out == ""  # -q
+    assert two.git("rev-parse", "HEAD~1").strip() == base
+    assert two.git("show", "HEAD:a.txt") == "A\n"
+    committer = two.git("var", "GIT_COMMITTER_IDENT").rsplit(" ", 2)[0]
+    assert f"Signed-off-by: {committer}" in two.message().splitlines()  # -s, as git commit -s
+
+
+@pytest.mark.parametrize("limits", [
+    ["--include", "a*", "--exclude", "*"],
+    ["--exclude", "a*", "--include", "*"],
+    ["--include", "*", "--exclude", "a*"],
+])
+def test_apply_subcommand_keeps_the_order_of_include_and_exclude(two: GitRepo, limits):
+    diff = two.root.parent / "two.diff"
+    diff.write_text(TWO_FILES)
+    r = two.run("apply", "--stat", *limits, str(diff))
+    assert r.returncode == 0, r.err
+    assert r.out == two.git("apply", "--stat", *limits, str(diff))
+
+
+def test_a_click_usage_error_is_exit_2_with_the_usage(two: GitRepo):
+    before = two.snapshot()
+    diff = two.root.parent / "two.diff"
+    diff.write_text(TWO_FILES)
+    r = two.run("apply", "--no-such-option", str(diff))
+    assert r.returncode == 2 and r.out == ""
+    assert r.err.splitlines()[0] == "Usage: git ai-apply apply [OPTIONS] [RESPONSES]..."
+    assert "Error: No such option '--no-such-option'" in r.err
+    r = two.run("undo", "extra")
+    assert r.returncode == 2 and "Got unexpected extra argument (extra)" in r.err
+    assert two.snapshot() == before
+
+
+def test_end_of_input_at_a_question_is_aborted_exit_1(two: GitRepo, tmp_path):
+    """attempts --prune asks at a terminal; Ctrl-D there ends the command as click's
+    Abort: `aborted`, exit 1, nothing deleted."""
+    diff = tmp_path / "r.diff"
+    diff.write_text(TWO_FILES)
+    assert two.run("--branch", "try/1", str(diff)).returncode == 0
+    master, slave = os.openpty()
+    p = subprocess.Popen([*AI_APPLY, "attempts", "--prune"], cwd=two.root, env=two.env,
+                         stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(slave)
+    try:
+        deadline = time.monotonic() + 10
+        out = b""
+        while b"Delete 1 branch?" not in out and time.monotonic() < deadline:
+            chunk = os.read(p.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            out += chunk
+        os.write(master, b"\x04")  # end of input, as Ctrl-D at the terminal
+        rest, err = p.communicate(timeout=10)
+    finally:
+        os.close(master)
+    assert b"Delete 1 branch? [y/N]" in out
+    assert p.returncode == 1 and err.decode().splitlines()[-1] == "aborted"
+    assert "Traceback" not in err.decode()
+    assert two.git("branch", "--list", "try/1").strip() == "try/1"
