@@ -74,11 +74,10 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
         return HookResult(name, 0, hint) if hint else None
     import subprocess  # only when a hook exists: start-up time
 
-    from .ident import IDENTITY_OVERRIDES
+    from .ident import run_environ
 
-    full_env = dict(os.environ)
-    # the run's --author/--date (prepare.with_identity), as git commit gives its hooks
-    full_env.update(IDENTITY_OVERRIDES.get() or {})
+    # with the run's --author/--date (prepare.with_identity), as git commit gives its hooks
+    full_env = dict(run_environ())
     full_env.update(env)
     cwd = repo.workdir or repo.gitdir
     # git gives commit hooks /dev/null as standard input

@@ -18,6 +18,14 @@ from ..record import record
 IDENTITY_OVERRIDES: contextvars.ContextVar = contextvars.ContextVar("identity_overrides",
                                                                     default=None)
 
+
+def run_environ():
+    """The environment as this run's commit and its hooks see it: the process's, with the
+    author and date the run gives (IDENTITY_OVERRIDES) over it."""
+    overrides = IDENTITY_OVERRIDES.get()
+    return {**os.environ, **overrides} if overrides else os.environ
+
+
 # git's env_hint, printed when it falls back to guessing and the guess is unusable
 _ENV_HINT = """Author identity unknown
 
@@ -149,10 +157,7 @@ def identity(repo, who: str) -> Ident:
     empty name, no usable email, user.useConfigOnly without the settings."""
     from ..dates import parse_git_date
 
-    env = os.environ
-    overrides = IDENTITY_OVERRIDES.get()
-    if overrides:
-        env = {**env, **overrides}
+    env = run_environ()
     w = who.upper()
     config_only = repo.config_bool("user.useConfigOnly", False)
 
