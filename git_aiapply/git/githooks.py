@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 
+from ..dates import env_date
 from ..errors import ApplyError, ErrorKind, Problem
 from ..record import field, record
 from .faults import remove_file
@@ -107,11 +108,9 @@ def commit_hook_env(repo, extra: dict[str, str], author, *, editing: bool) -> di
     env = dict(extra)
     if not editing:
         env["GIT_EDITOR"] = ":"
-    off = author.offset
-    sign = "-" if off < 0 else "+"
     env["GIT_AUTHOR_NAME"] = author.name
     env["GIT_AUTHOR_EMAIL"] = author.email
-    env["GIT_AUTHOR_DATE"] = f"@{author.time} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    env["GIT_AUTHOR_DATE"] = env_date(author.time, author.offset)
     prefix = repo.relpath_of_cwd()
     env["GIT_PREFIX"] = (prefix.replace(os.sep, "/") + "/") if prefix else ""
     if repo.workdir and os.path.isfile(os.path.join(repo.workdir, ".git")):

@@ -9,6 +9,7 @@ import contextvars
 import os
 import time
 
+from ..dates import zone
 from ..errors import ErrorKind, FatalError
 from ..record import record
 
@@ -52,9 +53,7 @@ class Ident:
 
     def line(self) -> str:
         """``Name <email> SECONDS +ZONE`` as in a commit header or a reflog entry."""
-        off = self.offset
-        return (f"{self.name} <{self.email}> {self.time} "
-                f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}")
+        return f"{self.name} <{self.email}> {self.time} {zone(self.offset)}"
 
 
 def _crud(c: str) -> bool:

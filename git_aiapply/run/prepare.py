@@ -232,16 +232,13 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
     if author is not None:
         env.update(_author_names(repo, author))
     if date is not None:
-        from ..dates import parse_commit_date
+        from ..dates import env_date, parse_commit_date
 
         parsed = parse_commit_date(date)
         if parsed is None:
             # git's words exactly (a program may match them); what is read: docs/DECISIONS.md
             raise FatalError(f"invalid date format: {date}", kind=ErrorKind.USAGE)
-        # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
-        secs, off = parsed
-        sign = "-" if off < 0 else "+"
-        env["GIT_AUTHOR_DATE"] = f"@{secs} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+        env["GIT_AUTHOR_DATE"] = env_date(*parsed)  # as git commit exports it
     return env
 
 
