@@ -1,5 +1,5 @@
 """Dates as git reads them: the exact forms ``GIT_AUTHOR_DATE`` takes, and ``git commit
---date``'s approximate ones.  Pure (no repository); the clock is git's own test clock
+--date``'s approximate ones; and as git writes them (``zone``, ``env_date``).  Pure (no repository); the clock is git's own test clock
 (``GIT_TEST_DATE_NOW``) when set."""
 from __future__ import annotations
 
@@ -48,6 +48,18 @@ def _read_git_date(value: str) -> tuple[int, int] | None:
         secs = calendar.timegm(t[:9]) - off
         return secs, off // 60
     return None
+
+
+def zone(offset: int) -> str:
+    """A zone offset in minutes as git writes it in commits, reflogs and dates: ``+HHMM``."""
+    sign = "-" if offset < 0 else "+"
+    return f"{sign}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
+
+
+def env_date(seconds: int, offset: int) -> str:
+    """A date as git commit exports it to the commit and its hooks (GIT_AUTHOR_DATE):
+    ``@SECONDS +HHMM``."""
+    return f"@{seconds} {zone(offset)}"
 
 
 def _local_offset(seconds: int) -> int:

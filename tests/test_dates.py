@@ -132,3 +132,17 @@ def test_refused_dates_are_fatal_end_to_end(tmp_path):
         assert r.returncode == 128, r.err
         assert r.err.startswith(f"fatal: invalid date format: {date}"), r.err
         assert repo.snapshot() == before
+
+
+@pytest.mark.parametrize("seconds, offset, value", [
+    (1700000000, 0, "@1700000000 +0000"), (1700000000, 330, "@1700000000 +0530"),
+    (5, -300, "@5 -0500"), (5, -30, "@5 -0030")])
+def test_a_date_as_git_writes_it_and_exports_it_to_hooks(seconds, offset, value):
+    """dates.zone and env_date: the zone and GIT_AUTHOR_DATE value, written once for the
+    author date given (--date), the hooks' environment, commit lines, reflogs and git's
+    date; read back by parse_git_date as the same date."""
+    from git_aiapply.dates import env_date, parse_git_date, zone
+
+    assert env_date(seconds, offset) == value
+    assert zone(offset) == value.split(" ")[1]
+    assert parse_git_date(value) == (seconds, offset)

@@ -25,8 +25,8 @@ __all__ = [
 
 TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, TypeAlias, Unpack
+    from collections.abc import Callable, Mapping
+    from typing import Any, TypeAlias, TypeVar, Unpack
 
     from .api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
     from ..errors import Problem
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     # a repository: a folder of its worktree, a pygit2.Repository, or a warm Session
     _RepoInput: TypeAlias = "str | os.PathLike[str] | Repository | Session"
+    _T = TypeVar("_T")
 
 
 class InvalidOptions(UsageError, ValueError):
@@ -249,11 +250,19 @@ def validate_options(options: Mapping[str, object]) -> dict[str, Any]:
     from ..run.prepare import check_request
 
     out = typed_options(options)
+    _in_library_words(lambda: check_request(out, option_word))
+    return out
+
+
+def _in_library_words(call: Callable[[], _T]) -> _T:
+    """``call()``, an option the command refuses (its UsageError, worded by
+    ``option_word``) raised as the library's ``InvalidOptions``, a bad call."""
     try:
-        check_request(out, option_word)
+        return call()
+    except InvalidOptions:
+        raise
     except UsageError as e:
         raise InvalidOptions(str(e)) from None
-    return out
 
 
 def option_word(name: str) -> str:
@@ -301,10 +310,7 @@ def _check_branch_name(branch: str | None) -> None:
                              "response at a time: name its branch (see docs/API.md)")
     from ..git.refs import branch_refname
 
-    try:
-        branch_refname(branch)
-    except UsageError as e:
-        raise InvalidOptions(str(e)) from None
+    _in_library_words(lambda: branch_refname(branch))
 
 
 # --------------------------------------------------------------------------- the warm index
@@ -505,12 +511,8 @@ def _prepare(repo: Repo, opts: dict[str, Any]) -> Prepared:
     from ..run.prepare import prepare
 
     request = dict(opts, limits=path_limits(opts))
-    try:
-        return prepare(repo, request, words=option_word)  # FatalError as the command's
-    except UsageError as e:
-        if isinstance(e, InvalidOptions):
-            raise
-        raise InvalidOptions(str(e)) from None
+    # FatalError as the command's
+    return _in_library_words(lambda: prepare(repo, request, words=option_word))
 
 
 def _git_error() -> type[GitError]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 
+from ..dates import env_date
 from ..errors import ApplyError, ErrorKind, Problem
 from ..record import field, record
 from .faults import remove_file
@@ -74,11 +75,10 @@ def run_hook(repo, name: str, args: list[str], env: dict[str, str], stdin: bytes
         return HookResult(name, 0, hint) if hint else None
     import subprocess  # only when a hook exists: start-up time
 
-    from .ident import IDENTITY_OVERRIDES
+    from .ident import run_environ
 
-    full_env = dict(os.environ)
-    # the run's --author/--date (prepare.with_identity), as git commit gives its hooks
-    full_env.update(IDENTITY_OVERRIDES.get() or {})
+    # with the run's --author/--date (prepare.with_identity), as git commit gives its hooks
+    full_env = dict(run_environ())
     full_env.update(env)
     cwd = repo.workdir or repo.gitdir
     # git gives commit hooks /dev/null as standard input
@@ -108,11 +108,9 @@ def commit_hook_env(repo, extra: dict[str, str], author, *, editing: bool) -> di
     env = dict(extra)
     if not editing:
         env["GIT_EDITOR"] = ":"
-    off = author.offset
-    sign = "-" if off < 0 else "+"
     env["GIT_AUTHOR_NAME"] = author.name
     env["GIT_AUTHOR_EMAIL"] = author.email
-    env["GIT_AUTHOR_DATE"] = f"@{author.time} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    env["GIT_AUTHOR_DATE"] = env_date(author.time, author.offset)
     prefix = repo.relpath_of_cwd()
     env["GIT_PREFIX"] = (prefix.replace(os.sep, "/") + "/") if prefix else ""
     if repo.workdir and os.path.isfile(os.path.join(repo.workdir, ".git")):

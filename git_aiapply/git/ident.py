@@ -9,6 +9,7 @@ import contextvars
 import os
 import time
 
+from ..dates import zone
 from ..errors import ErrorKind, FatalError
 from ..record import record
 
@@ -17,6 +18,14 @@ from ..record import record
 # call never changes the environment another thread's call reads
 IDENTITY_OVERRIDES: contextvars.ContextVar = contextvars.ContextVar("identity_overrides",
                                                                     default=None)
+
+
+def run_environ():
+    """The environment as this run's commit and its hooks see it: the process's, with the
+    author and date the run gives (IDENTITY_OVERRIDES) over it."""
+    overrides = IDENTITY_OVERRIDES.get()
+    return {**os.environ, **overrides} if overrides else os.environ
+
 
 # git's env_hint, printed when it falls back to guessing and the guess is unusable
 _ENV_HINT = """Author identity unknown
@@ -44,9 +53,7 @@ class Ident:
 
     def line(self) -> str:
         """``Name <email> SECONDS +ZONE`` as in a commit header or a reflog entry."""
-        off = self.offset
-        return (f"{self.name} <{self.email}> {self.time} "
-                f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}")
+        return f"{self.name} <{self.email}> {self.time} {zone(self.offset)}"
 
 
 def _crud(c: str) -> bool:
@@ -149,10 +156,7 @@ def identity(repo, who: str) -> Ident:
     empty name, no usable email, user.useConfigOnly without the settings."""
     from ..dates import parse_git_date
 
-    env = os.environ
-    overrides = IDENTITY_OVERRIDES.get()
-    if overrides:
-        env = {**env, **overrides}
+    env = run_environ()
     w = who.upper()
     config_only = repo.config_bool("user.useConfigOnly", False)
 

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import pygit2
 
+from ..dates import zone
 from ..errors import ApplyError, ErrorKind, FatalError, Problem, UsageError
 from .faults import remove_file
 
@@ -181,8 +182,7 @@ def ensure_reflog_entry(wrapper, refname: str, old, new, message: str,
             (newest.oid_old == (old or pygit2.Oid(hex="0" * 40))):
         return
     zero = "0" * len(str(new))
-    off = committer.offset
-    tz = f"{'-' if off < 0 else '+'}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    tz = zone(committer.offset)
     line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
             f"\t{' '.join(message.splitlines())}\n")
     path = os.path.join(wrapper.commondir, "logs", *refname.split("/"))

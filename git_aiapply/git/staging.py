@@ -10,7 +10,6 @@ from ..errors import ApplyError, ErrorKind, Problem
 from ..plan.plan import Plan
 from .repo import Repo
 from .state import tree_entry
-from .faults import fault
 from .journal import RunKind
 from .transaction import Transaction, check_touched, write_blobs
 
@@ -65,13 +64,9 @@ def stage_index_only(repo: Repo, plan: Plan, planned_head: tuple) -> None:
         if staged:
             raise staged_error(staged)
         entries = write_blobs(repo.repo, plan)
-        _write_index_only(txn, entries, head_id, branch)
+        # as the end of Transaction.write_worktree without the files: a journal naming no
+        # worktree file (recover then has only the index to decide on), then the entries,
+        # without stat data, staged into the lock file
+        txn.begin_journal({}, head_id, entries, {}, branch)
+        txn.stage_entries(entries, None)
         txn.install()
-
-
-def _write_index_only(txn: Transaction, entries: dict, head_id, branch) -> None:
-    """A journal naming no worktree file (recover then has only the index to decide on),
-    then the entries, without stat data, staged into the lock file."""
-    txn.journal.begin({}, head_id, final=entries, written={}, branch=branch, kind=txn.kind)
-    fault("journal")
-    txn.stage_entries(entries, None)

@@ -439,10 +439,9 @@ class Transaction:
                               else entries[p][1])
             else:
                 written[p] = None
-        self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
-                           workdir=self.repo.workdir, kind=self.kind, moves_to=moves_to,
+        self.begin_journal(originals, head_id, entries, written, branch,
+                           workdir=self.repo.workdir, moves_to=moves_to,
                            perms=self._unusual_perms(paths, originals))
-        fault("journal")
         for p in paths:
             if final[p] is None:
                 self.writer.delete(p)
@@ -452,6 +451,14 @@ class Transaction:
                 self.writer.write(p, final[p], disk[p])
                 fault("worktree-write")
         self.stage_entries({p: entries[p] for p in paths}, self.writer.stats)
+
+    def begin_journal(self, originals: dict, head_id, entries: dict, written: dict, branch,
+                      **more) -> None:
+        """The journal of this run written (Journal.begin: ``more`` its workdir, moves_to,
+        perms), before any file or index entry: what recover decides on from here."""
+        self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
+                           kind=self.kind, **more)
+        fault("journal")
 
     def stage_entries(self, entries: dict, stats) -> None:
         """The entries set in the index (with the stat data of the files just written, or

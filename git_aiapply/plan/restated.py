@@ -12,6 +12,7 @@ restatement: it is applied on the current content, or refused there.
 from __future__ import annotations
 
 from ..errors import ApplyError, Problem
+from ..locate.matching import common_ends
 from ..record import replace
 from ..text import FileText
 
@@ -21,12 +22,7 @@ EARLIER_TRIED = 20
 
 def changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
     """The runs where ``b`` differs from ``a``: (a1, a2, b1, b2), a[a1:a2] -> b[b1:b2]."""
-    head = 0
-    while head < len(a) and head < len(b) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(a, b)
     mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
     if not mid_a and not mid_b:
         return []

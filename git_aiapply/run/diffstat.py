@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..dates import zone
 from ..record import record
 from ..paths import quote_git_path
 from ..text import is_binary
@@ -319,10 +320,8 @@ def git_date(seconds: int, offset_minutes: int) -> str:
     import time
 
     t = time.gmtime(seconds + offset_minutes * 60)
-    sign = "-" if offset_minutes < 0 else "+"
-    off = abs(offset_minutes)
     return (f"{time.strftime('%a %b', t)} {t.tm_mday} {time.strftime('%H:%M:%S %Y', t)} "
-            f"{sign}{off // 60:02d}{off % 60:02d}")
+            f"{zone(offset_minutes)}")
 
 
 def apply_stat_lines(stats: list[FileStat]) -> list[str]:

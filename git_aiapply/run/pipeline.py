@@ -610,10 +610,11 @@ def _commit_here(repo, parsed, plan: Plan, message: str, opts: Options, sign, pl
 
     env = {"GIT_AI_APPLY_FORMAT": ",".join(parsed.formats)}
     try:
-        author = identity(repo, "author")
+        # git dies on a bad author before it does anything; the hooks are given the author
+        # by the transaction (githooks.commit_hook_env)
+        identity(repo, "author")
     except ApplyError as e:
         raise _BeforeTransaction(e) from None
-    env.update({"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email})
     # --edit: the user edits .git/COMMIT_EDITMSG in place, between the hooks (as git)
     req = CommitRequest(plan, message, include_dirty=opts.include_dirty,
                         no_verify=opts.no_verify, hook_env=env,

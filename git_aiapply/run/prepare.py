@@ -52,10 +52,9 @@ def prepare_checked(repo, request: dict, *, words=None) -> Prepared:
         refuse_interrupted(repo.gitdir)
     max_bytes = _max_bytes(repo, request.get("max_bytes"))
     three_way = _setting(request, repo, "three_way", "aiapply.threeWay")
-    if request.get("base") and not branch and not three_way:
+    if _base_alone(request, three_way):
         # only the config can tell here (aiapply.threeWay): check_request did the rest
-        say = words or flag_word
-        raise UsageError(f"{say('base')} goes with {say('branch')} or {say('three_way')}")
+        raise UsageError(_base_why(request, words or flag_word))
     # --cached applies to the index as HEAD holds it: aiapply.includeDirty does not apply
     include_dirty = _setting(request, repo, "include_dirty", "aiapply.includeDirty") \
         and not request.get("cached")
@@ -165,6 +164,15 @@ def _directory_problem(request: dict) -> str | None:
     return directory_problem(request.get("directory"))
 
 
+def _base_alone(request: dict, three_way) -> bool:
+    """--base without --branch or -3 (``three_way``: -3 given, or aiapply.threeWay)."""
+    return bool(request.get("base")) and not request.get("branch") and not three_way
+
+
+def _base_why(request: dict, say) -> str:
+    return f"{say('base')} goes with {say('branch')} or {say('three_way')}"
+
+
 def _below_zero(name: str):
     return lambda request: (request.get(name) or 0) < 0
 
@@ -172,8 +180,8 @@ def _below_zero(name: str):
 # (refused?, why): each option's own usage error, in the order they are told
 _RULES = (
     (_format_unknown, _known_formats),
-    (lambda r: r.get("base") and not r.get("branch") and r.get("three_way") is False,
-     lambda r, say: f"{say('base')} goes with {say('branch')} or {say('three_way')}"),
+    # -3 turned off; not given (None), prepare_checked asks aiapply.threeWay
+    (lambda r: r.get("three_way") is False and _base_alone(r, False), _base_why),
     (lambda r: r.get("verify") and (not r.get("branch") or r.get("no_verify")),
      lambda r, say: f"{say('verify')} goes with {say('branch')}, and not with "
                     f"{say('no_verify')}"),
@@ -224,16 +232,13 @@ def author_env(repo, author: str | None, date: str | None) -> dict[str, str]:
     if author is not None:
         env.update(_author_names(repo, author))
     if date is not None:
-        from ..dates import parse_commit_date
+        from ..dates import env_date, parse_commit_date
 
         parsed = parse_commit_date(date)
         if parsed is None:
             # git's words exactly (a program may match them); what is read: docs/DECISIONS.md
             raise FatalError(f"invalid date format: {date}", kind=ErrorKind.USAGE)
-        # as git commit exports it to the commit and its hooks: "@SECONDS +ZONE"
-        secs, off = parsed
-        sign = "-" if off < 0 else "+"
-        env["GIT_AUTHOR_DATE"] = f"@{secs} {sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+        env["GIT_AUTHOR_DATE"] = env_date(*parsed)  # as git commit exports it
     return env
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from ..lazy_re import lazy_compile
+from ..locate.matching import common_ends
 
 _ELLIPSIS = r"(?:\.\s?\.\s?\.+|…+)"
 _ONLY_ELLIPSIS = lazy_compile(rf"^(?:{_ELLIPSIS}|\[\s*{_ELLIPSIS}\s*\]|\(\s*{_ELLIPSIS}\s*\)|"
@@ -382,12 +383,7 @@ def _alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int,
     from difflib import SequenceMatcher
 
     a, b = [t.strip() for t in old], [t.strip() for t in new]
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(a, b)
     matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail],
                               autojunk=False)  # a frequent held line (a stub's `...`) still aligns
     ops = [("equal", 0, head, 0, head)] if head else []

@@ -16,6 +16,7 @@ from git_aiapply.git.ident import (
     Ident,
     identity,
     split_ident,
+    run_environ,
     without_crud,
 )
 from git_aiapply.git.repo import Repo
@@ -160,3 +161,18 @@ def test_a_runs_overrides_win_for_that_call_only(base: GitRepo, monkeypatch):
         IDENTITY_OVERRIDES.reset(token)
     assert identity(Repo("."), "author").line() == f"From Env <config@example.com> {DATE}"
     assert os.environ["GIT_AUTHOR_NAME"] == "From Env"
+
+
+def test_run_environ_is_the_process_environment_with_the_runs_identity_over_it(monkeypatch):
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "From Env")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "env@example.com")
+    assert run_environ() is os.environ  # nothing given: the environment as it is
+    token = IDENTITY_OVERRIDES.set({"GIT_AUTHOR_NAME": "Given"})
+    try:
+        env = run_environ()
+        assert env["GIT_AUTHOR_NAME"] == "Given"
+        assert env["GIT_AUTHOR_EMAIL"] == "env@example.com"  # what is not given stays
+        assert os.environ["GIT_AUTHOR_NAME"] == "From Env"  # the process's is untouched
+    finally:
+        IDENTITY_OVERRIDES.reset(token)
+    assert run_environ() is os.environ

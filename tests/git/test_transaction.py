@@ -152,6 +152,27 @@ def test_transaction_refuses_unmerged_entries(inside: GitRepo):
             pass
 
 
+def test_begin_journal_writes_the_runs_kind_before_anything_else(inside: GitRepo):
+    """Transaction.begin_journal: the one journal write of write_worktree and of --cached's
+    index-only write (git/staging.py), with the transaction's kind."""
+    from git_aiapply.git.journal import RunKind, journal_path, read_journal
+
+    repo = Repo(".")
+    before = inside.snapshot()
+    branch, head_id = repo.head()
+    with pytest.raises(FatalError, match="stop; nothing was changed"):
+        with Transaction(repo, (branch, head_id), kind=RunKind.CACHED) as txn:
+            entries = {"a.txt": (MODE_FILE, repo.repo.create_blob(b"ALPHA\n"))}
+            txn.begin_journal({}, head_id, entries, {}, branch)
+            note = read_journal(journal_path(repo.gitdir))
+            raise OSError(5, "stop")
+    assert note.kind == "cached" and note.head == str(head_id) and note.paths == {}
+    assert note.final == {"a.txt": [MODE_FILE, str(entries["a.txt"][1])]}
+    assert note.written == {} and note.staged_index is None
+    assert inside.snapshot() == before
+    assert not os.path.exists(journal_path(repo.gitdir))
+
+
 # --------------------------------------------------------------------------- filters and refs
 
 

@@ -1,6 +1,6 @@
 """The steps several modules share, written once in matching.py (issue 23): the first tier
 with a fit (locate, anchors, divider_readings) and the common start/end of two runs
-(text_edits, placer, edit_report)."""
+(text_edits, placer, edit_report, threeway.drift, plan.restated, verify.placeholders)."""
 from __future__ import annotations
 
 from git_aiapply.locate.matching import LineIndex, common_ends

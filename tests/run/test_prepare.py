@@ -78,6 +78,22 @@ def test_base_goes_with_branch_or_three_way_from_the_config(tmp_path):
     assert prepare(ConfigRepo(tmp_path), {"base": "HEAD", "branch": "b"})
 
 
+def test_base_alone_is_one_rule_whether_three_way_is_turned_off_or_left_to_the_config(
+        tmp_path):
+    """--base without --branch: refused up front when -3 is turned off (check_request), at
+    preparation when the config must say (aiapply.threeWay), in the same words."""
+    from git_aiapply.doors.api import option_word
+    from git_aiapply.run.prepare import check_request
+
+    for words in (None, option_word):
+        with pytest.raises(UsageError) as early:
+            check_request({"base": "HEAD", "three_way": False}, words)
+        with pytest.raises(UsageError) as late:
+            prepare(ConfigRepo(tmp_path), {"base": "HEAD"}, words=words)
+        assert str(early.value) == str(late.value)
+    check_request({"base": "HEAD"})  # -3 not given: the config decides, later
+
+
 @pytest.mark.parametrize("request_, commits", [
     ({}, True), ({"check": True}, False), ({"diff": True}, False), ({"branch": "b"}, False)])
 def test_only_a_run_that_commits_to_the_worktree_takes_the_lock_ahead(tmp_path, request_,
