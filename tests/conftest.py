@@ -191,6 +191,28 @@ def make_env(home: Path) -> dict[str, str]:
     return env
 
 
+def run_on_terminal(argv: list[str], *, cwd, env: dict[str, str]) -> tuple[int, str, str]:
+    """Run the real command with its standard output on a pseudo-terminal (colour, the
+    pager): (exit code, what it printed, as the terminal got it, its standard error)."""
+    master, slave = os.openpty()
+    p = subprocess.Popen([*AI_APPLY, *argv], cwd=cwd, env=env, stdout=slave,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the other end closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    err = p.stderr.read()
+    p.wait()
+    os.close(master)
+    return p.returncode, b"".join(chunks).decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
 class GitRepo:
     """A scratch repository with helpers to set it up, run the tool, and inspect it."""
 

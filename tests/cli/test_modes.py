@@ -4,14 +4,11 @@ aiapply.* settings, and the texts of refusals a model gets back."""
 from __future__ import annotations
 
 import json
-import os
-import pty
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import AI_APPLY, GitRepo, LOUDER_BETA
+from conftest import GitRepo, LOUDER_BETA, run_on_terminal
 
 RESPONSE = LOUDER_BETA
 
@@ -81,22 +78,7 @@ def test_diff_colours_as_configured(based: GitRepo):
 
 def _run_on_terminal(repo: GitRepo, args: list[str], env: dict) -> str:
     """Run the tool with its standard output on a pseudo-terminal; what it printed."""
-    master, slave = pty.openpty()
-    p = subprocess.Popen([*AI_APPLY, *args], cwd=repo.root, env=env, stdout=slave,
-                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    p.wait()
-    os.close(master)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return run_on_terminal(args, cwd=repo.root, env=env)[1]
 
 
 def test_diff_on_a_terminal_uses_the_pager_and_colour(based: GitRepo, tmp_path: Path):

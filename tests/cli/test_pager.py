@@ -5,12 +5,11 @@ print_paged's handing of the text to that pager."""
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import AI_APPLY, LOUDER_BETA, GitRepo
+from conftest import LOUDER_BETA, GitRepo, run_on_terminal
 from git_aiapply.cli.pager import diff_color, pager_command, print_paged
 from git_aiapply.git.repo import Repo
 
@@ -154,24 +153,9 @@ def test_print_paged_on_a_terminal_runs_core_pager_with_gits_less_defaults(plain
     response = plain.root.parent / "r.md"
     response.write_text(LOUDER_BETA)
     env = dict(plain.env, PAGER="sed s/^/WRONG:/", TERM="dumb", LESS="-R")
-    master, slave = os.openpty()
-    p = subprocess.Popen([*AI_APPLY, "--diff", str(response)], cwd=plain.root, env=env,
-                         stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    err = p.stderr.read()
-    p.wait()
-    os.close(master)
-    out = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
-    assert p.returncode == 0, err
+    code, out, err = run_on_terminal(["--diff", str(response)], cwd=plain.root, env=env)
+    out = out.replace("\r\n", "\n")
+    assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "LESS=-R LV=-c"
     assert "PAGED:+BETA" in lines and "PAGED:-beta" in lines
