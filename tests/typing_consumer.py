@@ -8,7 +8,7 @@ import pathlib
 from typing import Any, assert_type
 
 import git_aiapply
-from git_aiapply.doors.api_types import ApplyOptions, Fault, Status
+from git_aiapply.api_types import ApplyOptions, Fault, Status
 
 
 def send_back_to_the_model(text: str) -> None:

@@ -9,7 +9,7 @@ import click
 
 from ..run import options
 from .commands import SUBCOMMANDS, load
-from ..term import echo_err, guarded
+from ..run.term import echo_err, guarded
 
 
 class _ApplyCommand(click.Command):

@@ -69,7 +69,7 @@ def run() -> None:
 
 def _guarded(fn, *args) -> None:
     """term.guarded with Ctrl-C handed to the command inside its try."""
-    from ..term import guarded
+    from ..run.term import guarded
 
     def handing_over():
         _commands_handle_interrupts()

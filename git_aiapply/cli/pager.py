@@ -1,6 +1,6 @@
 """git's pager and colours for what the command prints: ``color.diff`` / ``color.ui`` and
 ``GIT_PAGER`` / ``core.pager`` / ``PAGER``, read from the repository's config (so this lives
-in the command line, above git/; term.py, below every stage, only writes lines)."""
+in the command line, above git/; run/term.py only writes lines)."""
 from __future__ import annotations
 
 import os

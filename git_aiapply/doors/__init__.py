@@ -1,8 +1,8 @@
 """The front doors for programs: the library (``git_aiapply.apply`` and ``Session``),
 ``serve`` (JSON lines) and ``mcp`` (Model Context Protocol), all through ``run``.
 
-- ``api``: the library; ``api_types``: its argument types; ``warm_index``: the index a
-  Session keeps warm between requests;
+- ``api``: the library (its argument types are the package's face: ``git_aiapply.api_types``);
+  ``warm_index``: the index a Session keeps warm between requests;
 - ``serve``: JSON lines in, ``--json`` objects out; ``mcp_server``: the MCP server.
 
 The command line imports them (and the package's face the library); nothing is imported

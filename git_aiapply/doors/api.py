@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, TypeAlias, TypeVar, Unpack
 
-    from .api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
+    from ..api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
     from ..errors import Problem
     from ..git.repo import GitError, Repo, Repository
     from ..ops import Operation

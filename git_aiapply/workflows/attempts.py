@@ -26,7 +26,7 @@ from ..record import record, replace
 from ..errors import AiApplyError, ApplyError, ErrorKind, FatalError, Problem, UsageError
 from ..run.inputs import Input, expand_inputs
 from ..run.pipeline import Status
-from ..term import isatty, table_lines, write
+from ..run.term import isatty, table_lines, write
 from ..message.trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)

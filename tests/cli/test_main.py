@@ -181,7 +181,7 @@ def test_entry_point_and_commands_have_no_import_circle():
             else:
                 package = mod.rsplit(".", 1)[0]
             graph[mod] = _imports(os.path.join(folder, f), package)
-    mine = ["git_aiapply.cli.main", "git_aiapply.cli.app", "git_aiapply.run.options", "git_aiapply.term",
+    mine = ["git_aiapply.cli.main", "git_aiapply.cli.app", "git_aiapply.run.options", "git_aiapply.run.term",
             "git_aiapply.run.inputs", "git_aiapply.run.diffstat", "git_aiapply.run.limits",
             "git_aiapply.plan.overlay"] + [m for m in graph if m.startswith("git_aiapply.cli.commands")]
 

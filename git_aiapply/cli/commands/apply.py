@@ -7,7 +7,7 @@ import os
 import sys
 
 from ...errors import ApplyError, ErrorKind, FatalError, UsageError
-from ...term import echo, echo_err
+from ...run.term import echo, echo_err
 
 DETACHED = "HEAD (detached)"  # Outcome.branch when HEAD is detached (docs/JSON.md)
 

@@ -54,7 +54,7 @@ def _prune(repo, found, yes: bool) -> None:
 def _confirmed(count: int, yes: bool) -> bool:
     """Whether to delete ``count`` branches: --yes, or the user says so at a terminal."""
     from ...errors import UsageError
-    from ...term import isatty
+    from ...run.term import isatty
 
     if yes:
         return True
@@ -68,7 +68,7 @@ def _confirmed(count: int, yes: bool) -> bool:
 
 def _print_attempts(found) -> None:
     from ...workflows.attempts import subject_of
-    from ...term import table_lines
+    from ...run.term import table_lines
 
     rows = [("BRANCH", "BASE", "BASE IS HEAD", "FORMAT", "MODEL", "FILES", "+/-", "SUBJECT")]
     for a in found:

@@ -17,7 +17,7 @@ def command(branch, no_verify, no_ff, delete_branch, quiet):
     from ...workflows.attempts import pick
     from ...errors import ApplyError
     from ...git.repo import Repo
-    from ...term import refused
+    from ...run.term import refused
 
     try:
         done = pick(Repo("."), branch, no_verify, no_ff, delete_branch)

@@ -26,7 +26,7 @@ def command(force, batch, as_json, quiet):
 
     from ...errors import ApplyError, FatalError
     from ...git.repo import Repo
-    from ...term import refused
+    from ...run.term import refused
     from ...workflows.undo_last import fatal_object, refusal_object, undo
 
     repo = Repo(".")

@@ -1,6 +1,6 @@
 """How the command talks to the terminal, as git does: lines with control characters
-escaped, errors as ``error:`` / ``fatal:`` with git's exit codes, aligned tables.  A shared
-base: the command line, the workflows and the front doors print through it; git's pager and
+escaped, errors as ``error:`` / ``fatal:`` with git's exit codes, aligned tables.  The
+command line and the workflows print through it (run/ is below both); git's pager and
 colours, which read the repository's config, are in cli/pager.py.  No click here (start-up
 time)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .errors import AiApplyError, ApplyError, FatalError, UsageError, printable
+from ..errors import AiApplyError, ApplyError, FatalError, UsageError, printable
 
 
 def _write(stream, text: str) -> None:

@@ -9,7 +9,7 @@ import click
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from git_aiapply.term import write
+from git_aiapply.run.term import write
 
 # text with the escape sequences a diff or a response may carry, and plain characters
 PIECES = st.sampled_from(["\x1b[31m", "\x1b[m", "\x1b[1;32m", "\x1b[K", "\x1b", "[", "m",

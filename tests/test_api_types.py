@@ -1,4 +1,4 @@
-"""doors/api_types.py: the library's argument types say what the library really takes
+"""api_types.py: the library's argument types say what the library really takes
 (every kind of ``ResponseInput`` is read, an option's value is accepted exactly when it has
 its declared type, ``PathOptions`` are the options ``parse`` takes) and what docs/API.md
 and docs/JSON.md document."""
@@ -16,9 +16,9 @@ from hypothesis import given, settings, strategies as st
 
 import git_aiapply
 from git_aiapply.doors import api
-from git_aiapply.doors.api_types import ApplyOptions, PathOptions, ResponseInput, Status
+from git_aiapply.api_types import ApplyOptions, PathOptions, ResponseInput, Status
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 TEXT = ("Make beta louder.\n\n```diff\n--- a/src/b.txt\n+++ b/src/b.txt\n@@\n alpha\n-beta\n"
         "+BETA\n```\n")
 HINTS = typing.get_type_hints(ApplyOptions)
@@ -142,3 +142,17 @@ def test_the_status_type_holds_the_statuses_docs_json_lists():
     table = doc.split("### `status`", 1)[1].split("###", 1)[0]
     documented = re.findall(r"^\| `([a-z-]+)` \| (\d+) \|", table, re.M)
     assert [s for s, _ in documented] == list(typing.get_args(Status))
+
+
+def test_the_types_are_where_docs_api_says_programs_import_them():
+    # docs/API.md names git_aiapply.api_types: the stage packages moved the library's
+    # modules, not this documented path (issue 29 item 6)
+    import importlib
+    import re
+
+    text = (DOCS / "API.md").read_text(encoding="utf-8")
+    assert "`git_aiapply.api_types`" in text
+    types = importlib.import_module("git_aiapply.api_types")
+    for name in ("ApplyOptions", "PathOptions", "ResponseInput", "Status", "Fault"):
+        assert re.search(rf"\b{name}\b", text), name
+        assert getattr(types, name) is not None
