@@ -1,5 +1,5 @@
 """A `git ai-apply serve` process driven line by line, for the tests that talk to it
-(commands/test_serve.py, test_front_doors.py)."""
+(doors/test_serve.py, test_front_doors.py)."""
 from __future__ import annotations
 
 import json

@@ -29,7 +29,8 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.cli.startup"}
 # below every stage; the package's face (``__init__``, ``__main__``) above them all.
 STAGES = ["cli", "doors", "workflows", "run", "answer", "threeway", "git", "plan", "verify",
           "formats", "locate", "message"]
-BASES = {"errors", "ops", "text", "record", "dates", "paths", "lazy_re", "term"}
+BASES = {"errors", "ops", "text", "record", "dates", "paths", "lazy_re",
+         "api_types"}  # the library's argument types: the face's, documented at the root
 FACE = {"git_aiapply", "git_aiapply.__main__"}
 DATA = {"git_aiapply.examples"}  # the demo's example responses: files, no code
 # the core: pure functions of text and trees, no repository, no front door
@@ -449,7 +450,7 @@ TESTS = Path(__file__).resolve().parent
 CROSSING = {"test_architecture", "test_bench_smoke", "test_cases", "test_complexity",
             "test_crash_safety", "test_e2e_apply", "test_front_doors", "test_hostile_content",
             "test_hostile_paths", "test_like_git", "test_packaging", "test_properties",
-            "test_races", "test_signals", "test_typing"}
+            "test_races", "test_signals", "test_typing", "test_git_conventions"}
 
 
 def mirror_of(module: str) -> tuple[Path, str]:
@@ -470,6 +471,24 @@ def test_every_stage_has_its_test_folder_and_every_module_its_test_file():
         if not (folder / f"{stem}.py").is_file() and not list(folder.glob(f"{stem}_*.py")):
             untested.append(f"{name} -> {folder.relative_to(TESTS.parent)}/{stem}.py")
     assert untested == []
+
+
+def test_every_test_file_in_a_stage_folder_names_a_module_of_that_stage():
+    # test_<module>.py or test_<module>_<topic>.py (test_<stage>_... for the package's own
+    # __init__), so that a module's tests are found in one guess
+    stray = []
+    for path in sorted(TESTS.glob("*/**/test_*.py")):
+        folder = path.parent.relative_to(TESTS)
+        package = PACKAGE.joinpath(*folder.parts)
+        if folder.parts[:2] == ("cli", "commands"):
+            stems = {f"test_{m.stem}_command" for m in package.glob("*.py")}
+        else:
+            stems = {f"test_{m.stem}" for m in package.glob("*.py") if m.stem != "__init__"}
+            stems.add(f"test_{folder.parts[-1]}")
+        if not package.is_dir() or not any(
+                path.stem == s or path.stem.startswith(f"{s}_") for s in stems):
+            stray.append(str(path.relative_to(TESTS)))
+    assert stray == [], "name it test_<module>[_<topic>].py after the module it tests"
 
 
 def test_only_crossing_tests_and_the_bases_tests_sit_at_the_top_of_tests():

@@ -1,5 +1,5 @@
 """`-3` / `--3way`: answers written against an older commit are applied there and merged
-into the current files (threeway.py, git/merge.py; BEHAVIOR.md §9).  Pure tests of the
+into the current files (threeway/drift.py, threeway/repo.py, git/merge.py; BEHAVIOR.md §9).  Pure tests of the
 core first, then the real command in real repositories, checked with the git CLI."""
 from __future__ import annotations
 
