@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -55,10 +56,19 @@ def _temporary_folders_in_memory(root: str = "/dev/shm", need: int = 2 << 30) ->
         st = os.statvfs(root)
     except OSError:
         return
-    if st.f_bavail * st.f_frsize < need:
+    # tests run hooks and scripts they write there: not on a noexec mount (Docker's default)
+    if st.f_bavail * st.f_frsize < need or st.f_flag & os.ST_NOEXEC:
         return
     folder = os.path.join(root, f"tests-of-git_aiapply-{os.getuid()}")
-    os.makedirs(folder, mode=0o700, exist_ok=True)
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return
+    own = os.lstat(folder)  # ours alone, not a link or another user's folder
+    if not stat.S_ISDIR(own.st_mode) or own.st_uid != os.getuid() or own.st_mode & 0o077:
+        return
     os.environ["TMPDIR"] = folder
     tempfile.tempdir = None  # asked again, from TMPDIR
 
@@ -123,7 +133,7 @@ def run_command(argv: list[str], *, cwd, env: dict[str, str],
 # The longest tests (and modules whose tests share an expensive fixture), started first so
 # that no worker is left running one of them alone at the end (pytest-xdist hands tests out
 # in collection order).
-LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/cli/test_manpage.py",
+LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/cli/test_app_manpage.py",
                  "tests/test_races.py",
                  "tests/workflows/test_attempts.py::test_parallel", "tests/doors/test_mcp_server.py",
                  "tests/doors/test_serve.py")
@@ -349,15 +359,31 @@ def git_env(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def env(git_env, monkeypatch):
+def env(git_env, monkeypatch, tmp_path):
     """For tests that call the library in-process: it sees the same environment as the
-    command does in the tests."""
+    command does in the tests, configuration files included.  libgit2 found the global
+    and system config files when pygit2 was imported, from this process's HOME then (the
+    user's ~/.gitconfig): for the test's length it reads those of the test's HOME, and no
+    system file (GIT_CONFIG_NOSYSTEM), as the command in the test's environment does."""
     for k in list(os.environ):
         if k.startswith("GIT_"):
             monkeypatch.delenv(k)
     for k, v in git_env.items():
         monkeypatch.setenv(k, v)
-    return git_env
+    import pygit2
+    from pygit2.enums import ConfigLevel
+
+    paths = pygit2.settings.search_path
+    levels = (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM)
+    saved = {level: paths[level] for level in levels}
+    no_system = tmp_path / "no-system-config"
+    no_system.mkdir(exist_ok=True)
+    paths[ConfigLevel.GLOBAL] = git_env["HOME"]
+    paths[ConfigLevel.XDG] = os.path.join(git_env["XDG_CONFIG_HOME"], "git")
+    paths[ConfigLevel.SYSTEM] = str(no_system)
+    yield git_env
+    for level, value in saved.items():
+        paths[level] = value
 
 
 _EMPTY_REPO: list[Path] = []  # made by git once per test process, copied for each new one

@@ -25,27 +25,7 @@ DATE = "1700000000 +0530"
 
 
 @pytest.fixture
-def config_files_of_env(env, tmp_path):
-    """libgit2 found the global config files when pygit2 was imported, in this process's
-    HOME then: it reads those of the test's HOME, as git does, for the test's length."""
-    import pygit2
-    from pygit2.enums import ConfigLevel
-
-    paths = pygit2.settings.search_path
-    levels = (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM)
-    saved = {level: paths[level] for level in levels}
-    nothing = tmp_path / "no-system-config"  # GIT_CONFIG_NOSYSTEM
-    nothing.mkdir()
-    paths[ConfigLevel.GLOBAL] = env["HOME"]
-    paths[ConfigLevel.XDG] = os.path.join(env["XDG_CONFIG_HOME"], "git")
-    paths[ConfigLevel.SYSTEM] = str(nothing)
-    yield
-    for level, value in saved.items():
-        paths[level] = value
-
-
-@pytest.fixture
-def base(repo: GitRepo, config_files_of_env, monkeypatch) -> GitRepo:
+def base(repo: GitRepo, env, monkeypatch) -> GitRepo:
     """A repository with user.name/user.email set, GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL}
     unset and the dates fixed, the process in it."""
     monkeypatch.chdir(repo.root)
