@@ -263,13 +263,15 @@ class IndexLock:
 
         thread = threading.Thread(target=work, name="ai-apply-index-read", daemon=True)
         self._ahead = (thread, box)
-        thread.start()
+        thread.start()  # the caller holds Ctrl-C back (repo.interrupts_deferred)
 
     def _join_ahead(self) -> dict | None:
         if self._ahead is None:
             return None
         thread, box = self._ahead
         self._ahead = None
+        if thread.ident is None:  # recorded but never started: read it here instead
+            return None
         thread.join()
         return box
 

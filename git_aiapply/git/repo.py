@@ -361,7 +361,9 @@ class Repo:
             except (ApplyError, FatalError):
                 return False
             self._index_lock = lock
-        lock.read_ahead()
+            # the read recorded and started, or neither: a Ctrl-C between the two left a
+            # thread nobody could join, and the rollback stopped there with index.lock
+            lock.read_ahead()
         return True
 
     def index_lock(self):

@@ -132,3 +132,26 @@ def test_entries_hold_reads_an_index_or_a_tree_alike(base: GitRepo):
     assert entries_hold(tree, {"gone.txt": None})
     assert not entries_hold(tree, {"a.txt": None})
     assert not entries_hold(tree, {"a.txt": [0o100755, listed["a.txt"][1]]})  # the mode counts
+
+
+def test_a_read_ahead_recorded_but_never_started_is_read_in_place(base: GitRepo, monkeypatch):
+    # a Ctrl-C (KeyboardInterrupt) or a failing start between recording the read-ahead
+    # thread and starting it: read() reads the index itself, never joins a thread that
+    # never ran (RuntimeError), and release() then frees the lock
+    import threading
+
+    lock = IndexLock(_index(base))
+    lock.acquire()
+    try:
+        def interrupted(self):
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(threading.Thread, "start", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            lock.read_ahead()
+        monkeypatch.undo()
+        index = lock.read()
+        assert {e.path for e in index} == set(_ls_files(base))
+    finally:
+        lock.release()
+    assert not (base.root / ".git" / "index.lock").exists()
