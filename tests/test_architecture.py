@@ -435,6 +435,22 @@ def test_the_core_imports_neither_git_nor_the_run_nor_a_front_door():
     assert layer_breaches(package_imports(), core, above) == []
 
 
+# modules of the stages above the core that are pure all the same (plain functions of text
+# and trees, tested without a repository): they keep the core's rule
+PURE_ABOVE_THE_CORE = {"git_aiapply.run.diffstat", "git_aiapply.run.limits",
+                       "git_aiapply.run.options", "git_aiapply.run.term",
+                       "git_aiapply.threeway.drift"}
+
+
+def test_the_pure_modules_above_the_core_stay_pure():
+    imports = package_imports()
+    assert [m for m in PURE_ABOVE_THE_CORE if m not in imports] == []
+    above = {f"git_aiapply.{s}." for s in ("git", "answer", "workflows", "doors", "cli")} | {
+        "git_aiapply.run.pipeline", "git_aiapply.run.prepare", "git_aiapply.run.inputs",
+        "git_aiapply.threeway.repo"}
+    assert layer_breaches(imports, PURE_ABOVE_THE_CORE, above) == []
+
+
 def test_click_only_in_the_command_line():
     """Click code lives in cli/ (app.py and commands/, one module per subcommand); the
     stages below hold plain functions those commands call (main.py and startup.py parse
