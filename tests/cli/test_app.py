@@ -4,6 +4,7 @@ first word that picks `apply` or a subcommand, the `apply` subcommand keeping th
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import time
 from importlib.metadata import version
@@ -115,6 +116,10 @@ def test_end_of_input_at_a_question_is_aborted_exit_1(two: GitRepo, tmp_path):
         deadline = time.monotonic() + 10
         out = b""
         while b"Delete 1 branch?" not in out and time.monotonic() < deadline:
+            # never block past the deadline: a command that neither asks nor ends fails here
+            ready, _, _ = select.select([p.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
             chunk = os.read(p.stdout.fileno(), 4096)
             if not chunk:
                 break
