@@ -20,7 +20,6 @@ from __future__ import annotations
 import errno
 import os
 
-from ..dates import env_date
 from ..errors import ApplyError, ErrorKind, Problem
 from ..record import field, record
 from .faults import remove_file
@@ -110,6 +109,8 @@ def commit_hook_env(repo, extra: dict[str, str], author, *, editing: bool) -> di
         env["GIT_EDITOR"] = ":"
     env["GIT_AUTHOR_NAME"] = author.name
     env["GIT_AUTHOR_EMAIL"] = author.email
+    from ..dates import env_date  # here, not at import: off the start-up path
+
     env["GIT_AUTHOR_DATE"] = env_date(author.time, author.offset)
     prefix = repo.relpath_of_cwd()
     env["GIT_PREFIX"] = (prefix.replace(os.sep, "/") + "/") if prefix else ""

@@ -9,7 +9,6 @@ import contextvars
 import os
 import time
 
-from ..dates import zone
 from ..errors import ErrorKind, FatalError
 from ..record import record
 
@@ -53,6 +52,8 @@ class Ident:
 
     def line(self) -> str:
         """``Name <email> SECONDS +ZONE`` as in a commit header or a reflog entry."""
+        from ..dates import zone  # here, not at import: dates stays off the start-up path
+
         return f"{self.name} <{self.email}> {self.time} {zone(self.offset)}"
 
 

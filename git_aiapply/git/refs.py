@@ -7,7 +7,6 @@ from contextlib import contextmanager
 
 import pygit2
 
-from ..dates import zone
 from ..errors import ApplyError, ErrorKind, FatalError, Problem, UsageError
 from .faults import remove_file
 
@@ -182,6 +181,8 @@ def ensure_reflog_entry(wrapper, refname: str, old, new, message: str,
             (newest.oid_old == (old or pygit2.Oid(hex="0" * 40))):
         return
     zero = "0" * len(str(new))
+    from ..dates import zone  # here, not at import: dates stays off the start-up path
+
     tz = zone(committer.offset)
     line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
             f"\t{' '.join(message.splitlines())}\n")

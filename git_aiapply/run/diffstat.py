@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..dates import zone
 from ..record import record
 from ..paths import quote_git_path
 from ..text import is_binary
@@ -318,6 +317,8 @@ def commit_summary(branch_label: str, commit_id: str, subject: str, root: bool,
 def git_date(seconds: int, offset_minutes: int) -> str:
     """git's default date format in the date's own zone: ``Thu Apr 7 22:13:13 2005 +0200``."""
     import time
+
+    from ..dates import zone
 
     t = time.gmtime(seconds + offset_minutes * 60)
     return (f"{time.strftime('%a %b', t)} {t.tm_mday} {time.strftime('%H:%M:%S %Y', t)} "
