@@ -100,6 +100,12 @@ def test_apply_path_does_not_import_click(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert "git_aiapply.cli.commands.apply" in imported and "git_aiapply.plan.plan" in imported
     assert "click" not in imported
+    # what a plain --check never uses stays unloaded (a top-level import added for a
+    # helper moved dates.py onto this path once): the pager, date parsing, the click
+    # command line, the workflows and the front doors for programs
+    off_path = ("git_aiapply.cli.pager", "git_aiapply.dates", "git_aiapply.cli.app",
+                "git_aiapply.workflows", "git_aiapply.doors")
+    assert [m for m in imported if m.startswith(off_path)] == []
 
 
 @pytest.mark.parametrize("count, enabled", [(1, False), (2, True)])

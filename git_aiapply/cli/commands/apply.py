@@ -69,9 +69,11 @@ def _run_prepared(repo, p: dict, prepared) -> None:
 
             sys.exit(run_attempts(repo, inputs, opts, branch, as_json=as_json,
                                   quiet=p["quiet"], max_bytes=max_bytes))
-        from ..pager import diff_color
+        color = False
+        if opts.diff and not as_json:  # the pager module stays off the other runs' path
+            from ..pager import diff_color
 
-        color = opts.diff and not as_json and diff_color(repo)
+            color = diff_color(repo)
         show = _Show(quiet=p["quiet"], as_json=as_json, stat=p["stat"], numstat=p["numstat"],
                      summary=p["summary"], date_given=p["date"] is not None)
         outcomes, code = _apply_each(repo, inputs, opts, max_bytes, color, show)
