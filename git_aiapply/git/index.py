@@ -324,14 +324,17 @@ class IndexLock:
             self.cache.keep(self.path, index, staged)
 
     def release(self) -> None:
-        box = self._join_ahead()
-        if self.cache is not None and box is not None and "index" in box and not self._lent:
-            self.cache.give_back(self.path, box["index"])  # read ahead, never used
-        remove_file(self.work_path)
-        remove_file(self.work_path + ".lock")
-        if self.held:
-            remove_file(self.lock_path)
-            self.held = False
+        try:
+            box = self._join_ahead()
+            if self.cache is not None and box is not None and "index" in box \
+                    and not self._lent:
+                self.cache.give_back(self.path, box["index"])  # read ahead, never used
+        finally:  # whatever the read ahead did, the lock and our files go
+            remove_file(self.work_path)
+            remove_file(self.work_path + ".lock")
+            if self.held:
+                remove_file(self.lock_path)
+                self.held = False
 
 
 def _write_fd(fd: int, data: bytes) -> None:

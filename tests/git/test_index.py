@@ -155,3 +155,25 @@ def test_a_read_ahead_recorded_but_never_started_is_read_in_place(base: GitRepo,
     finally:
         lock.release()
     assert not (base.root / ".git" / "index.lock").exists()
+
+
+def test_release_frees_the_lock_whatever_the_read_ahead_did(base: GitRepo, monkeypatch):
+    import threading
+
+    lock = IndexLock(_index(base))
+    lock.acquire()
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        lock.read_ahead()
+    monkeypatch.undo()
+    monkeypatch.setattr(lock, "cache", None)
+    monkeypatch.setattr(IndexLock, "_join_ahead", lambda self: 1 / 0)  # any failure there
+    with pytest.raises(ZeroDivisionError):
+        lock.release()
+    assert not lock.held and not (base.root / ".git" / "index.lock").exists()
+    assert [n for n in os.listdir(base.root / ".git") if "ai-apply" in n] == []
+
