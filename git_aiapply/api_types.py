@@ -51,3 +51,4 @@ class ApplyOptions(PathOptions, total=False):
     date: str | None
     no_commit: bool | None
     cached: bool | None
+    syntax_check: str | None

@@ -28,13 +28,13 @@ PYGIT2_OUTSIDE_GIT = {"git_aiapply.cli.startup"}
 # and the stages below it, never one above.  The shared bases at the package's root come
 # below every stage; the package's face (``__init__``, ``__main__``) above them all.
 STAGES = ["cli", "doors", "workflows", "run", "answer", "threeway", "git", "plan", "verify",
-          "formats", "locate", "message"]
+          "formats", "locate", "grammar", "message"]
 BASES = {"errors", "ops", "text", "record", "dates", "paths", "lazy_re",
          "api_types"}  # the library's argument types: the face's, documented at the root
 FACE = {"git_aiapply", "git_aiapply.__main__"}
 DATA = {"git_aiapply.examples"}  # the demo's example responses: files, no code
 # the core: pure functions of text and trees, no repository, no front door
-CORE_STAGES = ["plan", "verify", "formats", "locate", "message"]
+CORE_STAGES = ["plan", "verify", "formats", "locate", "grammar", "message"]
 MAX_ROOT_MODULES = 10
 
 

@@ -137,6 +137,8 @@ class Result:
     fault: Fault | None  # response, repository, usage, internal (docs/JSON.md)
     errors: tuple[ErrorDetail, ...]
     error_text: str | None
+    # applied anyway, worth a look: --syntax-check=warn's findings (same shape as errors)
+    warnings: tuple[ErrorDetail, ...]
     hook_output: str | None
     diff: str | None
     # only with the verbose option (-v)
@@ -154,6 +156,7 @@ class Result:
         values["formats"] = tuple(d["formats"])
         values["files"] = tuple(FileResult(**f) for f in d["files"])
         values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
+        values["warnings"] = tuple(ErrorDetail.from_json(e) for e in d.get("warnings", ()))
         if d.get("edits") is not None:
             values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"])})
                                     for e in d["edits"])
@@ -237,6 +240,7 @@ _OPTION_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "verbose": (bool, "-v / --verbose"),
     "no_commit": (bool, "--no-commit"),
     "cached": (bool, "--cached"),
+    "syntax_check": (str, "--syntax-check"),
 }
 # the options that only change the response's paths: parse() takes them too
 PATH_OPTIONS = ("strip", "directory", "include", "exclude")

@@ -95,6 +95,10 @@ APPLY_OPTIONS: list[Opt] = [
     Opt(("--no-gpg-sign",), "gpg_sign", CONST, "Do not sign the commit (overrides "
         "commit.gpgSign).", const=False),
     Opt(("--no-trailers",), "no_trailers", FLAG, "Leave out the AI-* trailers."),
+    Opt(("--syntax-check",), "syntax_check", VALUE, "What a file that no longer parses "
+        "after the response gets (Python, JavaScript, TypeScript, Go, Rust, Java, C, C++, "
+        "C#, Ruby, PHP, shell, JSON, YAML, TOML, HTML, CSS): refuse (default), warn (apply "
+        "and report) or off (aiapply.syntaxCheck).", metavar="MODE"),
     Opt(("--max-bytes",), "max_bytes", INT, "Largest response accepted, in bytes (0: no "
         "limit; default aiapply.maxResponseBytes).", metavar="N"),
     Opt(("-q", "--quiet"), "quiet", FLAG, "Print nothing on success."),
@@ -127,7 +131,7 @@ def apply_request(p: dict) -> dict:
             "directory": p["directory"], "limits": p["limits"], "force": p["force"],
             "three_way": p["three_way"], "max_bytes": p["max_bytes"], "author": p["author"],
             "date": p["date"], "verbose": p["verbose"], "no_commit": p["no_commit"],
-            "cached": p["cached"]}
+            "cached": p["cached"], "syntax_check": p["syntax_check"]}
 
 
 def reports_only(p: dict) -> bool:

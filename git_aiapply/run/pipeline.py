@@ -45,6 +45,7 @@ class Options:
     verbose: bool = False  # -v: report where and how each edit landed (Outcome.edits)
     no_commit: bool = False  # --no-commit: index and worktree, no commit (git apply --index)
     cached: bool = False  # --cached: the index only (git apply --cached)
+    syntax_check: str = "refuse"  # aiapply.syntaxCheck / --syntax-check: refuse, warn, off
 
     def path_options(self) -> str | None:
         """The path options as one line (the AI-Paths trailer), None when none was given."""
@@ -83,6 +84,8 @@ class Outcome:
     changes: list[FileChange] = field(default_factory=list)
     renames: list[tuple[str, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # what was applied anyway and should be looked at (--syntax-check=warn's findings)
+    warnings: list[Problem] = field(default_factory=list)
     message: str | None = None
     diff: str | None = None
     note: str | None = None
@@ -130,6 +133,7 @@ class Outcome:
             "fault": fault_of(self.error_kind),
             "errors": [p.to_json() for p in self.problems],
             "error_text": "\n".join(p.render() for p in self.problems) or None,
+            "warnings": [p.to_json() for p in self.warnings],
             "hook_output": self.hook_output or None,
             "diff": self.diff,
         } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
@@ -514,15 +518,33 @@ def _make_plan(repo, response: Response, ops, opts: Options, base, start: _Start
         drift = drift_refusal_or_none(repo, response, ops, opts, base, start.base, normalize)
         if drift is not None:
             raise drift
-        return make_plan(ops, base, normalize, ignore_case=repo.config_bool("core.ignorecase"))
+        plan = make_plan(ops, base, normalize, ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
         if not opts.three_way or e.kind != ErrorKind.REFUSED:
             raise
         three = through_base(repo, response, ops, opts, base, start.base, normalize, e)
-    out.merged = {p: three.base for p in three.merged}
-    out.three_way_base = three.base
-    edit_report.mark_three_way(out.edits or [], three.base, three.merged)
-    return three.plan
+        out.merged = {p: three.base for p in three.merged}
+        out.three_way_base = three.base
+        edit_report.mark_three_way(out.edits or [], three.base, three.merged)
+        plan = three.plan
+    _check_syntax(plan, opts, out)
+    return plan
+
+
+def _check_syntax(plan: Plan, opts: Options, out: Outcome) -> None:
+    """The planned files' syntax (verify/syntax.py): refused, or reported with
+    --syntax-check=warn; nothing is read with --syntax-check=off."""
+    if opts.syntax_check == "off":
+        return
+    from ..verify.syntax import plan_problems
+
+    problems = plan_problems(plan.final, plan.base, plan.renames)
+    if not problems:
+        return
+    if opts.syntax_check == "warn":
+        out.warnings.extend(problems)
+        return
+    raise ApplyError(problems)
 
 
 def _check_and_finish(repo, parsed, response: Response, plan: Plan, opts: Options,

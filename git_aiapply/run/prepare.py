@@ -88,7 +88,7 @@ def options_for(repo, prepared: Prepared) -> Options:
         three_way=prepared.three_way,
         three_way_depth=repo.config_int("aiapply.threeWayDepth", 50, 1),
         verbose=bool(request.get("verbose")), no_commit=bool(request.get("no_commit")),
-        cached=bool(request.get("cached")))
+        cached=bool(request.get("cached")), syntax_check=_syntax_check(repo, request))
     message_settings(repo, options)  # a bad aiapply.trailers or .subjectLength is fatal now
     return options
 
@@ -124,7 +124,8 @@ FLAGS = {"base": "--base", "branch": "--branch", "three_way": "-3", "verify": "-
          "no_verify": "--no-verify", "max_bytes": "--max-bytes", "strip": "-p",
          "no_commit": "--no-commit", "cached": "--cached", "message": "-m/-F",
          "edit": "--edit", "signoff": "--signoff", "sign": "-S", "author": "--author",
-         "date": "--date", "include_dirty": "--include-dirty"}
+         "date": "--date", "include_dirty": "--include-dirty",
+         "syntax_check": "--syntax-check"}
 
 
 def flag_word(name: str) -> str:
@@ -158,6 +159,27 @@ def _known_formats(request: dict, say) -> str:
     return f"unknown format {request['format']!r}; known formats: {', '.join(FORMAT_NAMES)}"
 
 
+def _syntax_mode_unknown(request: dict) -> bool:
+    from ..verify.syntax import SYNTAX_MODES
+
+    return request.get("syntax_check") not in (None,) + SYNTAX_MODES
+
+
+def _known_syntax_modes(request: dict, say) -> str:
+    from ..verify.syntax import SYNTAX_MODES
+
+    return (f"unknown {say('syntax_check')} mode {request['syntax_check']!r}; one of: "
+            f"{', '.join(SYNTAX_MODES)}")
+
+
+def _syntax_check(repo, request: dict) -> str:
+    """--syntax-check, else aiapply.syntaxCheck (a bad value is fatal), else refuse."""
+    from ..verify.syntax import SYNTAX_MODES
+
+    return (request.get("syntax_check") or repo.config_choice("aiapply.syntaxCheck", SYNTAX_MODES)
+            or "refuse")
+
+
 def _directory_problem(request: dict) -> str | None:
     from .limits import directory_problem
 
@@ -180,6 +202,7 @@ def _below_zero(name: str):
 # (refused?, why): each option's own usage error, in the order they are told
 _RULES = (
     (_format_unknown, _known_formats),
+    (_syntax_mode_unknown, _known_syntax_modes),
     # -3 turned off; not given (None), prepare_checked asks aiapply.threeWay
     (lambda r: r.get("three_way") is False and _base_alone(r, False), _base_why),
     (lambda r: r.get("verify") and (not r.get("branch") or r.get("no_verify")),

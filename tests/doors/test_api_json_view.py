@@ -26,7 +26,8 @@ def made_by_hand(**changes) -> Result:
                   message=None, note=None, error_kind="context", fault="response",
                   errors=(ErrorDetail("no fit", "a", nearby=(NearbyLine(3, "x"),
                                                              NearbyLine(4, "y", "4#ab"))),),
-                  error_text="no fit", hook_output=None, diff=None)
+                  error_text="no fit", warnings=(), hook_output=None,
+                  diff=None)
     return Result(**(values | changes))
 
 

@@ -312,6 +312,8 @@ def _print_what_came_with(o, show) -> None:
         echo_err(o.hook_output.rstrip("\n"))
     if o.note and o.status in (Status.APPLIED, Status.WOULD_APPLY):
         echo_err(f"note: {o.note}")  # what was left out on purpose (an empty hunk)
+    for warning in o.warnings:  # applied, and worth a look (--syntax-check=warn)
+        echo_err("warning: " + warning.render())
 
 
 def _reports(show) -> bool:

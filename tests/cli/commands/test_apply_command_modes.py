@@ -26,7 +26,7 @@ NOT_FOUND = """Fix gamma.
 
 JSON_KEYS = {"response", "response_id", "model", "status", "exit_code", "commit", "branch", "base",
              "formats", "files", "added", "removed", "message", "note", "error_kind", "fault", "errors",
-             "error_text", "hook_output", "diff"}
+             "error_text", "warnings", "hook_output", "diff"}
 
 
 

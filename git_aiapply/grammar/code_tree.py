@@ -1,0 +1,240 @@
+"""A text read by its language's grammar (tree-sitter), and the questions the checks ask
+of it: where the first syntax error is, which lines are only comments, which lines begin
+inside a string literal, where a definition's header ends.
+
+Rows are 0-based line numbers of the lines given (joined with ``\\n``, as tree-sitter
+counts rows).  tree-sitter and a grammar's compiled module are loaded on the first
+question about a file of that language, and directly: a grammar package's ``__init__``
+imports ``importlib.resources`` for its queries, which costs more than the parse.
+"""
+from __future__ import annotations
+
+import os
+
+from .languages import Grammar
+
+# the node kinds (named, in any grammar) whose text is a string literal's: their inner
+# lines are text, never re-indented.  YAML's block scalars are not here: their content is
+# indented relative to the key, so it moves with it.
+_STRING_KINDS = frozenset({
+    "string", "string_literal", "raw_string_literal", "interpreted_string_literal",
+    "template_string", "text_block", "heredoc_body", "heredoc", "nowdoc", "encapsed_string",
+    "verbatim_string_literal", "raw_string", "interpolated_string_expression",
+    "interpolated_verbatim_string_text", "string_array", "symbol_array",
+})
+
+
+class _Loaded:
+    """One grammar, loaded: its language, a parser, and the queries built for it."""
+
+    def __init__(self, grammar: Grammar):
+        import tree_sitter as ts
+
+        binding = _load_binding(grammar.package)
+        self.language = ts.Language(getattr(binding, grammar.function)())
+        self.parser = ts.Parser(self.language)
+        kinds = {self.language.node_kind_for_id(i) for i in range(self.language.node_kind_count)
+                 if self.language.node_kind_is_named(i)
+                 and self.language.node_kind_is_visible(i)}
+        comments = sorted(k for k in kinds if k.endswith("comment"))
+        strings = sorted(kinds & _STRING_KINDS)
+        self.comments = _query(ts, self.language, comments)
+        self.strings = _query(ts, self.language, strings)
+
+
+def _query(ts, language, kinds: list[str]):
+    if not kinds:
+        return None
+    return ts.Query(language, " ".join(f"({k}) @n" for k in kinds))
+
+
+def _load_binding(package: str):
+    """The grammar's compiled ``_binding`` module, loaded from the installed package's
+    folder without running the package's ``__init__``."""
+    import importlib.machinery
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"the grammar package {package} is not installed")
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for folder in spec.submodule_search_locations:
+        for name in sorted(os.listdir(folder)):
+            if name.startswith("_binding") and name.endswith(suffixes):
+                found = importlib.util.spec_from_file_location(f"{package}._binding",
+                                                               os.path.join(folder, name))
+                module = importlib.util.module_from_spec(found)
+                found.loader.exec_module(module)
+                return module
+    raise ImportError(f"the grammar package {package} has no compiled module")
+
+
+_LOADED: dict[tuple[str, str], _Loaded | None] = {}
+
+
+def _loaded(grammar: Grammar) -> _Loaded | None:
+    key = (grammar.package, grammar.function)
+    if key not in _LOADED:
+        try:
+            _LOADED[key] = _Loaded(grammar)
+        except (ImportError, OSError, ValueError, AttributeError):
+            # a broken installation leaves the file to the text rules, as a file of a
+            # language with no grammar has them
+            _LOADED[key] = None
+    return _LOADED[key]
+
+
+class CodeTree:
+    """``lines`` as ``grammar`` reads them."""
+
+    def __init__(self, grammar: Grammar, lines: list[str], loaded: _Loaded):
+        self.grammar = grammar
+        self.lines = lines
+        self._raw = [line.encode("utf-8", "surrogatepass") for line in lines]
+        self._loaded = loaded
+        self.tree = loaded.parser.parse(b"\n".join(self._raw))
+        self.root = self.tree.root_node
+
+    # -- syntax -------------------------------------------------------------------
+    @property
+    def has_error(self) -> bool:
+        return self.root.has_error
+
+    def first_error(self) -> int | None:
+        """The row of the first syntax error (an unreadable stretch or a missing token),
+        None when the text parses."""
+        rows = self.error_rows(limit=1)
+        return rows[0] if rows else None
+
+    def error_rows(self, limit: int | None = None) -> list[int]:
+        """The rows where syntax errors start, in order (each error once)."""
+        found: list[int] = []
+        self._errors_in(self.root, found, limit)
+        return found
+
+    def _errors_in(self, node, found: list[int], limit: int | None) -> None:
+        for child in node.children:
+            if limit is not None and len(found) >= limit:
+                return
+            if child.is_missing:
+                # a missing token sits where it was expected: at the end of what precedes
+                found.append(child.start_point.row)
+            elif child.is_error:
+                found.append(child.start_point.row)
+            elif child.has_error:
+                self._errors_in(child, found, limit)
+
+    # -- comments and strings -----------------------------------------------------
+    def _spans(self, query) -> list:
+        if query is None:
+            return []
+        import tree_sitter as ts
+
+        captures = ts.QueryCursor(query).captures(self.root)
+        return [(n.start_point, n.end_point) for nodes in captures.values() for n in nodes]
+
+    def comment_rows(self) -> set[int]:
+        """The rows that hold nothing but comments (and whitespace)."""
+        covered: dict[int, list[tuple[int, int]]] = {}
+        for start, end in self._spans(self._loaded.comments):
+            for row in range(start.row, end.row + 1):
+                a = start.column if row == start.row else 0
+                b = end.column if row == end.row else len(self._raw[row]) if row < len(self._raw) else 0
+                covered.setdefault(row, []).append((a, b))
+        return {row for row, spans in covered.items() if _only_covered(self._raw[row], spans)}
+
+    def rows_with_comments(self) -> set[int]:
+        """The rows where a comment starts (alone or after code)."""
+        return {start.row for start, _end in self._spans(self._loaded.comments)}
+
+    def string_rows(self) -> set[int]:
+        """The rows that begin inside a string literal (a multi-line string, a heredoc, a
+        raw string): their leading whitespace is the string's text."""
+        rows: set[int] = set()
+        for start, end in self._spans(self._loaded.strings):
+            first = start.row + 1
+            if start.row < len(self._raw) and end.row > start.row:
+                raw = self._raw[start.row]
+                # a heredoc's body starts in its first line's indentation
+                if start.column <= len(raw) - len(raw.lstrip()):
+                    first = start.row
+            rows.update(range(first, end.row + 1))
+        return rows
+
+    # -- definitions --------------------------------------------------------------
+    def header_end(self, row: int) -> int | None:
+        """For a statement that opens a body at ``row`` (a definition, a class, a block
+        statement): the last row of its header (a wrapped signature, the line of its
+        opening brace, and a docstring that opens the body), None when no statement with
+        a body starts there."""
+        node = self._statement_at(row)
+        if node is None:
+            return None
+        body = node.child_by_field_name("body")
+        if body is None:
+            return None
+        if body.child_count and body.children[0].type in ("{", "do", "begin", "then"):
+            return body.children[0].end_point.row
+        last = row
+        for child in node.children:
+            if child.start_byte >= body.start_byte:
+                break
+            last = max(last, child.end_point.row)
+        first = body.named_children[0] if body.named_child_count else None
+        if first is not None and _is_docstring(first):
+            last = max(last, first.end_point.row)
+        return last
+
+    def _statement_at(self, row: int):
+        if not 0 <= row < len(self._raw):
+            return None
+        raw = self._raw[row]
+        column = len(raw) - len(raw.lstrip())
+        node = self.root.descendant_for_point_range((row, column), (row, column))
+        best = None
+        while node is not None and node != self.root:
+            if node.start_point.row != row:
+                break
+            if node.child_by_field_name("body") is not None:
+                best = node
+            node = node.parent
+        return best
+
+
+def _is_docstring(node) -> bool:
+    return (node.type == "expression_statement" and node.named_child_count == 1
+            and node.named_children[0].type in ("string", "concatenated_string"))
+
+
+def _only_covered(raw: bytes, spans: list[tuple[int, int]]) -> bool:
+    """Whether every non-blank byte of ``raw`` lies in one of ``spans``."""
+    text_start = len(raw) - len(raw.lstrip())
+    text_end = len(raw.rstrip())
+    if text_start >= text_end:
+        return False
+    at = text_start
+    for a, b in sorted(spans):
+        if a > at:
+            if raw[at:a].strip():
+                return False
+        at = max(at, b)
+        if at >= text_end:
+            return True
+    return not raw[at:text_end].strip()
+
+
+def read(grammar: Grammar | None, lines: list[str]) -> CodeTree | None:
+    """``lines`` parsed by ``grammar``; None when there is none or it cannot be loaded."""
+    if grammar is None:
+        return None
+    loaded = _loaded(grammar)
+    if loaded is None:
+        return None
+    return CodeTree(grammar, list(lines), loaded)
+
+
+def read_file(path: str, lines: list[str]) -> CodeTree | None:
+    """The file at ``path`` (a repository path) with these lines, read by its grammar."""
+    from .languages import grammar_for
+
+    return read(grammar_for(path, lines[0] if lines else None), lines)
