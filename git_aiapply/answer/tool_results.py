@@ -1,20 +1,28 @@
 """What a tool call's result says (BEHAVIOR.md §1): applied, failed, or rejected by the user,
-read the same way for every conversation shape (Chat Completions ``role: tool`` messages,
-Responses ``*_output`` items, Anthropic ``tool_result`` blocks); and what a rejected call
-takes out of the answer with it (the prose that announced it, and a change block of the
-same file).  response.py reads conversations and asks this module about their results."""
+read from the harness's structure for every conversation shape (Chat Completions ``role:
+tool`` messages, Responses ``*_output`` items, Anthropic ``tool_result`` blocks): the shape's
+error flag, an exit code, or the exact text a harness writes for a failed, rejected or
+denied call (``HARNESS_TEXTS``), never a word found somewhere in a successful result.  And
+what a rejected call takes out of the answer with it: the prose that announced it, and a
+change block of the same file.  response.py reads conversations and asks this module
+about their results."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..errors import ApplyError
 from ..text import normalize_newlines
+
+APPLIED, FAILED, REJECTED = "applied", "failed", "rejected"
 
 
 def call_key(value):
     """A call id as a set of ids can hold it: a JSON object or list is no id (None)."""
     return None if isinstance(value, (dict, list)) else value
 
+
+# ------------------------------------------------------------------ results to their calls
 
 def failed_calls(items) -> dict:
     """Ids of tool calls whose result in the conversation says they were not applied
@@ -50,14 +58,17 @@ def _tool_results(items):
                     yield part.get("tool_use_id"), part
 
 
-APPLIED, FAILED, REJECTED = "applied", "failed", "rejected"
-
+# ------------------------------------------------------------------ what one result says
 
 def tool_result_outcome(result: dict) -> str:
     """Whether one tool result (any shape) says its call was applied, failed or was
-    rejected by the user.  The shape's own flag decides where it has one (Anthropic
-    ``is_error``, Responses ``status``, Codex ``exit_code``); otherwise the well-known
-    wordings of agent harnesses do.  Not clearly a failure: applied."""
+    rejected.  The shape's own flag decides where it has one: Anthropic ``is_error``;
+    Responses ``status`` (``apply_patch_call_output`` completed or failed, any output
+    ``failed`` or ``incomplete``); an exit code (Codex); a ``success: false`` output
+    object; Gemini's ``functionResponse.response.error``.  Otherwise the result must be,
+    whole or from its start, a text a harness writes for a failed or rejected call
+    (``HARNESS_TEXTS``).  A failure is a rejection when its text is a harness's
+    rejection.  Anything else: applied (a successful result may echo any code)."""
     kind = result.get("type")
     if kind == "tool_result":
         text = _result_text(result.get("content"))
@@ -66,16 +77,17 @@ def tool_result_outcome(result: dict) -> str:
         text = _result_text(result.get("output"))
         flag = result.get("status") == "failed"
     elif kind in _RESULT_ITEMS:
-        text, flag = _exit_code_failed(_result_text(result.get("output")))
-    else:  # a Chat Completions role: tool message has no flag
+        text, flag = _output_flag(result.get("output"))
+        if result.get("status") in ("failed", "incomplete"):
+            flag = True
+    else:  # a Chat Completions role: tool message: no flag of its own
         text, flag = _result_text(result.get("content")), None
     if flag is None:
-        flag = _says_failed(text)
-        if _says_rejected_plainly(text):
-            return REJECTED
-    if not flag:
+        text, flag = _gemini_error(text)
+    said = harness_says(text)
+    if flag is False or (flag is None and said is None):
         return APPLIED
-    return REJECTED if _says_rejected(text) else FAILED
+    return REJECTED if said == REJECTED else FAILED
 
 
 def _result_text(result) -> str:
@@ -86,59 +98,149 @@ def _result_text(result) -> str:
     return result if isinstance(result, str) else ""
 
 
-_EXIT_CODE = re.compile(r"\A\s*Exit code: (\d+)\b")
+_EXIT_CODE = re.compile(r"\A\s*Exit code: (-?\d+)\b")
 
 
-def _exit_code_failed(text: str) -> tuple[str, bool | None]:
-    """A Codex tool output: JSON ``{"output", "metadata": {"exit_code"}}`` or text starting
-    "Exit code: N".  Returns the output's text and whether the exit code says failed
-    (None when there is no exit code)."""
-    import json  # imported here: most responses are not JSON
+def _output_flag(output) -> tuple[str, bool | None]:
+    """A Responses output's text and what its structure says (None: nothing): a Codex
+    output, JSON ``{"output", "metadata": {"exit_code"}}`` or text "Exit code: N ...
+    Output: ..." (non-zero: failed; the text is the command's output); an output object
+    ``{"content", "success"}`` (Codex forks)."""
+    if isinstance(output, dict):
+        success = output.get("success")
+        return (_result_text(output.get("content")),
+                (not success) if isinstance(success, bool) else None)
+    text = _result_text(output)
+    if text.lstrip().startswith("{"):
+        import json  # imported here: most results are not JSON
+
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("metadata"), dict):
+            code = data["metadata"].get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                inner = data.get("output")
+                return (inner if isinstance(inner, str) else text), code != 0
+    match = _EXIT_CODE.match(text)
+    if not match:
+        return text, None
+    _head, sep, shown = text.partition("\nOutput:\n")  # "Exit code: N\n...Output:\n..."
+    return (shown if sep else text), int(match.group(1)) != 0
+
+
+_GEMINI_KEYS = frozenset({"output", "error"})
+
+
+def _gemini_error(text: str) -> tuple[str, bool | None]:
+    """A result that is Gemini's ``functionResponse.response`` as JSON (``{"output": ...}``
+    or ``{"error": ...}``, nothing else): an error member is the failure flag, and its text
+    the result's.  Any other text: itself, no flag."""
+    if not text.lstrip().startswith("{"):
+        return text, None
+    import json
 
     try:
         data = json.loads(text)
-    except ValueError:
-        data = None
-    if isinstance(data, dict) and isinstance(data.get("metadata"), dict):
-        code = data["metadata"].get("exit_code")
-        if isinstance(code, int) and not isinstance(code, bool):
-            output = data.get("output")
-            return (output if isinstance(output, str) else text), code != 0
-    match = _EXIT_CODE.match(text)
-    return text, (int(match.group(1)) != 0 if match else None)
+    except (ValueError, RecursionError):
+        return text, None
+    if isinstance(data, dict) and data and set(data) <= _GEMINI_KEYS:
+        error = data.get("error")
+        if isinstance(error, str) and error:
+            return error, True
+        if isinstance(data.get("output"), str) and "error" not in data:
+            return data["output"], False
+    return text, None
 
 
-# Harnesses' words for a call that did not change the file, where the result has no flag
-# (SWE-agent's lint gate, str_replace_editor, apply_patch, Claude Code): a prefix, or a
-# sentence no successful result holds.
-_FAILED_PREFIXES = ("error:", "<tool_use_error>")
-_FAILED_WORDS = ("have not been applied", "has not been applied", "no replacement was performed")
-# Rejections, plainly worded (a success that mentions "rejected" stays applied).
-_REJECTED_PLAINLY = ("n't want to proceed with this tool use", "tool use was rejected",
-                     "rejected by user", "rejected by the user")
+class HarnessText(NamedTuple):
+    """A text a harness writes as the whole result of a call it did not carry out.
+    ``{}`` stands where the harness puts a value (a path, a message, the user's words); a
+    text ending in ``{}`` is the opening of such a result."""
+
+    harness: str
+    text: str
+    says: str  # FAILED, or REJECTED (the user, or the user's settings, turned it down)
 
 
-def _says_failed(text: str) -> bool:
-    said = text.lstrip().lower()
-    return said.startswith(_FAILED_PREFIXES) or any(w in said for w in _FAILED_WORDS)
+# Each harness's own wording, from its source.  Matched against the whole result (less
+# surrounding blank space), never searched for inside one: a successful result that echoes
+# the new code may hold any words.
+HARNESS_TEXTS = (
+    # Claude Code (REJECT_MESSAGE, REJECT_MESSAGE_WITH_REASON_PREFIX, CANCEL_MESSAGE, the
+    # subagent's and the permission modes' denials; errors wrapped in tool_use_error)
+    HarnessText("Claude Code", "The user doesn't want to proceed with this tool use.{}", REJECTED),
+    HarnessText("Claude Code", "The user doesn't want to take this action right now.{}", REJECTED),
+    HarnessText("Claude Code", "Permission for this tool use was denied.{}", REJECTED),
+    HarnessText("Claude Code", "Permission to use {} has been denied{}", REJECTED),
+    HarnessText("Claude Code", "Permission for this action has been denied.{}", REJECTED),
+    HarnessText("Claude Code", "[Request interrupted by user for tool use]", REJECTED),
+    HarnessText("Claude Code", "<tool_use_error>{}</tool_use_error>", FAILED),
+    # Codex (codex-rs: the approval denials, the guardian's, apply_patch's own errors)
+    HarnessText("Codex", "patch rejected by user", REJECTED),
+    HarnessText("Codex", "exec command rejected by user", REJECTED),
+    HarnessText("Codex", "This action was rejected due to unacceptable risk.{}", REJECTED),
+    HarnessText("Codex", "apply_patch verification failed: {}", FAILED),
+    HarnessText("Codex", "apply_patch handler received invalid patch input", FAILED),
+    HarnessText("Codex", "apply_patch handler received non-apply_patch input", FAILED),
+    HarnessText("Codex", "failed to parse function arguments: {}", FAILED),
+    # Anthropic's text editor tool (the computer-use reference implementation, and the
+    # str_replace_editor of SWE-agent and OpenHands built on it)
+    HarnessText("str_replace_editor", "No replacement was performed{}", FAILED),
+    HarnessText("str_replace_editor", "The path {} does not exist. Please provide a valid path.",
+                FAILED),
+    HarnessText("str_replace_editor", "The path {} is not an absolute path, it should start "
+                "with `/`.{}", FAILED),
+    HarnessText("str_replace_editor", "File already exists at: {}. Cannot overwrite files "
+                "using command `create`.", FAILED),
+    HarnessText("str_replace_editor", "Invalid `insert_line` parameter: {}", FAILED),
+    HarnessText("str_replace_editor", "Parameter `{}` is required for command: {}", FAILED),
+    # OpenHands (openhands-aci: an editor error is "ERROR:" and the message on its own lines)
+    HarnessText("OpenHands", "ERROR:\n{}", FAILED),
+    # SWE-agent's windowed edit tools (a lint error undoes the edit)
+    HarnessText("SWE-agent", "Your proposed edit has introduced new syntax error(s).{}", FAILED),
+    HarnessText("SWE-agent", "Your edit was not applied (file not modified):{}", FAILED),
+    HarnessText("SWE-agent", "Your search and replace strings are the same. No changes were "
+                "made.{}", FAILED),
+    HarnessText("SWE-agent", "No file opened.{}", FAILED),
+    # Gemini CLI and Qwen Code (a cancelled or denied call's functionResponse error)
+    HarnessText("Gemini CLI", "[Operation Cancelled] Reason: {}", REJECTED),
+    # Cline and Roo Code (formatResponse.toolDenied, toolDeniedWithFeedback, toolError)
+    HarnessText("Cline", "The user denied this operation{}", REJECTED),
+    HarnessText("Cline", "The tool execution failed with the following error:\n<error>\n{}",
+                FAILED),
+    # opencode (the permission's RejectedError, CorrectedError, DeniedError)
+    HarnessText("opencode", "The user rejected permission to use this specific tool call{}",
+                REJECTED),
+    HarnessText("opencode", "The user has specified a rule which prevents you from using this "
+                "specific tool call{}", REJECTED),
+)
 
 
-def _says_rejected_plainly(text: str) -> bool:
-    said = text.lower().replace("\u2019", "'")
-    return any(w in said for w in _REJECTED_PLAINLY)
+def harness_says(text: str) -> str | None:
+    """FAILED or REJECTED when ``text`` is, whole or from its start, a harness's text for
+    a call it did not carry out (``HARNESS_TEXTS``); None otherwise."""
+    text = text.strip()
+    for pattern, says in _harness_patterns():
+        if pattern.fullmatch(text):
+            return says
+    return None
 
 
-# How agent harnesses word a call the user turned down (Claude Code: "The user doesn't
-# want to proceed with this tool use. The tool use was rejected ..."; Codex: "patch
-# rejected by user").  Other failures (old text not found) are the model's to retry.
-_REJECTION_WORDS = ("reject", "declin", "n't want to", "not want to", "denied by the user",
-                    "cancelled by the user", "canceled by the user")
+_PATTERNS: list = []
 
 
-def _says_rejected(result) -> bool:
-    """Whether a failed call's result (a string or text blocks) says the user rejected it."""
-    said = _result_text(result).lower().replace("\u2019", "'")
-    return any(words in said for words in _REJECTION_WORDS)
+def _harness_patterns() -> list:
+    """``HARNESS_TEXTS`` as patterns, compiled once on first use (start-up time matters)."""
+    if not _PATTERNS:
+        _PATTERNS.extend(
+            (re.compile(".*".join(map(re.escape, entry.text.split("{}"))), re.DOTALL), entry.says)
+            for entry in HARNESS_TEXTS)
+    return _PATTERNS
+
+
+# ------------------------------------------------------------------ what a rejection takes
 
 
 def drop_announcement(answer, failed, call) -> None:
