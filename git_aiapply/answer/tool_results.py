@@ -2,10 +2,10 @@
 read from the harness's structure for every conversation shape (Chat Completions ``role:
 tool`` messages, Responses ``*_output`` items, Anthropic ``tool_result`` blocks): the shape's
 error flag, an exit code, or the exact text a harness writes for a failed, rejected or
-denied call (``HARNESS_TEXTS``), never a word found somewhere in a successful result.  And
-what a rejected call takes out of the answer with it: the prose that announced it, and a
-change block of the same file.  response.py reads conversations and asks this module
-about their results."""
+denied call (``HARNESS_TEXTS``), never a word found somewhere in a successful result.  Each
+result answers a call of its own turn (``call_outcomes``); and a rejected call takes out of
+the answer the prose that announced it, and a change block of the same file.  response.py
+reads conversations and asks this module about their results."""
 from __future__ import annotations
 
 import re
@@ -18,44 +18,139 @@ APPLIED, FAILED, REJECTED = "applied", "failed", "rejected"
 
 
 def call_key(value):
-    """A call id as a set of ids can hold it: a JSON object or list is no id (None)."""
-    return None if isinstance(value, (dict, list)) else value
+    """A call id as results name it: a string (an integer as its digits); anything else
+    (a JSON object, a list, null, "") is no id, and no result can name it."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
 
 
 # ------------------------------------------------------------------ results to their calls
 
-def failed_calls(items) -> dict:
-    """Ids of tool calls whose result in the conversation says they were not applied
-    (``tool_result_outcome``): the harness did not apply them, so neither does ai-apply.
-    Each id maps to whether the result says the user rejected the call (``drop_announcement``)."""
-    failed = {}
-    for call_id, result in _tool_results(items):
-        outcome = tool_result_outcome(result)
-        if outcome != APPLIED:
-            failed[call_key(call_id)] = outcome == REJECTED
-    failed.pop(None, None)
-    return failed
-
-
+# Responses items that are tool calls (response.py reads the same), and their results.
+CALL_ITEMS = ("apply_patch_call", "custom_tool_call", "function_call", "local_shell_call",
+              "shell_call")
 _RESULT_ITEMS = ("function_call_output", "custom_tool_call_output", "apply_patch_call_output")
+_WORST = {APPLIED: 0, FAILED: 1, REJECTED: 2}
 
 
-def _tool_results(items):
-    """(call id, result) for every tool result of a conversation, whatever its shape:
-    Chat Completions ``role: tool`` messages, Responses ``*_output`` items, Anthropic
-    ``tool_result`` blocks in a user turn."""
-    for item in items:
-        if not isinstance(item, dict):
+class Outcomes:
+    """What a conversation's results say of its calls, told call by call in the order
+    response.py reads them: ``entry(i)`` as it comes to the conversation's i-th entry, then
+    ``of(call_id)`` for each call of that entry that has an id."""
+
+    def __init__(self, said: dict):
+        self._said = said  # (entry index, id, n-th call of that id in the entry) -> outcome
+        self._entry = -1
+        self._seen: dict = {}
+
+    def entry(self, index: int) -> None:
+        self._entry, self._seen = index, {}
+
+    def of(self, call_id) -> str:
+        key = call_key(call_id)
+        if key is None or not self._said:
+            return APPLIED
+        n = self._seen.get(key, 0)
+        self._seen[key] = n + 1
+        return self._said.get((self._entry, key, n), APPLIED)
+
+
+NO_RESULTS = Outcomes({})  # a single response: no results to read
+
+
+def call_outcomes(items) -> Outcomes:
+    """What the results of a conversation (its entries, as response.py walks them) say of
+    its calls.  A result answers the call of its id in the same turn: a run of assistant
+    entries (one message may be written as several) and the results that follow, until
+    the assistant speaks again.
+    Models number ids per turn (kimi-k2: ``functions.edit:0`` each turn), so an id used
+    again in a later turn names a new call; a call the turn left unanswered is not answered
+    by a later turn's result of the same id when that turn called it again.  Two calls of
+    one id in one turn are answered in order."""
+    said: dict = {}
+    pending: dict = {}  # id -> [(entry, id, n), turn] not answered yet, oldest first
+    last: dict = {}  # id -> ((entry, id, n), turn) of its latest call
+    turn, speaking = 0, False
+    for index, entry in enumerate(items):
+        if not isinstance(entry, dict):
             continue
-        if item.get("role") == "tool":
-            yield item.get("tool_call_id"), item
-        elif item.get("type") in _RESULT_ITEMS:
-            yield item.get("call_id"), item
-        content = item.get("content")
-        if item.get("role") == "user" and isinstance(content, list):
-            for part in content:
-                if isinstance(part, dict) and part.get("type") == "tool_result":
-                    yield part.get("tool_use_id"), part
+        calls = _call_ids(entry)
+        assistant = calls is not None or entry.get("type") == "reasoning"
+        if assistant and not speaking:
+            turn += 1
+        speaking = assistant
+        seen: dict = {}
+        for key in (k for k in map(call_key, calls or ()) if k is not None):
+            n = seen.get(key, 0)
+            seen[key] = n + 1
+            queue = pending.setdefault(key, [])
+            if queue and queue[0][1] != turn:
+                queue.clear()  # an earlier turn's call no result answered: not this one's
+            queue.append(((index, key, n), turn))
+            last[key] = ((index, key, n), turn)
+        for call_id, result in _tool_results(entry):
+            key = call_key(call_id)
+            if key is None:
+                continue
+            if pending.get(key):
+                call = pending[key].pop(0)[0]
+            elif key in last and last[key][1] == turn:
+                call = last[key][0]  # a second result for the same call
+            else:
+                continue  # no call of this turn has that id
+            outcome = tool_result_outcome(result)
+            if _WORST[outcome] > _WORST[said.get(call, APPLIED)]:
+                said[call] = outcome
+    return Outcomes(said)
+
+
+def _call_ids(entry: dict) -> list | None:
+    """The ids of the calls an assistant entry makes, in the order response.py reads them
+    (None for an entry that is not the assistant's)."""
+    role, kind = entry.get("role"), entry.get("type")
+    if "choices" in entry or isinstance(entry.get("output"), list):  # a saved API response
+        choices = entry.get("choices")
+        if isinstance(choices, list):
+            first = choices[0] if choices and isinstance(choices[0], dict) else {}
+            message = first.get("message")
+            return _message_call_ids(message) if isinstance(message, dict) else []
+        return [i.get("call_id") for i in entry.get("output") or ()
+                if isinstance(i, dict) and i.get("type", "message") in CALL_ITEMS]
+    if role == "assistant" and kind in (None, "message"):
+        return _message_call_ids(entry)
+    if role is None and kind in CALL_ITEMS:
+        return [entry.get("call_id")]
+    return None
+
+
+def _message_call_ids(message: dict) -> list:
+    """A chat or Anthropic message's calls: its ``tool_use`` blocks, then ``tool_calls``."""
+    ids = []
+    content = message.get("content")
+    if isinstance(content, list):
+        ids += [p.get("id") for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
+    calls = message.get("tool_calls")
+    if isinstance(calls, list):
+        ids += [c.get("id") for c in calls if isinstance(c, dict)]
+    return ids
+
+
+def _tool_results(item: dict):
+    """(call id, result) for each tool result an entry holds, whatever its shape: a Chat
+    Completions ``role: tool`` message, a Responses ``*_output`` item, Anthropic
+    ``tool_result`` blocks in a user turn."""
+    if item.get("role") == "tool":
+        yield item.get("tool_call_id"), item
+    elif item.get("type") in _RESULT_ITEMS:
+        yield item.get("call_id"), item
+    content = item.get("content")
+    if item.get("role") == "user" and isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "tool_result":
+                yield part.get("tool_use_id"), part
 
 
 # ------------------------------------------------------------------ what one result says
@@ -243,13 +338,11 @@ def _harness_patterns() -> list:
 # ------------------------------------------------------------------ what a rejection takes
 
 
-def drop_announcement(answer, failed, call) -> None:
-    """A failed call the user rejected: the prose that announced it (since the last call
-    or turn) is not the answer, it describes a change that was not made.  A change block
-    in that text stays unless it edits a file the rejected call edits (it may show the
+def drop_announcement(answer, call) -> None:
+    """A call the user rejected: the prose that announced it (since the last call or
+    turn) is not the answer, it describes a change that was not made.  A change block in
+    that text stays unless it edits a file the rejected call edits (it may show the
     rejected change); when the call's files cannot be told, every block goes with it."""
-    if not (isinstance(failed, dict) and failed.get(call_key(call.call_id)) is True):
-        return
     files = _files_edited_by(call)
     kept = [_blocks_for_other_files(p, files) for p in answer.pieces[answer.segment:]
             if isinstance(p, str)]
