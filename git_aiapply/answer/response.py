@@ -38,7 +38,8 @@ from ..record import field, record
 
 from ..errors import ApplyError, ErrorKind, Problem
 from ..text import normalize_newlines
-from .tool_results import call_key, drop_announcement, failed_calls
+from .tool_results import (APPLIED, CALL_ITEMS, NO_RESULTS, REJECTED, Outcomes,
+    call_outcomes, drop_announcement)
 from .response_json import (entries, is_conversation, is_stream, joined_stream, load_json,
     unwrap_entry)
 
@@ -238,9 +239,8 @@ class Answer:
 
 # Content part types that carry the assistant's visible text.
 _TEXT_PARTS = ("text", "output_text")
-# Responses output items that are tool calls.
-_CALL_ITEMS = ("apply_patch_call", "custom_tool_call", "function_call", "local_shell_call",
-               "shell_call")
+# Responses output items that are tool calls (tool_results reads the same).
+_CALL_ITEMS = CALL_ITEMS
 # Stop signals that say the answer did not end on its own (issue 10).
 _CUT_FINISH = {"length": "finish_reason \"length\" (the token limit)",
                "content_filter": "finish_reason \"content_filter\" (the filter cut it)"}
@@ -384,7 +384,7 @@ def _chat_completion(choices, answer: Answer) -> None:
         answer.pieces.append(first["text"])
 
 
-def _chat_message(message: dict, answer: Answer, failed=frozenset()) -> None:
+def _chat_message(message: dict, answer: Answer, outcomes: Outcomes = NO_RESULTS) -> None:
     """A Chat Completions assistant message: content, then its tool calls (less those
     the conversation says failed)."""
     _content(message.get("content"), answer)
@@ -405,8 +405,7 @@ def _chat_message(message: dict, answer: Answer, failed=frozenset()) -> None:
             else:
                 _add_call(answer, str(call.get("type") or "tool_call"), call.get("name"),
                           call.get("arguments", call.get("input")), call.get("id"))
-            if call_key(call.get("id")) in failed:
-                _take_back_failed(answer, failed, segment)
+            _take_back(answer, outcomes.of(call.get("id")), segment)
     legacy = message.get("function_call")  # the deprecated single function call
     if isinstance(legacy, dict):
         _add_call(answer, "function", legacy.get("name"), legacy.get("arguments"))
@@ -421,12 +420,12 @@ def _responses(data: dict, answer: Answer) -> None:
             why += f" ({details['reason']})"
         answer.cut_off.append(why)
     before = len(answer.pieces)
-    _items(data["output"], answer, set())
+    _items(data["output"], answer)
     if len(answer.pieces) == before and isinstance(data.get("output_text"), str):
         answer.pieces.append(data["output_text"])  # the SDK's convenience field, if saved
 
 
-def _items(items, answer: Answer, failed: set) -> None:
+def _items(items, answer: Answer, outcomes: Outcomes = NO_RESULTS) -> None:
     """Responses output (or conversation) items, in order."""
     for item in items:
         if not isinstance(item, dict):
@@ -435,7 +434,6 @@ def _items(items, answer: Answer, failed: set) -> None:
         if kind in _CALL_ITEMS:
             if item.get("status") == "incomplete":
                 answer.cut_off.append(f"a {kind} item with status \"incomplete\"")
-            call_id = call_key(item.get("call_id"))
             segment = answer.segment
             if kind == "apply_patch_call":
                 _add_call(answer, kind, "apply_patch", item.get("operation"), item.get("call_id"))
@@ -451,8 +449,7 @@ def _items(items, answer: Answer, failed: set) -> None:
                            else None}, item.get("call_id"))
             else:
                 _add_call(answer, kind, item.get("name"), item.get("arguments"), item.get("call_id"))
-            if call_id in failed:
-                _take_back_failed(answer, failed, segment)
+            _take_back(answer, outcomes.of(item.get("call_id")), segment)
         elif kind == "message" and item.get("role", "assistant") == "assistant":
             if item.get("status") == "incomplete":
                 answer.cut_off.append("a message item with status \"incomplete\"")
@@ -463,7 +460,7 @@ def _items(items, answer: Answer, failed: set) -> None:
         # reasoning, web_search_call, *_output items, other roles: not the answer
 
 
-def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
+def _message(message: dict, answer: Answer, outcomes: Outcomes = NO_RESULTS) -> None:
     """An assistant message (Anthropic or chat): content blocks in order."""
     stop = message.get("stop_reason")
     if isinstance(stop, str) and stop in _CUT_STOP:
@@ -472,12 +469,12 @@ def _message(message: dict, answer: Answer, failed: set = frozenset()) -> None:
         if stop is None and "stop_reason" in message else None
     if message.get("status") == "incomplete":  # a Responses message item
         answer.cut_off.append("a message item with status \"incomplete\"")
-    _content(message.get("content"), answer, failed)
+    _content(message.get("content"), answer, outcomes)
     if "tool_calls" in message or "function_call" in message:
-        _chat_message(dict(message, content=None), answer, failed)
+        _chat_message(dict(message, content=None), answer, outcomes)
 
 
-def _content(content, answer: Answer, failed: set = frozenset()) -> None:
+def _content(content, answer: Answer, outcomes: Outcomes = NO_RESULTS) -> None:
     """A message's ``content``: a string, or a list of typed parts and blocks."""
     if isinstance(content, str):
         answer.pieces.append(content)
@@ -496,20 +493,23 @@ def _content(content, answer: Answer, failed: set = frozenset()) -> None:
             elif kind == "tool_use":
                 segment = answer.segment
                 _add_call(answer, "tool_use", part.get("name"), part.get("input"), part.get("id"))
-                if call_key(part.get("id")) in failed:
-                    _take_back_failed(answer, failed, segment)
+                _take_back(answer, outcomes.of(part.get("id")), segment)
             # thinking, redacted_thinking, images, server tool results ...: not the answer
 
 
-def _take_back_failed(answer: Answer, failed, segment: int) -> None:
-    """The call just added failed: it is not applied (``tool_results.drop_announcement``);
-    ``segment`` is where its announcing text started."""
+def _take_back(answer: Answer, said: str, segment: int) -> None:
+    """The call just added, when its result says it failed or was rejected: it is not
+    applied, and a rejected one takes its announcing text along
+    (``tool_results.drop_announcement``); ``segment`` is where that text started."""
+    if said == APPLIED:
+        return
     call = answer.pieces.pop()
     answer.segment = segment
-    drop_announcement(answer, failed, call)
+    if said == REJECTED:
+        drop_announcement(answer, call)
 
 
-def _saved_response(item: dict, answer: Answer, failed: set) -> None:
+def _saved_response(item: dict, answer: Answer, outcomes: Outcomes) -> None:
     """A whole saved API response among a conversation's turns: its answer, less the
     calls the conversation says failed."""
     _refuse_api_error(item)
@@ -520,36 +520,37 @@ def _saved_response(item: dict, answer: Answer, failed: set) -> None:
     for p in inner.pieces:
         if isinstance(p, str):
             answer.pieces.append(p)
-        elif call_key(p.call_id) not in failed or p.call_id is None:
+        elif (said := outcomes.of(p.call_id)) == APPLIED:
             _add_call(answer, p.shape, p.name, p.args, p.call_id)
-        else:
-            drop_announcement(answer, failed, p)
+        elif said == REJECTED:
+            drop_announcement(answer, p)
     answer.refusal = answer.refusal or inner.refusal
 
 
-def _assistant_message(item: dict, answer: Answer, failed: set) -> None:
+def _assistant_message(item: dict, answer: Answer, outcomes: Outcomes) -> None:
     """An assistant message of a conversation (chat or Anthropic), less its failed calls."""
-    _message(item, answer, failed)
+    _message(item, answer, outcomes)
 
 
 def _conversation(items: list, answer: Answer) -> None:
     """Every assistant turn of a conversation, in order: messages (chat, Anthropic),
     Responses items, or whole saved API responses."""
     items = entries(items)
-    failed = failed_calls(items)
-    for item in items:
+    outcomes = call_outcomes(items)  # what each call's result says, matched in its turn
+    for index, item in enumerate(items):
         if not isinstance(item, dict):
             continue
+        outcomes.entry(index)
         if isinstance(item.get("model"), str) and item["model"]:
             answer.model = item["model"]
         role = item.get("role")
         kind = item.get("type")
         if "choices" in item or isinstance(item.get("output"), list):
-            _saved_response(item, answer, failed)
+            _saved_response(item, answer, outcomes)
         elif role == "assistant" and kind in (None, "message"):
-            _assistant_message(item, answer, failed)
+            _assistant_message(item, answer, outcomes)
         elif role is None and kind in _CALL_ITEMS:
-            _items([item], answer, failed)
+            _items([item], answer, outcomes)
         else:
             answer.segment = len(answer.pieces)  # another's turn: what follows is new
         # user, system, developer and tool turns, *_output items: not the assistant's

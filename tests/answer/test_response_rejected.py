@@ -48,9 +48,10 @@ def _read(items) -> tuple[str, list]:
 @pytest.mark.parametrize("words", [
     REJECTED,
     "The user doesn't want to take this action right now. STOP what you are doing.",
-    "Tool use rejected by the user.",
-    "patch rejected by user",
-    "The user declined this edit.",
+    "patch rejected by user",  # Codex
+    "The user denied this operation.",  # Cline, Roo Code
+    "The user rejected permission to use this specific tool call.",  # opencode
+    "[Operation Cancelled] Reason: User denied execution.",  # Gemini CLI
     [{"type": "text", "text": REJECTED}],  # a result's content as text blocks
 ])
 def test_text_announcing_a_rejected_call_is_not_the_answer(words):

@@ -1,8 +1,10 @@
 """Every conversation shape's tool result says whether its call was applied, failed or
-was rejected (BEHAVIOR.md §8): one reader (``tool_result_outcome``) takes the shape's own
-flag (Anthropic ``is_error``, Responses ``status``, Codex ``exit_code``) and, where a
-shape has no flag (a Chat Completions ``role: tool`` message), the well-known wordings of
-agent harnesses.  A result that is not clearly a failure counts as applied."""
+was rejected (BEHAVIOR.md §1) from the harness's structure: one reader
+(``tool_result_outcome``) takes the shape's own flag (Anthropic ``is_error``, Responses
+``status``, Codex's exit code, Gemini's ``error``) and, where a shape has no flag, only the
+exact texts harnesses write for a call they did not carry out (``HARNESS_TEXTS``), as the
+whole result or its opening.  A successful result may echo any code: words in it say
+nothing."""
 from __future__ import annotations
 
 import json
@@ -11,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from git_aiapply.answer.response import read_response
-from git_aiapply.answer.tool_results import tool_result_outcome
+from git_aiapply.answer.tool_results import HARNESS_TEXTS, harness_says, tool_result_outcome
 
 CLAUDE_REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was "
                    "rejected (eg. if it was a file edit, the new_string was NOT written to the "
@@ -36,21 +38,30 @@ def _codex_json(exit_code: int, text: str) -> str:
                                                     "duration_seconds": 0}})
 
 
+def _anthropic(content, **flag) -> dict:
+    return {"type": "tool_result", "tool_use_id": "t", "content": content, **flag}
+
+
 @pytest.mark.parametrize("result, outcome", [
-    # Chat Completions: no flag, the harness's words
+    # Chat Completions: no flag, a harness's exact text
     (_chat("The file m.py has been edited."), "applied"),
     (_chat(SWE_AGENT_LINT), "failed"),
     (_chat(CLAUDE_REJECTED), "rejected"),
     (_chat([{"type": "text", "text": CLAUDE_REJECTED}]), "rejected"),
-    (_chat("Error: old_str `x` not found in m.py"), "failed"),
     (_chat("ERROR:\nInvalid `path` parameter"), "failed"),
-    (_chat("error: patch failed: m.py:3"), "failed"),
     (_chat("No replacement was performed, old_str `x` did not appear verbatim in m.py."),
      "failed"),
     (_chat("<tool_use_error>String to replace not found in file.</tool_use_error>"), "failed"),
     (_chat("Edited m.py. The tests report no error: all passed."), "applied"),
     (_chat("Rejected requests are now logged (m.py updated)."), "applied"),
     (_chat(None), "applied"),
+    # Gemini's functionResponse.response, as a result's JSON text
+    (_chat(json.dumps({"error": "[Operation Cancelled] Reason: User denied execution."})),
+     "rejected"),
+    (_chat(json.dumps({"error": "Failed to edit, could not find the string to replace."})),
+     "failed"),
+    (_chat(json.dumps({"output": "Successfully modified file: m.py (1 replacements)."})),
+     "applied"),
     # Codex / Responses function and custom tool outputs: exit code
     (_codex(_codex_json(1, "patch rejected by user")), "rejected"),
     (_codex(_codex_json(1, "Failed to find expected lines")), "failed"),
@@ -61,11 +72,16 @@ def _codex_json(exit_code: int, text: str) -> str:
     (_codex("Exit code: 2\nWall time: 0 seconds\nOutput:\nInvalid patch\n",
             "custom_tool_call_output"), "failed"),
     (_codex("patch rejected by user", "custom_tool_call_output"), "rejected"),
-    (_codex("error: Failed to find expected lines in m.py", "custom_tool_call_output"),
-     "failed"),
+    (_codex("apply_patch verification failed: Failed to find expected lines in m.py:\n"
+            "    return a + b", "custom_tool_call_output"), "failed"),
     (_codex("Success. Updated the following files:\nM m.py\n", "custom_tool_call_output"),
      "applied"),
     (_codex([{"type": "input_text", "text": "patch rejected by user"}]), "rejected"),
+    # an output object with success (Codex forks), a Responses output status
+    (_codex({"content": "Failed to find expected lines", "success": False}), "failed"),
+    (_codex({"content": "Done.", "success": True}), "applied"),
+    (dict(_codex("partial output"), status="incomplete"), "failed"),
+    (dict(_codex("Done."), status="completed"), "applied"),
     # Responses apply_patch_call_output: status
     ({"type": "apply_patch_call_output", "call_id": "a", "status": "failed",
       "output": "patch rejected by user"}, "rejected"),
@@ -74,30 +90,107 @@ def _codex_json(exit_code: int, text: str) -> str:
     ({"type": "apply_patch_call_output", "call_id": "a", "status": "completed",
       "output": "done"}, "applied"),
     # Anthropic tool_result blocks: is_error
-    ({"type": "tool_result", "tool_use_id": "t", "is_error": True,
-      "content": CLAUDE_REJECTED}, "rejected"),
-    ({"type": "tool_result", "tool_use_id": "t", "is_error": True,
-      "content": "String to replace not found in file."}, "failed"),
-    ({"type": "tool_result", "tool_use_id": "t", "content": "Updated."}, "applied"),
+    (_anthropic(CLAUDE_REJECTED, is_error=True), "rejected"),
+    (_anthropic("String to replace not found in file.", is_error=True), "failed"),
+    (_anthropic("Updated."), "applied"),
     # an explicit is_error: false is the flag: applied, whatever the text
-    ({"type": "tool_result", "tool_use_id": "t", "is_error": False,
-      "content": "Error: nothing to worry about, the file was updated."}, "applied"),
-    ({"type": "tool_result", "tool_use_id": "t",
-      "content": "<tool_use_error>File has not been read yet.</tool_use_error>"}, "failed"),
+    (_anthropic("Error: nothing to worry about, the file was updated.", is_error=False),
+     "applied"),
+    (_anthropic(CLAUDE_REJECTED, is_error=False), "applied"),
+    (_anthropic("<tool_use_error>File has not been read yet.</tool_use_error>"), "failed"),
 ])
 def test_each_shape_says_applied_failed_or_rejected(result, outcome):
     assert tool_result_outcome(result) == outcome
 
 
+@pytest.mark.parametrize("text", [
+    "Error: old_str `x` not found in m.py",  # no harness's wording: an unknown tool's
+    "error: patch failed: m.py:3",
+    "The edit has not been applied yet; run the tests.",
+    "Tool use rejected by the user.",
+    "The user declined this edit.",
+])
+def test_words_that_are_no_harness_text_say_nothing(text):
+    """Without a flag, only a harness's exact text is a failure: a result in words of
+    failure that no harness writes is not read for its vocabulary."""
+    assert tool_result_outcome(_chat(text)) == "applied"
+    assert tool_result_outcome(_anthropic(text, is_error=True)) == "failed"  # the flag
+
+
+# ------------------------------------------------------------- every harness text in the table
+
+def _instance(text: str) -> str:
+    """A result as the harness writes it: its values filled in."""
+    return text.replace("{}", "m.py", 1).replace("{}", " The user said: keep it.")
+
+
+def test_the_table_names_a_harness_for_every_text():
+    assert len({e.text for e in HARNESS_TEXTS}) == len(HARNESS_TEXTS)
+    for entry in HARNESS_TEXTS:
+        assert entry.harness and entry.text.strip() == entry.text
+        assert entry.says in ("failed", "rejected")
+
+
+@pytest.mark.parametrize("entry", HARNESS_TEXTS, ids=lambda e: f"{e.harness}:{e.text[:30]}")
+def test_each_harness_text_says_what_the_harness_meant(entry):
+    text = _instance(entry.text)
+    assert harness_says(text) == entry.says
+    assert tool_result_outcome(_chat(text)) == entry.says
+    assert tool_result_outcome(_anthropic(text)) == entry.says
+    assert tool_result_outcome(_anthropic(text, is_error=True)) == entry.says
+    assert tool_result_outcome(_codex(text, "custom_tool_call_output")) == entry.says
+
+
+@pytest.mark.parametrize("entry", HARNESS_TEXTS, ids=lambda e: f"{e.harness}:{e.text[:30]}")
+def test_a_harness_text_inside_a_successful_result_says_nothing(entry):
+    """The same text echoed by a successful result (a file view of the code that holds
+    it, a command's output) leaves the call applied."""
+    echoed = ("The file /repo/m.py has been updated. Here's the result of running `cat -n` "
+              "on a snippet of the edited file:\n     1\tMESSAGE = '''\n     2\t"
+              + _instance(entry.text) + "\n     3\t'''\n")
+    for result in (_chat(echoed), _anthropic(echoed), _anthropic(echoed, is_error=False),
+                   _codex(_codex_json(0, echoed)), _codex(echoed, "custom_tool_call_output"),
+                   {"type": "apply_patch_call_output", "call_id": "a", "status": "completed",
+                    "output": echoed}):
+        assert tool_result_outcome(result) == "applied"
+
+
+# ------------------------------------------------------------- successes that echo any code
+
+# How harnesses word a successful edit, before the code they echo.
+SUCCESS_OPENINGS = (
+    "The file /repo/m.py has been updated. Here's the result of running `cat -n` on a "
+    "snippet of the edited file:\n",  # Claude Code
+    "The file /repo/m.py has been edited. Here's the result of running `cat -n` on a "
+    "snippet of /repo/m.py:\n",  # str_replace_editor
+    "Success. Updated the following files:\nM m.py\n",  # Codex apply_patch
+    "Successfully modified file: /repo/m.py (1 replacements).\n",  # Gemini CLI
+)
+FAILURE_WORDS = [e.text.split("{}")[0] for e in HARNESS_TEXTS if e.text.split("{}")[0]] + [
+    "has not been applied", "Your changes have NOT been applied.", "Error:", "error:",
+    "ERROR", "rejected", "denied", "Exit code: 1", "<tool_use_error>", "is_error: true"]
+_CODE_LINE = st.one_of(st.sampled_from(FAILURE_WORDS),
+                       st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+
+
+def _shapes(text: str) -> list:
+    """A successful result holding ``text``, in each JSON shape that carries one."""
+    return [_anthropic(text), _anthropic([{"type": "text", "text": text}], is_error=False),
+            _chat(text), _codex(text), _codex(_codex_json(0, text)),
+            _codex(f"Exit code: 0\nWall time: 0 seconds\nOutput:\n{text}",
+                   "custom_tool_call_output"),
+            {"type": "apply_patch_call_output", "call_id": "a", "status": "completed",
+             "output": text}]
+
+
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
-def test_ordinary_success_text_counts_as_applied(text):
-    """Conservative: only a clear failure wording drops a call with no flag."""
-    words = text.lower()
-    if any(w in words for w in ("error", "not been applied", "reject", "no replacement",
-                                "want to proceed", "exit code")):
-        return
-    assert tool_result_outcome(_chat("The file m.py has been edited. " + text)) == "applied"
+@given(st.sampled_from(SUCCESS_OPENINGS), st.lists(_CODE_LINE, max_size=6))
+def test_a_successful_result_echoing_any_code_counts_as_applied(opening, lines):
+    """Whatever the echoed code says (a message string "has not been applied", an
+    ``Error`` class, a harness's own rejection text quoted in a test), the call applied."""
+    text = opening + "".join(f"{n:6}\t{line}\n" for n, line in enumerate(lines, 1))
+    for result in _shapes(text):
+        assert tool_result_outcome(result) == "applied"
 
 
 @settings(max_examples=100, deadline=None)
