@@ -13,7 +13,7 @@ from ..lazy_re import lazy_compile
 from math import gcd
 from pathlib import PurePosixPath
 
-from .matching import CannotCorrect
+from .matching import CannotCorrect, aligned_places
 from ..record import record
 
 # Odd spaces and zero-width characters an indentation may hold, and what they become.
@@ -595,25 +595,28 @@ def _tab_candidates(path: str, new_side: list[str], added: list[bool], lines: Se
 
 
 def _keep_own_changes(written_runs, folded_runs, matched: Sequence[str]):
-    """``folded_runs`` with folds undone where they would undo the edit's own change: a
-    run that folding would make remove and add the same lines keeps its lines as written
-    (the typographic characters are its change), and so does each added line whose fold
-    replaces a character that a removed line of its run holds at the same place (it was
-    in the file already)."""
+    """``folded_runs`` with folds undone where they would undo the edit's own change or
+    straighten what the file writes: a run that folding would make remove and add the same
+    lines keeps its lines as written (the typographic characters are its change), and so
+    does each added line whose fold replaces a character that a removed line of its run
+    holds at the corresponding place (difflib's alignment of the two lines: the file
+    wrote it, whatever the edit changed before it on the line).  A line is kept whole,
+    never half folded."""
     out = []
     for (a, b, written), (_a, _b, folded) in zip(written_runs, folded_runs):
         removed = matched[a:b]
         if folded == removed and written != removed:
             folded = written
-        folded = [w if any(_same_at_changes(r, w, f) for r in removed) else f
+        folded = [w if w != f and any(_copies_file_character(w, f, r) for r in removed) else f
                   for w, f in zip(written, folded)]
         out.append((a, b, folded))
     return out
 
 
-def _same_at_changes(removed: str, before: str, after: str) -> bool:
-    return any(k < len(removed) and removed[k] == c
-               for k, (c, d) in enumerate(zip(before, after)) if c != d)
+def _copies_file_character(written: str, folded: str, removed: str) -> bool:
+    """Whether a character folding changes in ``written`` (``folded``: one character for
+    one) is one ``written`` copies from ``removed`` (difflib's alignment of the two)."""
+    return any(written[k] != folded[k] for k, _j in aligned_places(written, removed))
 
 
 def _in_strings(new_side: list[str], syntax: Syntax | None, lines: Sequence[str],
