@@ -14,7 +14,8 @@ from ..lazy_re import lazy_compile
 from math import gcd
 from pathlib import PurePosixPath
 
-from .matching import CannotCorrect, aligned_places
+from .corrections import aligned_places
+from .matching import CannotCorrect
 from ..record import record
 
 # Odd spaces and zero-width characters an indentation may hold, and what they become.
