@@ -2,7 +2,8 @@
 tiers, anchors, the indentation and style an edit takes on), as pure functions of text.
 
 - ``locate``: an edit's candidate places and a file's edits applied at once;
-  ``matching``: the tiers and the line index; ``placer``: one place among the candidates;
+  ``matching``: the tiers and the line index; ``corrections``: what a loose tier
+  tolerated, corrected in the added lines; ``placer``: one place among the candidates;
 - ``anchors``: apply-patch ``@@`` anchors; ``add_only``: add-only edits with no context;
 - ``code_style``: the file's conventions added lines take on;
 - ``divider_readings``: SEARCH/REPLACE blocks whose divider is ambiguous;

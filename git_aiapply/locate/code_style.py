@@ -1,9 +1,10 @@
 """A code file's conventions that an edit's added lines are brought to, whatever tier
 matched (BEHAVIOR.md §3): odd spaces in an added line's indentation become spaces; in a
 file indented with tabs only, an added line indented with spaces gets tabs, level for
-level; a pair of typographic quotes that certainly delimits a string in code (not inside
-a plain-quoted string, a comment, a regex literal, JSX text or a heredoc) is folded.  Prose files
-(.md, .txt, .rst, ...) keep everything.  ``conform`` applies all of it to one placed
+level (in a Makefile, any name ``is_makefile`` knows, its recipe lines always); a pair
+of typographic quotes that certainly delimits a string in code (not inside a
+plain-quoted string, a comment, a regex literal, JSX text or a heredoc) is folded.  Prose
+files (.md, .txt, .rst, ...) keep everything.  ``conform`` applies all of it to one placed
 edit's changed runs."""
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..lazy_re import lazy_compile
 from math import gcd
 from pathlib import PurePosixPath
 
+from .corrections import aligned_places
 from .matching import CannotCorrect
 from ..record import record
 
@@ -37,9 +39,10 @@ _KEYWORDS = frozenset(("return", "yield", "in", "of", "case", "print", "puts", "
 PROSE_SUFFIXES = frozenset((".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".adoc",
                             ".asciidoc", ".org", ".tex", ".html", ".htm", ".xml", ".svg",
                             ".po", ".pot", ".csv", ".tsv", ".rtf", ".textile", ".wiki"))
-# Files without a suffix that are code; any other such name (README, LICENSE) is prose.
-CODE_NAMES = frozenset(("makefile", "gnumakefile", "dockerfile", "containerfile",
-                        "jenkinsfile", "rakefile", "gemfile", "vagrantfile", "justfile"))
+# Files without a suffix that are code (Makefiles aside: ``is_makefile``); any other such
+# name (README, LICENSE) is prose.
+CODE_NAMES = frozenset(("dockerfile", "containerfile", "jenkinsfile", "rakefile", "gemfile",
+                        "vagrantfile", "justfile"))
 
 
 @record(frozen=True)
@@ -82,6 +85,8 @@ _LANGUAGES = {
 def is_prose(path: str) -> bool:
     """Whether ``path`` holds prose, whose added lines keep every character as written."""
     p = PurePosixPath(path)
+    if is_makefile(path):
+        return False
     if not p.suffix:
         return p.name.lower() not in CODE_NAMES
     return p.suffix.lower() in PROSE_SUFFIXES
@@ -241,15 +246,36 @@ def _finished(line: str) -> bool:
 
 # ---- which added lines take tabs -----------------------------------------------------------
 
+# The names make reads by itself (GNU make: GNUmakefile, makefile, Makefile; BSD make:
+# BSDmakefile), and the same names with the suffixes of the tools that make Makefiles from
+# them or include them (automake's Makefile.am, configure's Makefile.in, gettext's
+# Makefile.in.in, BSD's Makefile.inc); any name ending .mk, .mak or .make is one included.
+# Makefile.toml (cargo-make) is TOML: a suffix other than those is not taken.
 MAKEFILE_NAMES = frozenset(("makefile", "gnumakefile", "bsdmakefile"))
+_MAKEFILE_NAME_SUFFIXES = frozenset(("am", "in", "inc"))
+MAKEFILE_SUFFIXES = (".mk", ".mak", ".make")
 _CONDITIONAL = lazy_compile(r"\s*(ifeq|ifneq|ifdef|ifndef|else|endif)\b")
 _DEFINE = lazy_compile(r"\s*((override|export)\s+)*define\b")
 _ENDEF = lazy_compile(r"\s*endef\b")
+# GNU make's .RECIPEPREFIX: recipes then start with that character, not a tab
+_RECIPE_PREFIX = lazy_compile(r"\s*\.RECIPEPREFIX\s*[:+?]?=")
 
 
 def is_makefile(path: str) -> bool:
-    p = PurePosixPath(path)
-    return p.name.lower() in MAKEFILE_NAMES or p.suffix.lower() in (".mk", ".mak", ".make")
+    """Whether ``path`` names a Makefile (the one rule for it: its recipe lines are led by
+    a tab, BEHAVIOR.md §3): ``Makefile``, ``makefile``, ``GNUmakefile``, ``BSDmakefile``,
+    those with ``.am``, ``.in`` or ``.inc`` suffixes (``Makefile.am``, ``Makefile.in``,
+    ``Makefile.in.in``), or any ``*.mk``, ``*.mak``, ``*.make``."""
+    p = PurePosixPath(path.lower())
+    stem, _dot, suffixes = p.name.partition(".")
+    if stem in MAKEFILE_NAMES:
+        return not suffixes or all(s in _MAKEFILE_NAME_SUFFIXES for s in suffixes.split("."))
+    return p.suffix in MAKEFILE_SUFFIXES
+
+
+def sets_recipe_prefix(lines: Sequence[str]) -> bool:
+    """Whether a Makefile's lines set ``.RECIPEPREFIX`` (its recipes then need no tab)."""
+    return any(".RECIPEPREFIX" in line and _RECIPE_PREFIX.match(line) for line in lines)
 
 
 def _is_rule(line: str) -> bool:
@@ -566,7 +592,7 @@ def conform(path: str, shapes, lines: Sequence[str], start: int, end: int):
     new_side, added = _new_side(shapes, lines[start:end])
     new_side = [plain_indentation(t) if a else t for t, a in zip(new_side, added)]
     syntax = syntax_for(path)
-    if any(a and _needs_tabs(t) for t, a in zip(new_side, added)) and indents_with_tabs_only(lines):
+    if any(a and _needs_tabs(t) for t, a in zip(new_side, added)) and _takes_tabs(path, lines):
         new_side = tab_indentation(new_side, _tab_candidates(path, new_side, added, lines,
                                                              start, end),
                                    _level_above(lines, start))
@@ -576,6 +602,15 @@ def conform(path: str, shapes, lines: Sequence[str], start: int, end: int):
         return _keep_own_changes(_rebuilt(shapes, new_side, added), _rebuilt(shapes, folded, added),
                                  lines[start:end])
     return _rebuilt(shapes, new_side, added)
+
+
+def _takes_tabs(path: str, lines: Sequence[str]) -> bool:
+    """Whether some added lines of ``path`` may get tabs for their spaces: a Makefile's
+    recipe lines always (make needs the tab, whatever its other lines indent with, unless
+    the file sets another recipe prefix); elsewhere only in a file indented with tabs only."""
+    if is_makefile(path):
+        return not sets_recipe_prefix(lines)
+    return indents_with_tabs_only(lines)
 
 
 def _tab_candidates(path: str, new_side: list[str], added: list[bool], lines: Sequence[str],
@@ -595,25 +630,28 @@ def _tab_candidates(path: str, new_side: list[str], added: list[bool], lines: Se
 
 
 def _keep_own_changes(written_runs, folded_runs, matched: Sequence[str]):
-    """``folded_runs`` with folds undone where they would undo the edit's own change: a
-    run that folding would make remove and add the same lines keeps its lines as written
-    (the typographic characters are its change), and so does each added line whose fold
-    replaces a character that a removed line of its run holds at the same place (it was
-    in the file already)."""
+    """``folded_runs`` with folds undone where they would undo the edit's own change or
+    straighten what the file writes: a run that folding would make remove and add the same
+    lines keeps its lines as written (the typographic characters are its change), and so
+    does each added line whose fold replaces a character that a removed line of its run
+    holds at the corresponding place (difflib's alignment of the two lines: the file
+    wrote it, whatever the edit changed before it on the line).  A line is kept whole,
+    never half folded."""
     out = []
     for (a, b, written), (_a, _b, folded) in zip(written_runs, folded_runs):
         removed = matched[a:b]
         if folded == removed and written != removed:
             folded = written
-        folded = [w if any(_same_at_changes(r, w, f) for r in removed) else f
+        folded = [w if w != f and any(_copies_file_character(w, f, r) for r in removed) else f
                   for w, f in zip(written, folded)]
         out.append((a, b, folded))
     return out
 
 
-def _same_at_changes(removed: str, before: str, after: str) -> bool:
-    return any(k < len(removed) and removed[k] == c
-               for k, (c, d) in enumerate(zip(before, after)) if c != d)
+def _copies_file_character(written: str, folded: str, removed: str) -> bool:
+    """Whether a character folding changes in ``written`` (``folded``: one character for
+    one) is one ``written`` copies from ``removed`` (difflib's alignment of the two)."""
+    return any(written[k] != folded[k] for k, _j in aligned_places(written, removed))
 
 
 def _in_strings(new_side: list[str], syntax: Syntax | None, lines: Sequence[str],

@@ -3,7 +3,7 @@
 Matching tiers (BEHAVIOR.md §3, ``matching.py``), the first tier with a match wins, per
 edit: 0. exact;  1. trailing whitespace ignored;  2. leading and trailing whitespace
 ignored;  3. typographic punctuation folded (curly quotes, dashes, odd spaces).  What a
-loose tier tolerated is corrected in the added lines (``matching.correct_added``): the
+loose tier tolerated is corrected in the added lines (``corrections.correct_added``): the
 indentation mapping the matched lines show, and the folding they needed.
 
 Locating is linear in the file: each tier's normalised lines are indexed by value once,
@@ -23,9 +23,10 @@ from .add_only import add_only_refusal
 from .anchors import (AnchorRefusal, fit_after_anchor, locate_anchors, numbered,
     refuse_outside_block)
 from ..errors import ApplyError, Problem
-from .matching import (CannotCorrect, FoldMap, IndentMap, LineIndex, added_keep_their_indent,
-    correct_added, edit_indent_unit, fold_map, indent_mapping, indent_unit, leading_ws,
-    nearby_lines, norm_line, prefix_slip, quote_short)
+from .corrections import FoldMap, copy_sources, correct_added, fold_map
+from .matching import (CannotCorrect, IndentMap, LineIndex, added_keep_their_indent,
+    edit_indent_unit, indent_mapping, indent_unit, leading_ws, nearby_lines, norm_line,
+    prefix_slip, quote_short)
 from ..ops import Hunk
 from .placer import SEARCH_BUDGET, Placer, line_evidence, narrow_by_line_numbers, same_edit
 from ..record import record, replace
@@ -300,8 +301,13 @@ def _loose_corrected(p: Placement, shapes, lines: Sequence[str]):
     matched = lines[p.start:p.end]
     added = [t for _a, _b, texts in shapes for t in texts if t.strip()]
     p.indent = _indent_mapping(p, matched, added, lines)
-    p.fold = fold_map(matched, old) if p.tier == 3 else None
-    return [(a, b, [correct_added(t, p.indent, p.fold) for t in texts]) for a, b, texts in shapes]
+    if p.tier < 3:
+        return [(a, b, [correct_added(t, p.indent, None) for t in texts]) for a, b, texts in shapes]
+    # punctuation folded: each added line takes the file's characters where it copies a
+    # matched line, in both directions (BEHAVIOR.md §3)
+    p.fold = fold_map(matched, old)
+    return [(a, b, [correct_added(t, p.indent, p.fold, k) for t, k in zip(texts, sources)])
+            for (a, b, texts), sources in zip(shapes, copy_sources(old, shapes))]
 
 
 def _indent_mapping(p: Placement, matched, added: list[str], lines: Sequence[str]):

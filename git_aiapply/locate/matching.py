@@ -3,8 +3,8 @@
 Tiers, the first with a match wins, per edit: 0. exact;  1. trailing whitespace ignored;
 2. leading and trailing whitespace ignored;  3. typographic punctuation folded (curly
 quotes, dashes, odd spaces).  What a loose tier tolerated is corrected in an edit's added
-lines: the indentation mapping (``indent_mapping``) and the punctuation evidence
-(``fold_map``) of the matched lines, applied by ``correct_added``.  Also here: the file's
+lines: the indentation mapping (``indent_mapping``) here, the punctuation and the
+correction of each added line in ``corrections.py``.  Also here: the file's
 lines most like an edit's (for a refusal), and whether a deletion's lines are the whole
 file.
 """
@@ -14,11 +14,11 @@ from array import array
 from collections.abc import Sequence
 from math import gcd
 
-from ..record import field, record
+from ..record import record
 from ..text import FileText
 
-# Typographic characters models substitute for ASCII ones, and odd spaces.
-_FOLD = {
+# Typographic characters models substitute for ASCII ones, and odd spaces (what each folds to).
+PUNCTUATION_FOLD = {
     **{ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4"},
     **{ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
     **{ord(c): "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
@@ -30,7 +30,7 @@ _FOLD = {
 
 
 def fold_punctuation(s: str) -> str:
-    return s.translate(_FOLD)
+    return s.translate(PUNCTUATION_FOLD)
 
 
 def norm_line(tier: int, s: str) -> str:
@@ -232,7 +232,7 @@ def edit_indent_unit(lines) -> str | None:
     return chars.pop() * step
 
 
-_UNCORRECTABLE = "the indentation of the edit does not match the file in a way that can be corrected"
+UNCORRECTABLE = "the indentation of the edit does not match the file in a way that can be corrected"
 
 
 def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
@@ -300,7 +300,7 @@ def _refuse_inconsistent(pairs) -> None:
     for e, f, n in pairs:
         seen.setdefault(e, (f, n))
     shown = ", ".join(f"{e!r} where line {n} has {f!r}" for e, (f, n) in list(seen.items())[:4])
-    raise CannotCorrect(f"{_UNCORRECTABLE}: it indents {shown}, which no single mapping "
+    raise CannotCorrect(f"{UNCORRECTABLE}: it indents {shown}, which no single mapping "
                         "(a shift, or one step of the edit for one step of the file) explains")
 
 
@@ -309,7 +309,7 @@ def _first_placing(maps: list[IndentMap], added: list[str]) -> IndentMap:
         if all(m.apply(w) is not None for w in added):
             return m
     bad = next(w for w in added if maps[0].apply(w) is None)
-    raise CannotCorrect(f"{_UNCORRECTABLE}: an added line is indented {bad!r}, which the mapping "
+    raise CannotCorrect(f"{UNCORRECTABLE}: an added line is indented {bad!r}, which the mapping "
                         f"its matched lines show ({maps[0].describe()}) cannot place")
 
 
@@ -336,7 +336,7 @@ def _single_depth(e0: str, f0: str, shift: IndentMap, added: list[str],
     readings = {tuple(m.apply(w) for w in added): m for m in placing}
     if len(readings) > 1:
         a, b = list(readings.values())[:2]
-        raise CannotCorrect(f"{_UNCORRECTABLE}: its matched lines all have one depth ({e0!r} "
+        raise CannotCorrect(f"{UNCORRECTABLE}: its matched lines all have one depth ({e0!r} "
                             f"where the file has {f0!r}), which cannot tell how deep its added "
                             f"lines go ({a.describe()}, or {b.describe()})")
     return placing[0]
@@ -364,11 +364,11 @@ def _check_one_to_one(pairs: list[tuple[str, str, int]]) -> None:
     for e, f, n in pairs:
         f1, n1 = by_edit.setdefault(e, (f, n))
         if f1 != f:
-            raise CannotCorrect(f"{_UNCORRECTABLE}: lines it indents alike ({e!r}) are indented "
+            raise CannotCorrect(f"{UNCORRECTABLE}: lines it indents alike ({e!r}) are indented "
                                 f"{f1!r} (line {n1}) and {f!r} (line {n}) in the file")
         e1, n1 = by_file.setdefault(f, (e, n))
         if e1 != e:
-            raise CannotCorrect(f"{_UNCORRECTABLE}: lines the file indents alike ({f!r}, line "
+            raise CannotCorrect(f"{UNCORRECTABLE}: lines the file indents alike ({f!r}, line "
                                 f"{n1} and line {n}) are indented {e1!r} and {e!r} in the edit")
 
 
@@ -428,108 +428,6 @@ def _file_step(rests, e_step: int) -> int | None:
                 return None
             f_step.add(q)
     return f_step.pop() if len(f_step) == 1 else None
-
-
-# ---- typographic punctuation in added lines (BEHAVIOR.md §3) ----------------------------
-
-def _expand(s: str) -> list[tuple[str, str]]:
-    """(folded character, the character it came from) of ``norm_line(3, s)``."""
-    out = []
-    for c in s:
-        folded = _FOLD.get(ord(c), c)
-        out.extend((f, c) for f in folded or "")
-    a, b = 0, len(out)
-    while a < b and out[a][0].isspace():
-        a += 1
-    while b > a and out[b - 1][0].isspace():
-        b -= 1
-    return out[a:b]
-
-
-def _is_typographic(c: str) -> bool:
-    return ord(c) in _FOLD
-
-
-@record
-class FoldMap:
-    """What the file does where the edit's old lines used typographic characters: per
-    character and per plain character it folds to, the kinds of spot seen ('plain': the
-    file has the plain character; 'keep': the file has this typographic character;
-    'other': another typographic one)."""
-
-    chars: dict = field(default_factory=dict)
-    classes: dict = field(default_factory=dict)
-
-    def note(self, edit_char: str, file_char: str) -> None:
-        if edit_char == file_char:
-            if _is_typographic(edit_char):
-                self._add(edit_char, "keep")
-        elif _is_typographic(edit_char):
-            self._add(edit_char, "other" if _is_typographic(file_char) else "plain")
-        elif _is_typographic(file_char):  # the edit straightened what the file curls
-            self.classes.setdefault(fold_punctuation(file_char), set()).add("keep")
-
-    def _add(self, c: str, kind: str) -> None:
-        self.chars.setdefault(c, set()).add(kind)
-        self.classes.setdefault(fold_punctuation(c), set()).add(kind)
-
-    def decide(self, c: str) -> str:
-        """'plain', 'keep' or 'mixed' for a typographic character of an added line: its own
-        spots decide, else those of its plain character, else every spot."""
-        for kinds in (self.chars.get(c), self.classes.get(fold_punctuation(c)),
-                      set().union(*self.classes.values())):
-            if kinds:
-                return "plain" if kinds == {"plain"} else "keep" if kinds == {"keep"} else "mixed"
-        return "keep"
-
-    def apply(self, text: str) -> str:
-        """``text`` with the folding the match needed; CannotCorrect on mixed evidence."""
-        out = []
-        for c in text:
-            if not _is_typographic(c):
-                out.append(c)
-                continue
-            how = self.decide(c)
-            if how == "mixed":
-                raise CannotCorrect(
-                    f"an added line has the typographic {c!r}; the match needed typographic "
-                    "punctuation folded, but where the edit's old lines have such characters "
-                    "the file has the plain one in some places and a typographic one in "
-                    "others, so which to write is unknown")
-            out.append(fold_punctuation(c) if how == "plain" else c)
-        return "".join(out)
-
-
-def fold_map(file_lines: Sequence[str], old: list[str]) -> FoldMap:
-    """The evidence of the matched lines (a tier-3 match: they fold equal, stripped)."""
-    fm = FoldMap()
-    for f, e in zip(file_lines, old):
-        for (_x, ec), (_y, fc) in zip(_expand(e), _expand(f)):
-            fm.note(ec, fc)
-        for c in e:  # zero-width characters fold to nothing: judged per line
-            if ord(c) in _FOLD and _FOLD[ord(c)] is None:
-                fm._add(c, "keep" if c in f else "plain")
-    return fm
-
-
-def correct_added(text: str, indent: IndentMap | None, fold: FoldMap | None) -> str:
-    """An added line as the file writes it: re-indented by ``indent``, its typographic
-    punctuation folded as ``fold`` says; a blank line is emptied.  CannotCorrect when the
-    mapping has no place for it."""
-    if not text.strip():
-        return ""
-    ws = leading_ws(text)
-    body = text[len(ws):]
-    if indent is not None:
-        mapped = indent.apply(ws)
-        if mapped is None:
-            raise CannotCorrect(f"{_UNCORRECTABLE}: the added line {text.strip()!r} is indented "
-                                f"{ws!r}, which the mapping its matched lines show "
-                                f"({indent.describe()}) cannot place")
-        ws = mapped
-    if fold is not None:
-        body = fold.apply(body)
-    return ws + body
 
 
 def nearby_lines(lines: Sequence[str], old: list[str], index: LineIndex) -> list[tuple[int, str]]:

@@ -48,6 +48,14 @@ def test_quotes_the_removed_line_holds_at_the_same_place_are_kept():
     assert out == f"x = {LDQ}a{RDQ}  # kept as the file has it\n"
 
 
+def test_quotes_the_removed_line_holds_are_kept_when_the_line_changed_before_them():
+    # the file's own delimiters, copied after a renamed variable: another column, the same
+    # place in the line (difflib's alignment), so still the file's (issue 30 item 5)
+    before = f"x = {LDQ}a{RDQ}\n"
+    out = run(before, [("-", f"x = {LDQ}a{RDQ}"), ("+", f"value = {LDQ}a{RDQ}")], path="a.py")
+    assert out == f"value = {LDQ}a{RDQ}\n"
+
+
 @pytest.mark.parametrize("line", [f"x = a {NDASH} b;", f"f(a{ELLIPSIS})", f"let s = {MDASH};"])
 def test_dashes_and_ellipses_in_code_are_never_folded(line):
     assert fold(line, "a.js") == line

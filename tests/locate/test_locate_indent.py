@@ -215,10 +215,11 @@ FOLD_CASES = [
      "name = 'x'\nprint(name)\n",
      H("-name = \u2018x\u2019\n+name = \u2018y\u2019\n+other = \u201cz\u201d"),
      "name = 'y'\nother = \"z\"\nprint(name)\n"),
-    ("curly quotes the file has at the matched spots are kept",
+    ("curly quotes the file has at the matched spots are kept, and so is the dash the "
+     "edit wrote plain where it copies the line (folding goes both ways)",
      "title = \u201cHello\u201d \u2014 x\n",
      H("-title = \u201cHello\u201d - x\n+title = \u201cBye\u201d - y"),
-     "title = \u201cBye\u201d - y\n"),
+     "title = \u201cBye\u201d \u2014 y\n"),
     ("dashes and ellipsis folded like the quotes",
      "a = b - c  # wait...\n",
      H("-a = b \u2013 c  # wait\u2026\n+a = b \u2013 d  # done\u2026"),
@@ -238,10 +239,18 @@ def test_added_lines_get_the_folding_the_match_needed(before, hunk, after):
     assert run(before.encode(), hunk).decode() == after
 
 
-def test_mixed_quote_evidence_is_refused():
+def test_mixed_quote_evidence_is_refused_for_a_line_written_anew():
     before = "a = 'x'\nb = \u2018y\u2019\n".encode()
-    text = refusal(before, H("-a = \u2018x\u2019\n-b = \u2018y\u2019\n+a = \u2018z\u2019"))
+    text = refusal(before, H("-a = \u2018x\u2019\n-b = \u2018y\u2019\n+print(\u2018done\u2019)"))
     assert "typographic" in text and "\u2018" in text
+
+
+def test_mixed_quote_evidence_does_not_matter_for_a_copy_of_a_matched_line():
+    # the added line copies line 1, whose quotes the file writes plain (before the
+    # evidence of both lines, plain and curly, refused it)
+    before = "a = 'x'\nb = \u2018y\u2019\n".encode()
+    got = run(before, H("-a = \u2018x\u2019\n-b = \u2018y\u2019\n+a = \u2018z\u2019\n+b = \u2018w\u2019"))
+    assert got == "a = 'z'\nb = \u2018w\u2019\n".encode()
 
 
 def test_mixed_evidence_of_a_class_not_added_does_not_matter():
