@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from .anchors import insertion_after_anchor
 from ..ops import CONTEXT, REMOVE, Hunk
 
 # A chunk restates the file when its added lines hold at least this share of the file's
@@ -53,6 +54,19 @@ def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
                 "file; added to it, the file would hold those lines twice",
                 _REWRITE_HINT)
     return None
+
+
+def add_only_place(h: Hunk, lines: Sequence[str], anchor_line: int | None) -> int:
+    """The 0-based line before which an edit with only added lines goes (BEHAVIOR.md §3):
+    after its anchor (``anchor_line``, 0-based; ``anchors.insertion_after_anchor`` decides
+    how far after), else at the end of the file when it is marked so or states no line
+    (an apply-patch chunk with no anchor), else at its stated line."""
+    n_lines = len(lines)
+    if anchor_line is not None:
+        return insertion_after_anchor(lines, anchor_line)
+    if h.at_eof or h.line_hint is None:
+        return n_lines
+    return min(max(h.line_hint, 0), n_lines)
 
 
 def _placeless(h: Hunk) -> bool:

@@ -8,6 +8,7 @@ from itertools import islice
 from weakref import WeakKeyDictionary
 
 from .matching import LineIndex, fold_punctuation, leading_ws, nearby_lines
+from ..ops import ADD, REMOVE
 
 
 class AnchorRefusal(Exception):
@@ -256,16 +257,47 @@ def _cached_extent(lines: Sequence[str], index: LineIndex, at: int):
     return known[at]
 
 
-def refuse_outside_block(old: list[str], index: LineIndex, block, end: int) -> None:
-    """The old side fits, but not inside the anchored block: refused, naming the anchor."""
+def refuse_outside_block(old: list[str], index: LineIndex, block, end: int,
+                         change: tuple[int, bool] | None = None) -> None:
+    """No fit puts the chunk's first changed line inside the anchored block, but its old
+    side fits elsewhere: refused, naming the anchor.  ``change``: first_change."""
     _tier, fits = index.first_fits(old)
     if fits:
+        k, _removes = change if change is not None else (0, False)
         raise AnchorRefusal(
-            f"the edit's old lines fit only outside the block of the anchor {block[0]!r} "
-            f"({block_span(block, end)}), at line {fits[0] + 1}",
+            f"the edit's changed lines fit only outside the block of the anchor {block[0]!r} "
+            f"({block_span(block, end)}): its old lines fit at line {fits[0] + 1}, where its "
+            f"first change is at line {fits[0] + k + 1}",
             hint="use the '@@' line of the block that holds the edit, or drop the anchor",
             nearby=numbered(index.lines, fits[0], fits[0] + len(old)),
             nearby_label="where they fit")
+
+
+def first_change(hunk_lines: Sequence[tuple[str, str]]) -> tuple[int, bool]:
+    """Where a chunk first changes the file, counted on its old side: ``(k, True)`` when
+    its k-th old line (0-based) is removed, ``(k, False)`` when its first added lines go
+    before its k-th old line (k = len(old): after the last); a chunk that changes
+    nothing: ``(len(old), False)``."""
+    k = 0
+    for tag, _text in hunk_lines:
+        if tag == REMOVE:
+            return k, True
+        if tag == ADD:
+            return k, False
+        k += 1
+    return k, False
+
+
+def change_bound(old_len: int, change: tuple[int, bool], hi: int | None) -> int | None:
+    """The end bound for LineIndex.fits that keeps a chunk's first change inside the
+    anchored block ending at ``hi`` (exclusive; the block's closing line is in it),
+    however far its context runs past it (models quote the next definition's first
+    lines, BEHAVIOR.md §3): a removed line before ``hi``, added lines at ``hi`` at the
+    latest (after the block's last line: a new definition after the anchored one)."""
+    if hi is None:
+        return None
+    k, removes = change
+    return hi + old_len - k - removes
 
 
 def block_span(block, end: int) -> str:
@@ -280,16 +312,18 @@ def block_span(block, end: int) -> str:
 
 
 def fit_after_anchor(old: list[str], index: LineIndex, anchor_line: int, hi: int | None,
-                     keep=None) -> tuple[int, list[int]]:
+                     keep=None, change: tuple[int, bool] | None = None) -> tuple[int, list[int]]:
     """(tier, [start]) of an anchored chunk's old side: its first fit after the anchor
-    line (inside ``hi``), else a fit that holds the anchor line itself (the chunk changes
-    or restates the line it anchors on, its context may start above it: a decorator).
-    Such a fit and another after the anchor line on the same tier, or two such fits:
-    refused as ambiguous (the anchor names the one, Codex takes the other); on different
-    tiers the closer match wins, as tiers always do."""
-    tier, fits = index.first_fits(old, anchor_line + 1, hi, keep=keep)
+    line whose first change (``change``: first_change; default, the chunk's end) lies
+    inside the anchored block ending at ``hi``, else a fit that holds the anchor line
+    itself (the chunk changes or restates the line it anchors on, its context may start
+    above it: a decorator).  Such a fit and another after the anchor line on the same
+    tier, or two such fits: refused as ambiguous (the anchor names the one, Codex takes
+    the other); on different tiers the closer match wins, as tiers always do."""
+    bound = change_bound(len(old), change if change is not None else (len(old), False), hi)
+    tier, fits = index.first_fits(old, anchor_line + 1, bound, keep=keep)
     over_tier, over = index.first_fits(
-        old, max(0, anchor_line - len(old) + 1), hi,
+        old, max(0, anchor_line - len(old) + 1), bound,
         keep=lambda s: s <= anchor_line and (keep is None or keep(s)))
     if not over or (fits and tier < over_tier):
         return tier, fits[:1]
@@ -303,6 +337,13 @@ def fit_after_anchor(old: list[str], index: LineIndex, anchor_line: int, hi: int
                  "lines so it matches exactly one place",
             candidates=places)
     return over_tier, over
+
+
+def insertion_after_anchor(lines: Sequence[str], anchor_line: int) -> int:
+    """Where a chunk with only added lines goes after its anchor line ``anchor_line``
+    (0-based): the 0-based line its added lines go before.  The one place this is
+    decided (BEHAVIOR.md §3: after the anchor's whole header)."""
+    return anchor_line + 1
 
 
 def numbered(lines: Sequence[str], start: int, end: int) -> list[tuple[int, str]]:

@@ -19,8 +19,8 @@ from contextvars import ContextVar
 from functools import partial
 
 from . import code_style, edit_report
-from .add_only import add_only_refusal
-from .anchors import (AnchorRefusal, fit_after_anchor, locate_anchors, numbered,
+from .add_only import add_only_place, add_only_refusal
+from .anchors import (AnchorRefusal, first_change, fit_after_anchor, locate_anchors, numbered,
     refuse_outside_block)
 from ..errors import ApplyError, Problem
 from .corrections import FoldMap, copy_sources, correct_added, fold_map
@@ -345,25 +345,20 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
                                   nearby=numbered(lines, 0, min(n_lines, 5)),
                                   nearby_label="the file begins"))
     if not old:  # only added lines
-        if anchor_line is not None:
-            at = anchor_line + 1
-        elif h.at_eof or h.line_hint is None:
-            at = n_lines
-        else:
-            at = min(max(h.line_hint, 0), n_lines)
-        return [Placement(h, i, at, 0)]
+        return [Placement(h, i, add_only_place(h, lines, anchor_line), 0)]
 
     at_end = (lambda s: s + len(old) == n_lines) if h.at_eof else None
+    change = first_change(h.lines)  # it must lie in the anchored block; context may run past
     try:  # after an anchor: its first fit there, the model's own choice (or at the anchor line)
-        tier, fits = (fit_after_anchor(old, index, anchor_line, hi, at_end) if anchor_line is not None
-                      else index.first_fits(old, lo, hi, keep=at_end))
+        tier, fits = (fit_after_anchor(old, index, anchor_line, hi, at_end, change)
+                      if anchor_line is not None else index.first_fits(old, lo, hi, keep=at_end))
     except AnchorRefusal as e:
         raise EditProblem(problem(h, e.reason, **e.details)) from None
     if fits:
         return [Placement(h, i, s, len(old), tier) for s in fits]
     if block is not None:
         try:
-            refuse_outside_block(old, index, block, hi)
+            refuse_outside_block(old, index, block, hi, change)
         except AnchorRefusal as e:
             raise EditProblem(problem(h, e.reason, **e.details)) from None
     reason = "could not find the edit's old lines (context and removed lines) in the file"

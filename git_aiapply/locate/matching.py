@@ -244,9 +244,36 @@ def indent_mapping(pairs: list[tuple[str, str, int]], added: list[str],
     ``edit_unit`` / ``file_unit``: the steps the edit and the file indent by (used only
     when the matched lines show a single depth).  None: nothing to change.  Raises
     CannotCorrect when no mapping explains the matched lines or places an added line, or
-    when the mappings the evidence allows place an added line differently."""
-    if all(e == f for e, f, _n in pairs):
+    when the mappings the evidence allows place an added line differently.
+
+    Asked only of edits whose added lines need it (BEHAVIOR.md §3): an edit with no
+    added line, or whose added lines all sit at depths every reading of the matched
+    lines agrees on (``agreed_depths``), needs no single mapping of the whole edit."""
+    if not added or all(e == f for e, f, _n in pairs):
         return None
+    try:
+        return _one_mapping(pairs, added, edit_unit, file_unit)
+    except CannotCorrect:
+        if not agreed_depths(pairs, added):
+            raise
+        return None
+
+
+def agreed_depths(pairs: list[tuple[str, str, int]], added: list[str]) -> bool:
+    """Whether every added line sits at a depth every reading of the matched lines agrees
+    on, although no single mapping explains them all (a context line the model indented
+    wrong): the edit's matched lines of its indentation all have that same indentation
+    in the file, and no matched line of another indentation has it there.  Such a line
+    keeps its indentation; any other depth depends on which matched lines are believed."""
+    for w in set(added):
+        same = [e == f for e, f, _n in pairs if w in (e, f)]
+        if not same or not all(same):
+            return False
+    return True
+
+
+def _one_mapping(pairs, added, edit_unit, file_unit) -> IndentMap:
+    """indent_mapping's single mapping of every matched line, or CannotCorrect."""
     _check_one_to_one(pairs)
     e0, f0, _n = min(pairs, key=lambda p: len(p[0]))
     shift = _shift_map(pairs, e0, f0)

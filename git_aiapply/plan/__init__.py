@@ -4,7 +4,8 @@ in memory, against a snapshot of the repository (nothing here writes).
 - ``plan``: the planner; ``plan_moves``: its checks of deletions and renames;
 - ``gather``: a file's edits from several directives taken together; ``restated``: edits
   that restate an earlier one; ``diff_groups``: a git diff's operations applied together;
-- ``whole_write``: whole-file writes; ``missing_file`` and ``tracked_names``: which file a
+- ``whole_write``: whole-file writes; ``fragments``: a whole-file text that is only a
+  stretch of the file it would replace; ``missing_file`` and ``tracked_names``: which file a
   path means, and what a refusal suggests;
 - ``overlay``: a snapshot with earlier responses' changes laid over it.
 

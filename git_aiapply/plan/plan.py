@@ -117,6 +117,7 @@ class _Planner(MoveChecks):
         # where each path is a rename's source: (operation index, its git diff or None)
         self.renamed_away: dict[str, list[tuple[int, int | None]]] = {}
         self.index = 0  # the running operation's index
+        self.ops: list[Operation] = []  # the response's operations (make_plan sets them)
         # path -> (its content before, the hunks) of the response's located edits of it,
         # so that a text editor call restating one of them is recognised (text_edit)
         self.edited: dict[str, tuple[bytes, list]] = {}
@@ -355,6 +356,42 @@ class _Planner(MoveChecks):
         self.problems.extend(problems)
         return bool(problems)
 
+    def fragment(self, op: NewFile, path: str, old: FileState) -> bool:
+        """Refuse (True) a whole-file text that is a fragment of the tracked file it
+        would replace (fragments.py): only lines N-M of it, written as the whole."""
+        if not self.base.entry(path) or is_binary(old.data):
+            return False
+        from .fragments import fragment_of, fragment_refusal
+
+        lines, new = FileText.from_bytes(old.data).lines, op.text.splitlines()
+        frag = fragment_of(lines, new)
+        if frag is not None:  # lines it leaves out may be moved to another file
+            frag = fragment_of(lines, new, self.written_elsewhere(path))
+        if frag is None:
+            return False
+        reason, hint = fragment_refusal(path, frag)
+        self.fail(op.source, path, reason, hint=hint)
+        return True
+
+    def written_elsewhere(self, path: str) -> set[str]:
+        """The lines (stripped) the response writes to paths other than ``path``."""
+        out: set[str] = set()
+        for op in self.ops:
+            if getattr(op, "path", path) == path:
+                continue
+            if isinstance(op, (NewFile, AppendFile, InsertText)):
+                texts = op.text.splitlines()
+            elif isinstance(op, ReplaceText):
+                texts = op.new.splitlines()
+            elif isinstance(op, EditFile):
+                texts = [t for h in op.hunks for t in h.new]
+            elif isinstance(op, HashlineEdit):
+                texts = [t for o in op.ops for t in o.text_lines]
+            else:
+                continue
+            out.update(t.strip() for t in texts)
+        return out
+
     # -- operations ----------------------------------------------------------------
     def run(self, op: Operation) -> None:
         key = diff_key(op)
@@ -389,7 +426,8 @@ class _Planner(MoveChecks):
         if refusal is not None:
             reason, hint = refusal
             return self.fail(op.source, path, reason, hint=hint)
-        if old is not None and old.data and self.placeholders(op, path, old):
+        if old is not None and old.data and (self.placeholders(op, path, old)
+                                             or self.fragment(op, path, old)):
             return
         data = encode(in_file_endings(op.text, old.data if old else None))
         mode = op.mode or (old.mode if old else MODE_FILE)
@@ -628,6 +666,7 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     planner = _Planner(base, normalize, ignore_case)
     ops = gather_edits(ops, normalize, planner.names.file_named)
     planner.leaving, planner.renamed_away = leaving_paths(ops, normalize)
+    planner.ops = ops
     for planner.index, op in enumerate(ops):
         planner.run(op)
     if planner.problems:

@@ -361,10 +361,10 @@ def test_indentation_and_punctuation_corrected_together():
     assert run(before, hunk) == b"def f():\n    if x:\n        s = 'b'\n        t = 'c'\n"
 
 
-def test_deletion_with_an_inconsistent_mapping_is_refused_too():
-    # the contract refuses it whatever is added: the response reads another structure
-    text = refusal(b"if a:\n    b()\n    c()\n", H(" if a:\n-  b()\n-      c()"))
-    assert "indentation" in text
+def test_deletion_with_an_inconsistent_mapping_applies():
+    # an edit that only removes lines needs no mapping (BEHAVIOR.md §3): the lines it
+    # names are removed, however its context is indented
+    assert run(b"if a:\n    b()\n    c()\n", H(" if a:\n-  b()\n-      c()")) == b"if a:\n"
 
 
 def test_tabs_then_spaces_only_where_the_file_writes_them():

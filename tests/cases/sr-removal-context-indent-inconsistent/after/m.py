@@ -1,0 +1,5 @@
+def f():
+    x = 1
+    if x:
+        y = 2
+    return y
