@@ -61,7 +61,8 @@ def test_a_revised_diff_at_the_same_stated_line_is_refused_as_overlapping():
     revised = _diff(_rounding("    return round(total)", line_hint=FIRST + 1), 2)
     with pytest.raises(ApplyError) as e:
         _final([first, revised])
-    assert "overlaps edit 1 of diff 1 f.py" in str(e.value)
+    assert "overlaps edit 1 ('def value(self):') of the earlier block 1 (diff 1 f.py)" \
+        in str(e.value)
 
 
 def test_a_revised_diff_at_the_other_copy_s_line_takes_that_copy():
@@ -80,12 +81,13 @@ def test_a_numbered_diff_restated_as_a_block_is_made_once_at_the_stated_line():
         assert _final(ops) == _with(TWICE, SECOND, new), numbered_first
 
 
-def test_aider_blocks_without_numbers_still_take_successive_fits():
-    # aider's rule (red-team F2): the first block takes the first fit, the next the next
+def test_blocks_without_numbers_of_one_search_and_two_replaces_are_refused():
+    # red-team F2, now BEHAVIOR.md §3: two versions of the same lines are a revision
+    # (never the next copy by elimination, as aider would apply them)
     first = _blocks(_rounding("    return round(total, 2)"), 1)
     second = _blocks(_rounding("    return round(total)"), 2)
-    want = _with(_with(TWICE, FIRST, "    return round(total, 2)"), SECOND, "    return round(total)")
-    assert _final([first, second]) == want
+    with pytest.raises(ApplyError, match="two different versions of the same lines"):
+        _final([first, second])
 
 
 def test_a_later_diff_written_against_the_earlier_result_still_applies_in_turn():
@@ -141,7 +143,8 @@ def test_a_revised_diff_restating_a_long_addition_is_refused_too():
     with pytest.raises(ApplyError) as e:
         _final([diff("    return round(total, 2)", 1), diff("    return round(total)", 2)],
                COPIES_FILE)
-    assert "overlaps edit 1 of diff 1 f.py" in str(e.value)
+    assert "overlaps edit 1 ('def value(self):') of the earlier block 1 (diff 1 f.py)" \
+        in str(e.value)
 
 
 @st.composite
@@ -234,7 +237,9 @@ def test_e2e_revised_diff_of_one_copy_is_refused_and_nothing_changes(repo: GitRe
                                     FIRST + 1))
     assert r.returncode == 1, r.out + r.err
     # the two diffs carry one label: the message tells which one the revision overlaps
-    assert "overlaps edit 1 of the earlier diff f.py (lines 11-13)" in r.err, r.err
+    assert ("block 2 (diff f.py) overlaps edit 1 ('def value(self):') of the earlier block 1 "
+            "(diff f.py) (lines 11-13)") in r.err, r.err
+    assert "send the final version alone" in r.err
     assert repo.head() == head and repo.snapshot() == before
 
 
