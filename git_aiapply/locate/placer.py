@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..errors import ApplyError, Problem
 from .matching import common_ends
 from ..ops import CONTEXT, REMOVE, Hunk
+from ..record import replace
 
 # Work allowed to the search among ambiguous edits (candidate checks), per file.  Past it
 # the edits left undecided are refused as ambiguous: an answer is never guessed.
@@ -58,10 +59,11 @@ def line_evidence(hunks: list[Hunk], candidates: list[list[Placement]]) -> dict[
 def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]]) -> set[int]:
     """Keep, for every hunk whose stated line is evidence (``line_evidence``) among
     several fits, only the fit it names; the others stay for the order rules.  Returns
-    the copies of an edit that are restatements: one narrowed to a place an earlier copy
-    took, and every copy whose line says nothing (or that has none: the same change as a
-    SEARCH/REPLACE block) once a copy's line names its place.  Line evidence is never
-    overridden: copies take successive fits only when none of them states its line."""
+    the copies of an edit that are restatements: a copy whose line names a place an
+    earlier copy took takes the next fit no copy took (BEHAVIOR.md §3: copies take as many
+    places as there are fits) and is a restatement only beyond them; every copy whose line
+    says nothing (or that has none: the same change as a SEARCH/REPLACE block) once a
+    copy's line names its place is one too."""
     taken: dict[tuple, set[int]] = {}
     restated: set[int] = set()
     for i, best in line_evidence(hunks, candidates).items():
@@ -69,7 +71,14 @@ def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]])
             continue
         places = taken.setdefault(same_edit(hunks[i]), set())
         if best.start in places:
-            restated.add(i)
+            # a copy whose line names the place an earlier copy took (a hunk copied with
+            # its header for "the same change in read_groups"): the next copy of its lines,
+            # as `git apply` applies one hunk twice; beyond the fits, a restatement
+            rest = [c for c in candidates[i] if c.start not in places]
+            if not rest:
+                restated.add(i)
+                continue
+            best = next((c for c in rest if c.start > best.start), rest[0])
         places.add(best.start)
         candidates[i] = [best]
     for i, h in enumerate(hunks):
@@ -343,14 +352,16 @@ class Placer:
         first = first[:57] + "..." if len(first) > 60 else first
         this, that = "this block", f"edit {a.hunk.number} ({first!r})"
         if a.hunk.directive:
-            this, that = block_name(b.hunk), f"{that} of the earlier {block_name(a.hunk)}"
+            same = a.hunk.block == b.hunk.block  # two directives of one block: their order
+            names = [block_name(replace(h, block=0) if same else h) for h in (b.hunk, a.hunk)]
+            this, that = names[0], f"{that} of the earlier {names[1]}"
         if places:
             at = ", ".join(f"line {n}" for n in places[:5]) + (" ..." if len(places) > 5 else "")
             why = (f"both fit the same lines ({at}) and change them differently, and nothing "
                    "in either (a line number, an anchor, a line found only at one place) says "
                    "which place each one means: two different versions of the same lines in "
                    "one answer")
-            reason = f"{this} and {that}: {why}"
+            reason = f"{this} and {that} overlap: {why}"
         else:
             where = f"lines {a.start + 1}-{max(a.end, a.start + 1)}"
             reason = (f"{this} overlaps {that} ({where}): two different versions of the same "

@@ -152,8 +152,8 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str,
         earlier = _Restatements(ft, path, everything)
         stated = _StatedLines(earlier, everything)
         for hunks in groups:
-            fresh = [h for h in hunks if not stated.made_before(h) and not earlier.restates(h)
-                     and not earlier.already_in(h, ft)]
+            fresh = [h for h in hunks if stated.for_next_fit(h) or not stated.made_before(h)
+                     and not earlier.restates(h) and not earlier.already_in(h, ft)]
             if edit_report.collecting():
                 kept = {id(h) for h in fresh}
                 edit_report.note(edit_report.restated_report(path, h.directive, h.number)
@@ -202,7 +202,19 @@ class _StatedLines:
 
         places = self.made.get(same_edit(h))
         here = self.was.get(id(h))
-        return places is not None and (here is None or None in places or here in places)
+        return places is not None and (here is None or None in places or here in places) \
+            and not self.for_next_fit(h)
+
+    def for_next_fit(self, h) -> bool:
+        """Whether ``h`` is a copy of an earlier group's edit whose line names a place an
+        earlier copy took while its old side has fits no copy took: copies take as many
+        places as there are fits (as located together), so it is no restatement."""
+        from ..locate.placer import same_edit
+
+        places = self.made.get(same_edit(h))
+        here = self.was.get(id(h))
+        return places is not None and here is not None and None not in places \
+            and here in places and bool(set(self.index.fits(h.old, 0)) - places)
 
     def revises(self, h) -> bool:
         """Whether ``h``'s old side fits the original exactly at lines the earlier groups

@@ -169,9 +169,18 @@ def _grow(number: int) -> Hunk:
 def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edits, as_blocks,
                                                                             grow):
     # the expected result, computed from the stated lines alone: each edit at the copy its
-    # line names; the same edit twice is made once, two different edits of a copy collide
+    # line names; the same edit again at a copy it took goes to the next copy it did not
+    # take (then the first), made once beyond them; two different edits of a copy collide
     wanted: dict[int, set[str]] = {}
-    for copy, new, _section, _jitter in edits:
+    taken: dict[str, set[int]] = {}
+    for _section, _k, copy, new in sorted((s, k, c, n) for k, (c, n, s, _j) in enumerate(edits)):
+        places = taken.setdefault(new, set())
+        if copy in places:
+            rest = [c for c in range(COPIES) if c not in places]
+            if not rest:
+                continue
+            copy = next((c for c in rest if c > copy), rest[0])
+        places.add(copy)
         wanted.setdefault(copy, set()).add(new)
     ops = []
     for section in (0, 1):
@@ -243,10 +252,12 @@ def test_e2e_revised_diff_of_one_copy_is_refused_and_nothing_changes(repo: GitRe
     assert repo.head() == head and repo.snapshot() == before
 
 
-def test_e2e_the_same_diff_twice_is_made_once_at_its_line(repo: GitRepo):
+def test_e2e_the_same_diff_twice_takes_both_copies_of_its_lines(repo: GitRepo):
+    # BEHAVIOR.md §3: copies of one edit take as many places as its old side has fits
+    # (a hunk copied with its header for "the same change in Store"), one each in order
     repo.write("f.py", _text(TWICE))
     repo.commit_all("base")
     new = "    return round(total)"
     r = repo.run(response=_response(new, new, SECOND + 1))
     assert r.returncode == 0, r.out + r.err
-    assert repo.read("f.py") == _text(_with(TWICE, SECOND, new))
+    assert repo.read("f.py") == _text(_with(_with(TWICE, SECOND, new), FIRST, new))
