@@ -172,6 +172,9 @@ def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edit
     # line names; the same edit again at a copy it took goes to the next copy it did not
     # take (then the first), made once beyond them; two different edits of a copy collide
     wanted: dict[int, set[str]] = {}
+    named: dict[int, set[str]] = {}  # as the lines name them, before any copy moves on
+    for copy, new, _s, _j in edits:
+        named.setdefault(copy, set()).add(new)
     taken: dict[str, set[int]] = {}
     for _section, _k, copy, new in sorted((s, k, c, n) for k, (c, n, s, _j) in enumerate(edits)):
         places = taken.setdefault(new, set())
@@ -193,9 +196,19 @@ def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edit
     if as_blocks:  # one more section restating the first edit without numbers (a block)
         copy, new, _s, _j = edits[0]
         ops.append(_blocks(_rounding(new), 9))
-    if any(len(news) > 1 for news in wanted.values()):
+    if any(len(news) > 1 for news in named.values()):
         with pytest.raises(ApplyError, match="overlap"):
             _final(ops, COPIES_FILE)
+        return
+    if any(len(news) > 1 for news in wanted.values()):
+        # a copy moved on to a copy of the lines another edit names: refused, or (applied
+        # in turn) made once where an earlier copy made it; never another edit lost
+        try:
+            got = _final(ops, COPIES_FILE)
+        except ApplyError:
+            return
+        for copy, news in named.items():
+            assert got[STARTS[copy] + len(BLOCK) - 1] == next(iter(news))
         return
     want = list(COPIES_FILE) + (GROW if grow else [])
     for copy, news in wanted.items():
