@@ -57,6 +57,7 @@ class Hunk:
     # numbers are shifted by the offsets of earlier hunks of the same directive only)
     directive: str | None = None
     section: int = 0
+    block: int = 0  # the response's change block it came from (Source.block), when gathered
 
     @property
     def old(self) -> list[str]:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..errors import ApplyError, Problem
 from .matching import common_ends
 from ..ops import CONTEXT, REMOVE, Hunk
+from ..record import replace
 
 # Work allowed to the search among ambiguous edits (candidate checks), per file.  Past it
 # the edits left undecided are refused as ambiguous: an answer is never guessed.
@@ -58,10 +59,11 @@ def line_evidence(hunks: list[Hunk], candidates: list[list[Placement]]) -> dict[
 def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]]) -> set[int]:
     """Keep, for every hunk whose stated line is evidence (``line_evidence``) among
     several fits, only the fit it names; the others stay for the order rules.  Returns
-    the copies of an edit that are restatements: one narrowed to a place an earlier copy
-    took, and every copy whose line says nothing (or that has none: the same change as a
-    SEARCH/REPLACE block) once a copy's line names its place.  Line evidence is never
-    overridden: copies take successive fits only when none of them states its line."""
+    the copies of an edit that are restatements: a copy whose line names a place an
+    earlier copy took takes the next fit no copy took (BEHAVIOR.md §3: copies take as many
+    places as there are fits) and is a restatement only beyond them; every copy whose line
+    says nothing (or that has none: the same change as a SEARCH/REPLACE block) once a
+    copy's line names its place is one too."""
     taken: dict[tuple, set[int]] = {}
     restated: set[int] = set()
     for i, best in line_evidence(hunks, candidates).items():
@@ -69,7 +71,14 @@ def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]])
             continue
         places = taken.setdefault(same_edit(hunks[i]), set())
         if best.start in places:
-            restated.add(i)
+            # a copy whose line names the place an earlier copy took (a hunk copied with
+            # its header for "the same change in read_groups"): the next copy of its lines,
+            # as `git apply` applies one hunk twice; beyond the fits, a restatement
+            rest = [c for c in candidates[i] if c.start not in places]
+            if not rest:
+                restated.add(i)
+                continue
+            best = next((c for c in rest if c.start > best.start), rest[0])
         places.add(best.start)
         candidates[i] = [best]
     for i, h in enumerate(hunks):
@@ -114,6 +123,29 @@ def _net_shape(h: Hunk) -> list[tuple[int, int, tuple[str, ...]]]:
         if a2 < b2 or rest:
             out.append((a2, b2, rest))
     return out
+
+
+class Overlap(ApplyError):
+    """Edits of one file whose changed lines collide.  ``across_blocks``: two blocks of the
+    answer give different versions of the same lines (an answer that revises itself):
+    applying the blocks one after another must not settle that by moving the later one
+    to another copy of its lines (``gather.apply_gathered``)."""
+
+    def __init__(self, problems: list[Problem], across_blocks: bool):
+        super().__init__(problems)
+        self.across_blocks = across_blocks
+
+
+def block_name(h: Hunk) -> str:
+    """A gathered hunk's block, for refusals: its number in the response and its words."""
+    return f"block {h.block or h.section + 1} ({h.directive})"
+
+
+def blocks_apart(a: Hunk, b: Hunk) -> bool:
+    """Whether two edits of a file come from two blocks of the answer: two directives
+    gathered together, or two SEARCH/REPLACE blocks (each one stands alone, where the
+    hunks of one diff or the chunks of one apply-patch section go down the file in turn)."""
+    return bool(a.directive) and a.section != b.section or a.kind == b.kind == "search"
 
 
 def _runs_conflict(a1: int, b1: int, a2: int, b2: int) -> bool:
@@ -270,6 +302,7 @@ class Placer:
                     hint="merge the two edits into one") for i in empty])
         if doms:
             fixed.update(self._decide(fixed, doms, lines, problem))
+        self._check_revisions(fixed)
         return list(fixed.values())
 
     def _collisions(self, ps) -> list[tuple[Placement, Placement]]:
@@ -296,27 +329,95 @@ class Placer:
         problems = []
         for p, q in pairs:
             a, b = sorted((p, q), key=lambda x: x.index)
-            other = f"edit {a.hunk.number}"
-            if a.hunk.directive and a.hunk.section != b.hunk.section:
-                # gathered from another directive; one labelled alike (two diffs of one
-                # file: an answer and its revision) is told apart as the earlier one
-                earlier = "the earlier " if a.hunk.directive == b.hunk.directive else ""
-                other += f" of {earlier}{a.hunk.directive}"
+            if blocks_apart(a.hunk, b.hunk):
+                problems.append(self._revision(a, b))
+                continue
             gap = self._shared_inner_gap(a, b)
             why = ("both change the same lines" if gap is None else
                    f"both insert different lines between lines {gap} and {gap + 1}, each "
                    "keeping those two lines together, so no order can apply both")
             problems.append(self.problem(
-                b.hunk, f"overlaps {other} (lines {a.start + 1}-"
+                b.hunk, f"overlaps edit {a.hunk.number} (lines {a.start + 1}-"
                         f"{max(a.end, a.start + 1)}): {why}",
                 hint="merge overlapping edits into one"))
         return problems
+
+    def _revision(self, a: Placement, b: Placement, places: list[int] | None = None
+                  ) -> Problem:
+        """Two blocks of the answer with different versions of the same lines (BEHAVIOR.md
+        §3), refused on the later edit ``b``, naming both blocks and first lines.
+        ``places``: the fits both share (1-based), when they took two of them only because
+        each is kept off the other's."""
+        first = a.hunk.first_line().strip()
+        first = first[:57] + "..." if len(first) > 60 else first
+        this, that = "this block", f"edit {a.hunk.number} ({first!r})"
+        if a.hunk.directive:
+            same = a.hunk.block == b.hunk.block  # two directives of one block: their order
+            names = [block_name(replace(h, block=0) if same else h) for h in (b.hunk, a.hunk)]
+            this, that = names[0], f"{that} of the earlier {names[1]}"
+        if places:
+            at = ", ".join(f"line {n}" for n in places[:5]) + (" ..." if len(places) > 5 else "")
+            why = (f"both fit the same lines ({at}) and change them differently, and nothing "
+                   "in either (a line number, an anchor, a line found only at one place) says "
+                   "which place each one means: two different versions of the same lines in "
+                   "one answer")
+            reason = f"{this} and {that} overlap: {why}"
+        else:
+            where = f"lines {a.start + 1}-{max(a.end, a.start + 1)}"
+            reason = (f"{this} overlaps {that} ({where}): two different versions of the same "
+                      "lines in one answer")
+        return self.problem(
+            b.hunk, reason,
+            hint="if one block revises the other, send the final version alone; if they are "
+                 "meant for two places, include unchanged lines that fit only the place each "
+                 "one means")
 
     def _check_fixed(self, fixed: dict[int, Placement]) -> None:
         """Edits with a single place must not collide."""
         pairs = self._collisions(fixed.values())
         if pairs:
-            raise ApplyError(self._overlap_problems(pairs))
+            raise Overlap(self._overlap_problems(pairs), across_blocks=any(
+                blocks_apart(p.hunk, q.hunk) for p, q in pairs))
+
+    def _check_revisions(self, fixed: dict[int, Placement]) -> None:
+        """No edit took its place only because an edit of another block of the answer took
+        the lines it also fits and changes them otherwise (BEHAVIOR.md §3: a revised block
+        of the same lines is no edit of the next copy of them).  Identical edits take
+        successive places (their own rule); line numbers and anchors narrowed the places
+        before, and decide."""
+        several = [i for i in fixed if len(self.candidates[i]) > 1
+                   and (self.hunks[i].directive or self.hunks[i].kind == "search")]
+        if not several:
+            return
+        index = self._fixed_index(fixed)
+        problems, told = [], set()
+        for i in several:
+            for c in self.candidates[i]:
+                if c.start == fixed[i].start:
+                    continue
+                other = next((q for q in self._colliders(c, index)
+                              if self.group[q.index] != self.group[i]
+                              and blocks_apart(self.hunks[q.index], self.hunks[i])), None)
+                if other is not None and frozenset((i, other.index)) not in told:
+                    told.add(frozenset((i, other.index)))
+                    a, b = sorted((other, fixed[i]), key=lambda x: x.index)
+                    shared = sorted({c.start for c in self.candidates[a.index]}
+                                    & {c.start for c in self.candidates[b.index]})
+                    problems.append(self._revision(a, b, [n + 1 for n in shared]))
+                    break
+        if problems:
+            raise Overlap(problems, across_blocks=True)
+
+    def _colliders(self, c: Placement, index):
+        """The fixed edits that ``c`` collides with (``_free``'s sweep)."""
+        ps, los, maxhi, _taken = index
+        lo, hi = self.lo(c), self.hi(c)
+        inner = bool(self.inner_gaps[c.index])
+        j = (bisect_right if inner else bisect_left)(los, hi) - 1
+        while j >= 0 and (maxhi[j] > lo or inner and maxhi[j] == lo):
+            if ps[j].index != c.index and self.conflict(c, ps[j]):
+                yield ps[j]
+            j -= 1
 
     def _fixed_index(self, fixed: dict[int, Placement]):
         ps = sorted(fixed.values(), key=self.lo)

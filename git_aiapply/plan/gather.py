@@ -69,7 +69,8 @@ def _joined(first: EditFile, op: EditFile) -> EditFile:
     """One EditFile holding both directives' hunks, each hunk tagged with its directive
     (errors name it; line-number offsets stay within it)."""
     def tagged(e: EditFile, section: int) -> list:
-        return [replace(h, directive=e.source.directive, section=section) for h in e.hunks]
+        return [replace(h, directive=e.source.directive, section=section, block=e.source.block)
+                for h in e.hunks]
 
     hunks = first.hunks if first.hunks and first.hunks[0].directive else tagged(first, 0)
     section = hunks[-1].section + 1 if hunks else 1
@@ -97,8 +98,12 @@ def apply_gathered(ft: FileText, op: EditFile, path: str) -> tuple[FileText, int
             raise
         refusal = together
     try:
+        # two blocks of the answer overlapped: in turn, a later block that quotes the
+        # original lines an earlier one changed is another version of them, never an
+        # edit of the next copy of those lines (a restatement is still made once)
         return apply_in_turn(ft, list(directives.values()),
-                             lambda text, hunks: _apply_edit(text, hunks, op, path), path)
+                             lambda text, hunks: _apply_edit(text, hunks, op, path), path,
+                             revisions=getattr(refusal, "across_blocks", False))
     except ApplyError:
         raise refusal from None
 
@@ -127,15 +132,17 @@ def _apply_edit(ft: FileText, hunks: list, op: EditFile, path: str) -> tuple[Fil
                       ensure_final_newline=op.ensure_final_newline, in_turn=op.in_turn)
 
 
-def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
-                  ) -> tuple[FileText, int, int]:
+def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str,
+                  revisions: bool = False) -> tuple[FileText, int, int]:
     """Groups of hunks (a file's directives) applied one after another, each on the result
     of the ones before, as a conversation's later turn is written against the earlier
     turns' result; ``apply_group(text, hunks)`` locates one group and raises its refusal.
     A hunk that makes an edit an earlier group made is applied once: a copy of it
     (``placer.same_edit``, unless its stated line names another place), or the same
     change with other context lines (``_Restatements``); -v reports it as restated, and
-    reports the rest only if all groups fit.  Line evidence holds (``_StatedLines``)."""
+    reports the rest only if all groups fit.  Line evidence holds (``_StatedLines``).
+    ``revisions``: a fresh edit whose old side fits the original only at lines an earlier
+    group changed is another version of them (ApplyError), not an edit of another copy."""
     from ..locate import edit_report
     from ..locate.locate import recording_changes
 
@@ -145,12 +152,15 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
         earlier = _Restatements(ft, path, everything)
         stated = _StatedLines(earlier, everything)
         for hunks in groups:
-            fresh = [h for h in hunks if not stated.made_before(h) and not earlier.restates(h)
-                     and not earlier.already_in(h, ft)]
+            fresh = [h for h in hunks if stated.for_next_fit(h) or not stated.made_before(h)
+                     and not earlier.restates(h) and not earlier.already_in(h, ft)]
             if edit_report.collecting():
                 kept = {id(h) for h in fresh}
                 edit_report.note(edit_report.restated_report(path, h.directive, h.number)
                                  for h in hunks if id(h) not in kept)
+            if revisions and any(stated.revises(h) for h in fresh):
+                raise ApplyError("a later block gives another version of lines an earlier "
+                                 "block changes")
             stated.add(hunks)
             earlier.add(hunks)
             if fresh:
@@ -159,6 +169,12 @@ def apply_in_turn(ft: FileText, groups: list[list], apply_group, path: str
                 stated.changes.extend(changes)
                 added, removed = added + a, removed + r
         return ft, added, removed
+
+
+def image(start: int, length: int, changes: list) -> int | None:
+    from ..locate.locate import image as follow
+
+    return follow(start, length, changes)
 
 
 class _StatedLines:
@@ -176,6 +192,7 @@ class _StatedLines:
         from ..locate.locate import stated_places
 
         was = stated_places(earlier.original.lines, hunks, earlier.index)
+        self.index = earlier.index  # of the original
         self.was = {id(hunks[i]): start for i, start in was.items()}
         self.made: dict[tuple, set] = {}  # same_edit -> the places its copies' lines named
         self.changes: list = []  # the runs each application in turn changed, in order
@@ -185,7 +202,28 @@ class _StatedLines:
 
         places = self.made.get(same_edit(h))
         here = self.was.get(id(h))
-        return places is not None and (here is None or None in places or here in places)
+        return places is not None and (here is None or None in places or here in places) \
+            and not self.for_next_fit(h)
+
+    def for_next_fit(self, h) -> bool:
+        """Whether ``h`` is a copy of an earlier group's edit whose line names a place an
+        earlier copy took while its old side has fits no copy took: copies take as many
+        places as there are fits (as located together), so it is no restatement."""
+        from ..locate.placer import same_edit
+
+        places = self.made.get(same_edit(h))
+        here = self.was.get(id(h))
+        return places is not None and here is not None and None not in places \
+            and here in places and bool(set(self.index.fits(h.old, 0)) - places)
+
+    def revises(self, h) -> bool:
+        """Whether ``h``'s old side fits the original exactly at lines the earlier groups
+        changed (``locate.image`` finds none of them as they were): written against the
+        original, it is another version of lines an earlier block changes."""
+        if not h.old or not self.changes:
+            return False
+        return any(image(s, len(h.old), self.changes) is None
+                   for s in self.index.fits(h.old, 0))
 
     def add(self, hunks: list) -> None:
         from ..locate.placer import same_edit

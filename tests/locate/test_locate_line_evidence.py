@@ -61,7 +61,8 @@ def test_a_revised_diff_at_the_same_stated_line_is_refused_as_overlapping():
     revised = _diff(_rounding("    return round(total)", line_hint=FIRST + 1), 2)
     with pytest.raises(ApplyError) as e:
         _final([first, revised])
-    assert "overlaps edit 1 of diff 1 f.py" in str(e.value)
+    assert "overlaps edit 1 ('def value(self):') of the earlier block 1 (diff 1 f.py)" \
+        in str(e.value)
 
 
 def test_a_revised_diff_at_the_other_copy_s_line_takes_that_copy():
@@ -80,12 +81,13 @@ def test_a_numbered_diff_restated_as_a_block_is_made_once_at_the_stated_line():
         assert _final(ops) == _with(TWICE, SECOND, new), numbered_first
 
 
-def test_aider_blocks_without_numbers_still_take_successive_fits():
-    # aider's rule (red-team F2): the first block takes the first fit, the next the next
+def test_blocks_without_numbers_of_one_search_and_two_replaces_are_refused():
+    # red-team F2, now BEHAVIOR.md §3: two versions of the same lines are a revision
+    # (never the next copy by elimination, as aider would apply them)
     first = _blocks(_rounding("    return round(total, 2)"), 1)
     second = _blocks(_rounding("    return round(total)"), 2)
-    want = _with(_with(TWICE, FIRST, "    return round(total, 2)"), SECOND, "    return round(total)")
-    assert _final([first, second]) == want
+    with pytest.raises(ApplyError, match="two different versions of the same lines"):
+        _final([first, second])
 
 
 def test_a_later_diff_written_against_the_earlier_result_still_applies_in_turn():
@@ -141,7 +143,8 @@ def test_a_revised_diff_restating_a_long_addition_is_refused_too():
     with pytest.raises(ApplyError) as e:
         _final([diff("    return round(total, 2)", 1), diff("    return round(total)", 2)],
                COPIES_FILE)
-    assert "overlaps edit 1 of diff 1 f.py" in str(e.value)
+    assert "overlaps edit 1 ('def value(self):') of the earlier block 1 (diff 1 f.py)" \
+        in str(e.value)
 
 
 @st.composite
@@ -166,9 +169,21 @@ def _grow(number: int) -> Hunk:
 def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edits, as_blocks,
                                                                             grow):
     # the expected result, computed from the stated lines alone: each edit at the copy its
-    # line names; the same edit twice is made once, two different edits of a copy collide
+    # line names; the same edit again at a copy it took goes to the next copy it did not
+    # take (then the first), made once beyond them; two different edits of a copy collide
     wanted: dict[int, set[str]] = {}
-    for copy, new, _section, _jitter in edits:
+    named: dict[int, set[str]] = {}  # as the lines name them, before any copy moves on
+    for copy, new, _s, _j in edits:
+        named.setdefault(copy, set()).add(new)
+    taken: dict[str, set[int]] = {}
+    for _section, _k, copy, new in sorted((s, k, c, n) for k, (c, n, s, _j) in enumerate(edits)):
+        places = taken.setdefault(new, set())
+        if copy in places:
+            rest = [c for c in range(COPIES) if c not in places]
+            if not rest:
+                continue
+            copy = next((c for c in rest if c > copy), rest[0])
+        places.add(copy)
         wanted.setdefault(copy, set()).add(new)
     ops = []
     for section in (0, 1):
@@ -181,9 +196,19 @@ def test_every_numbered_hunk_lands_at_its_nearest_fit_or_the_run_is_refused(edit
     if as_blocks:  # one more section restating the first edit without numbers (a block)
         copy, new, _s, _j = edits[0]
         ops.append(_blocks(_rounding(new), 9))
-    if any(len(news) > 1 for news in wanted.values()):
+    if any(len(news) > 1 for news in named.values()):
         with pytest.raises(ApplyError, match="overlap"):
             _final(ops, COPIES_FILE)
+        return
+    if any(len(news) > 1 for news in wanted.values()):
+        # a copy moved on to a copy of the lines another edit names: refused, or (applied
+        # in turn) made once where an earlier copy made it; never another edit lost
+        try:
+            got = _final(ops, COPIES_FILE)
+        except ApplyError:
+            return
+        for copy, news in named.items():
+            assert got[STARTS[copy] + len(BLOCK) - 1] == next(iter(news))
         return
     want = list(COPIES_FILE) + (GROW if grow else [])
     for copy, news in wanted.items():
@@ -234,14 +259,18 @@ def test_e2e_revised_diff_of_one_copy_is_refused_and_nothing_changes(repo: GitRe
                                     FIRST + 1))
     assert r.returncode == 1, r.out + r.err
     # the two diffs carry one label: the message tells which one the revision overlaps
-    assert "overlaps edit 1 of the earlier diff f.py (lines 11-13)" in r.err, r.err
+    assert ("block 2 (diff f.py) overlaps edit 1 ('def value(self):') of the earlier block 1 "
+            "(diff f.py) (lines 11-13)") in r.err, r.err
+    assert "send the final version alone" in r.err
     assert repo.head() == head and repo.snapshot() == before
 
 
-def test_e2e_the_same_diff_twice_is_made_once_at_its_line(repo: GitRepo):
+def test_e2e_the_same_diff_twice_takes_both_copies_of_its_lines(repo: GitRepo):
+    # BEHAVIOR.md §3: copies of one edit take as many places as its old side has fits
+    # (a hunk copied with its header for "the same change in Store"), one each in order
     repo.write("f.py", _text(TWICE))
     repo.commit_all("base")
     new = "    return round(total)"
     r = repo.run(response=_response(new, new, SECOND + 1))
     assert r.returncode == 0, r.out + r.err
-    assert repo.read("f.py") == _text(_with(TWICE, SECOND, new))
+    assert repo.read("f.py") == _text(_with(_with(TWICE, SECOND, new), FIRST, new))

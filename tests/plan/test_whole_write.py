@@ -69,14 +69,17 @@ def test_two_unrelated_insertions_at_one_gap_keep_their_order():
     assert plan(text, {"f.txt": (0o100644, b"a\nb\nc\n")}).final["f.txt"].data == b"a\nb\nX\nY\nc\n"
 
 
-def test_a_restated_numbered_hunk_takes_the_place_its_number_names_once():
-    # the same block at lines 4 and 37; the diff, restated, says line 4 both times
+def test_a_numbered_hunk_given_twice_takes_both_copies_of_its_lines():
+    # the same block at lines 4 and 37; the diff, given twice, says line 4 both times: the
+    # copies take as many places as the old side has fits (BEHAVIOR.md §3), as `git apply`
+    # applies one hunk twice; a third copy is a restatement
     block = "begin\nx = 1\nend\n"
     before = "a\nb\nc\n" + block + "".join(f"l{n}\n" for n in range(30)) + block
     diff = ("```diff\n--- a/f.txt\n+++ b/f.txt\n@@ -4,3 +4,3 @@\n begin\n-x = 1\n+x = 2\n end\n```\n")
-    text = "Set x to 2.\n\n" + diff + "\nTo recap:\n\n" + diff
-    after = plan(text, {"f.txt": (0o100644, before.encode())}).final["f.txt"].data.decode()
-    assert after.count("x = 2") == 1 and after.index("x = 2") < after.index("l0")
+    for copies in (2, 3):
+        text = "Set x to 2.\n\n" + "\nThe same in the second block:\n\n".join([diff] * copies)
+        after = plan(text, {"f.txt": (0o100644, before.encode())}).final["f.txt"].data.decode()
+        assert after == before.replace("x = 1", "x = 2"), copies
 
 
 def test_a_stated_line_far_from_both_fits_still_chooses_the_clearly_nearer():
