@@ -101,28 +101,28 @@ class CodeTree:
         return self.root.has_error
 
     def first_error(self) -> int | None:
-        """The row of the first syntax error (an unreadable stretch or a missing token),
-        None when the text parses."""
-        rows = self.error_rows(limit=1)
+        """The row of the first syntax error, None when the text parses."""
+        rows = self.error_rows()
         return rows[0] if rows else None
 
-    def error_rows(self, limit: int | None = None) -> list[int]:
-        """The rows where syntax errors start, in order (each error once)."""
-        found: list[int] = []
-        self._errors_in(self.root, found, limit)
-        return found
-
-    def _errors_in(self, node, found: list[int], limit: int | None) -> None:
-        for child in node.children:
-            if limit is not None and len(found) >= limit:
-                return
-            if child.is_missing:
-                # a missing token sits where it was expected: at the end of what precedes
-                found.append(child.start_point.row)
-            elif child.is_error:
-                found.append(child.start_point.row)
-            elif child.has_error:
-                self._errors_in(child, found, limit)
+    def error_rows(self) -> list[int]:
+        """The rows where syntax errors are, in order: the first text of each innermost
+        unreadable stretch (an outer one also holds the valid code the parser recovered
+        around it), else the places of missing tokens."""
+        errors: list[int] = []
+        missing: list[int] = []
+        stack = [self.root] if self.root.has_error else []
+        while stack:
+            node = stack.pop()
+            if node.is_missing:
+                missing.append(node.start_point.row)
+                continue
+            inner = [c for c in node.children if c.has_error or c.is_missing]
+            if node.is_error and not any(c.is_error or c.has_error for c in inner
+                                         if not c.is_missing):
+                errors.append(_first_token_row(node))
+            stack.extend(inner)
+        return sorted(set(errors or missing))
 
     # -- comments and strings -----------------------------------------------------
     def _spans(self, query) -> list:
@@ -160,6 +160,20 @@ class CodeTree:
                     first = start.row
             rows.update(range(first, end.row + 1))
         return rows
+
+    def enclosing(self, row: int) -> list[str]:
+        """The kinds of the nodes around the text of ``row``, innermost first (a comment
+        in a ``catch`` block: ``statement_block``, ``catch_clause``, ``try_statement``...)."""
+        if not 0 <= row < len(self._raw):
+            return []
+        raw = self._raw[row]
+        column = len(raw) - len(raw.lstrip())
+        node = self.root.descendant_for_point_range((row, column), (row, column))
+        kinds = []
+        while node is not None:
+            kinds.append(node.type)
+            node = node.parent
+        return kinds
 
     # -- definitions --------------------------------------------------------------
     def header_end(self, row: int) -> int | None:
@@ -199,6 +213,20 @@ class CodeTree:
                 best = node
             node = node.parent
         return best
+
+
+def _first_token_row(error) -> int:
+    """The row of the first text an unreadable stretch holds (it may open with an empty
+    token at the end of the line before)."""
+    stack = [error]
+    while stack:
+        node = stack.pop()
+        if node.child_count == 0:
+            if node.end_byte > node.start_byte:
+                return node.start_point.row
+            continue
+        stack.extend(reversed(node.children))
+    return error.start_point.row
 
 
 def _is_docstring(node) -> bool:

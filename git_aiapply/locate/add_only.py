@@ -56,14 +56,15 @@ def add_only_refusal(h: Hunk, lines: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
-def add_only_place(h: Hunk, lines: Sequence[str], anchor_line: int | None) -> int:
+def add_only_place(h: Hunk, lines: Sequence[str], anchor_line: int | None,
+                   path: str = "") -> int:
     """The 0-based line before which an edit with only added lines goes (BEHAVIOR.md §3):
     after its anchor (``anchor_line``, 0-based; ``anchors.insertion_after_anchor`` decides
     how far after), else at the end of the file when it is marked so or states no line
     (an apply-patch chunk with no anchor), else at its stated line."""
     n_lines = len(lines)
     if anchor_line is not None:
-        return insertion_after_anchor(lines, anchor_line)
+        return insertion_after_anchor(lines, anchor_line, path)
     if h.at_eof or h.line_hint is None:
         return n_lines
     return min(max(h.line_hint, 0), n_lines)

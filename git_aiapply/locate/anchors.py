@@ -339,10 +339,19 @@ def fit_after_anchor(old: list[str], index: LineIndex, anchor_line: int, hi: int
     return over_tier, over
 
 
-def insertion_after_anchor(lines: Sequence[str], anchor_line: int) -> int:
+def insertion_after_anchor(lines: Sequence[str], anchor_line: int, path: str = "") -> int:
     """Where a chunk with only added lines goes after its anchor line ``anchor_line``
     (0-based): the 0-based line its added lines go before.  The one place this is
-    decided (BEHAVIOR.md §3: after the anchor's whole header)."""
+    decided (BEHAVIOR.md §3): after the anchor's whole header as the file's grammar reads
+    it (a wrapped signature, the line of its opening brace, a docstring); the line after
+    the anchor in a file with no grammar, or where no statement with a body starts."""
+    if path:
+        from ..grammar.code_tree import read_file
+
+        tree = read_file(path, list(lines))
+        end = tree.header_end(anchor_line) if tree is not None else None
+        if end is not None:
+            return end + 1
     return anchor_line + 1
 
 

@@ -27,7 +27,7 @@ from .corrections import FoldMap, copy_sources, correct_added, fold_map
 from .matching import (CannotCorrect, IndentMap, LineIndex, added_keep_their_indent,
     edit_indent_unit, indent_mapping, indent_unit, leading_ws, nearby_lines, norm_line,
     prefix_slip, quote_short)
-from ..ops import Hunk
+from ..ops import CONTEXT, REMOVE, Hunk
 from .placer import SEARCH_BUDGET, Placer, line_evidence, narrow_by_line_numbers, same_edit
 from ..record import record, replace
 from ..text import FileText, TextBuilder
@@ -73,7 +73,7 @@ def apply_hunks(ft: FileText, hunks: list[Hunk], *, path: str, directive: str | 
     # 1. candidates for each hunk, each on the first tier where it fits; copies of the
     # same edit share them (restatements beyond their fits are dropped); then line numbers
     # narrow them (the evidence of place a unified diff gives)
-    candidates, restated = _locate_all(hunks, lines, index, problem, problems)
+    candidates, restated = _locate_all(hunks, lines, index, problem, problems, path)
     if problems:
         raise ApplyError(problems)
     reporting = edit_report.collecting()  # -v: which edits the line numbers chose for
@@ -221,8 +221,8 @@ def _final_newline(ft: FileText, hunks: list[Hunk], placed: list[Placement]) -> 
     return final_newline
 
 
-def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem]
-                ) -> tuple[list[list[Placement]], set[int]]:
+def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem],
+                path: str = "") -> tuple[list[list[Placement]], set[int]]:
     """Candidates of every hunk, and the hunks that are restatements.
 
     k copies of the same edit (no anchor) are located once: when their old side fits n
@@ -246,7 +246,7 @@ def _locate_all(hunks: list[Hunk], lines, index, problem, problems: list[Problem
         if members and i != members[0]:
             continue  # located with the first copy
         try:
-            cands = _candidates(h, i, h.old, lines, index, cursor, problem)
+            cands = _candidates(h, i, h.old, lines, index, cursor, problem, path)
         except EditProblem as e:
             problems.append(e.problem)
             continue
@@ -287,12 +287,13 @@ def _corrected_shapes(p: Placement, shapes, lines: Sequence[str], path: str = ""
     then brought to a code file's conventions whatever the tier (``code_style``: tabs,
     plain delimiters, plain spaces in indentation).  Sets the placement's ``indent`` /
     ``fold``.  CannotCorrect when they cannot be."""
-    shapes = _loose_corrected(p, shapes, lines)
+    shapes = _loose_corrected(p, shapes, lines, path)
     return code_style.conform(path, shapes, lines, p.start, p.end) if path else shapes
 
 
-def _loose_corrected(p: Placement, shapes, lines: Sequence[str]):
-    """What a loose tier tolerated, corrected in the added lines (BEHAVIOR.md §3)."""
+def _loose_corrected(p: Placement, shapes, lines: Sequence[str], path: str = ""):
+    """What a loose tier tolerated, corrected in the added lines (BEHAVIOR.md §3); an
+    added line inside a string literal is text: never re-indented."""
     if p.tier == 0:
         return shapes
     if p.tier == 1:  # trailing whitespace tolerated: whitespace-only added lines emptied
@@ -301,13 +302,40 @@ def _loose_corrected(p: Placement, shapes, lines: Sequence[str]):
     matched = lines[p.start:p.end]
     added = [t for _a, _b, texts in shapes for t in texts if t.strip()]
     p.indent = _indent_mapping(p, matched, added, lines)
+    indents = _indents(p, shapes, path)
     if p.tier < 3:
-        return [(a, b, [correct_added(t, p.indent, None) for t in texts]) for a, b, texts in shapes]
+        return [(a, b, [correct_added(t, next(indents), None) for t in texts])
+                for a, b, texts in shapes]
     # punctuation folded: each added line takes the file's characters where it copies a
     # matched line, in both directions (BEHAVIOR.md §3)
     p.fold = fold_map(matched, old)
-    return [(a, b, [correct_added(t, p.indent, p.fold, k) for t, k in zip(texts, sources)])
+    return [(a, b, [correct_added(t, next(indents), p.fold, k) for t, k in zip(texts, sources)])
             for (a, b, texts), sources in zip(shapes, copy_sources(old, shapes))]
+
+
+def _indents(p: Placement, shapes, path: str):
+    """The indentation mapping for each added line in order: none for a line that begins
+    inside a string literal of the edit's new side, as the file's grammar reads it (a
+    multi-line string, a heredoc, a raw string: its leading whitespace is the string's)."""
+    count = sum(len(texts) for _a, _b, texts in shapes)
+    inside = _added_in_strings(p.hunk, path) if p.indent is not None and path else set()
+    return iter([None if k in inside else p.indent for k in range(count)])
+
+
+def _added_in_strings(h: Hunk, path: str) -> set[int]:
+    """The ordinals of ``h``'s added lines that begin inside a string literal of its new
+    side (context and added lines, as the model wrote them)."""
+    from ..grammar.code_tree import read_file
+
+    new_side = [(tag, t) for tag, t in h.lines if tag != REMOVE]
+    if not any('"' in t or "'" in t or "`" in t or "<<" in t for _tag, t in new_side):
+        return set()  # no string can open: nothing to parse
+    tree = read_file(path, [t for _tag, t in new_side])
+    if tree is None:
+        return set()
+    rows = tree.string_rows()
+    added = [row for row, (tag, _t) in enumerate(new_side) if tag != CONTEXT]
+    return {k for k, row in enumerate(added) if row in rows}
 
 
 def _indent_mapping(p: Placement, matched, added: list[str], lines: Sequence[str]):
@@ -327,7 +355,7 @@ def _indent_mapping(p: Placement, matched, added: list[str], lines: Sequence[str
 
 
 def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: LineIndex,
-                cursor: int, problem) -> list[Placement]:
+                cursor: int, problem, path: str = "") -> list[Placement]:
     n_lines = len(lines)
     # apply-patch anchors narrow the search to the block of the last anchor line
     lo, hi = 0, None
@@ -345,7 +373,7 @@ def _candidates(h: Hunk, i: int, old: list[str], lines: Sequence[str], index: Li
                                   nearby=numbered(lines, 0, min(n_lines, 5)),
                                   nearby_label="the file begins"))
     if not old:  # only added lines
-        return [Placement(h, i, add_only_place(h, lines, anchor_line), 0)]
+        return [Placement(h, i, add_only_place(h, lines, anchor_line, path), 0)]
 
     at_end = (lambda s: s + len(old) == n_lines) if h.at_eof else None
     change = first_change(h.lines)  # it must lie in the anchored block; context may run past

@@ -348,7 +348,7 @@ class _Planner(MoveChecks):
     def placeholders(self, op: Operation, path: str, old: FileState | FileText | None) -> bool:
         """Refuse (True) an edit that writes a placeholder over lines it replaces
         (placeholders.py); ``old`` is the file, for writes and hashline edits."""
-        from ..verify.placeholders import op_placeholder_problems
+        from ..verify.placeholder_edits import op_placeholder_problems
 
         if isinstance(old, FileState):
             old = FileText.from_bytes(old.data)

@@ -163,6 +163,13 @@ def _comment_body(text: str) -> str | None:
     return None
 
 
+def comment_words(line: str) -> str | None:
+    """The words of ``line`` when the whole line is one comment (its markers stripped),
+    else None."""
+    body = _comment_body(line.strip())
+    return None if body is None else body.strip().strip("*-=~#/;%! \t").strip()
+
+
 def is_placeholder(line: str) -> bool:
     """Whether ``line`` only stands for code that was left out (see the module docstring)."""
     text = line.strip()
@@ -209,6 +216,32 @@ def _inline_block_is_placeholder(text: str) -> bool:
                 "/*" in m.group(0) and _says_left_out(inner))):
             return True
     return False
+
+
+# Stand-in words, in the languages models answer in: a note holding one of these (or an
+# ellipsis) is worded as standing for code elsewhere.  English phrases are the verify
+# module's own (placeholders._says_left_out); these are the others'.
+_STAND_IN_WORDS = lazy_compile(
+    r"其余|其他代码|其它代码|保持不变|不变|省略|原有代码|现有代码|同上|"  # Chinese
+    r"既存|変更なし|そのまま|省略|残りの|同じ|"  # Japanese
+    r"기존\s*코드|변경\s*없음|나머지|생략|"  # Korean
+    r"\bresto\b|sin\s+cambios|igual\s+que\s+antes|c[oó]digo\s+existente|omitido|"  # Spanish
+    r"sem\s+altera[cç][oõ]es|restante|inalterad|"  # Portuguese
+    r"\breste\b|inchang[ée]|code\s+existant|comme\s+avant|omis\b|"  # French
+    r"\bRest\b|unver[äa]ndert|bestehende[rn]?\s+Code|wie\s+bisher|ausgelassen|"  # German
+    r"invariat|codice\s+esistente|come\s+prima|"  # Italian
+    r"остальн|без\s+изменений|существующ|как\s+было|опущен|"  # Russian
+    r"reszta|bez\s+zmian|istniej[aą]c|"  # Polish
+    r"geri\s+kalan|de[gğ]i[sş]medi|mevcut\s+kod|"  # Turkish
+    r"kode\s+yang\s+ada|tidak\s+berubah|"  # Indonesian
+    r"phần\s+còn\s+lại|không\s+đổi|"  # Vietnamese
+    r"बाकी|अपरिवर्तित",  # Hindi
+    re.IGNORECASE)
+
+
+def stand_in_words(words: str) -> bool:
+    """Whether ``words`` hold a stand-in word of a language other than English."""
+    return bool(_STAND_IN_WORDS.search(words))
 
 
 # -- notes that stand for lines (the structural rule) ----------------------------------
@@ -265,7 +298,9 @@ def _refers(line: str) -> str | None:
         return kind if len(words.split()) <= _MAX_NAMED_STAND_IN_WORDS else None
     if len(words.split()) > _MAX_STAND_IN_WORDS:
         return None
-    return kind if _ANY_ELLIPSIS.search(words) or _REFERS.search(words) else None
+    if _ANY_ELLIPSIS.search(words) or _REFERS.search(words) or stand_in_words(words):
+        return kind
+    return None
 
 
 def refers_elsewhere(line: str) -> bool:
@@ -297,7 +332,7 @@ def _stand_in_notes(old: list[str], new: list[str],
     """The notes (``kinds``: index in ``new`` → kind of note) that sit where the edit
     dropped lines: in a replaced stretch of the alignment that drops more than it writes."""
     found = []
-    for tag, i1, i2, j1, j2 in _alignment(old, new):
+    for tag, i1, i2, j1, j2 in alignment(old, new):
         notes = {j - j1 for j in range(j1, j2) if j in kinds}
         if tag != "replace" or not notes:
             continue
@@ -356,19 +391,22 @@ def _note_kinds(old: list[str], new: list[str]) -> dict[int, str]:
     return kinds if any(count > held[line] for line, count in notes.items()) else {}
 
 
-def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
+def placeholder_lines(old: list[str], new: list[str], prose: bool = False
+                      ) -> list[tuple[int, str]]:
     """The placeholders (1-based index in ``new``, line) that an edit replacing ``old``
     by ``new`` introduces: none when it removes nothing (every old line kept), and never
     one the old text already holds.  A line that is a placeholder as such
     (``is_placeholder``) counts anywhere in such an edit; a note that only refers to code
     elsewhere counts where it took the place of dropped lines (``_stand_in_notes``)."""
-    if not new or not _drops_lines(old, new):
+    if not new or not drops_lines(old, new):
         return []
+    if prose:  # a heading, or code quoted in prose, is no comment of the file's
+        new = [("" if _code_comment(line) else line) for line in new]
     found = [(i + 1, line) for i, line in enumerate(new) if is_placeholder(line)]
     if found:
         # held means kept where it was: aligned with an old line, not merely present
         # anywhere in the old text (a second copy written over dropped lines is new)
-        kept = _kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
+        kept = kept_lines(old, new) if any(line.strip() in {o.strip() for o in old}
                                             for _n, line in found) else set()
         found = [(n, line) for n, line in found if n - 1 not in kept]
     kinds = _note_kinds(old, new)
@@ -377,7 +415,14 @@ def placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int, str]]:
     return found
 
 
-def _alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+def _code_comment(line: str) -> bool:
+    """A line that opens with a code language's comment marker (``#``, ``//``...): in
+    prose, a heading or quoted code; only ``<!-- -->`` is a prose file's comment."""
+    text = line.strip()
+    return text.startswith(_OPENINGS) and not text.startswith("<!--")
+
+
+def alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
     """difflib's opcodes for ``old`` → ``new``, surrounding whitespace ignored: a common
     start and end are equal; only the middle is aligned."""
     from difflib import SequenceMatcher
@@ -394,14 +439,14 @@ def _alignment(old: list[str], new: list[str]) -> list[tuple[str, int, int, int,
     return ops
 
 
-def _kept_lines(old: list[str], new: list[str]) -> set[int]:
+def kept_lines(old: list[str], new: list[str]) -> set[int]:
     """The indexes of ``new`` that an alignment with ``old`` (surrounding whitespace
     ignored) pairs with an old line."""
-    return {j for tag, _i1, _i2, j1, j2 in _alignment(old, new) if tag == "equal"
+    return {j for tag, _i1, _i2, j1, j2 in alignment(old, new) if tag == "equal"
             for j in range(j1, j2)}
 
 
-def _drops_lines(old: list[str], new: list[str]) -> bool:
+def drops_lines(old: list[str], new: list[str]) -> bool:
     """Whether some non-blank line of ``old`` is missing from ``new`` (counted, with
     surrounding whitespace ignored)."""
     from collections import Counter
@@ -448,7 +493,7 @@ def trailing_placeholder_lines(old: list[str], new: list[str]) -> list[tuple[int
     committed as code."""
     olds = [line for line in old if line.strip()]
     news = [(i, line) for i, line in enumerate(new) if line.strip()]
-    if not olds or not news or _drops_lines(old, new):
+    if not olds or not news or drops_lines(old, new):
         return []
     held = {line.strip() for line in old}
     found = []
@@ -475,114 +520,3 @@ def _first_index(lines: list[str], line: str, after: int) -> int | None:
     """The index of the first copy of ``line`` (whitespace aside) after ``after``."""
     return next((i for i in range(after + 1, len(lines))
                  if lines[i].strip() == line.strip()), None)
-
-
-def placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> str:
-    """The refusal's words: which line, and why it cannot be committed."""
-    number, line = found[0]
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return (f"{where} of {path} replaces existing lines, and line {number} of its new text, "
-            f"{line.strip()!r}{more}, looks like a placeholder for code left out; "
-            "committing it would delete that code")
-
-
-def trailing_placeholder_reason(path: str, found: list[tuple[int, str]], where: str) -> str:
-    """The refusal's words for a placeholder at the edge of an edit that drops nothing."""
-    number, line = found[0]
-    return (f"{where} of {path} removes nothing, but line {number} of its new text, "
-            f"{line.strip()!r}, looks like a placeholder for the lines of the file around "
-            "the edit; committing it would add that note to the file as code")
-
-
-PLACEHOLDER_HINT = ("send the complete new text of the file, or a patch that changes only "
-                    "the lines it means to change, with every line written out")
-TRAILING_PLACEHOLDER_HINT = ("leave the note out: the lines around the edit stay as they are "
-                             "without it; write only the lines that change")
-
-
-def _findings(old: list[str], new: list[str]) -> tuple[list[tuple[int, str]], bool]:
-    """The placeholders of one edit, and whether they are at its edge (nothing dropped)."""
-    hits = placeholder_lines(old, new)
-    if hits:
-        return hits, False
-    return trailing_placeholder_lines(old, new), True
-
-
-def op_placeholder_problems(op, path: str, file_lines) -> list:
-    """The refusals (``Problem``) for the placeholders an operation writes over lines it
-    replaces, or at the edge of lines it keeps: a full-content write (``NewFile`` over
-    ``file_lines``), every hunk of an ``EditFile`` (each reading of a SEARCH/REPLACE
-    block), a hashline ``set`` or ``insert_after``, a text editor ``str_replace`` or
-    ``insert`` (after line N of ``file_lines``).  An append has none."""
-    return [p for edit in _edits(op, list(file_lines)) for p in _problem(op, path, *edit)]
-
-
-# One edit as judged: (where, edit number, its first line, (the file's line number of the
-# first line it replaces, None when unknown; the lines it replaces), its new lines).
-_INSERTIONS = ("the insertion", "this insertion")
-_Edit = tuple[str, int | None, str | None, tuple[int | None, list[str]], list[str]]
-
-
-def _edits(op, file_lines: list[str]) -> list[_Edit]:
-    """The edits of ``op`` whose old and new lines the detector judges."""
-    from ..ops import EditFile, HashlineEdit, InsertText, NewFile, ReplaceText
-
-    if isinstance(op, NewFile):
-        return [("the new content", None, None, (1, file_lines), op.text.split("\n"))]
-    if isinstance(op, EditFile):
-        return [edit for h in op.hunks for edit in _hunk_edit(h)]
-    if isinstance(op, HashlineEdit):
-        return [edit for hop in op.ops for edit in _hashline_edit(hop, file_lines)]
-    if isinstance(op, ReplaceText):
-        return [("the replacement", op.number, None, (None, op.old.split("\n")),
-                 op.new.split("\n"))]
-    if isinstance(op, InsertText) and 0 < op.line <= len(file_lines):
-        # nothing is replaced; the line inserted after is what a trailing note follows
-        after = file_lines[op.line - 1]
-        return [("the insertion", op.number, None, (op.line, [after]),
-                 [after] + op.text.split("\n"))]
-    return []
-
-
-def _hunk_edit(h) -> list[_Edit]:
-    """A hunk's first reading (of a SEARCH/REPLACE block's several) with a placeholder."""
-    for lines in [h.lines] + [r for _why, r in h.readings if r is not h.lines]:
-        old = [t for tag, t in lines if tag != "+"]
-        new = [t for tag, t in lines if tag != "-"]
-        if _findings(old, new)[0]:
-            return [("this edit", h.number, h.first_line(), (None, old), new)]
-    return []
-
-
-def _hashline_edit(hop, file_lines: list[str]) -> list[_Edit]:
-    """A hashline ``set`` replaces its range; an ``insert_after`` keeps the line it
-    follows, after which a trailing note stands for what comes next."""
-    if hop.kind == "set":
-        return [("this operation", hop.number, hop.raw,
-                 (hop.start, file_lines[hop.start - 1:hop.end]), hop.text_lines)]
-    if hop.kind == "insert_after" and 0 < hop.start <= len(file_lines):
-        after = file_lines[hop.start - 1]
-        return [("this insertion", hop.number, hop.raw, (hop.start, [after]),
-                 [after] + hop.text_lines)]
-    return []
-
-
-def _problem(op, path: str, where: str, number: int | None, first: str | None,
-             replaced: tuple[int | None, list[str]], new: list[str]) -> list:
-    """The refusal for one edit's placeholders, if it has any."""
-    from ..errors import Problem
-
-    start, old = replaced
-    hits, at_edge = _findings(old, new)
-    if not hits:
-        return []
-    if where in _INSERTIONS:  # numbered in the inserted text, without the line it follows
-        hits = [(n - 1, line) for n, line in hits]
-    reason = (trailing_placeholder_reason if at_edge else placeholder_reason)(path, hits, where)
-    # an edit's own old lines carry no line numbers of the file: not shown
-    nearby = [] if start is None else [(start + i, line) for i, line in enumerate(old[:6])]
-    return [Problem(reason, file=path, directive=op.source.directive, edit=number,
-                    edit_first_line=first, nearby=nearby,
-                    nearby_label=("the lines it keeps begin" if at_edge
-                                  else "the lines it replaces begin"),
-                    hint=TRAILING_PLACEHOLDER_HINT if at_edge else PLACEHOLDER_HINT)]

@@ -258,7 +258,7 @@ def _ops_writing(old: list[str], new: list[str], file_lines: list[str]):
 
 
 def test_every_operation_refuses_a_note_standing_for_dropped_lines():
-    from git_aiapply.verify.placeholders import op_placeholder_problems
+    from git_aiapply.verify.placeholder_edits import op_placeholder_problems
 
     new = ["def main():", "    logging.basicConfig()", "    # (body as before)"]
     file_lines = MAIN + ["", "main()"]
@@ -269,7 +269,7 @@ def test_every_operation_refuses_a_note_standing_for_dropped_lines():
 
 def test_every_operation_refuses_a_trailing_note_after_a_header():
     from git_aiapply.ops import HashlineEdit, HashlineOp, InsertText, Source
-    from git_aiapply.verify.placeholders import op_placeholder_problems
+    from git_aiapply.verify.placeholder_edits import op_placeholder_problems
 
     note = "    # ... rest of main unchanged ..."
     file_lines = MAIN + ["", "main()"]
