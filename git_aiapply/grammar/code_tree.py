@@ -251,9 +251,16 @@ def _only_covered(raw: bytes, spans: list[tuple[int, int]]) -> bool:
     return not raw[at:text_end].strip()
 
 
+# tree-sitter reads about 5 MB a second: a larger text is left to the text rules, so that
+# an edit of a generated 6 MB module does not pay a second for each reading (the 2,000-hunk
+# benchmark, bench/results.md)
+MAX_PARSE_BYTES = 1 << 20
+
+
 def read(grammar: Grammar | None, lines: list[str]) -> CodeTree | None:
-    """``lines`` parsed by ``grammar``; None when there is none or it cannot be loaded."""
-    if grammar is None:
+    """``lines`` parsed by ``grammar``; None when there is none, it cannot be loaded, or
+    the text is larger than MAX_PARSE_BYTES."""
+    if grammar is None or sum(len(line) + 1 for line in lines) > MAX_PARSE_BYTES:
         return None
     loaded = _loaded(grammar)
     if loaded is None:

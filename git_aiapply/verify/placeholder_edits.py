@@ -67,7 +67,12 @@ def grammar_findings(path: str, old: list[str], new: list[str]
     ``inside``: inside an insertion), judged by the file's grammar; None when no grammar
     reads the file (the caller keeps the text rules)."""
     from ..grammar.code_tree import read_file
+    from ..grammar.languages import grammar_for
 
+    if grammar_for(path, new[0] if new else None) is None:
+        return None
+    if not any(_may_be_a_note(line) for line in new):
+        return [], "replaced"  # nothing the grammar could call a note: nothing parsed
     after = read_file(path, new)
     if after is None:
         return None
@@ -89,6 +94,16 @@ def grammar_findings(path: str, old: list[str], new: list[str]
     before = read_file(path, old)
     old_notes = before.comment_rows() if before is not None else set()
     return _over_dropped(notes, old, new, old_notes, after), "replaced"
+
+
+_NOTE_MARKS = ("#", "//", "/*", "<!--", "=begin")
+
+
+def _may_be_a_note(line: str) -> bool:
+    """Whether ``line`` could be read as a note by some grammar: it holds a comment marker
+    of one of the languages, or is a bare ellipsis (a cheap test that spares the parse of
+    most edits)."""
+    return any(mark in line for mark in _NOTE_MARKS) or line.strip() in _BARE_ELLIPSIS
 
 
 def _not_held(notes: set[int], old: list[str], new: list[str]) -> set[int]:

@@ -11,8 +11,6 @@ time, where a file may be half-written between two calls), ``off``.
 """
 from __future__ import annotations
 
-from difflib import SequenceMatcher
-
 from ..errors import Problem
 from ..text import FileText
 
@@ -48,6 +46,8 @@ def _new_error_on_changed_lines(old: list[str], new: list[str], old_errors: list
     """The first error of ``new`` that starts in a stretch the response changed (or on
     the line right after it) where the original's same stretch had none: a file that was
     broken already is judged on what the response wrote, not on what it kept."""
+    from difflib import SequenceMatcher
+
     matcher = SequenceMatcher(None, old, new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -103,8 +103,11 @@ def plan_problems(final: dict, base: dict, renames=()) -> list[Problem]:
 
 
 def _state_problem(path: str, before, state) -> Problem | None:
+    from ..grammar.code_tree import MAX_PARSE_BYTES
     from ..grammar.languages import grammar_for
 
+    if len(state.data) > MAX_PARSE_BYTES:
+        return None  # read by the text rules only (code_tree.MAX_PARSE_BYTES)
     if grammar_for(path, state.data[:200].split(b"\n", 1)[0]) is None:
         return None  # no grammar: nothing decoded, nothing loaded
     new = _lines(state.data)
