@@ -118,6 +118,8 @@ def _schemas():
                                          description="every problem, for refused")
         error_text: Optional[str] = Field(None, description="the problems as text, ready to "
                                                             "send back to the model")
+        warnings: list[ErrorEntry] = Field(default_factory=list, description=(
+            "applied anyway, worth a look: with syntax_check warn, files that no longer parse"))
         diff: Optional[str] = Field(None, description="the change as a git diff (with diff)")
 
     class UndoOutcome(Open):
@@ -131,7 +133,8 @@ def _schemas():
         error_text: Optional[str] = Field(None, description="why it was refused")
 
     Format = Optional[Literal[tuple(FORMAT_NAMES)]]  # type: ignore[valid-type]
-    return Annotated, Field, Format, ApplyOutcome, UndoOutcome
+    SyntaxMode = Optional[Literal["refuse", "warn", "off"]]
+    return Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome
 
 
 # A tool call's response argument replaced by this marker (and the size) is answered with
@@ -265,7 +268,7 @@ def build_server(session):
 
     server_class, tool_error = sdk()
     server = server_class(SERVER_NAME, instructions=INSTRUCTIONS)
-    Annotated, Field, Format, ApplyOutcome, UndoOutcome = _schemas()
+    Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome = _schemas()
 
     def tool(fn):
         return server.tool(structured_output=True)(_tool_errors(fn, tool_error))
@@ -293,6 +296,10 @@ def build_server(session):
     Verbose = Annotated[bool, Field(False, description=(
         "also return edits: where each edit landed (file, lines) and how it was found "
         "(exact, whitespace, line numbers, three-way...), as -v"))]
+    SyntaxCheck = Annotated[SyntaxMode, Field(None, description=(
+        "a file that parsed before the response and does not after it: refuse, warn (apply "
+        "and report in warnings: for agent loops applying one tool call at a time) or off; "
+        "default: the aiapply.syntaxCheck setting, else refuse"))]
     ThreeWay = Annotated[Optional[bool], Field(None, description=(
         "when an edit does not fit, apply the response at the commit it was written against "
         "(base, an AI-Base line, or the newest recent commit where it fits) and merge the "
@@ -315,6 +322,7 @@ def build_server(session):
             force: Annotated[bool, Field(False, description=(
                 "apply even when the history says this response was already applied"))] = False,
             three_way: ThreeWay = None, diff: Diff = False, verbose: Verbose = False,
+            syntax_check: SyntaxCheck = None,
             no_commit: Annotated[bool, Field(False, description=(
                 "apply to the index and the worktree without committing (no commit hooks), "
                 "as git apply --index; status staged"))] = False,
@@ -329,17 +337,18 @@ def build_server(session):
         return run(response, branch=branch, base=base, format=format, message=message,
                    include_dirty=include_dirty, allow_empty=allow_empty, no_verify=no_verify,
                    force=force, three_way=three_way, diff=diff, verbose=verbose,
-                   no_commit=no_commit, cached=cached)
+                   syntax_check=syntax_check, no_commit=no_commit, cached=cached)
 
     @tool
     def check_response(response: Response, branch: Branch = None, format: FormatParam = None,
                        include_dirty: IncludeDirty = None, three_way: ThreeWay = None,
-                       diff: Diff = False, verbose: Verbose = False) -> ApplyOutcome:
+                       diff: Diff = False, verbose: Verbose = False,
+                       syntax_check: SyntaxCheck = None) -> ApplyOutcome:
         """Check whether a response would apply, writing nothing: status would-apply (with
         the files and, with diff, the resulting diff) or refused with error_text."""
         return run(response, check=True, branch=branch, format=format,
                    include_dirty=include_dirty, three_way=three_way, diff=diff,
-                   verbose=verbose)
+                   verbose=verbose, syntax_check=syntax_check)
 
     @server.tool(structured_output=False)
     @_tool_errors_of(tool_error)

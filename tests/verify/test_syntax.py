@@ -173,3 +173,17 @@ def test_the_library_and_attempts_check_the_same(m_repo):
     assert r.status == "would-apply" and r.warnings[0].file == "m.py"
     r = m_repo.run("--branch", "try", response=BREAK)
     assert r.returncode == 1 and "parsed as Python" in r.err
+
+
+def test_serve_and_mcp_take_the_option_too(m_repo):
+    import subprocess
+    import sys
+
+    req = json.dumps({"response": BREAK, "id": 1, "options": {"check": True,
+                                                                "syntax_check": "warn"}})
+    bad = json.dumps({"response": BREAK, "id": 2, "options": {"check": True}})
+    out = subprocess.run([sys.executable, "-m", "git_aiapply", "serve"], input=req + "\n" + bad + "\n",
+                         cwd=m_repo.root, env=m_repo.env, capture_output=True, text=True)
+    first, second = [json.loads(line) for line in out.stdout.splitlines()]
+    assert first["status"] == "would-apply" and first["warnings"][0]["file"] == "m.py"
+    assert second["status"] == "refused" and "parsed as Python" in second["error_text"]
