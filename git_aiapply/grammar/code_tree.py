@@ -268,6 +268,39 @@ def read(grammar: Grammar | None, lines: list[str]) -> CodeTree | None:
     return CodeTree(grammar, list(lines), loaded)
 
 
+# Languages whose statements are read only inside a function: an edit's lines (a
+# fragment) are also read wrapped in one, so that their strings are seen.
+_BODY_WRAPPERS = {
+    "Go": (["package p", "func _() {"], ["}"]),
+    "Rust": (["fn _() {"], ["}"]),
+    "Java": (["class _W {", "void _w() {"], ["}", "}"]),
+    "C#": (["class _W {", "void _w() {"], ["}", "}"]),
+    "C": (["void _w(void) {"], ["}"]),
+    "C++": (["void _w() {"], ["}"]),
+}
+
+
+def fragment_string_rows(path: str, lines: list[str]) -> set[int]:
+    """The rows of ``lines``, a fragment of a file at ``path`` (an edit's text), that begin
+    inside a string literal: read as they are, and for a language whose statements live
+    only in functions, also read inside one."""
+    from .languages import grammar_for
+
+    grammar = grammar_for(path, lines[0] if lines else None)
+    tree = read(grammar, lines)
+    if tree is None:
+        return set()
+    rows = tree.string_rows()
+    wrapper = _BODY_WRAPPERS.get(grammar.name)
+    if wrapper is not None:
+        before, after = wrapper
+        wrapped = read(grammar, before + list(lines) + after)
+        if wrapped is not None:
+            rows |= {r - len(before) for r in wrapped.string_rows()
+                     if len(before) <= r < len(before) + len(lines)}
+    return rows
+
+
 def read_file(path: str, lines: list[str]) -> CodeTree | None:
     """The file at ``path`` (a repository path) with these lines, read by its grammar."""
     from .languages import grammar_for

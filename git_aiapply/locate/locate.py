@@ -300,9 +300,12 @@ def _loose_corrected(p: Placement, shapes, lines: Sequence[str], path: str = "")
         return [(a, b, [t if t.strip() else "" for t in texts]) for a, b, texts in shapes]
     old = p.hunk.old
     matched = lines[p.start:p.end]
-    added = [t for _a, _b, texts in shapes for t in texts if t.strip()]
+    every_added = [t for _a, _b, texts in shapes for t in texts]
+    # a string's lines are text: they neither take the mapping nor decide it
+    inside = _added_in_strings(p.hunk, path) if path else set()
+    added = [t for k, t in enumerate(every_added) if t.strip() and k not in inside]
     p.indent = _indent_mapping(p, matched, added, lines)
-    indents = _indents(p, shapes, path)
+    indents = iter([None if k in inside else p.indent for k in range(len(every_added))])
     if p.tier < 3:
         return [(a, b, [correct_added(t, next(indents), None) for t in texts])
                 for a, b, texts in shapes]
@@ -313,27 +316,16 @@ def _loose_corrected(p: Placement, shapes, lines: Sequence[str], path: str = "")
             for (a, b, texts), sources in zip(shapes, copy_sources(old, shapes))]
 
 
-def _indents(p: Placement, shapes, path: str):
-    """The indentation mapping for each added line in order: none for a line that begins
-    inside a string literal of the edit's new side, as the file's grammar reads it (a
-    multi-line string, a heredoc, a raw string: its leading whitespace is the string's)."""
-    count = sum(len(texts) for _a, _b, texts in shapes)
-    inside = _added_in_strings(p.hunk, path) if p.indent is not None and path else set()
-    return iter([None if k in inside else p.indent for k in range(count)])
-
-
 def _added_in_strings(h: Hunk, path: str) -> set[int]:
     """The ordinals of ``h``'s added lines that begin inside a string literal of its new
-    side (context and added lines, as the model wrote them)."""
-    from ..grammar.code_tree import read_file
+    side (context and added lines, as the model wrote them, read by the file's grammar: a
+    multi-line string, a heredoc, a raw string, whose leading whitespace is the string's)."""
+    from ..grammar.code_tree import fragment_string_rows
 
     new_side = [(tag, t) for tag, t in h.lines if tag != REMOVE]
     if not any('"' in t or "'" in t or "`" in t or "<<" in t for _tag, t in new_side):
         return set()  # no string can open: nothing to parse
-    tree = read_file(path, [t for _tag, t in new_side])
-    if tree is None:
-        return set()
-    rows = tree.string_rows()
+    rows = fragment_string_rows(path, [t for _tag, t in new_side])
     added = [row for row, (tag, _t) in enumerate(new_side) if tag != CONTEXT]
     return {k for k, row in enumerate(added) if row in rows}
 

@@ -3,7 +3,9 @@ never moves them (locate._indents, BEHAVIOR.md §3), in every language with such
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from git_aiapply.grammar.code_tree import fragment_string_rows
 from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
 from git_aiapply.text import FileText
@@ -32,10 +34,19 @@ CASES = [
      [(" ", "if true; then"), (" ", "  x=1"), ("+", "  cat <<EOF"), ("+", "text"), ("+", "EOF"),
       ("+", "  y=2")],
      ["text", "EOF"], "    y=2"),
+    # statements these grammars read only inside a function: read wrapped in one too
+    ("m.go", "package m\n\nfunc f() {\n\tif true {\n\t\tx := 1\n\t}\n}\n",
+     [(" ", "if true {"), (" ", "\tx := 1"), ("+", "\ts := `a"), ("+", "  b`"), ("+", "\tuse(s)")],
+     ["  b`"], "\t\tuse(s)"),
+    ("m.rs", "mod m {\n    fn f() {\n        let x = 1;\n    }\n}\n",
+     [(" ", "fn f() {"), (" ", "    let x = 1;"), ("+", '    let s = r#"a'), ("+", '  b"#;'),
+      ("+", "    use_it(s);")],
+     ['  b"#;'], "        use_it(s);"),
+    ("M.java", "class M {\n    void f() {\n        int x = 1;\n    }\n}\n",
+     [(" ", "void f() {"), (" ", "    int x = 1;"), ("+", '    String s = """'), ("+", "  text"),
+      ("+", '  """;'), ("+", "    use(s);")],
+     ["  text", '  """;'], "        use(s);"),
 ]
-# Go, Rust, Java, C#: an edit's lines are statements, which these grammars read only
-# inside a function; the edit's text alone shows them no string, and a string line the
-# mapping cannot place is refused, never moved silently.
 
 
 @pytest.mark.parametrize("path, before, spec, verbatim, shifted", CASES,
@@ -52,3 +63,31 @@ def test_a_file_with_no_grammar_keeps_the_mapping_for_every_line():
     spec = [(" ", "b"), ("+", 's = """'), ("+", "text"), ("+", '"""')]
     assert run("m.txt", "a\n    b\n", spec)[2:5] == ['    s = """', "    text", '    """']
     assert run("m.py", "a\n    b\n", spec)[2:5] == ['    s = """', "text", '"""']
+
+
+@pytest.mark.parametrize("path, lines, rows", [
+    ("a.go", ["x := 1", "s := `a", "  b`"], {2}),
+    ("a.rs", ['let s = "a', '  b";'], {1}),
+    ("a.py", ['s = """', "  a", '"""'], {1, 2}),
+    ("a.txt", ['s = """', "  a"], set()),
+])
+def test_fragment_string_rows(path, lines, rows):
+    assert fragment_string_rows(path, lines) == rows
+
+
+_TEXT = st.lists(st.from_regex(r"[ ]{0,6}[a-z][a-z ]{0,10}", fullmatch=True), min_size=1,
+                 max_size=4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(inner=_TEXT, file_depth=st.integers(1, 3), edit_depth=st.integers(0, 2))
+def test_a_string_literals_lines_are_never_moved_by_the_mapping(inner, file_depth, edit_depth):
+    # the file nests the function file_depth levels; the edit writes it edit_depth levels
+    pad, epad = "    " * file_depth, "    " * edit_depth
+    before = f"{pad}def f(self):\n{pad}    x = 1\n{pad}    return x\n"
+    spec = ([(" ", f"{epad}def f(self):"), (" ", f"{epad}    x = 1"), ("+", f'{epad}    s = """')]
+            + [("+", t) for t in inner] + [("+", '"""'), ("+", f"{epad}    y = 2")])
+    out = run("m.py", before, spec)
+    at = out.index(f'{pad}    s = """')
+    assert out[at + 1:at + 1 + len(inner)] == inner and out[at + 1 + len(inner)] == '"""'
+    assert f"{pad}    y = 2" in out
