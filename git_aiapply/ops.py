@@ -91,6 +91,9 @@ class NewFile:
     replace: bool = True
     mode: int | None = None  # None: 0o100644 for a new file, the old mode when replacing
     says_new: bool = True  # False: the response does not say the file is new (--format whole)
+    # a snippet of the tracked file (an edit_file call's code_edit): merged into it by its
+    # anchors and placeholders (plan/lazy_merge.py), never written as the whole file
+    lazy: bool = False
 
 
 @record

@@ -102,3 +102,25 @@ def fragment_refusal(path: str, frag: Fragment) -> tuple[str, str]:
             f"to change those lines, send an edit of them (a SEARCH/REPLACE block or a diff "
             f"with lines {frag.first}-{frag.last} as context); to replace the file, send the "
             "whole file, every line it keeps included")
+
+
+def written_elsewhere(ops, path: str) -> set[str]:
+    """The lines (stripped) that ``ops`` write to paths other than ``path``."""
+    from ..ops import AppendFile, EditFile, HashlineEdit, InsertText, NewFile, ReplaceText
+
+    out: set[str] = set()
+    for op in ops:
+        if getattr(op, "path", path) == path:
+            continue
+        if isinstance(op, (NewFile, AppendFile, InsertText)):
+            texts = op.text.splitlines()
+        elif isinstance(op, ReplaceText):
+            texts = op.new.splitlines()
+        elif isinstance(op, EditFile):
+            texts = [t for h in op.hunks for t in h.new]
+        elif isinstance(op, HashlineEdit):
+            texts = [t for o in op.ops for t in o.text_lines]
+        else:
+            continue
+        out.update(t.strip() for t in texts)
+    return out

@@ -361,36 +361,17 @@ class _Planner(MoveChecks):
         would replace (fragments.py): only lines N-M of it, written as the whole."""
         if not self.base.entry(path) or is_binary(old.data):
             return False
-        from .fragments import fragment_of, fragment_refusal
+        from .fragments import fragment_of, fragment_refusal, written_elsewhere
 
         lines, new = FileText.from_bytes(old.data).lines, op.text.splitlines()
         frag = fragment_of(lines, new)
         if frag is not None:  # lines it leaves out may be moved to another file
-            frag = fragment_of(lines, new, self.written_elsewhere(path))
+            frag = fragment_of(lines, new, written_elsewhere(self.ops, path))
         if frag is None:
             return False
         reason, hint = fragment_refusal(path, frag)
         self.fail(op.source, path, reason, hint=hint)
         return True
-
-    def written_elsewhere(self, path: str) -> set[str]:
-        """The lines (stripped) the response writes to paths other than ``path``."""
-        out: set[str] = set()
-        for op in self.ops:
-            if getattr(op, "path", path) == path:
-                continue
-            if isinstance(op, (NewFile, AppendFile, InsertText)):
-                texts = op.text.splitlines()
-            elif isinstance(op, ReplaceText):
-                texts = op.new.splitlines()
-            elif isinstance(op, EditFile):
-                texts = [t for h in op.hunks for t in h.new]
-            elif isinstance(op, HashlineEdit):
-                texts = [t for o in op.ops for t in o.text_lines]
-            else:
-                continue
-            out.update(t.strip() for t in texts)
-        return out
 
     # -- operations ----------------------------------------------------------------
     def run(self, op: Operation) -> None:
@@ -426,6 +407,13 @@ class _Planner(MoveChecks):
         if refusal is not None:
             reason, hint = refusal
             return self.fail(op.source, path, reason, hint=hint)
+        if old is not None and old.data and not is_binary(old.data):
+            from .lazy_merge import lazily_merged
+
+            try:  # a snippet with placeholders, or a fragment: merged into the file
+                op = lazily_merged(op, path, old.data, self.ops)
+            except ApplyError as e:
+                return self.problems.extend(e.problems)
         if old is not None and old.data and (self.placeholders(op, path, old)
                                              or self.fragment(op, path, old)):
             return

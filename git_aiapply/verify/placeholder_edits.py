@@ -77,14 +77,7 @@ def grammar_findings(path: str, old: list[str], new: list[str]
     if after is None:
         return None
 
-    strings = after.string_rows()
-    notes = after.comment_rows() | {j for j, line in enumerate(new)
-                                    if line.strip() in _BARE_ELLIPSIS and j not in strings}
-    # a line the grammar cannot read that is written as another language's comment (`//
-    # unchanged` in Python): a note, not code
-    notes |= {j for j in after.error_rows() if j < len(new) and j not in strings
-              and comment_words(new[j]) is not None}
-    notes = {j for j in notes if not _stub_body(path, new, j)}
+    notes = {j for j in _note_rows(after, new) if not _stub_body(path, new, j)}
     notes = _not_held(notes, old, new)
     if not notes:
         return [], "replaced"
@@ -94,6 +87,37 @@ def grammar_findings(path: str, old: list[str], new: list[str]
     before = read_file(path, old)
     old_notes = before.comment_rows() if before is not None else set()
     return _over_dropped(notes, old, new, old_notes, after), "replaced"
+
+
+def _note_rows(after, new: list[str]) -> set[int]:
+    """The rows of ``new`` that are notes as its grammar reads it (module docstring)."""
+    strings = after.string_rows()
+    notes = after.comment_rows() | {j for j, line in enumerate(new)
+                                    if line.strip() in _BARE_ELLIPSIS and j not in strings}
+    # a line the grammar cannot read that is written as another language's comment (`//
+    # unchanged` in Python): a note, not code
+    notes |= {j for j in after.error_rows() if j < len(new) and j not in strings
+              and comment_words(new[j]) is not None}
+    # a placeholder comment wrapped in code's brackets (JSX's `{/* ... */}`)
+    notes |= {j for j in after.rows_with_comments() - strings
+              if j < len(new) and new[j].lstrip().startswith(("{/*", "{{/*"))
+              and is_placeholder(new[j])}
+    return notes
+
+
+def snippet_placeholders(path: str, file_lines: list[str], snippet: list[str]) -> set[int]:
+    """The placeholders of a lazy snippet of ``path`` (0-based indexes in ``snippet``):
+    its notes worded as standing for code, that the file does not hold (its own notes are
+    anchors); by the grammar where the file has one, else by the text rules."""
+    from ..grammar.code_tree import read_file
+
+    tree = read_file(path, snippet) if any(_may_be_a_note(line) for line in snippet) else None
+    if tree is not None:
+        notes = {j for j in _note_rows(tree, snippet) if not _stub_body(path, snippet, j)}
+    else:
+        notes = {j for j, line in enumerate(snippet) if is_placeholder(line)}
+    held = {line.strip() for line in file_lines}
+    return {j for j in notes if snippet[j].strip() not in held and stand_in(snippet[j])}
 
 
 _NOTE_MARKS = ("#", "//", "/*", "<!--", "=begin")

@@ -143,18 +143,29 @@ def _planned(ops):
     return make_plan(ops, DictBase(FILES), lambda p: normalize_path(p, worktree="/w"))
 
 
+# a fragment whose first and last lines bound one block of the file is merged as that block
+# (plan/lazy_merge.py, BEHAVIOR.md §5), never written as the whole file
+MERGED = ("\n".join(BIG).replace("return total - 50", "return total - 5000", 1) + "\n").encode()
+
+
 @pytest.mark.parametrize("kind", list(WRITES))
-def test_a_fragment_over_a_tracked_file_is_refused(kind):
+def test_a_fragment_over_a_tracked_file_is_merged_as_its_block(kind):
     ops = parse_response("Fix it.\n\n" + WRITES[kind], only="whole" if kind == "whole" else None).ops
-    text = _refusal(lambda: _planned(ops))
-    assert "big.py" in text and "lines 301-350 of the file's 840 lines" in text
+    assert _planned(ops).final["big.py"].data == MERGED
 
 
 @pytest.mark.parametrize("kind", list(CALLS))
-def test_a_fragment_written_by_a_tool_call_is_refused(kind):
+def test_a_fragment_written_by_a_tool_call_is_merged_as_its_block(kind):
     ops = call_ops(CALLS[kind])
-    text = _refusal(lambda: _planned(ops))
-    assert "big.py" in text and "lines 301-350 of the file's 840 lines" in text
+    assert _planned(ops).final["big.py"].data == MERGED
+
+
+def test_a_fragment_that_bounds_no_single_block_is_refused():
+    twice = {"big.py": (0o100644, ("\n".join(BIG + BIG) + "\n").encode())}
+    ops = parse_response("Fix it.\n\n" + WRITES["file-changes"]).ops
+    text = _refusal(lambda: make_plan(ops, DictBase(twice),
+                                      lambda p: normalize_path(p, worktree="/w")))
+    assert "big.py" in text and "cannot be merged into the file exactly" in text
 
 
 def test_the_whole_file_rewritten_applies():

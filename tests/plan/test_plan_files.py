@@ -85,8 +85,10 @@ def test_a_placeholder_over_a_tracked_file_names_the_line_and_asks_for_the_full_
     with pytest.raises(ApplyError) as e:
         plan(fc('<FILE_NEW file_path="m.py">\nimport sys\n\n// ... rest of the file unchanged\n</FILE_NEW>'), files)
     text = e.value.problems[0].render()
+    # a lazy snippet with nothing to anchor it: the merge names the placeholder
     assert "rest of the file unchanged" in text and "line 3" in text
-    assert "complete new text" in text
+    assert "no line of the snippet is found exactly once" in text
+    assert "every line written out" in text
 
 
 # -- path identity (§6) ----------------------------------------------------------------
