@@ -120,8 +120,36 @@ def looks_like_edit(args: object) -> str | None:
         return _input_looks_like_edit(args)
     if not isinstance(args, dict):
         return None
-    return (_names_file_and_content(args) or _carries_patch(args)
+    return (_names_file_and_content(args) or _moves_a_file(args) or _carries_patch(args)
             or _nested_input_looks_like_edit(args))
+
+
+# Argument pairs that move or copy a file (an MCP filesystem server's move_file, Zed's
+# move_path...): a tree change the model believes it made, never dropped silently
+_MOVE_KEYS = (("source", "destination"), ("src", "dst"), ("from", "to"),
+              ("old_path", "new_path"), ("oldPath", "newPath"), ("source_path",
+              "destination_path"), ("sourcePath", "destinationPath"), ("from_path", "to_path"))
+
+
+# Tools that delete a file by its path alone (Cursor's delete_file, an MCP filesystem
+# server's), by their name without the harness's prefix (mcp__server__, developer__)
+_REMOVING_TOOLS = frozenset({"delete_file", "remove_file", "delete_path", "remove_path",
+                             "deletefile", "removefile", "unlink"})
+
+
+def _removes_a_file(call: ToolCall, args: object) -> str | None:
+    base = call.name.rsplit("__", 1)[-1].rsplit(".", 1)[-1].lower()
+    if base not in _REMOVING_TOOLS or not isinstance(args, dict):
+        return None
+    path = next((args[k] for k in _PATH_KEYS if isinstance(args.get(k), str)), None)
+    return f"it deletes a file ({path!r})" if path else None
+
+
+def _moves_a_file(args: dict) -> str | None:
+    for a, b in _MOVE_KEYS:
+        if isinstance(args.get(a), str) and isinstance(args.get(b), str) and args[a].strip():
+            return f"its arguments move or copy a file ({args[a]!r} to {args[b]!r})"
+    return None
 
 
 def _input_looks_like_edit(text: str) -> str | None:
@@ -178,7 +206,7 @@ def call_ops(call: ToolCall) -> list[Operation]:
     patch = _shell_patch(call, args)
     if patch is not None:
         return _apply_patch_text(call, patch)
-    why = looks_like_edit(args)
+    why = looks_like_edit(args) or _removes_a_file(call, args)
     if why:
         raise ApplyError(Problem(
             f"{call.words()}: {why}, but {call.name!r} is not a tool ai-apply knows, so this "

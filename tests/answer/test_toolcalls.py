@@ -571,3 +571,20 @@ def test_a_shell_apply_patch_followed_by_another_command_is_not_read_as_the_patc
     assert _heredoc_patch(patch) == patch
     assert _heredoc_patch(patch + "\n") == patch + "\n"
     assert _heredoc_patch(patch + "sed -i s/bye/ciao/ a.txt\n") is None
+
+
+@pytest.mark.parametrize("name, args", [
+    ("mcp__filesystem__move_file", {"source": "a.py", "destination": "b.py"}),
+    ("move_path", {"source_path": "a.py", "destination_path": "b.py"}),
+    ("rename", {"old_path": "a.py", "new_path": "b.py"}),
+    ("delete_file", {"target_file": "a.py"}),
+    ("mcp__fs__delete_file", {"path": "a.py"}),
+])
+def test_an_unknown_tool_that_moves_or_deletes_a_file_refuses_the_response(name, args):
+    # nothing dropped silently: the model believes the file moved (BEHAVIOR.md §1)
+    from git_aiapply.answer.toolcalls import ToolCall, call_ops
+    from git_aiapply.errors import ApplyError
+
+    with pytest.raises(ApplyError) as e:
+        call_ops(ToolCall(1, "tool_use", name, args))
+    assert name in str(e.value) and "a.py" in str(e.value)
