@@ -41,7 +41,7 @@ from ..text import normalize_newlines
 from .tool_results import (APPLIED, CALL_ITEMS, NO_RESULTS, REJECTED, Outcomes,
     call_outcomes, drop_announcement)
 from .response_json import (entries, is_conversation, is_stream, joined_stream, load_json,
-    unwrap_entry)
+    unwrap_entry, is_transcript_entry)
 
 # Above this many bytes a response is refused (aiapply.maxResponseBytes / --max-bytes):
 # no model answer is that long, and everything after reading is linear but not free.
@@ -535,8 +535,10 @@ def _assistant_message(item: dict, answer: Answer, outcomes: Outcomes) -> None:
 def _conversation(items: list, answer: Answer) -> None:
     """Every assistant turn of a conversation, in order: messages (chat, Anthropic),
     Responses items, or whole saved API responses."""
+    saved = any(is_transcript_entry(i) for i in items)
     items = entries(items)
     outcomes = call_outcomes(items)  # what each call's result says, matched in its turn
+    last_cut = 0  # where the last assistant entry's cut-off signals start
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             continue
@@ -548,9 +550,16 @@ def _conversation(items: list, answer: Answer) -> None:
         if "choices" in item or isinstance(item.get("output"), list):
             _saved_response(item, answer, outcomes)
         elif role == "assistant" and kind in (None, "message"):
+            last_cut = len(answer.cut_off)
             _assistant_message(item, answer, outcomes)
         elif role is None and kind in _CALL_ITEMS:
             _items([item], answer, outcomes)
         else:
             answer.segment = len(answer.pieces)  # another's turn: what follows is new
         # user, system, developer and tool turns, *_output items: not the assistant's
+    if saved:
+        # a saved agent session (a Claude Code transcript writes stop_reason null on
+        # nearly every streamed entry): null says nothing, the last assistant entry's
+        # stop decides (BEHAVIOR.md §1)
+        answer.open_turn = None
+        del answer.cut_off[:last_cut]

@@ -79,6 +79,12 @@ _ROLLOUT_RECORDS = ("session_meta", "event_msg", "turn_context", "compacted")
 _TRANSCRIPT_TYPES = ("user", "assistant", "system")
 
 
+def is_transcript_entry(item) -> bool:
+    """A Claude Code transcript (or stream-json) entry: {"type": ROLE, "message": {...}}."""
+    return (isinstance(item, dict) and item.get("type") in _TRANSCRIPT_TYPES
+            and isinstance(item.get("message"), dict) and "role" not in item)
+
+
 def unwrap_entry(item):
     """The message or response an entry of a saved session wraps (Claude Code's
     ``message``, a Codex rollout's ``response_item`` ``payload``, an OpenAI Batch output

@@ -65,3 +65,37 @@ def test_only_the_last_turn_of_a_conversation_can_be_a_mid_stream_snapshot():
     assert "First part." in done.text and "Second part." in done.text
     with pytest.raises(ApplyError, match="stop_reason null"):
         read_response(json.dumps(earlier[:2]).encode())
+
+
+# a saved agent session: Claude Code's transcript wraps each streamed entry as
+# {"type": ROLE, "message": ...} and writes stop_reason null on nearly every one
+def _entry(role: str, message: dict) -> dict:
+    return {"type": role, "message": message, "uuid": "u", "sessionId": "s"}
+
+
+def _session(last_stop) -> list:
+    return [
+        _entry("user", {"role": "user", "content": "go"}),
+        _entry("assistant", dict(ANTHROPIC, stop_reason=None, content=[EDIT])),
+        _entry("user", {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t", "content": "File created"}]}),
+        _entry("assistant", dict(ANTHROPIC, stop_reason=last_stop)),
+    ]
+
+
+@pytest.mark.parametrize("last_stop", [None, "end_turn", "tool_use"])
+def test_a_saved_session_is_not_cut_off_by_its_null_stops(last_stop):
+    answer = read(_session(last_stop))
+    assert answer.text.endswith("Done.") and len(answer.tool_calls) == 1
+
+
+def test_a_saved_session_whose_last_entry_hit_the_token_limit_is_cut_off():
+    with pytest.raises(ApplyError) as e:
+        read(_session("max_tokens"))
+    assert e.value.kind == "truncated" and "max_tokens" in str(e.value)
+
+
+def test_a_saved_session_as_json_lines_applies(tmp_path):
+    raw = "\n".join(json.dumps(e) for e in _session(None)).encode()
+    answer = read_response(raw, "session.jsonl")
+    assert len(answer.tool_calls) == 1
