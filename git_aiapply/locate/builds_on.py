@@ -24,6 +24,7 @@ whose blocks quote nothing another block adds (the 2,000-section benchmark) skip
 from __future__ import annotations
 
 from ..errors import ApplyError, Problem
+from .matching import norm_line
 from ..ops import ADD, REMOVE
 from ..record import replace
 from ..text import FileText
@@ -71,39 +72,60 @@ def _quoting_earlier(groups: list[list]) -> set[int]:
     group adds agrees.  Added lines are indexed with their neighbours, so a common one
     (a blank) is compared only with hunks whose lines around it agree: the answers of
     thousands of blocks never try every pair."""
-    from .matching import norm_line
+    maybe = _quoting_an_added_line(groups)
+    if not maybe:
+        return maybe
+    sides = _NewSides()
+    out: set[int] = set()
+    for hunks in groups:
+        for h in hunks:
+            if id(h) in maybe and sides.align(h):
+                out.add(id(h))
+        for h in hunks:
+            sides.add(h)
+    return out
 
-    def norm(line: str) -> str:  # the fold maps only characters outside ASCII
-        return line.strip() if line.isascii() else norm_line(3, line)
 
-    # first the cheap question, which most answers end on: does a later hunk quote a
-    # line an earlier group adds at all?
+def _norm(line: str) -> str:
+    """A line on the loosest tier (``matching.norm_line``); the fold maps only characters
+    outside ASCII."""
+    return line.strip() if line.isascii() else norm_line(3, line)
+
+
+def _quoting_an_added_line(groups: list[list]) -> set[int]:
+    """The cheap question most answers end on: the ids of the hunks with an old line that
+    an earlier group adds (``_norm``)."""
     added: set[str] = set()
     maybe: set[int] = set()
     for k, hunks in enumerate(groups):
         if k and added:
-            maybe.update(id(h) for h in hunks if any(norm(l) in added for l in h.old))
-        added.update(norm(t) for h in hunks for tag, t in h.lines if tag == ADD)
-    if not maybe:
-        return maybe
-    added = set()
-    at: dict[str, dict] = {}  # added line -> its left neighbour -> its right one -> places
-    out: set[int] = set()
-    for hunks in groups:
-        for h in hunks:
-            if id(h) in maybe:
-                old = [norm(l) for l in h.old]
-                if any(_aligned(old, i, at, added) for i, v in enumerate(old) if v in added):
-                    out.add(id(h))
-        for h in hunks:
-            new = [(norm(t), tag == ADD) for tag, t in h.lines if tag != REMOVE]
-            for p, (v, is_added) in enumerate(new):
-                if is_added:
-                    added.add(v)
-                    left = new[p - 1][0] if p else _EDGE
-                    right = new[p + 1][0] if p + 1 < len(new) else _EDGE
-                    at.setdefault(v, {}).setdefault(left, {}).setdefault(right, []).append((new, p))
-    return out
+            maybe.update(id(h) for h in hunks if any(_norm(l) in added for l in h.old))
+        added.update(_norm(t) for h in hunks for tag, t in h.lines if tag == ADD)
+    return maybe
+
+
+class _NewSides:
+    """The earlier hunks' new sides (context and added lines, ``_norm``), each added line
+    indexed with its neighbours: added line -> its left neighbour -> its right one ->
+    (new side, position)."""
+
+    def __init__(self):
+        self.added: set[str] = set()
+        self.at: dict[str, dict] = {}
+
+    def add(self, h) -> None:
+        new = [(_norm(t), tag == ADD) for tag, t in h.lines if tag != REMOVE]
+        for p, (v, is_added) in enumerate(new):
+            if is_added:
+                self.added.add(v)
+                left = new[p - 1][0] if p else _EDGE
+                right = new[p + 1][0] if p + 1 < len(new) else _EDGE
+                self.at.setdefault(v, {}).setdefault(left, {}).setdefault(right, []).append((new, p))
+
+    def align(self, h) -> bool:
+        old = [_norm(l) for l in h.old]
+        return any(_aligned(old, i, self.at, self.added)
+                   for i, v in enumerate(old) if v in self.added)
 
 
 def _aligned(old: list[str], i: int, at: dict, added: set[str]) -> bool:
