@@ -7,7 +7,8 @@ tiers, anchors, the indentation and style an edit takes on), as pure functions o
 - ``anchors``: apply-patch ``@@`` anchors; ``add_only``: add-only edits with no context;
 - ``code_style``: the file's conventions added lines take on;
 - ``divider_readings``: SEARCH/REPLACE blocks whose divider is ambiguous;
-  ``builds_on``: a later edit that searches for what an earlier one wrote;
+  ``builds_on``: a later edit that searches for what an earlier one wrote (applied in
+  turn, or refused as ambiguous when the file holds the same lines unchanged elsewhere);
 - ``hashline``: ``LINE#ID`` edits; ``text_edits``: ``str_replace`` / ``insert`` on a text;
 - ``edit_report``: where each edit landed, for ``-v`` and ``--json``.
 

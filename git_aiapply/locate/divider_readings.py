@@ -75,7 +75,7 @@ def _builds_on_earlier(ft: FileText, hunks: list[Hunk], path: str, directive: st
         return apply_hunks(text, choose_readings(text.lines, group, path=path, directive=directive),
                            path=path, directive=directive)
 
-    return builds_on_earlier(ft, [[h] for h in hunks], one)
+    return builds_on_earlier(ft, [[h] for h in hunks], one, path=path, directive=directive)
 
 
 def choose_readings(lines: Sequence[str], hunks: list[Hunk], *, path: str,

@@ -132,11 +132,12 @@ def image(start: int, length: int, changes: list) -> int | None:
     return start
 
 
-def stated_places(lines: Sequence[str], hunks: list[Hunk], index: LineIndex | None = None
-                  ) -> dict[int, int]:
+def stated_places(lines: Sequence[str], hunks: list[Hunk], index: LineIndex | None = None,
+                  off: dict[int, int] | None = None) -> dict[int, int]:
     """The 0-based start of the fit that each hunk's stated line names in ``lines``, by
     hunk index, for the hunks whose line is evidence there (``placer.line_evidence``):
-    a unified-diff hunk's line numbers, judged on the content it is applied to."""
+    a unified-diff hunk's line numbers, judged on the content it is applied to.  ``off``:
+    filled with how far off the stated line each named fit lies."""
     numbered = [h.line_hint is not None and bool(h.old) and not h.anchors for h in hunks]
     if not any(numbered):
         return {}
@@ -146,7 +147,20 @@ def stated_places(lines: Sequence[str], hunks: list[Hunk], index: LineIndex | No
     for i, (h, n) in enumerate(zip(hunks, numbered)):
         tier, fits = index.first_fits(h.old) if n else (0, [])
         candidates.append([Placement(h, i, s, len(h.old), tier) for s in fits])
-    return {i: p.start for i, p in line_evidence(hunks, candidates).items()}
+    return {i: p.start for i, p in line_evidence(hunks, candidates, off).items()}
+
+
+def own_places(h: Hunk, lines: Sequence[str], index: LineIndex | None = None) -> list[int]:
+    """The 0-based starts where ``h`` goes in ``lines`` located alone, by its own marks
+    (apply-patch ``@@`` anchors, looked for from the top; an end-of-file mark): the place
+    the rules give it without the rest of the answer; none when it does not fit."""
+    if index is None:
+        index = LineIndex(lines, list(h.old))
+    try:
+        return [p.start for p in _candidates(h, 0, h.old, lines, index, 0,
+                                             partial(_problem, "", None))]
+    except EditProblem:
+        return []
 
 
 def _problem(path: str, directive: str | None, h: Hunk, reason: str, **kw) -> Problem:

@@ -32,12 +32,14 @@ def same_edit(h: Hunk) -> tuple:
 NEAR_LINES = 20
 
 
-def line_evidence(hunks: list[Hunk], candidates: list[list[Placement]]) -> dict[int, Placement]:
+def line_evidence(hunks: list[Hunk], candidates: list[list[Placement]],
+                  off: dict[int, int] | None = None) -> dict[int, Placement]:
     """The fit each hunk's stated line names, by hunk index, where the line is evidence:
     the fit nearest to the stated line shifted by the offset at which the directive's
     earlier hunks were found (as `git apply` and GNU patch place hunks), when it lies
     within NEAR_LINES or is at most half as far as any other fit (`git apply` searches
-    outward from the line); equally near fits, or numbers near no fit, say nothing."""
+    outward from the line); equally near fits, or numbers near no fit, say nothing.
+    ``off``: filled with how far each named fit lies from that shifted line."""
     offsets: dict[int, int] = {}
     chosen: dict[int, Placement] = {}
     for i, h in enumerate(hunks):
@@ -53,7 +55,21 @@ def line_evidence(hunks: list[Hunk], candidates: list[list[Placement]]) -> dict[
         best = next(c for c in cands if abs(c.start - target) == dist[0])
         offsets[h.section] = best.start - stated
         chosen[i] = best
+        if off is not None:
+            off[i] = dist[0]
     return chosen
+
+
+def clearly_nearer(a: int, b: int) -> int | None:
+    """Which of two places a stated line names, by how far off it is from each (two
+    countings of one line: the original's, or the earlier edits' result): 0 or 1 for the
+    one at most half as far off as the other (``line_evidence``'s rule), None when
+    neither is."""
+    if a < b and 2 * a <= b:
+        return 0
+    if b < a and 2 * b <= a:
+        return 1
+    return None
 
 
 def narrow_by_line_numbers(hunks: list[Hunk], candidates: list[list[Placement]]) -> set[int]:

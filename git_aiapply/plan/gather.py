@@ -121,7 +121,8 @@ def _builds_on_earlier(ft: FileText, op: EditFile, path: str) -> bool:
 
     groups = _sections(op.hunks)
     return len(groups) > 1 and builds_on_earlier(
-        ft, groups, lambda text, hunks: _apply_edit(text, hunks, op, path))
+        ft, groups, lambda text, hunks: _apply_edit(text, hunks, op, path), path=path,
+        directive=op.source.directive)
 
 
 def _apply_edit(ft: FileText, hunks: list, op: EditFile, path: str) -> tuple[FileText, int, int]:
@@ -182,18 +183,22 @@ class _StatedLines:
     stated line may count lines of the original content or of the earlier directives'
     result: where it names a fit of the original (``locate.stated_places``), that fit is
     followed through the earlier directives' changes (``locate.image``).  Changed by them
-    (a revised version of an edit they made, red-team F3), or its image not the fit the
-    line names on the current content (the two countings name two places): ApplyError,
-    and the refusal is the one of locating them together.  Otherwise the hunk goes to
-    that image, never to another copy of its old lines; and a copy of an earlier edit
-    that names another place is no copy."""
+    (a revised version of an edit they made, red-team F3): ApplyError, and the refusal
+    is the one of locating them together.  Its image not the fit the line names on the
+    current content (the two countings name two places): the counting whose place lies
+    at most half as far off the line says (``placer.clearly_nearer``: a second diff
+    numbered on the first one's result, issue 30), else ApplyError.  Otherwise the hunk
+    goes to that image, never to another copy of its old lines; and a copy of an earlier
+    edit that names another place is no copy."""
 
     def __init__(self, earlier: _Restatements, hunks: list):
         from ..locate.locate import stated_places
 
-        was = stated_places(earlier.original.lines, hunks, earlier.index)
+        off: dict[int, int] = {}
+        was = stated_places(earlier.original.lines, hunks, earlier.index, off)
         self.index = earlier.index  # of the original
         self.was = {id(hunks[i]): start for i, start in was.items()}
+        self.off = {id(hunks[i]): off[i] for i in was}  # how far off the line each lies
         self.made: dict[tuple, set] = {}  # same_edit -> the places its copies' lines named
         self.changes: list = []  # the runs each application in turn changed, in order
 
@@ -236,10 +241,12 @@ class _StatedLines:
         as its line (ApplyError when there is none, or the current content's line evidence
         names another place)."""
         from ..locate.locate import image, stated_places
+        from ..locate.placer import clearly_nearer
 
         if not any(id(h) in self.was for h in hunks):
             return hunks
-        now = stated_places(current.lines, hunks)
+        off: dict[int, int] = {}
+        now = stated_places(current.lines, hunks, off=off)
         out = []
         for i, h in enumerate(hunks):
             start = self.was.get(id(h))
@@ -247,10 +254,16 @@ class _StatedLines:
                 out.append(h)
                 continue
             moved = image(start, len(h.old), self.changes)
-            if moved is None or now.get(i, moved) != moved:
+            nearer = None
+            if moved is not None and now.get(i, moved) != moved:  # two countings, two places
+                nearer = clearly_nearer(self.off[id(h)], off[i])
+                if nearer == 1:  # counted on the current content: its place there
+                    out.append(h)
+                    continue
+            if moved is None or now.get(i, moved) != moved and nearer is None:
                 raise ApplyError(f"edit {h.number}'s stated line names lines an earlier "
                                  "directive changes")
-            out.append(h if i in now else replace(h, line_hint=moved + 1))
+            out.append(h if i in now and nearer is None else replace(h, line_hint=moved + 1))
         return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
+from git_aiapply.errors import ApplyError
 from git_aiapply.locate import edit_report
 from git_aiapply.locate.builds_on import builds_on_earlier
 from git_aiapply.locate.locate import apply_hunks
@@ -71,7 +72,9 @@ _LINES = st.lists(st.sampled_from(["a", "b", "c", "  a", "  b", "x"]), min_size=
 @given(_LINES, st.data())
 def test_an_edit_that_fits_the_original_exactly_never_builds_on_another(original, data):
     """Property: whatever the earlier edits write, later edits whose old sides are runs of
-    the original as it is are located against it (never in turn)."""
+    the original as it is, with no line number or anchor, are never applied in turn:
+    located against the original, or refused as ambiguous when they also fit lines an
+    earlier edit wrote (issue 30; the exact rule: tests/plan/test_gather_builds_on_earlier)."""
     def run(lines):
         start = data.draw(st.integers(0, len(lines) - 1))
         return lines[start:start + data.draw(st.integers(1, len(lines) - start))]
@@ -82,4 +85,7 @@ def test_an_edit_that_fits_the_original_exactly_never_builds_on_another(original
     later = [[Hunk([(" ", t) for t in run(original)] + [("+", "new")], number=k + 2)]
              for k in range(data.draw(st.integers(1, 2)))]
     ft = file_text("".join(t + "\n" for t in original))
-    assert not builds_on_earlier(ft, [earlier, *later], apply_group)
+    try:
+        assert not builds_on_earlier(ft, [earlier, *later], apply_group)
+    except ApplyError as e:
+        assert "writes, and the file as it is holds the same lines" in str(e)

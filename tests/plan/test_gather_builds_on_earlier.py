@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import GitRepo
+from git_aiapply.errors import ApplyError
 from git_aiapply.locate.builds_on import builds_on_earlier
 from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import Hunk
@@ -154,4 +156,12 @@ def test_in_turn_only_when_the_exact_in_turn_fit_overlaps_the_earlier_new_lines(
 
     exact_in_original = bool(fits(original, True))
     on_written = any(written & set(range(i, i + len(later_old))) for i in fits(after, True))
+    # the original's copies the earlier edit leaves as they were
+    unchanged = [i for i in fits(original, True)
+                 if not (start < i + len(later_old) and i < start + length)]
+    if exact_in_original and on_written and unchanged:  # two readings, nothing says which
+        with pytest.raises(ApplyError) as e:
+            builds_on_earlier(ft, groups, apply_group)
+        assert f"lines {unchanged[0] + 1}" in str(e.value) or f"line {unchanged[0] + 1}" in str(e.value)
+        return
     assert builds_on_earlier(ft, groups, apply_group) == (not exact_in_original and on_written)
