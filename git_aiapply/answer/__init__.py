@@ -4,10 +4,11 @@ tool calls and their results) read into the text and tool-call operations the fo
 - ``response``: reading a response, plain text or JSON, into a ``Response``;
 - ``response_json``: the JSON shapes a response may be (conversations, streams, sessions);
 - ``toolcalls``: edits that arrive as tool calls; ``agent_tools``: coding agents' own tools;
-- ``tool_results``: what a tool call's result says (applied, failed, rejected).
+- ``tool_results``: what a tool call's result says (applied, failed, rejected);
+- ``mail``: `git format-patch` mails (an mbox: one response each), read as `git am` does.
 
-Other stages import ``response`` and ``toolcalls`` (and ``response_json`` for reading
-inputs); the rest is this stage's own.  Nothing is imported here: import from the module.
+Other stages import ``response`` and ``toolcalls`` (and ``response_json`` and ``mail`` for
+reading inputs); the rest is this stage's own.  Nothing is imported here: import from the module.
 """
 
-OPEN_MODULES = ("response", "response_json", "toolcalls")
+OPEN_MODULES = ("mail", "response", "response_json", "toolcalls")

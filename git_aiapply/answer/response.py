@@ -40,6 +40,7 @@ from ..errors import ApplyError, ErrorKind, Problem
 from ..text import normalize_newlines
 from .tool_results import (APPLIED, CALL_ITEMS, NO_RESULTS, REJECTED, Outcomes,
     call_outcomes, drop_announcement)
+from .mail import read_mail
 from .response_json import (entries, is_conversation, is_stream, joined_stream, load_json,
     unwrap_entry, is_transcript_entry)
 
@@ -66,6 +67,8 @@ class Response:
     # the commit an `AI-Base:` line in a chat JSON's turns names (the user turn holds the
     # prompt `git ai-apply prompt --base` printed); for text, the answer's own line counts
     json_base: str | None = None
+    # a `git format-patch` mail (answer/mail.py): its author, date and message are the commit's
+    mail: object | None = None
 
 
 def blank_response(name: str, model: str | None = None, stem: str | None = None) -> Response:
@@ -156,13 +159,16 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
             resp = answer_response(answer, stem)
             resp.json_base = base_named_in(body, anywhere=True)
             return resp
+    text = normalize_newlines(body)
+    mailed = read_mail(text) if text.startswith("From ") else None
     return Response(
-        text=strip_end_tokens(normalize_newlines(body)),
+        text=mailed[1] if mailed else strip_end_tokens(text),
         given_text=decoded,
         response_id=response_id(raw),
         model=None,
         name=stem,
         is_json=False,
+        mail=mailed[0] if mailed else None,
     )
 
 

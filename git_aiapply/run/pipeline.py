@@ -6,7 +6,7 @@ from contextlib import nullcontext
 from enum import StrEnum
 
 from ..locate import edit_report
-from ..record import field, record
+from ..record import field, record, replace
 
 from ..errors import ApplyError, ErrorKind, FatalError, Problem, fault_of, known_kind
 from ..plan.plan import FileChange, Plan
@@ -223,6 +223,8 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
     from ..message.message import build_message
 
     trailers, subject_max = message_settings(repo, opts)
+    if opts.message is None and response.mail is not None:  # a format-patch mail's own
+        opts = replace(opts, message=response.mail.message)
     if opts.message is not None:
         from ..git.githooks import cleanup_whitespace
 
@@ -330,6 +332,20 @@ def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bo
     ``after`` (--check / --diff of a series): path -> state the earlier responses of the
     series leave, so that this one is judged on top of them."""
     out = Outcome(response, Status.REFUSED, 1, branch=opts.branch)
+    if response.mail is not None:  # a format-patch mail: its author, under --author
+        from ..git.ident import IDENTITY_OVERRIDES
+
+        token = IDENTITY_OVERRIDES.set({**response.mail.identity(),
+                                        **(IDENTITY_OVERRIDES.get() or {})})
+        try:
+            return _apply_one_outcome(repo, response, opts, out, editor, color, after)
+        finally:
+            IDENTITY_OVERRIDES.reset(token)
+    return _apply_one_outcome(repo, response, opts, out, editor, color, after)
+
+
+def _apply_one_outcome(repo, response: Response, opts: Options, out: Outcome, editor, color,
+                       after) -> Outcome:
     try:
         # -v: the plan's reports fill out.edits (make_plan keeps those of a plan it makes)
         with edit_report.scope() if opts.verbose else nullcontext() as out.edits:
