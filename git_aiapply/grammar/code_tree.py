@@ -257,6 +257,18 @@ def _only_covered(raw: bytes, spans: list[tuple[int, int]]) -> bool:
 MAX_PARSE_BYTES = 1 << 20
 
 
+def parses(grammar: Grammar, data: bytes) -> bool | None:
+    """Whether ``data`` (a file's bytes) parses without an error, read as they are (the
+    quick question most files answer: nothing decoded or split); None when the grammar
+    cannot be loaded or the file is larger than MAX_PARSE_BYTES."""
+    if len(data) > MAX_PARSE_BYTES:
+        return None
+    loaded = _loaded(grammar)
+    if loaded is None:
+        return None
+    return not loaded.parser.parse(data.removeprefix(b"\xef\xbb\xbf")).root_node.has_error
+
+
 def read(grammar: Grammar | None, lines: list[str]) -> CodeTree | None:
     """``lines`` parsed by ``grammar``; None when there is none, it cannot be loaded, or
     the text is larger than MAX_PARSE_BYTES."""

@@ -108,8 +108,13 @@ def _state_problem(path: str, before, state) -> Problem | None:
 
     if len(state.data) > MAX_PARSE_BYTES:
         return None  # read by the text rules only (code_tree.MAX_PARSE_BYTES)
-    if grammar_for(path, state.data[:200].split(b"\n", 1)[0]) is None:
+    grammar = grammar_for(path, state.data[:200].split(b"\n", 1)[0])
+    if grammar is None:
         return None  # no grammar: nothing decoded, nothing loaded
+    from ..grammar.code_tree import parses
+
+    if parses(grammar, state.data) is not False:
+        return None  # it parses (most files): nothing else read
     new = _lines(state.data)
     if new is None:
         return None
