@@ -112,10 +112,14 @@ def test_repeated_lines_between_anchors_give_one_text_or_a_refusal():
 
 
 def test_a_line_would_appear_twice():
-    f = lines("def a():\n    one()\n    two()\n\n\ndef b():\n    pass")
+    f = lines("def a():\n    one()\n    two()\n    three()\n\n\ndef b():\n    pass")
+    # the placeholder keeps one() and two(); the snippet writes two() again
     with pytest.raises(LazyRefusal) as e:
-        run(f, "def a():\n    # ... existing code ...\n    two()\n    two()")
-    assert "appear twice" in e.value.reason or "more than one way" in e.value.reason
+        run(f, "def a():\n    # ... existing code ...\n    three()\n    two()")
+    assert any(w in e.value.reason for w in ("appear twice", "would move", "more than one way"))
+    # a line the snippet itself shows twice is written twice: once the file's, once new
+    assert run(f, "def a():\n    # ... existing code ...\n    two()\n    two()\n    three()") \
+        == f[:3] + ["    two()"] + f[3:]
 
 
 _BODY = st.lists(st.sampled_from(["a()", "b = 1", "c(2)", "return d", "e.f()"]), min_size=1,
