@@ -488,8 +488,10 @@ class _GapText:
             blanks = (range(prev_file, end) if t == m or prev_file < end else range(0)) \
                 if kept else range(0)
             news = new_before.get(t, [])
-            attached = bool(news) and kept and (t < m or not self.tail) and bool(blanks) \
-                and news[-1] + 1 < len(self.snippet) and self.snippet[news[-1] + 1].strip()
+            after = news[-1] + 1 if news else len(self.snippet)
+            attached = kept and (t < m or not self.tail) and bool(blanks) \
+                and after < len(self.snippet) and bool(self.snippet[after].strip()) \
+                and after not in self.placeholders
             if attached:
                 out.extend((self.file_lines[f], f) for f in blanks)
             for n, s in enumerate(news):

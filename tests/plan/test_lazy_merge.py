@@ -141,3 +141,25 @@ def test_a_line_added_in_one_function_with_placeholders_around_is_exactly_that(b
     out = merge(f, snippet, placeholders_of(snippet)).lines
     where = f.index(f"def f{k}():") + 1
     assert out == f[:where] + ["    log()"] + f[where:]
+
+
+@settings(max_examples=25, deadline=None)
+@given(bodies=st.lists(_BODY, min_size=2, max_size=5), at=st.data())
+def test_a_changed_signature_among_placeholders_replaces_its_declaration(bodies, at):
+    # the snippet shows one function with a new parameter and a new last line, with
+    # placeholders around it: the file's declaration is replaced, nothing else changes
+    from git_aiapply.plan.lazy_merge import merge_snippet
+
+    f = []
+    for n, body in enumerate(bodies):
+        f += [f"def f{n}(a):"] + [f"    {line}" for line in body] + ["", ""]
+    f = f[:-2]
+    k = at.draw(st.integers(0, len(bodies) - 1))
+    snippet = (["# ... existing code ...", ""] if k else []) + [f"def f{k}(a, b=None):"] + \
+        [f"    {line}" for line in bodies[k]] + ["    log(b)"] + \
+        (["", "", "# ... existing code ..."] if k < len(bodies) - 1 else [])
+    out = merge_snippet("m.py", f, snippet).lines
+    where = f.index(f"def f{k}(a):")
+    end = where + 1 + len(bodies[k])
+    assert out == f[:where] + [f"def f{k}(a, b=None):"] + f[where + 1:end] + ["    log(b)"] + \
+        f[end:]

@@ -475,7 +475,203 @@ end''', want=USER_RB.replace('    "Hello, #{name}"\n  end\n',
 ]
 
 
-@pytest.mark.parametrize("path, file, snippet, want, refused, note", CASES)
+ROUTES_PY = """from fastapi import FastAPI
+
+app = FastAPI()
+
+
+@app.get("/")
+def root():
+    return {"ok": True}
+
+
+@app.get("/items/{item_id}")
+def read_item(item_id: int):
+    return {"id": item_id}
+"""
+
+GREETER_JAVA = """public class Greeter {
+    public String greet(String name) {
+        return "Hi " + name;
+    }
+
+    public String bye(String name) {
+        return "Bye " + name;
+    }
+}
+"""
+
+STACK_RS = """pub struct Stack {
+    items: Vec<i32>,
+}
+
+impl Stack {
+    pub fn new() -> Self {
+        Stack { items: Vec::new() }
+    }
+
+    pub fn push(&mut self, x: i32) {
+        self.items.push(x);
+    }
+}
+"""
+
+TWINS_PY = """def a():
+    setup()
+    run()
+
+
+def b():
+    setup()
+    run()
+"""
+
+MORE = [
+    case("py-import-line-changed-before-a-placeholder", "routes.py", ROUTES_PY,
+         """from fastapi import FastAPI, HTTPException
+
+# ... existing code ...
+
+@app.get("/items/{item_id}")
+def read_item(item_id: int):
+    if item_id < 0:
+        raise HTTPException(status_code=404)
+    return {"id": item_id}""", want=ROUTES_PY.replace(
+        "from fastapi import FastAPI\n", "from fastapi import FastAPI, HTTPException\n").replace(
+        "def read_item(item_id: int):\n",
+        "def read_item(item_id: int):\n    if item_id < 0:\n"
+        "        raise HTTPException(status_code=404)\n")),
+    case("py-block-wrapped-in-a-new-statement", "store.py", STORE_PY, """def main():
+    s = Store()
+    with lock:
+        s.put("a", 1)""", want=STORE_PY.replace(
+        '    s.put("a", 1)\n', '    with lock:\n        s.put("a", 1)\n')),
+    case("py-twin-bodies-with-a-placeholder-between", "twins.py", TWINS_PY, """def a():
+    # ... existing code ...
+    run()
+    log()
+# ... existing code ...""", want=TWINS_PY.replace(
+        "    run()\n\n", "    run()\n    log()\n\n", 1)),
+    case("py-async-signature-changed", "client.py", """import asyncio
+
+
+async def fetch(url):
+    await asyncio.sleep(0)
+    return url
+
+
+async def main():
+    print(await fetch("x"))
+""", """# ... existing code ...
+
+async def fetch(url, timeout=10):
+    await asyncio.sleep(0)
+    return url
+
+# ... existing code ...""", want="""import asyncio
+
+
+async def fetch(url, timeout=10):
+    await asyncio.sleep(0)
+    return url
+
+
+async def main():
+    print(await fetch("x"))
+"""),
+    case("java-changed-signature-may-be-an-overload", "Greeter.java", GREETER_JAVA,
+         """public class Greeter {
+    // ... existing code ...
+
+    public String bye(String name, boolean loud) {
+        return (loud ? "BYE " : "Bye ") + name;
+    }
+}""", refused="cannot be told", note=4),
+    case("java-method-deleted-between-two-shown", "Greeter.java", GREETER_JAVA.replace(
+        "    public String bye", "    public int n() {\n        return 1;\n    }\n\n"
+        "    public String bye"), GREETER_JAVA.rstrip("\n"), want=GREETER_JAVA),
+    case("rs-method-added-to-an-impl", "stack.rs", STACK_RS, """impl Stack {
+    // ... existing code ...
+
+    pub fn pop(&mut self) -> Option<i32> {
+        self.items.pop()
+    }
+}""", want=STACK_RS.replace("        self.items.push(x);\n    }\n",
+                            "        self.items.push(x);\n    }\n\n"
+                            "    pub fn pop(&mut self) -> Option<i32> {\n"
+                            "        self.items.pop()\n    }\n")),
+    case("rs-signature-changed-by-name", "stack.rs", STACK_RS, """// ... existing code ...
+    pub fn push(&mut self, x: i32) -> usize {
+        self.items.push(x);
+        self.items.len()
+    }
+}""", want=STACK_RS.replace("    pub fn push(&mut self, x: i32) {\n        self.items.push(x);\n",
+                            "    pub fn push(&mut self, x: i32) -> usize {\n"
+                            "        self.items.push(x);\n        self.items.len()\n")),
+    case("go-line-added-inside-a-body", "server.go", SERVER_GO, """func (s *Server) Start() error {
+	fmt.Println("listening on", s.addr)
+	defer s.Stop()
+	// ... existing code ...
+}""", want=SERVER_GO.replace('\tfmt.Println("listening on", s.addr)\n',
+                             '\tfmt.Println("listening on", s.addr)\n\tdefer s.Stop()\n')),
+    case("ts-function-deleted-between-two-shown", "app.ts", APP_TS + """
+export function version() {
+  return 1;
+}
+""", """export async function load(dir: string) {
+  const text = await readFile(join(dir, "config.json"), "utf8");
+  return parse(text);
+}
+
+export function version() {
+  return 1;
+}""", want=APP_TS.replace("""export function name() {
+  return "app";
+}
+""", """export function version() {
+  return 1;
+}
+""")),
+    case("tsx-jsx-placeholder-before-a-new-child", "page.tsx", PAGE_TSX, """    <div className="page">
+      {/* ... existing code ... */}
+      <footer>v1</footer>
+    </div>""", want=PAGE_TSX.replace("      </Button>\n",
+                                     "      </Button>\n      <footer>v1</footer>\n")),
+    case("rb-method-changed-among-others", "user.rb", USER_RB, """class User
+  # ... existing code ...
+
+  def greet(greeting = "Hello")
+    "#{greeting}, #{name}"
+  end
+end""", want=USER_RB.replace('  def greet\n    "Hello, #{name}"',
+                             '  def greet(greeting = "Hello")\n    "#{greeting}, #{name}"')),
+    case("cs-signature-changed-may-be-an-overload", "Account.cs", ACCOUNT_CS,
+         """// ... existing code ...
+        public void Deposit(decimal amount, string memo)
+        {
+            Balance += amount;
+        }
+// ... existing code ...""", refused="cannot be told", note=2),
+    case("yaml-list-item-added", "compose.yml", COMPOSE_YML, """  web:
+    image: nginx
+    ports:
+      - "80:80"
+      - "443:443"
+  # ... rest unchanged ...""", want=COMPOSE_YML.replace(
+        '      - "80:80"\n', '      - "80:80"\n      - "443:443"\n')),
+    case("go-a-placeholder-that-stands-for-nothing", "server.go", SERVER_GO, """func (s *Server) Stop() {
+	// ... existing code ...
+	fmt.Println("stopped")
+	s.addr = ""
+}""", refused="stands for no line", note=2),
+    case("a-placeholder-where-the-lines-around-do-not-match", "store.py", STORE_PY,
+         """    def get(self, key):
+        # ... existing code ...
+        return self.items[key]""", refused="stands for no line", note=2),
+]
+
+
+@pytest.mark.parametrize("path, file, snippet, want, refused, note", CASES + MORE)
 def test_lazy_edit(path, file, snippet, want, refused, note):
     file_lines = file.split("\n")[:-1]
     snippet_lines = snippet.split("\n")
