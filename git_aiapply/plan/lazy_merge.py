@@ -630,4 +630,4 @@ def lazily_merged(op, path: str, old_data: bytes, ops=()):
                                  nearby_label="the file's lines there", hint=LAZY_HINT,
                                  candidates=e.candidates)) from None
     text = "\n".join(merged.lines) + ("\n" if ft.final_newline or not file_lines else "")
-    return replace(op, text=text)
+    return replace(op, text=text, merged=tuple(merged.kept))
