@@ -38,6 +38,11 @@ _CLOSERS = frozenset({"}", "};", "},", ")", ");", "),", "]", "];", "],", "end", 
 # breaks ties)
 _EDIT = 1000
 _EARLY_END = 1
+# the cells of alignment tables a merge may fill: a few per line of its input, so that it
+# stays linear (gaps between anchors are short where anchors are dense; a long gap that
+# meets many snippet lines is refused rather than aligned in quadratic time)
+_CELLS_PER_LINE = 40
+_CELLS_FREE = 400_000
 
 
 @record
@@ -107,14 +112,15 @@ def merge(file_lines: list[str], snippet: list[str], placeholders: set[int],
     shift = _shift(file_lines, snippet, anchors)
     depth_known = shift is not None
     shift = shift or ("", "")
-    out: list[str] = []
+    out: list[tuple[str, int | None]] = []
     kept: list[KeptRun] = []
     bounds = [(-1, -1)] + anchors + [(len(snippet), len(file_lines))]
+    budget = [_CELLS_PER_LINE * (len(file_lines) + len(snippet)) + _CELLS_FREE]
     for (s0, f0), (s1, f1) in zip(bounds, bounds[1:]):
         head, tail = s0 == -1, s1 == len(snippet)
         items = list(range(s0 + 1, s1))
         gap = _align(file_lines, f0 + 1, f1, snippet, items, placeholders, shift, head, tail,
-                     depth_known)
+                     depth_known, budget)
         out.extend(gap.lines)
         kept.extend(gap.kept)
         if s1 < len(snippet):
@@ -215,6 +221,15 @@ def _same_declaration(line: str, file_line: str, name: str) -> bool:
     return _opens(line) == _opens(file_line)
 
 
+def _first_word(key: str) -> str:
+    """A stripped line's first word, up to a bracket or punctuation (``def``, ``image``)."""
+    word = key.split(None, 1)[0] if key else ""
+    for i, c in enumerate(word):
+        if c in "([{:=,;<":
+            return word[:i]
+    return word
+
+
 def _opens(line: str) -> str:
     """How a line opens what follows: its last character when a bracket, a colon or a
     comma (a block, a header continued), else nothing."""
@@ -295,14 +310,22 @@ class _Gap:
 
 
 def _align(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail,
-           depth_known=True) -> _Gap:
+           depth_known=True, budget=None) -> _Gap:
     """The file's lines [f_lo, f_hi) and the snippet's ``items`` between two anchors,
     aligned (module docstring); ``head`` / ``tail``: the gap before the first anchor or
     after the last, whose file lines outside the snippet are kept.  Blank lines take no
-    part in the alignment: the file's follow the code they stand before (``_emit``)."""
+    part in the alignment: the file's follow the code they stand before (``_emit``).
+    ``budget``: the cells of alignment tables the merge may still fill (a one-item list),
+    so that the whole merge stays linear in its input: past it, refused."""
+    if not any(snippet[s].strip() for s in items) and \
+            not any(file_lines[f].strip() for f in range(f_lo, f_hi)) and not tail:
+        # two anchors side by side (blank lines aside): the file's blank lines between
+        return _Gap([(file_lines[f], f) for f in range(f_lo, f_hi)], [])
     gap = _GapText(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail,
-                   depth_known)
-    results = [gap.walk(prefer_late=late) for late in (True, False)]
+                   depth_known, budget)
+    results = [gap.walk(prefer_late=True)]
+    # the other preference, only where a choice was made: else the same alignment
+    results.append(gap.walk(prefer_late=False) if gap.tied else results[0])
     if [line for line, _f in results[0].lines] != [line for line, _f in results[1].lines]:
         note = next((s for s in items if s in placeholders), items[0] if items else None)
         raise LazyRefusal(
@@ -315,7 +338,7 @@ class _GapText:
     """One gap's alignment: the cost table over its non-blank lines, and its walks."""
 
     def __init__(self, file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail,
-                 depth_known=True):
+                 depth_known=True, budget=None):
         self.file_lines, self.f_lo, self.f_hi = file_lines, f_lo, f_hi
         self.snippet, self.placeholders, self.shift = snippet, placeholders, shift
         self.head, self.tail = head, tail
@@ -330,6 +353,16 @@ class _GapText:
                         for s in self.items]
         self.keys = [_key(file_lines[f]) for f in self.rows]
         self.skeys = [_key(snippet[s]) for s in self.items]
+        cells = (len(self.rows) + 1) * (len(self.items) + 1)
+        if budget is not None:
+            budget[0] -= cells
+            if budget[0] < 0:
+                note = next((s for s in self.items if s in placeholders), self.items[0])
+                raise LazyRefusal(
+                    f"the snippet has {len(self.items)} lines between two lines the file has "
+                    f"once, {len(self.rows)} lines apart in the file: too long a stretch to "
+                    "align; show more lines exactly as the file has them", note + 1,
+                    [f_lo + 1, f_hi])
         self.fits = self._fits()
         self.tail_cost = self._tail_costs()
         self.cost = self._costs()
@@ -411,6 +444,8 @@ class _GapText:
             if self.may_end(a, t) and \
                     cost[a + 1][t] + (_EARLY_END if t < m and fits[t] else 0) == here:
                 moves.append("end")
+            if len(moves) > 1:
+                self.tied = True
             return moves[0] if prefer_late or len(moves) == 1 else moves[1]
         if t < m and self.same(a, t) and cost[a + 1][t + 1] == here:
             return "match"
@@ -419,6 +454,8 @@ class _GapText:
             late.append("delete")
         if cost[a + 1][t] + _EDIT == here:
             late.append("new")
+        if len(late) > 1:
+            self.tied = True
         return late[0] if prefer_late or len(late) == 1 else late[1]
 
     def _start_cost(self, t: int) -> float:
@@ -436,6 +473,7 @@ class _GapText:
         candidates = range(m + 1) if self.head else range(1)
         total = min(self._start_cost(t) for t in candidates)
         starts = [t for t in candidates if self._start_cost(t) == total]
+        self.tied = len(starts) > 1
         t = starts[-1] if prefer_late else starts[0]
         keep = [True] * t + [False] * (m - t)  # before the snippet: kept
         new_before: dict[int, list[int]] = {}  # line t of the gap -> new items before it
@@ -526,28 +564,28 @@ def _check(file_lines, out, kept, snippet, placeholders) -> None:
                               "where it is: the lines around it do not match the file there",
                               run.note_line, [max(run.first - 1, 1)])
     before = Counter(_key(line) for line in file_lines)
-    after = Counter(_key(line) for line, _f in out)
+    position = {k: f for f, k in enumerate(_key(line) for line in file_lines)
+                if before[k] == 1 and k not in _WEAK}  # the file's unique lines
+    kept_rows = {f for _line, f in out if f is not None}
+    new = Counter(_key(line) for line, f in out if f is None and line.strip())
     shown = Counter(_key(line) for i, line in enumerate(snippet) if i not in placeholders)
-    for line, n in after.items():
+    for line, n in new.items():
+        f = position.get(line)
         # more often than the file or the snippet has it: kept and written anew
-        if line in _WEAK or before[line] != 1 or n <= max(1, shown[line]):
+        if f is None or n + (f in kept_rows) <= max(1, shown[line]):
             continue
-        at = [i + 1 for i, f in enumerate(file_lines) if _key(f) == line]
         raise LazyRefusal(f"merged, the line {line!r} would appear twice: the snippet writes "
-                          "it anew while a placeholder or the file keeps it", None, at)
-    _check_order(file_lines, out, before)
+                          "it anew while a placeholder or the file keeps it", None, [f + 1])
+    _check_order(file_lines, out, position, kept_rows)
     if _balance(file_lines) == 0 and _balance([line for line, _f in out]) != 0:
         raise LazyRefusal("merged, the file's brackets would no longer balance: the snippet "
                           "opens or closes a block the file does not", None, [])
 
 
-def _check_order(file_lines, out, before) -> None:
+def _check_order(file_lines, out, position, kept) -> None:
     """Code that would move: a new line with the text of a unique line of the file that
     the merge deletes, written outside the place that line had (between the kept lines
     around it; in place, it is that line rewritten: re-indented, say)."""
-    position = {_key(line): f for f, line in enumerate(file_lines)
-                if before[_key(line)] == 1 and _key(line) not in _WEAK}
-    kept = {f for _line, f in out if f is not None}
     last = -1  # the file line kept last, before this one
     nexts = [len(file_lines)] * (len(out) + 1)  # the file line kept next, after each
     for i in range(len(out) - 1, -1, -1):
@@ -575,15 +613,24 @@ def merge_snippet(path: str, file_lines: list[str], snippet: list[str]) -> Merge
     placeholders found by the file's grammar (or the text rules), then ``merge``."""
     from ..verify.placeholder_edits import snippet_placeholders
 
-    return merge(file_lines, snippet, snippet_placeholders(path, file_lines, snippet),
-                 *declarations(path, file_lines))
+    placeholders = snippet_placeholders(path, file_lines, snippet)
+    return merge(file_lines, snippet, placeholders,
+                 *declarations(path, file_lines, snippet, placeholders))
 
 
-def declarations(path: str, file_lines: list[str]) -> tuple[dict[int, str], bool]:
+def declarations(path: str, file_lines: list[str], snippet: list[str],
+                 placeholders: set[int]) -> tuple[dict[int, str], bool]:
     """The file's rows that declare a name (by its grammar; none without one), and
-    whether its language lets definitions share a name."""
+    whether its language lets definitions share a name.  The file is read only when a
+    line of the snippet the file does not have begins with the first word of a line of
+    the file the snippet does not show (an anchor by name needs both)."""
     from ..grammar.code_tree import read_file
 
+    in_file = {_key(line) for line in file_lines}
+    in_snippet = {_key(line) for i, line in enumerate(snippet) if i not in placeholders}
+    words = {_first_word(k) for k in in_file - in_snippet}
+    if not any(_first_word(k) in words for k in in_snippet - in_file if k):
+        return {}, False
     tree = read_file(path, file_lines)
     if tree is None:
         return {}, False
@@ -619,7 +666,8 @@ def lazily_merged(op, path: str, old_data: bytes, ops=()):
         if fragment_of(file_lines, snippet, written_elsewhere(ops, path)) is None:
             return op  # what it leaves out goes to another file: a real rewrite
     try:
-        merged = merge(file_lines, snippet, placeholders, *declarations(path, file_lines))
+        merged = merge(file_lines, snippet, placeholders,
+                       *declarations(path, file_lines, snippet, placeholders))
     except LazyRefusal as e:
         note = snippet[e.line - 1].strip() if e.line else None
         nearby = [(n, file_lines[n - 1]) for n in e.candidates[:1]
