@@ -24,7 +24,13 @@ import synth  # noqa: E402
 
 
 def merge_time(n_lines: int, n_placeholders: int, rounds: int = 7) -> float:
-    from git_aiapply.plan.lazy_merge import merge_snippet
+    from git_aiapply.plan.lazy_merge import declarations, merge
+    from git_aiapply.verify.placeholder_edits import snippet_placeholders
+
+    def merge_snippet(path, file_lines, snippet):  # as lazily_merged merges it
+        placeholders = snippet_placeholders(path, file_lines, snippet)
+        return merge(file_lines, snippet, placeholders,
+                     *declarations(path, file_lines, snippet, placeholders))
 
     file_lines = synth.big_file_lines(n_lines)
     response = synth.lazy_edit(n_lines, n_placeholders).response

@@ -342,6 +342,8 @@ def scenarios(bench: Bench, only: set[str]) -> None:
         # in about the time of the same changes as a FILE_PATCH: linear in the file
         # (issue 31; the merge alone, in process: bench/lazy_merge.py)
         n_lines, n_hunks = LAZY
+        if args.big_lines:
+            n_lines, n_hunks = args.big_lines, max(1, args.big_lines // 500)
         repo = bench.bigfile_repo(n_lines)
         resp, _diff = bench.write_inputs(f"lazy-{n_lines}", synth.lazy_edit(n_lines, n_hunks))
         one, _diff = bench.write_inputs(f"lazy-one-{n_lines}",

@@ -608,16 +608,6 @@ def _balance(lines: list[str]) -> int:
     return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
 
 
-def merge_snippet(path: str, file_lines: list[str], snippet: list[str]) -> Merged:
-    """``snippet`` merged into the file at ``path`` holding ``file_lines``: its
-    placeholders found by the file's grammar (or the text rules), then ``merge``."""
-    from ..verify.placeholder_edits import snippet_placeholders
-
-    placeholders = snippet_placeholders(path, file_lines, snippet)
-    return merge(file_lines, snippet, placeholders,
-                 *declarations(path, file_lines, snippet, placeholders))
-
-
 def declarations(path: str, file_lines: list[str], snippet: list[str],
                  placeholders: set[int]) -> tuple[dict[int, str], bool]:
     """The file's rows that declare a name (by its grammar; none without one), and

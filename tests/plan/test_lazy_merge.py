@@ -148,7 +148,7 @@ def test_a_line_added_in_one_function_with_placeholders_around_is_exactly_that(b
 def test_a_changed_signature_among_placeholders_replaces_its_declaration(bodies, at):
     # the snippet shows one function with a new parameter and a new last line, with
     # placeholders around it: the file's declaration is replaced, nothing else changes
-    from git_aiapply.plan.lazy_merge import merge_snippet
+    from conftest import merge_snippet
 
     f = []
     for n, body in enumerate(bodies):

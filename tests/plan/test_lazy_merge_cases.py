@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from git_aiapply.plan.lazy_merge import LazyRefusal, merge_snippet
+from conftest import merge_snippet
+from git_aiapply.plan.lazy_merge import LazyRefusal
 
 
 def case(name, path, file, snippet, want=None, refused=None, note=None):
