@@ -261,7 +261,8 @@ NEW_QUICK = [1_000, 10_000]
 
 
 SCENARIOS = {"one-edit", "floor", "big-file", "sections", "three-way", "new-files", "attempts",
-             "loop"}
+             "loop", "lazy"}
+LAZY = (10_000, 20)  # the lazy scenario: a file of this many lines, this many placeholders
 
 
 def scenarios(bench: Bench, only: set[str]) -> None:
@@ -335,6 +336,23 @@ def scenarios(bench: Bench, only: set[str]) -> None:
                            Side("git ai-apply, one FILE_PATCH",
                                 [["git", "ai-apply", "-q", one]]),
                            target=1.5, note="the same hunks as one FILE_PATCH"))
+
+    if "lazy" in only:
+        # a lazy snippet (the file shown with placeholders for what it leaves out) merges
+        # in about the time of the same changes as a FILE_PATCH: linear in the file
+        # (issue 31; the merge alone, in process: bench/lazy_merge.py)
+        n_lines, n_hunks = LAZY
+        if args.big_lines:
+            n_lines, n_hunks = args.big_lines, max(1, args.big_lines // 500)
+        repo = bench.bigfile_repo(n_lines)
+        resp, _diff = bench.write_inputs(f"lazy-{n_lines}", synth.lazy_edit(n_lines, n_hunks))
+        one, _diff = bench.write_inputs(f"lazy-one-{n_lines}",
+                                        synth.big_file_edit(n_lines, n_hunks))
+        bench.measure(Pair(f"a lazy snippet with {n_hunks} placeholders of a {n_lines:,}-line "
+                           "file", repo, bench.ai_apply(resp),
+                           Side("git ai-apply, one FILE_PATCH",
+                                [["git", "ai-apply", "-q", one]]),
+                           target=2.0, note="the same changes as one FILE_PATCH"))
 
     if "three-way" in only:
         # -3 on an answer written against an older commit costs at most 1.5x a plain apply
@@ -521,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="small sizes (1,000 and 10,000 files; 30,000/60,000-line files), 3 rounds; "
                          "writes no results file")
     ap.add_argument("--rounds", type=int, default=None, help="measured rounds per scenario (default 7, quick 3)")
-    ap.add_argument("--only", default="one-edit,floor,big-file,sections,three-way,new-files,attempts,loop",
+    ap.add_argument("--only", default="one-edit,floor,big-file,sections,three-way,new-files,attempts,loop,lazy",
                     help="comma-separated scenarios: one-edit, floor, big-file, sections, new-files, "
                          "attempts, loop")
     ap.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,

@@ -312,6 +312,30 @@ def big_file_edit(n_lines: int, n_hunks: int) -> Edit:
                      explanation=f"Make {n_hunks} limits inclusive.")
 
 
+def lazy_edit(n_lines: int, n_hunks: int) -> Edit:
+    """``big_file_edit``'s changes as one lazy snippet of the whole file (a FILE_NEW over
+    the tracked file): each changed function shown whole down to its changed line and
+    the one after it, a ``# ... existing code ...`` placeholder between two of them and
+    after the last, as chat models write a change to a long file."""
+    lines = big_file_lines(n_lines)
+    edit = big_file_edit(n_lines, n_hunks)
+    n_funcs = n_lines // FUNC_LINES
+    step = max(1, n_funcs // n_hunks)
+    body: list[str] = []
+    for h in range(n_hunks):
+        k = h * step
+        shown = lines[k * FUNC_LINES:k * FUNC_LINES + 7]
+        shown[5] = f"    if total >= {k}:"
+        if h:
+            body += ["", "# ... existing code ...", ""]
+        body += shown
+    body += ["", "# ... existing code ..."]
+    response = (f"Make {n_hunks} limits inclusive.\n\n<FILE_CHANGES>\n"
+                f'<FILE_NEW file_path="{BIG_PATH}">\n' + "\n".join(body) +
+                "\n</FILE_NEW>\n</FILE_CHANGES>\n")
+    return Edit(BIG_PATH, response, edit.diff, n_hunks)
+
+
 def sections_edit(n_lines: int, n_hunks: int) -> Edit:
     """``big_file_edit``'s changes as ``n_hunks`` separate fenced diffs (each with its
     file headers and numbered hunk, as a model writes one change at a time), instead of

@@ -94,6 +94,9 @@ class NewFile:
     # a snippet of the tracked file (an edit_file call's code_edit): merged into it by its
     # anchors and placeholders (plan/lazy_merge.py), never written as the whole file
     lazy: bool = False
+    # set when the text is such a snippet merged into the file: what each of its
+    # placeholders kept (lazy_merge.KeptRun), for -v and --json
+    merged: tuple | None = None
 
 
 @record

@@ -496,3 +496,15 @@ def text_of(ft) -> str:
     from git_aiapply.text import decode
 
     return decode(ft.raw)
+
+
+def merge_snippet(path: str, file_lines: list[str], snippet: list[str]):
+    """A lazy snippet merged into the file at ``path`` as the planner merges it
+    (plan/lazy_merge.py): its placeholders found by the file's grammar, the file's
+    declarations read, then ``merge``."""
+    from git_aiapply.plan.lazy_merge import declarations, merge
+    from git_aiapply.verify.placeholder_edits import snippet_placeholders
+
+    placeholders = snippet_placeholders(path, file_lines, snippet)
+    return merge(file_lines, snippet, placeholders,
+                 *declarations(path, file_lines, snippet, placeholders))

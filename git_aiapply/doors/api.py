@@ -100,6 +100,17 @@ class FileResult:
 
 
 @dataclass(frozen=True)
+class KeptLines:
+    """What one placeholder of a lazy snippet kept (docs/JSON.md, ``edits[].kept``): its
+    line in the snippet and text, and the file's lines it stands for (as the file was)."""
+
+    note_line: int
+    note: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class EditResult:
     """Where one edit landed and how it was found (docs/JSON.md, ``edits[]``, with the
     ``verbose`` option): 1-based inclusive line ranges, an empty one ends before it starts."""
@@ -113,6 +124,8 @@ class EditResult:
     new_end: int | None
     how: tuple[str, ...]  # exact, trailing-whitespace, whitespace, punctuation-folded, ...
     detail: str | None
+    # a lazy snippet merged: what each of its placeholders kept
+    kept: tuple[KeptLines, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -158,8 +171,8 @@ class Result:
         values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
         values["warnings"] = tuple(ErrorDetail.from_json(e) for e in d.get("warnings", ()))
         if d.get("edits") is not None:
-            values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"])})
-                                    for e in d["edits"])
+            values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"]), "kept": tuple(
+                KeptLines(**k) for k in e.get("kept", ()))}) for e in d["edits"])
         result = cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
                         or f.default is MISSING})
         # the object it views, as pipeline.Outcome.to_json wrote it: the one writer

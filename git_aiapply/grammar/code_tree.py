@@ -40,6 +40,23 @@ class _Loaded:
         strings = sorted(kinds & _STRING_KINDS)
         self.comments = _query(ts, self.language, comments)
         self.strings = _query(ts, self.language, strings)
+        self._declarations = False  # built on the first question (declarations())
+
+    @property
+    def declarations(self):
+        """A query for the nodes that declare a name: their ``name`` (a definition), ``key``
+        (a mapping's entry) or ``module_name`` (Python's ``from M import``) field, of the
+        fields this grammar has."""
+        if self._declarations is False:
+            import tree_sitter as ts
+
+            fields = [f for f in _NAME_FIELDS if self.language.field_id_for_name(f) is not None]
+            self._declarations = ts.Query(self.language, " ".join(
+                f"(_ {f}: (_) @name) @node" for f in fields)) if fields else None
+        return self._declarations
+
+
+_NAME_FIELDS = ("name", "key", "module_name")
 
 
 def _query(ts, language, kinds: list[str]):
@@ -176,6 +193,41 @@ class CodeTree:
         return kinds
 
     # -- definitions --------------------------------------------------------------
+    def declared_names(self) -> dict[int, str]:
+        """The rows that declare a name, each with its text up to the end of that name
+        (leading whitespace aside): ``def put``, ``func (s *Server) Stop``,
+        ``public void Withdraw``, ``from fastapi``, ``image`` (a mapping's key).  A
+        declaration is a node with a name field that is a definition (it has a body or
+        parameters, or spans several rows), a mapping's entry (its key) or Python's
+        ``from M import``; its name is on its first row, which holds nothing before it
+        but modifiers (``export``, ``pub``).  A row with several keeps the outermost."""
+        query = self._loaded.declarations
+        if query is None:
+            return {}
+        import tree_sitter as ts
+
+        best: dict[int, tuple[tuple[int, int], str]] = {}
+        for _i, caps in ts.QueryCursor(query).matches(self.root):
+            node, name = caps["node"][0], caps["name"][0]
+            row = node.start_point.row
+            if name.end_point.row != row or row >= len(self._raw):
+                continue
+            if not (node.child_by_field_name("body") is not None
+                    or node.child_by_field_name("parameters") is not None
+                    or node.end_point.row > row
+                    or node.child_by_field_name("key") is not None
+                    or node.child_by_field_name("module_name") is not None):
+                continue
+            raw = self._raw[row]
+            start = len(raw) - len(raw.lstrip())
+            if node.start_point.column > start and raw[start:node.start_point.column].strip() \
+                    and not _only_modifiers(raw[start:node.start_point.column]):
+                continue
+            rank = (node.start_point.column, name.end_point.column)
+            if row not in best or rank < best[row][0]:  # the outermost, its first name
+                best[row] = (rank, raw[start:name.end_point.column].decode("utf-8", "replace"))
+        return {row: text for row, (_rank, text) in best.items()}
+
     def header_end(self, row: int) -> int | None:
         """For a statement that opens a body at ``row`` (a definition, a class, a block
         statement): the last row of its header (a wrapped signature, the line of its
@@ -213,6 +265,12 @@ class CodeTree:
                 best = node
             node = node.parent
         return best
+
+
+def _only_modifiers(text: bytes) -> bool:
+    """Whether ``text`` (what stands before a declaration on its row) is words only
+    (``export``, ``pub``, ``public static``): not code that ends a statement."""
+    return all(w.isalpha() for w in text.decode("utf-8", "replace").split())
 
 
 def _first_token_row(error) -> int:

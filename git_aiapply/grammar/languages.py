@@ -18,6 +18,9 @@ class Grammar:
     name: str  # the language, as messages name it
     package: str  # the official grammar package (a core dependency)
     function: str = "language"
+    # several definitions may share a name (overloads: Java, C#, C++): a definition
+    # written with a name the file has may be a new one beside it
+    overloads: bool = False
 
 
 PYTHON = Grammar("Python", "tree_sitter_python")
@@ -26,10 +29,10 @@ TYPESCRIPT = Grammar("TypeScript", "tree_sitter_typescript", "language_typescrip
 TSX = Grammar("TSX", "tree_sitter_typescript", "language_tsx")
 GO = Grammar("Go", "tree_sitter_go")
 RUST = Grammar("Rust", "tree_sitter_rust")
-JAVA = Grammar("Java", "tree_sitter_java")
+JAVA = Grammar("Java", "tree_sitter_java", overloads=True)
 C = Grammar("C", "tree_sitter_c")
-CPP = Grammar("C++", "tree_sitter_cpp")
-CSHARP = Grammar("C#", "tree_sitter_c_sharp")
+CPP = Grammar("C++", "tree_sitter_cpp", overloads=True)
+CSHARP = Grammar("C#", "tree_sitter_c_sharp", overloads=True)
 RUBY = Grammar("Ruby", "tree_sitter_ruby")
 PHP = Grammar("PHP", "tree_sitter_php", "language_php")
 BASH = Grammar("Bash", "tree_sitter_bash")

@@ -32,12 +32,18 @@ class EditReport:
     new_end: int | None = None
     how: list[str] = field(default_factory=list)
     detail: str | None = None
+    # a lazy snippet merged: for each placeholder, the file's lines it kept
+    kept: list | None = None
 
     def to_json(self) -> dict:
-        return {"file": self.file, "directive": self.directive, "edit": self.edit,
-                "old_start": self.old_start, "old_end": self.old_end,
-                "new_start": self.new_start, "new_end": self.new_end,
-                "how": list(self.how), "detail": self.detail}
+        out = {"file": self.file, "directive": self.directive, "edit": self.edit,
+               "old_start": self.old_start, "old_end": self.old_end,
+               "new_start": self.new_start, "new_end": self.new_end,
+               "how": list(self.how), "detail": self.detail}
+        if self.kept:
+            out["kept"] = [{"note_line": k.note_line, "note": k.note, "start": k.first,
+                            "end": k.last} for k in self.kept]
+        return out
 
     def render(self) -> str:
         """One line, e.g. ``m.py: edit 2 lines 14-18 -> 14-19 (whitespace: indentation 2 -> 4
@@ -221,6 +227,16 @@ def changed_range(old: list[str], new: list[str]) -> tuple[int, int, int, int]:
 
     lo, hi = common_ends(old, new)
     return lo + 1, len(old) - hi, lo + 1, len(new) - hi
+
+
+def lazy_merge_report(path: str, directive: str | None, old_lines: int, new_lines: int,
+                      kept) -> EditReport:
+    """A lazy snippet merged into the file (plan/lazy_merge.py): the whole file, and for
+    each placeholder (its line in the snippet) the file's lines it kept."""
+    runs = [f"{k.note!r} (snippet line {k.note_line}) kept {_range(k.first, k.last)}"
+            for k in kept]
+    return EditReport(path, directive, 1, 1, old_lines, 1, new_lines, ["whole file"],
+                      "; ".join(["lazy snippet merged"] + runs), list(kept))
 
 
 def hashline_reports(path: str, directive: str | None, ops) -> list[EditReport]:

@@ -38,6 +38,11 @@ _CLOSERS = frozenset({"}", "};", "},", ")", ");", "),", "]", "];", "],", "end", 
 # breaks ties)
 _EDIT = 1000
 _EARLY_END = 1
+# the cells of alignment tables a merge may fill: a few per line of its input, so that it
+# stays linear (gaps between anchors are short where anchors are dense; a long gap that
+# meets many snippet lines is refused rather than aligned in quadratic time)
+_CELLS_PER_LINE = 40
+_CELLS_FREE = 400_000
 
 
 @record
@@ -82,31 +87,50 @@ def _ws(line: str) -> str:
     return line[:len(line) - len(line.lstrip())]
 
 
-def merge(file_lines: list[str], snippet: list[str], placeholders: set[int]) -> Merged:
+def merge(file_lines: list[str], snippet: list[str], placeholders: set[int],
+          declared: dict[int, str] | None = None, overloads: bool = False) -> Merged:
     """``snippet`` (its lines; ``placeholders``: the 0-based indexes of its placeholder
-    notes) merged into ``file_lines``; LazyRefusal when it cannot be, exactly."""
+    notes) merged into ``file_lines``; LazyRefusal when it cannot be, exactly.
+    ``declared``: the file's rows that declare a name, with their text up to it
+    (``CodeTree.declared_names``), for anchors by name; ``overloads``: the language lets
+    several definitions share a name."""
     snippet = _trim_blank_ends(snippet, placeholders)
     snippet, placeholders = snippet[0], snippet[1]
     anchors = _anchors(file_lines, snippet, placeholders)
+    changed: set[int] = set()
+    if declared:
+        by_name = _named_anchors(file_lines, snippet, placeholders, anchors, declared,
+                                 overloads)
+        if by_name:
+            anchors = _longest_chain(sorted(anchors + by_name))
+            changed = {s for s, _f in by_name} & {s for s, _f in anchors}
     if not anchors:
         first = min(placeholders) + 1 if placeholders else None
         raise LazyRefusal("no line of the snippet is found exactly once in the file, so "
                           "nothing says where it goes"
                           + (" or which lines its placeholder keeps" if first else ""), first)
     shift = _shift(file_lines, snippet, anchors)
-    out: list[str] = []
+    depth_known = shift is not None
+    shift = shift or ("", "")
+    out: list[tuple[str, int | None]] = []
     kept: list[KeptRun] = []
     bounds = [(-1, -1)] + anchors + [(len(snippet), len(file_lines))]
+    budget = [_CELLS_PER_LINE * (len(file_lines) + len(snippet)) + _CELLS_FREE]
     for (s0, f0), (s1, f1) in zip(bounds, bounds[1:]):
         head, tail = s0 == -1, s1 == len(snippet)
         items = list(range(s0 + 1, s1))
-        gap = _align(file_lines, f0 + 1, f1, snippet, items, placeholders, shift, head, tail)
+        gap = _align(file_lines, f0 + 1, f1, snippet, items, placeholders, shift, head, tail,
+                     depth_known, budget)
         out.extend(gap.lines)
         kept.extend(gap.kept)
         if s1 < len(snippet):
-            out.append(file_lines[f1])  # the anchor, as the file writes it
+            if s1 in changed:  # a declaration the snippet rewrites: its text
+                out.append((_moved(snippet[s1], shift), f1))
+            else:
+                out.append((_anchor_line(file_lines, snippet, s1, f1, shift if depth_known
+                                         else None), f1))
     _check(file_lines, out, kept, snippet, placeholders)
-    return Merged(out, kept)
+    return Merged([line for line, _f in out], kept)
 
 
 def _trim_blank_ends(snippet: list[str], placeholders: set[int]):
@@ -137,6 +161,82 @@ def _anchors(file_lines: list[str], snippet: list[str],
     return _longest_chain(pairs)
 
 
+def _named_anchors(file_lines, snippet, placeholders, anchors, declared, overloads
+                   ) -> list[tuple[int, int]]:
+    """Anchors by name: between two anchors (or before the first, after the last), a
+    line of the snippet found nowhere in the file that begins with the name of a
+    declaration the snippet does not show (``def put(self, key, value, replace=True):``
+    for ``def put(self, key, value):``), the one such pair for that name on both sides
+    and the two lines opening the same way (both a block, or neither).  The snippet's
+    line replaces the file's.  Where definitions may share a name (overloads), such a
+    line may be a new definition beside the old one: refused."""
+    from collections import Counter, defaultdict
+
+    in_file = {_key(line) for line in file_lines}
+    in_snippet = {_key(line) for i, line in enumerate(snippet) if i not in placeholders}
+    bounds = [(-1, -1)] + anchors + [(len(snippet), len(file_lines))]
+    out: list[tuple[int, int]] = []
+    rows = sorted(declared)
+    from bisect import bisect_right
+    for (s0, f0), (s1, f1) in zip(bounds, bounds[1:]):
+        names = [(f, declared[f].strip()) for f in rows[bisect_right(rows, f0):
+                                                         bisect_right(rows, f1 - 1)]
+                 if _key(file_lines[f]) not in in_snippet and declared[f].strip()]
+        if not names:
+            continue
+        count = Counter(name for _f, name in names)
+        lines = [s for s in range(s0 + 1, s1) if s not in placeholders
+                 and _key(snippet[s]) and _key(snippet[s]) not in in_file]
+        found: dict[int, list[int]] = defaultdict(list)  # snippet line -> file rows
+        takers: dict[int, list[int]] = defaultdict(list)  # file row -> snippet lines
+        for f, name in names:
+            if count[name] != 1:
+                continue
+            for s in lines:
+                if _same_declaration(_key(snippet[s]), _key(file_lines[f]), name):
+                    found[s].append(f)
+                    takers[f].append(s)
+        for s, fs in sorted(found.items()):
+            if len(fs) != 1 or len(takers[fs[0]]) != 1:
+                continue
+            if overloads:
+                raise LazyRefusal(
+                    f"the snippet writes {snippet[s].strip()!r} where the file has "
+                    f"{file_lines[fs[0]].strip()!r}, a definition of the same name: whether "
+                    "it replaces it or is a new one beside it cannot be told", s + 1,
+                    [fs[0] + 1])
+            out.append((s, fs[0]))
+    return out
+
+
+def _same_declaration(line: str, file_line: str, name: str) -> bool:
+    """Whether ``line`` (stripped) declares ``name`` (the file's text up to the name) as
+    ``file_line`` does: it begins with it, the name ends there, and both lines open a
+    block or neither does."""
+    if not line.startswith(name):
+        return False
+    rest = line[len(name):]
+    if rest[:1] and (rest[0].isalnum() or rest[0] == "_"):
+        return False
+    return _opens(line) == _opens(file_line)
+
+
+def _first_word(key: str) -> str:
+    """A stripped line's first word, up to a bracket or punctuation (``def``, ``image``)."""
+    word = key.split(None, 1)[0] if key else ""
+    for i, c in enumerate(word):
+        if c in "([{:=,;<":
+            return word[:i]
+    return word
+
+
+def _opens(line: str) -> str:
+    """How a line opens what follows: its last character when a bracket, a colon or a
+    comma (a block, a header continued), else nothing."""
+    last = line.rstrip()[-1:]
+    return last if last in "{([:," else ""
+
+
 def _longest_chain(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of ``pairs`` (in snippet order) whose file indexes rise."""
     from bisect import bisect_left
@@ -161,20 +261,36 @@ def _longest_chain(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return chain[::-1]
 
 
-def _shift(file_lines, snippet, anchors) -> tuple[str, str]:
+def _shift(file_lines, snippet, anchors) -> tuple[str, str] | None:
     """How the snippet's indentation maps to the file's: (snippet prefix, file prefix),
-    the same for every anchor (a method written at column 0: ("", "    ")); ("", "") when
-    the anchors disagree or agree on none."""
-    shifts = set()
-    for s, f in anchors:
-        sw, fw = _ws(snippet[s]), _ws(file_lines[f])
-        if fw.endswith(sw):
-            shifts.add(("", fw[:len(fw) - len(sw)]))
-        elif sw.endswith(fw):
-            shifts.add((sw[:len(sw) - len(fw)], ""))
-        else:
-            return ("", "")
-    return shifts.pop() if len(shifts) == 1 else ("", "")
+    the one most anchors agree on (a method written at column 0: ("", "    ")); None when
+    no mapping has more anchors than every other (then depth is not compared).  An
+    anchor at another depth is a line the snippet re-indents (``_anchor_line``)."""
+    from collections import Counter
+
+    shifts = Counter(_shift_of(snippet[s], file_lines[f]) for s, f in anchors)
+    ranked = shifts.most_common(2)
+    if not ranked or ranked[0][0] is None or len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def _shift_of(snippet_line: str, file_line: str) -> tuple[str, str] | None:
+    sw, fw = _ws(snippet_line), _ws(file_line)
+    if fw.endswith(sw):
+        return ("", fw[:len(fw) - len(sw)])
+    if sw.endswith(fw):
+        return (sw[:len(sw) - len(fw)], "")
+    return None
+
+
+def _anchor_line(file_lines, snippet, s: int, f: int, shift) -> str:
+    """An anchor as the merge writes it: the file's line, or the snippet's moved to the
+    file's depth when the snippet puts it at another depth than its other anchors (a
+    block wrapped in a new statement)."""
+    if shift is None or _shift_of(snippet[s], file_lines[f]) == shift:
+        return file_lines[f]
+    return _moved(snippet[s], shift)
 
 
 def _moved(line: str, shift: tuple[str, str]) -> str:
@@ -189,18 +305,28 @@ def _moved(line: str, shift: tuple[str, str]) -> str:
 
 @record
 class _Gap:
-    lines: list[str]
+    lines: list[tuple[str, int | None]]  # each with the file line it is (None: new)
     kept: list[KeptRun]
 
 
-def _align(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail) -> _Gap:
+def _align(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail,
+           depth_known=True, budget=None) -> _Gap:
     """The file's lines [f_lo, f_hi) and the snippet's ``items`` between two anchors,
     aligned (module docstring); ``head`` / ``tail``: the gap before the first anchor or
     after the last, whose file lines outside the snippet are kept.  Blank lines take no
-    part in the alignment: the file's follow the code they stand before (``_emit``)."""
-    gap = _GapText(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail)
-    results = [gap.walk(prefer_late=late) for late in (True, False)]
-    if results[0].lines != results[1].lines:
+    part in the alignment: the file's follow the code they stand before (``_emit``).
+    ``budget``: the cells of alignment tables the merge may still fill (a one-item list),
+    so that the whole merge stays linear in its input: past it, refused."""
+    if not any(snippet[s].strip() for s in items) and \
+            not any(file_lines[f].strip() for f in range(f_lo, f_hi)) and not tail:
+        # two anchors side by side (blank lines aside): the file's blank lines between
+        return _Gap([(file_lines[f], f) for f in range(f_lo, f_hi)], [])
+    gap = _GapText(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail,
+                   depth_known, budget)
+    results = [gap.walk(prefer_late=True)]
+    # the other preference, only where a choice was made: else the same alignment
+    results.append(gap.walk(prefer_late=False) if gap.tied else results[0])
+    if [line for line, _f in results[0].lines] != [line for line, _f in results[1].lines]:
         note = next((s for s in items if s in placeholders), items[0] if items else None)
         raise LazyRefusal(
             "the snippet can be merged in more than one way here: the lines around it "
@@ -211,14 +337,32 @@ def _align(file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, ta
 class _GapText:
     """One gap's alignment: the cost table over its non-blank lines, and its walks."""
 
-    def __init__(self, file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail):
+    def __init__(self, file_lines, f_lo, f_hi, snippet, items, placeholders, shift, head, tail,
+                 depth_known=True, budget=None):
         self.file_lines, self.f_lo, self.f_hi = file_lines, f_lo, f_hi
         self.snippet, self.placeholders, self.shift = snippet, placeholders, shift
         self.head, self.tail = head, tail
         self.rows = [f for f in range(f_lo, f_hi) if file_lines[f].strip()]  # file indexes
         self.items = [s for s in items if snippet[s].strip()]
+        self.depths = [_width(_ws(file_lines[f])) for f in self.rows]
+        shift_width = _width(shift[1]) - _width(shift[0])
+        # a shown line keeps a file line of its text at its depth (the anchors' mapping):
+        # a block re-indented under a new statement is new text, and a closing brace
+        # closes the block at its own depth.  Without a mapping, the text alone.
+        self.sdepths = [_width(_ws(snippet[s])) + shift_width if depth_known else None
+                        for s in self.items]
         self.keys = [_key(file_lines[f]) for f in self.rows]
         self.skeys = [_key(snippet[s]) for s in self.items]
+        cells = (len(self.rows) + 1) * (len(self.items) + 1)
+        if budget is not None:
+            budget[0] -= cells
+            if budget[0] < 0:
+                note = next((s for s in self.items if s in placeholders), self.items[0])
+                raise LazyRefusal(
+                    f"the snippet has {len(self.items)} lines between two lines the file has "
+                    f"once, {len(self.rows)} lines apart in the file: too long a stretch to "
+                    "align; show more lines exactly as the file has them", note + 1,
+                    [f_lo + 1, f_hi])
         self.fits = self._fits()
         self.tail_cost = self._tail_costs()
         self.cost = self._costs()
@@ -232,8 +376,21 @@ class _GapText:
                 out.append(None)
                 continue
             depth = _width(_ws(self.snippet[s])) + shift_width
-            out.append([_width(_ws(self.file_lines[f])) >= depth for f in self.rows])
+            out.append([d >= depth for d in self.depths])
+        if self.head and self.items and self.items[0] in self.placeholders:
+            # a placeholder that opens the snippet stands for all the file above
+            out[0] = [True] * len(self.rows)
         return out
+
+    def same(self, a: int, t: int) -> bool:
+        """Whether item ``a`` shows the file's line ``t`` of the gap."""
+        return self.skeys[a] == self.keys[t] and self.sdepths[a] in (None, self.depths[t])
+
+    def may_end(self, a: int, t: int) -> bool:
+        """Whether placeholder item ``a`` may stop before line ``t``: not before a line
+        that closes a block inside its own (a closing brace or ``end`` as deep as the
+        note or deeper: the run would keep a block's opening and leave its end)."""
+        return t >= len(self.rows) or not (self.fits[a][t] and self.keys[t] in _CLOSERS)
 
     def _tail_costs(self) -> list[int]:
         """What ending the snippet before line t of the gap costs.  Between anchors, each
@@ -263,13 +420,14 @@ class _GapText:
             fits, row, nxt, key = self.fits[a], cost[a], cost[a + 1], self.skeys[a]
             for t in range(m, -1, -1):
                 if fits is not None:  # the placeholder ends here (early while its block goes on)
-                    best = nxt[t] + (_EARLY_END if t < m and fits[t] else 0)
+                    best = (nxt[t] + (_EARLY_END if t < m and fits[t] else 0)
+                            if self.may_end(a, t) else _INF)
                     if t < m and fits[t]:
                         best = min(best, row[t + 1])
                 else:
                     best = nxt[t] + _EDIT  # a new line
                     if t < m:
-                        if key == self.keys[t]:
+                        if key == self.keys[t] and self.same(a, t):
                             best = min(best, nxt[t + 1])
                         best = min(best, row[t + 1] + _EDIT)  # the file's line is deleted
                 row[t] = best
@@ -283,23 +441,30 @@ class _GapText:
             moves = []
             if t < m and fits[t] and cost[a][t + 1] == here:
                 moves.append("consume")
-            if cost[a + 1][t] + (_EARLY_END if t < m and fits[t] else 0) == here:
+            if self.may_end(a, t) and \
+                    cost[a + 1][t] + (_EARLY_END if t < m and fits[t] else 0) == here:
                 moves.append("end")
+            if len(moves) > 1:
+                self.tied = True
             return moves[0] if prefer_late or len(moves) == 1 else moves[1]
-        if t < m and self.skeys[a] == self.keys[t] and cost[a + 1][t + 1] == here:
+        if t < m and self.same(a, t) and cost[a + 1][t + 1] == here:
             return "match"
         late = []
         if t < m and cost[a][t + 1] + _EDIT == here:
             late.append("delete")
         if cost[a + 1][t] + _EDIT == here:
             late.append("new")
+        if len(late) > 1:
+            self.tied = True
         return late[0] if prefer_late or len(late) == 1 else late[1]
 
     def _start_cost(self, t: int) -> float:
         """Starting the snippet at line t of the head gap: the lines before are kept as
         outside the snippet, unless a placeholder opens it (it keeps them)."""
         opens = bool(self.items) and self.items[0] in self.placeholders
-        return self.cost[0][t] + (_EARLY_END if opens and t > 0 else 0)
+        if opens and t > 0:  # it keeps them itself
+            return _INF
+        return self.cost[0][t]
 
     def walk(self, prefer_late: bool) -> _Gap:
         """One optimal alignment, as the gap's text; ``prefer_late``: a placeholder keeps
@@ -308,6 +473,7 @@ class _GapText:
         candidates = range(m + 1) if self.head else range(1)
         total = min(self._start_cost(t) for t in candidates)
         starts = [t for t in candidates if self._start_cost(t) == total]
+        self.tied = len(starts) > 1
         t = starts[-1] if prefer_late else starts[0]
         keep = [True] * t + [False] * (m - t)  # before the snippet: kept
         new_before: dict[int, list[int]] = {}  # line t of the gap -> new items before it
@@ -343,23 +509,37 @@ class _GapText:
         last = self.rows[t - 1] + 1 if run_start is not None else first - 1
         return KeptRun(s + 1, self.snippet[s].strip(), first, last)
 
-    def _emit(self, keep: list[bool], new_before: dict[int, list[int]]) -> list[str]:
-        """The gap's lines: kept file lines with the blank lines before them, new lines
-        with the snippet's blank lines before them, where the alignment put them."""
-        out: list[str] = []
+    def _emit(self, keep: list[bool], new_before: dict[int, list[int]]
+              ) -> list[tuple[str, int | None]]:
+        """The gap's lines, each with the file line it is (None: new): kept file lines
+        with the blank lines before them, new lines with the snippet's blank lines before
+        them, where the alignment put them.  New lines the snippet writes right before a
+        kept line (no blank between: a decorator, a new first statement) go after the
+        file's blank lines before that line, and take none of the snippet's."""
+        out: list[tuple[str, int | None]] = []
         m = len(self.rows)
         prev_file = self.f_lo  # the file line after the last one emitted or passed
         for t in range(m + 1):
-            for s in new_before.get(t, []):
-                out.extend("" for _ in self._blanks_before(s))
-                out.append(_moved(self.snippet[s], self.shift))
             end = self.rows[t] if t < m else self.f_hi
             # blank lines go with the code after them: before an anchor, always
-            if t < m and keep[t] or t == m and (not self.tail or m == 0 or keep[m - 1]):
-                out.extend(self.file_lines[prev_file:end] if t == m or prev_file < end
-                           else [])
-                if t < m:
-                    out.append(self.file_lines[end])
+            kept = t < m and keep[t] or t == m and (not self.tail or m == 0 or keep[m - 1])
+            blanks = (range(prev_file, end) if t == m or prev_file < end else range(0)) \
+                if kept else range(0)
+            news = new_before.get(t, [])
+            after = news[-1] + 1 if news else len(self.snippet)
+            attached = kept and (t < m or not self.tail) and bool(blanks) \
+                and after < len(self.snippet) and bool(self.snippet[after].strip()) \
+                and after not in self.placeholders
+            if attached:
+                out.extend((self.file_lines[f], f) for f in blanks)
+            for n, s in enumerate(news):
+                if not (attached and n == 0):
+                    out.extend(("", None) for _ in self._blanks_before(s))
+                out.append((_moved(self.snippet[s], self.shift), None))
+            if not attached:
+                out.extend((self.file_lines[f], f) for f in blanks)
+            if kept and t < m:
+                out.append((self.file_lines[end], end))
             prev_file = end + 1
         return out
 
@@ -384,33 +564,41 @@ def _check(file_lines, out, kept, snippet, placeholders) -> None:
                               "where it is: the lines around it do not match the file there",
                               run.note_line, [max(run.first - 1, 1)])
     before = Counter(_key(line) for line in file_lines)
-    after = Counter(_key(line) for line in out)
-    for line, n in after.items():
-        if line in _WEAK or before[line] != 1 or n < 2:
+    position = {k: f for f, k in enumerate(_key(line) for line in file_lines)
+                if before[k] == 1 and k not in _WEAK}  # the file's unique lines
+    kept_rows = {f for _line, f in out if f is not None}
+    new = Counter(_key(line) for line, f in out if f is None and line.strip())
+    shown = Counter(_key(line) for i, line in enumerate(snippet) if i not in placeholders)
+    for line, n in new.items():
+        f = position.get(line)
+        # more often than the file or the snippet has it: kept and written anew
+        if f is None or n + (f in kept_rows) <= max(1, shown[line]):
             continue
-        at = [i + 1 for i, f in enumerate(file_lines) if _key(f) == line]
         raise LazyRefusal(f"merged, the line {line!r} would appear twice: the snippet writes "
-                          "it anew while a placeholder or the file keeps it", None, at)
-    _check_order(file_lines, out, before)
-    if _balance(file_lines) == 0 and _balance(out) != 0:
+                          "it anew while a placeholder or the file keeps it", None, [f + 1])
+    _check_order(file_lines, out, position, kept_rows)
+    if _balance(file_lines) == 0 and _balance([line for line, _f in out]) != 0:
         raise LazyRefusal("merged, the file's brackets would no longer balance: the snippet "
                           "opens or closes a block the file does not", None, [])
 
 
-def _check_order(file_lines, out, before) -> None:
-    """Code that would move: the file's unique lines must keep their order."""
-    position = {_key(line): f for f, line in enumerate(file_lines)
-                if before[_key(line)] == 1 and _key(line) not in _WEAK}
-    last = -1
-    for line in out:
-        f = position.get(_key(line))
-        if f is None:
+def _check_order(file_lines, out, position, kept) -> None:
+    """Code that would move: a new line with the text of a unique line of the file that
+    the merge deletes, written outside the place that line had (between the kept lines
+    around it; in place, it is that line rewritten: re-indented, say)."""
+    last = -1  # the file line kept last, before this one
+    nexts = [len(file_lines)] * (len(out) + 1)  # the file line kept next, after each
+    for i in range(len(out) - 1, -1, -1):
+        nexts[i] = out[i][1] if out[i][1] is not None else nexts[i + 1]
+    for i, (line, origin) in enumerate(out):
+        if origin is not None:
+            last = origin
             continue
-        if f < last:
-            raise LazyRefusal(f"merged, the line {line.strip()!r} would move from line {f + 1} "
-                              "of the file: the snippet shows it in another place", None,
-                              [f + 1])
-        last = f
+        f = position.get(_key(line))
+        if f is None or f in kept or last < f < nexts[i + 1]:
+            continue
+        raise LazyRefusal(f"merged, the line {line.strip()!r} would move from line {f + 1} "
+                          "of the file: the snippet shows it in another place", None, [f + 1])
 
 
 def _balance(lines: list[str]) -> int:
@@ -418,6 +606,25 @@ def _balance(lines: list[str]) -> int:
     same way before and after)."""
     text = "".join(lines)
     return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+
+
+def declarations(path: str, file_lines: list[str], snippet: list[str],
+                 placeholders: set[int]) -> tuple[dict[int, str], bool]:
+    """The file's rows that declare a name (by its grammar; none without one), and
+    whether its language lets definitions share a name.  The file is read only when a
+    line of the snippet the file does not have begins with the first word of a line of
+    the file the snippet does not show (an anchor by name needs both)."""
+    from ..grammar.code_tree import read_file
+
+    in_file = {_key(line) for line in file_lines}
+    in_snippet = {_key(line) for i, line in enumerate(snippet) if i not in placeholders}
+    words = {_first_word(k) for k in in_file - in_snippet}
+    if not any(_first_word(k) in words for k in in_snippet - in_file if k):
+        return {}, False
+    tree = read_file(path, file_lines)
+    if tree is None:
+        return {}, False
+    return tree.declared_names(), tree.grammar.overloads
 
 
 # -- a whole-file write over a tracked file ------------------------------------------------
@@ -449,7 +656,8 @@ def lazily_merged(op, path: str, old_data: bytes, ops=()):
         if fragment_of(file_lines, snippet, written_elsewhere(ops, path)) is None:
             return op  # what it leaves out goes to another file: a real rewrite
     try:
-        merged = merge(file_lines, snippet, placeholders)
+        merged = merge(file_lines, snippet, placeholders,
+                       *declarations(path, file_lines, snippet, placeholders))
     except LazyRefusal as e:
         note = snippet[e.line - 1].strip() if e.line else None
         nearby = [(n, file_lines[n - 1]) for n in e.candidates[:1]
@@ -460,4 +668,4 @@ def lazily_merged(op, path: str, old_data: bytes, ops=()):
                                  nearby_label="the file's lines there", hint=LAZY_HINT,
                                  candidates=e.candidates)) from None
     text = "\n".join(merged.lines) + ("\n" if ft.final_newline or not file_lines else "")
-    return replace(op, text=text)
+    return replace(op, text=text, merged=tuple(merged.kept))

@@ -426,7 +426,7 @@ class _Planner(MoveChecks):
         self.edited.pop(path, None)
         self.earlier.changed(path, old.data if old else b"", op.source)
         self.set(path, FileState(mode, data))
-        self.record_whole_write(path, op.source, old, data)
+        self.record_whole_write(path, op.source, old, data, op.merged)
 
     def creation_refusal(self, op: NewFile, path: str, k: str | None,
                          old: FileState | None) -> tuple[str, str | None] | None:
@@ -450,15 +450,18 @@ class _Planner(MoveChecks):
         return None
 
     def record_whole_write(self, path: str, source: Source, old: FileState | None,
-                           data: bytes) -> None:
+                           data: bytes, merged: tuple | None = None) -> None:
         """A whole-file write's change (an added file, or an update of every line) and
-        its -v report."""
+        its -v report (``merged``: a lazy snippet's placeholders and what each kept)."""
         n = line_count(data)
         if old is None:
             self.record(path, "add", added=n)
         else:
             self.record(path, "update", added=n, removed=line_count(old.data))
-        if edit_report.collecting():
+        if edit_report.collecting() and merged is not None and old is not None:
+            edit_report.note([edit_report.lazy_merge_report(path, source.directive,
+                                                            line_count(old.data), n, merged)])
+        elif edit_report.collecting():
             self.report(path, source, "whole file", "new file" if old is None else "rewritten",
                         line_count(old.data) if old is not None else 0, n)
 

@@ -115,3 +115,20 @@ def test_no_header_where_no_statement_opens_a_body():
 def test_shebang_decides_for_a_file_without_extension():
     tree = read_file("bin/tool", ["#!/usr/bin/env python3", "def f(:"])
     assert tree is not None and tree.grammar == L.PYTHON and tree.has_error
+
+
+@pytest.mark.parametrize("path, text, names", [
+    ("m.py", "from a.b import c\nimport os\n@x\ndef f(a):\n    pass\nclass A(B):\n"
+             "    def g(self): pass\nx = f(timeout=3)\n",
+     {0: "from a.b", 3: "def f", 5: "class A", 6: "def g"}),
+    ("m.ts", 'import { a } from "b";\nexport function f(x: number) {\n}\nclass C {\n'
+             "  m(a) {\n  }\n}\nconst g = (a) => {\n};\n",
+     {1: "export function f", 3: "class C", 4: "m", 7: "const g"}),
+    ("m.go", "package p\nfunc (s *S) Stop(a int) {\n}\nfunc New() *S {\n}\n",
+     {1: "func (s *S) Stop", 3: "func New"}),
+    ("m.rb", "class U\n  def greet(a)\n  end\n  def bye\n  end\nend\n",
+     {0: "class U", 1: "def greet", 3: "def bye"}),
+    ("m.yml", "a:\n  image: x\n", {0: "a", 1: "image"}),
+])
+def test_declared_names_are_the_text_up_to_the_name(path, text, names):
+    assert read_file(path, text.split("\n")).declared_names() == names

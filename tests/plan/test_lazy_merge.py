@@ -112,10 +112,14 @@ def test_repeated_lines_between_anchors_give_one_text_or_a_refusal():
 
 
 def test_a_line_would_appear_twice():
-    f = lines("def a():\n    one()\n    two()\n\n\ndef b():\n    pass")
+    f = lines("def a():\n    one()\n    two()\n    three()\n\n\ndef b():\n    pass")
+    # the placeholder keeps one() and two(); the snippet writes two() again
     with pytest.raises(LazyRefusal) as e:
-        run(f, "def a():\n    # ... existing code ...\n    two()\n    two()")
-    assert "appear twice" in e.value.reason or "more than one way" in e.value.reason
+        run(f, "def a():\n    # ... existing code ...\n    three()\n    two()")
+    assert any(w in e.value.reason for w in ("appear twice", "would move", "more than one way"))
+    # a line the snippet itself shows twice is written twice: once the file's, once new
+    assert run(f, "def a():\n    # ... existing code ...\n    two()\n    two()\n    three()") \
+        == f[:3] + ["    two()"] + f[3:]
 
 
 _BODY = st.lists(st.sampled_from(["a()", "b = 1", "c(2)", "return d", "e.f()"]), min_size=1,
@@ -137,3 +141,25 @@ def test_a_line_added_in_one_function_with_placeholders_around_is_exactly_that(b
     out = merge(f, snippet, placeholders_of(snippet)).lines
     where = f.index(f"def f{k}():") + 1
     assert out == f[:where] + ["    log()"] + f[where:]
+
+
+@settings(max_examples=25, deadline=None)
+@given(bodies=st.lists(_BODY, min_size=2, max_size=5), at=st.data())
+def test_a_changed_signature_among_placeholders_replaces_its_declaration(bodies, at):
+    # the snippet shows one function with a new parameter and a new last line, with
+    # placeholders around it: the file's declaration is replaced, nothing else changes
+    from conftest import merge_snippet
+
+    f = []
+    for n, body in enumerate(bodies):
+        f += [f"def f{n}(a):"] + [f"    {line}" for line in body] + ["", ""]
+    f = f[:-2]
+    k = at.draw(st.integers(0, len(bodies) - 1))
+    snippet = (["# ... existing code ...", ""] if k else []) + [f"def f{k}(a, b=None):"] + \
+        [f"    {line}" for line in bodies[k]] + ["    log(b)"] + \
+        (["", "", "# ... existing code ..."] if k < len(bodies) - 1 else [])
+    out = merge_snippet("m.py", f, snippet).lines
+    where = f.index(f"def f{k}(a):")
+    end = where + 1 + len(bodies[k])
+    assert out == f[:where] + [f"def f{k}(a, b=None):"] + f[where + 1:end] + ["    log(b)"] + \
+        f[end:]

@@ -432,3 +432,25 @@ def test_hashline_ranges_hold_each_operations_lines(lines, data):
             assert (r.old_start, r.old_end) == (op.start, op.end)
         else:
             assert r.old_end == r.old_start - 1
+
+
+def test_a_lazy_snippet_merged_reports_what_each_placeholder_kept(repo: GitRepo):
+    from git_aiapply.doors.api import Result
+
+    source = "import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n"
+    repo.write("m.py", source)
+    repo.commit_all("base")
+    answer = ("<FILE_CHANGES>\n<FILE_NEW file_path=\"m.py\">\nimport os\nimport sys\n\n"
+              "# ... existing code ...\n\n"
+              "def g():\n    return 3\n</FILE_NEW>\n</FILE_CHANGES>\n")
+    r = repo.run("-v", "--json", response=answer)
+    assert r.returncode == 0, r.out
+    (e,) = _edits(r)
+    assert e["how"] == ["whole file"] and e["detail"].startswith("lazy snippet merged")
+    assert e["kept"] == [{"note_line": 4, "note": "# ... existing code ...", "start": 4,
+                          "end": 5}]
+    assert repo.read("m.py").decode() == source.replace("import os\n", "import os\nimport sys\n") \
+        .replace("return 2", "return 3")
+    assert Result.from_json(json.loads(r.out)).edits[0].kept[0].end == 5
+    r = repo.run("--check", "-v", response=answer.replace("return 3", "return 4"))
+    assert "lazy snippet merged" in r.err and "kept lines 5-6" in r.err  # after the commit
