@@ -170,43 +170,49 @@ def _named_anchors(file_lines, snippet, placeholders, anchors, declared, overloa
     and the two lines opening the same way (both a block, or neither).  The snippet's
     line replaces the file's.  Where definitions may share a name (overloads), such a
     line may be a new definition beside the old one: refused."""
-    from collections import Counter, defaultdict
+    from bisect import bisect_right
 
     in_file = {_key(line) for line in file_lines}
     in_snippet = {_key(line) for i, line in enumerate(snippet) if i not in placeholders}
     bounds = [(-1, -1)] + anchors + [(len(snippet), len(file_lines))]
     out: list[tuple[int, int]] = []
     rows = sorted(declared)
-    from bisect import bisect_right
     for (s0, f0), (s1, f1) in zip(bounds, bounds[1:]):
         names = [(f, declared[f].strip()) for f in rows[bisect_right(rows, f0):
                                                          bisect_right(rows, f1 - 1)]
                  if _key(file_lines[f]) not in in_snippet and declared[f].strip()]
         if not names:
             continue
-        count = Counter(name for _f, name in names)
         lines = [s for s in range(s0 + 1, s1) if s not in placeholders
                  and _key(snippet[s]) and _key(snippet[s]) not in in_file]
-        found: dict[int, list[int]] = defaultdict(list)  # snippet line -> file rows
-        takers: dict[int, list[int]] = defaultdict(list)  # file row -> snippet lines
-        for f, name in names:
-            if count[name] != 1:
-                continue
-            for s in lines:
-                if _same_declaration(_key(snippet[s]), _key(file_lines[f]), name):
-                    found[s].append(f)
-                    takers[f].append(s)
-        for s, fs in sorted(found.items()):
-            if len(fs) != 1 or len(takers[fs[0]]) != 1:
-                continue
+        for s, f in _name_pairs(file_lines, snippet, names, lines):
             if overloads:
                 raise LazyRefusal(
                     f"the snippet writes {snippet[s].strip()!r} where the file has "
-                    f"{file_lines[fs[0]].strip()!r}, a definition of the same name: whether "
+                    f"{file_lines[f].strip()!r}, a definition of the same name: whether "
                     "it replaces it or is a new one beside it cannot be told", s + 1,
-                    [fs[0] + 1])
-            out.append((s, fs[0]))
+                    [f + 1])
+            out.append((s, f))
     return out
+
+
+def _name_pairs(file_lines, snippet, names, lines) -> list[tuple[int, int]]:
+    """(snippet line, file row) pairs of one gap that declare the same name, each the
+    only one of its kind on both sides."""
+    from collections import Counter, defaultdict
+
+    count = Counter(name for _f, name in names)
+    found: dict[int, list[int]] = defaultdict(list)  # snippet line -> file rows
+    takers: dict[int, list[int]] = defaultdict(list)  # file row -> snippet lines
+    for f, name in names:
+        if count[name] != 1:
+            continue
+        for s in lines:
+            if _same_declaration(_key(snippet[s]), _key(file_lines[f]), name):
+                found[s].append(f)
+                takers[f].append(s)
+    return [(s, fs[0]) for s, fs in sorted(found.items())
+            if len(fs) == 1 and len(takers[fs[0]]) == 1]
 
 
 def _same_declaration(line: str, file_line: str, name: str) -> bool:
@@ -444,9 +450,7 @@ class _GapText:
             if self.may_end(a, t) and \
                     cost[a + 1][t] + (_EARLY_END if t < m and fits[t] else 0) == here:
                 moves.append("end")
-            if len(moves) > 1:
-                self.tied = True
-            return moves[0] if prefer_late or len(moves) == 1 else moves[1]
+            return self._pick(moves, prefer_late)
         if t < m and self.same(a, t) and cost[a + 1][t + 1] == here:
             return "match"
         late = []
@@ -454,9 +458,13 @@ class _GapText:
             late.append("delete")
         if cost[a + 1][t] + _EDIT == here:
             late.append("new")
-        if len(late) > 1:
+        return self._pick(late, prefer_late)
+
+    def _pick(self, moves: list[str], prefer_late: bool) -> str:
+        """The preferred of the optimal moves (noting a tie: the other walk may differ)."""
+        if len(moves) > 1:
             self.tied = True
-        return late[0] if prefer_late or len(late) == 1 else late[1]
+        return moves[0] if prefer_late or len(moves) == 1 else moves[1]
 
     def _start_cost(self, t: int) -> float:
         """Starting the snippet at line t of the head gap: the lines before are kept as
@@ -521,15 +529,12 @@ class _GapText:
         prev_file = self.f_lo  # the file line after the last one emitted or passed
         for t in range(m + 1):
             end = self.rows[t] if t < m else self.f_hi
-            # blank lines go with the code after them: before an anchor, always
-            kept = t < m and keep[t] or t == m and (not self.tail or m == 0 or keep[m - 1])
+            kept = self._kept_at(keep, t)
             blanks = (range(prev_file, end) if t == m or prev_file < end else range(0)) \
                 if kept else range(0)
             news = new_before.get(t, [])
-            after = news[-1] + 1 if news else len(self.snippet)
             attached = kept and (t < m or not self.tail) and bool(blanks) \
-                and after < len(self.snippet) and bool(self.snippet[after].strip()) \
-                and after not in self.placeholders
+                and self._written_right_before(news)
             if attached:
                 out.extend((self.file_lines[f], f) for f in blanks)
             for n, s in enumerate(news):
@@ -542,6 +547,21 @@ class _GapText:
                 out.append((self.file_lines[end], end))
             prev_file = end + 1
         return out
+
+    def _kept_at(self, keep: list[bool], t: int) -> bool:
+        """Whether line t of the gap (t == its length: the gap's end) is kept; blank lines
+        go with the code after them, and before an anchor always."""
+        m = len(self.rows)
+        if t < m:
+            return keep[t]
+        return not self.tail or m == 0 or keep[m - 1]
+
+    def _written_right_before(self, news: list[int]) -> bool:
+        """Whether the snippet writes these new lines right before a shown line (no blank
+        line between: a decorator, a new first statement)."""
+        after = news[-1] + 1 if news else len(self.snippet)
+        return (after < len(self.snippet) and bool(self.snippet[after].strip())
+                and after not in self.placeholders)
 
     def _blanks_before(self, s: int) -> list[int]:
         """The snippet's blank lines right before item ``s``, when the item before them
@@ -567,19 +587,26 @@ def _check(file_lines, out, kept, snippet, placeholders) -> None:
     position = {k: f for f, k in enumerate(_key(line) for line in file_lines)
                 if before[k] == 1 and k not in _WEAK}  # the file's unique lines
     kept_rows = {f for _line, f in out if f is not None}
-    new = Counter(_key(line) for line, f in out if f is None and line.strip())
-    shown = Counter(_key(line) for i, line in enumerate(snippet) if i not in placeholders)
-    for line, n in new.items():
-        f = position.get(line)
-        # more often than the file or the snippet has it: kept and written anew
-        if f is None or n + (f in kept_rows) <= max(1, shown[line]):
-            continue
-        raise LazyRefusal(f"merged, the line {line!r} would appear twice: the snippet writes "
-                          "it anew while a placeholder or the file keeps it", None, [f + 1])
+    _check_twice(out, snippet, placeholders, position, kept_rows)
     _check_order(file_lines, out, position, kept_rows)
     if _balance(file_lines) == 0 and _balance([line for line, _f in out]) != 0:
         raise LazyRefusal("merged, the file's brackets would no longer balance: the snippet "
                           "opens or closes a block the file does not", None, [])
+
+
+def _check_twice(out, snippet, placeholders, position, kept_rows) -> None:
+    """A unique line of the file, kept and written anew: more often than the file or
+    the snippet has it."""
+    from collections import Counter
+
+    new = Counter(_key(line) for line, f in out if f is None and line.strip())
+    shown = Counter(_key(line) for i, line in enumerate(snippet) if i not in placeholders)
+    for line, n in new.items():
+        f = position.get(line)
+        if f is None or n + (f in kept_rows) <= max(1, shown[line]):
+            continue
+        raise LazyRefusal(f"merged, the line {line!r} would appear twice: the snippet writes "
+                          "it anew while a placeholder or the file keeps it", None, [f + 1])
 
 
 def _check_order(file_lines, out, position, kept) -> None:
