@@ -19,7 +19,8 @@ operations by that entry alone:
   ``+++++++ REPLACE``, ``<<<<<<< SEARCH`` / ``:start_line:N`` / ``-------`` / ``=======``
   / ``>>>>>>> REPLACE``): one ``EditFile`` whose hunks are located together against the
   file as it was, a ``:start_line:`` being each hunk's line hint.
-- PATCH / UNIFIED: apply-patch text or a unified diff, read by those formats' parsers.
+- UNIFIED: a unified diff, read by that format's parser (PATCH, apply-patch text, is
+  read by ``toolcalls`` as every apply_patch call is).
 - DELETE / MOVE / READ: ``DeleteFile``, ``RenameFile``, nothing.
 
 Paths stay as given: an absolute path is made relative, or refused outside the worktree,
@@ -52,8 +53,6 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
         raise _refuse(call, "its arguments fit none of the tool's known shapes")
     if shape.kind == S.READ or (shape.dry_run and _flag(call, args, shape.dry_run, "") is True):
         return []
-    if shape.kind == S.PATCH:
-        return _patch(call, args, shape, source)
     if shape.kind == S.MOVE:
         return [_move(call, args, shape, source)]
     if shape.kind == S.DELETE:
@@ -325,16 +324,6 @@ def _move(call, args: dict, shape: "S.Shape", source: SourceOf) -> RenameFile:
     if dst is None:
         raise _refuse(call, f"{call.name} {src} without a {shape.destination}", path=src)
     return RenameFile(src, dst, source(f"{call.name} {src} -> {dst}"))
-
-
-def _patch(call, args: dict, shape: "S.Shape", source: SourceOf) -> list[Operation]:
-    from .toolcalls import apply_patch_text
-
-    text = args.get(shape.content)
-    if not isinstance(text, str):
-        raise _refuse(call, f"{call.name} has no '{shape.content}' string",
-                      hint=f"pass the patch as '{shape.content}'")
-    return apply_patch_text(call, text)
 
 
 def _unified(call, args: dict, shape: "S.Shape", path: str, source: SourceOf

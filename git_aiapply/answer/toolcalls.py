@@ -230,6 +230,8 @@ def call_ops(call: ToolCall) -> list[Operation]:
     if patch is not None:
         return _apply_patch_text(call, patch)
     shape = shape_of(call.name, args)
+    if shape is not None and shape.kind == "patch":  # OpenCode's patch {patchText}
+        return _apply_patch_text(call, _patch_text(call, {"patch": args.get(shape.content)}))
     if shape is not None or (shapes_named(call.name) and not isinstance(args, dict)):
         return agent_tool_ops(call, args, lambda what: _source(call, what), shape)
     if is_read_only(call.name) and not runs_commands(call.name):
@@ -241,14 +243,27 @@ def call_ops(call: ToolCall) -> list[Operation]:
         if known:  # a known tool whose arguments fit none of its entries
             raise ApplyError(Problem(
                 f"{call.words()}: {why}, but they fit none of the shapes of "
-                f"{known[0].agent}'s {base_name(call.name)!r}, so this edit cannot be applied",
-                hint="send the call again with the tool's own argument names"))
+                f"{known[0].agent}'s {base_name(call.name)!r}{_unknown_command(known, args)}, "
+                "so this edit cannot be applied",
+                hint="send the call again with the tool's own argument names (an undo "
+                     "cannot be replayed: send the edit that should remain instead)"))
         raise ApplyError(Problem(
             f"{call.words()}: {why}, but {call.name!r} is not a tool ai-apply knows, so this "
             "edit cannot be applied",
             hint="edit files with the apply_patch tool or the text editor tool "
                  "(str_replace_based_edit_tool), or write the change as a patch in the answer"))
     return []
+
+
+def _unknown_command(known: list, args: object) -> str:
+    """' (command 'undo_edit' is none of str_replace, write...)' for a tool whose entries
+    a command picks."""
+    keys = {s.when[0] for s in known if s.when}
+    if len(keys) != 1 or not isinstance(args, dict):
+        return ""
+    key = keys.pop()
+    values = ", ".join(dict.fromkeys(s.when[1] for s in known if s.when))
+    return f" ({key} {args.get(key)!r} is none of {values})"
 
 
 def _source(call: ToolCall, what: str) -> Source:
@@ -350,11 +365,6 @@ def _heredoc_patch(script: str) -> str | None:
         if end is not None and any(line.strip() for line in lines[end + 1:]):
             return None  # a command after the patch (`sed -i ...`) changes what it made
     return script
-
-
-def apply_patch_text(call: ToolCall, text: str) -> list[Operation]:
-    """apply-patch text a tool call carries, as operations (agent_tools' PATCH shapes)."""
-    return _apply_patch_text(call, text)
 
 
 def _apply_patch_text(call: ToolCall, text: str) -> list[Operation]:
