@@ -198,18 +198,29 @@ class ReplaceText:
     expected: int | None = 1
     tool: str = "str_replace"  # the tool or command, as errors name it
     old_name: str = "old_str"  # the argument that held ``old``, as errors name it
+    # the agent's count argument, as hints name it ('replace_all', 'replaceAll',
+    # 'allow_multiple', 'expected_replacements'...; answer/shapes.py), None: none
+    count_key: str | None = None
+    fold_quotes: bool = False  # Claude Code's Edit: straight quotes find typographic ones
+    # 1-based line the agent says ``old`` starts on (Roo's :start_line:, Augment's
+    # old_str_start_line_number): of several occurrences, the one starting there is meant
+    line_hint: int | None = None
 
 
 @record
 class InsertText:
-    """Anthropic's text editor ``insert``: ``text`` as whole lines after line ``line``
-    (0 = the top) of the file as it is at this point of the response."""
+    """A tool call's insert (Anthropic's text editor ``insert`` and the agents' own,
+    answer/shapes.py): ``text`` as whole lines after line ``line`` (0 = the top) of the
+    file as it is at this point of the response; ``at_end``: after its last line, however
+    many there are (Roo's line 0, Goose's -1)."""
 
     path: str
     line: int
     text: str
     source: Source
     number: int = 1
+    at_end: bool = False
+    line_name: str = "insert_line"  # the argument that held the line, as errors name it
 
 
 Operation = Union[NewFile, AppendFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit,

@@ -3,7 +3,9 @@ tool calls and their results) read into the text and tool-call operations the fo
 
 - ``response``: reading a response, plain text or JSON, into a ``Response``;
 - ``response_json``: the JSON shapes a response may be (conversations, streams, sessions);
-- ``toolcalls``: edits that arrive as tool calls; ``agent_tools``: coding agents' own tools;
+- ``toolcalls``: edits that arrive as tool calls; ``shapes``: every coding agent's edit
+  tools as data (names, argument keys, count and insert rules) and its read-only tools;
+  ``agent_tools``: a call of one of them as operations, by its shape;
 - ``tool_results``: what a tool call's result says (applied, failed, rejected);
 - ``mail``: `git format-patch` mails (an mbox: one response each), read as `git am` does.
 

@@ -276,6 +276,9 @@ def extract_answer(data) -> Answer:
     if "choices" in data:
         answer = Answer("OpenAI Chat Completions", model)
         _chat_completion(data["choices"], answer)
+    elif isinstance(data.get("candidates"), list):
+        answer = Answer("Gemini generateContent", model or _str(data.get("modelVersion")))
+        _gemini(data["candidates"], answer)
     elif "output" in data and isinstance(data.get("output"), list):
         answer = Answer("OpenAI Responses", model)
         _responses(data, answer)
@@ -293,7 +296,7 @@ def extract_answer(data) -> Answer:
             answer.cut_off.append("stop_reason \"pause_turn\" (the turn was paused)")
     else:
         items = None
-        for key in ("messages", "input", "data"):
+        for key in ("messages", "input", "data", "contents"):
             if is_conversation(data.get(key)):
                 items = data[key]
                 break
@@ -362,6 +365,42 @@ def _refuse_api_error(data: dict) -> None:
     if err and (data.get("type") == "error" or not any(k in data for k in ("choices", "output", "content"))):
         message = err.get("message") if isinstance(err, dict) else err
         raise ApplyError(Problem(f"the response is an API error, not an answer: {str(message)[:200]}"))
+
+
+def _str(value) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+# Gemini's finishReason values that say the answer did not end on its own
+_GEMINI_CUT = {"MAX_TOKENS": "finishReason \"MAX_TOKENS\" (the token limit)",
+               "SAFETY": "finishReason \"SAFETY\" (the filter cut it)",
+               "RECITATION": "finishReason \"RECITATION\" (the filter cut it)",
+               "MALFORMED_FUNCTION_CALL": "finishReason \"MALFORMED_FUNCTION_CALL\"",
+               "PROHIBITED_CONTENT": "finishReason \"PROHIBITED_CONTENT\"",
+               "BLOCKLIST": "finishReason \"BLOCKLIST\"", "SPII": "finishReason \"SPII\""}
+
+
+def _gemini(candidates: list, answer: Answer) -> None:
+    """Gemini's ``generateContent`` answer: ``candidates[0].content.parts``, each a
+    ``text`` (thought parts left out) or a ``functionCall {name, args}``."""
+    answer.choices = sum(1 for c in candidates if isinstance(c, dict))
+    first = candidates[0] if candidates and isinstance(candidates[0], dict) else {}
+    reason = first.get("finishReason")
+    if isinstance(reason, str) and reason in _GEMINI_CUT:
+        answer.cut_off.append(_GEMINI_CUT[reason])
+    content = first.get("content")
+    _gemini_parts(content.get("parts") if isinstance(content, dict) else None, answer)
+
+
+def _gemini_parts(parts, answer: Answer) -> None:
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, dict) or part.get("thought") is True:
+            continue
+        if isinstance(part.get("text"), str):
+            answer.pieces.append(part["text"])
+        elif isinstance(part.get("functionCall"), dict):
+            f = part["functionCall"]
+            _add_call(answer, "functionCall", f.get("name"), f.get("args"), f.get("id"))
 
 
 def _add_call(answer: Answer, shape: str, name, args, call_id=None) -> None:
@@ -560,6 +599,8 @@ def _conversation(items: list, answer: Answer) -> None:
             _assistant_message(item, answer, outcomes)
         elif role is None and kind in _CALL_ITEMS:
             _items([item], answer, outcomes)
+        elif role == "model" and isinstance(item.get("parts"), list):  # a Gemini turn
+            _gemini_parts(item["parts"], answer)
         else:
             answer.segment = len(answer.pieces)  # another's turn: what follows is new
         # user, system, developer and tool turns, *_output items: not the assistant's

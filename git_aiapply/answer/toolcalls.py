@@ -17,8 +17,13 @@
   substring), ``create`` (``file_text``), ``insert`` (``insert_text`` or ``new_str`` as
   whole lines after line ``insert_line``, 0 = the top); ``view`` changes nothing.
 
-Any other tool call is ignored (running tests, reading files) unless its arguments look
-like an edit (a path and content, a diff, an ``old_str``...): then the response is refused,
+- every coding agent's own edit tools (Claude Code, Gemini CLI, Cline, Roo Code, Kilo
+  Code, OpenCode, Copilot, Windsurf, Cursor, Amp, Goose, Continue, Zed, Augment...):
+  their shapes are data (``shapes.SHAPES``), read by ``agent_tools``.
+
+Any other tool call is left out when it is a known read-only tool (``shapes.READ_ONLY``)
+or names no file; one that names a path (or a source and a destination), or whose
+arguments look like an edit (content, a diff, an ``old_str``...), refuses the response,
 naming the tool, because applying the rest would silently drop that edit.
 
 V4A bodies are parsed by the apply-patch format's own block parser, so a V4A diff means
@@ -31,6 +36,7 @@ from __future__ import annotations
 from ..record import record, replace
 
 from .agent_tools import agent_tool_ops
+from .shapes import base_name, is_read_only, runs_commands, shape_of, shapes_named
 
 from ..errors import ApplyError, Problem
 from ..text import normalize_newlines
@@ -43,16 +49,15 @@ from ..locate.text_edits import TOOL_CALL as NAME  # noqa: E402
 APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
-# Agent edit tools by their published names (docs/DECISIONS.md "Tool calls" names the
-# definitions followed): Claude Code's Edit, MultiEdit and Write; Gemini CLI's replace and
-# write_file.  SWE-agent/OpenHands call the text editor str_replace_editor (above).
-AGENT_EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "replace", "write_file"})
+# SWE-agent/OpenHands call the text editor str_replace_editor (above); every agent's own
+# edit tools are entries of shapes.SHAPES.
 
 # Argument keys that name a file, and keys that carry file content or a change to one:
 # a call of an unknown tool with both (or with a patch text) looks like an edit.
 _PATH_KEYS = ("path", "file_path", "filepath", "filePath", "file", "filename", "target_file",
               "targetFile", "file_name", "fileName", "relative_path", "absolute_path",
-              "notebook_path")
+              "notebook_path", "TargetFile", "AbsolutePath", "uri", "file_paths", "paths",
+              "filePaths", "target_notebook", "relative_workspace_path")
 _CONTENT_KEYS = ("content", "contents", "file_text", "new_content", "old_str", "new_str",
                  "old_string", "new_string", "oldString", "newString", "insert_text", "diff",
                  "patch", "code", "text", "edits", "replacement", "replace", "code_edit",
@@ -105,13 +110,33 @@ def arguments(call: ToolCall) -> object:
 def is_edit_call(call: ToolCall) -> bool:
     """Whether the call changes files (known edit tools; text editor 'view' does not)."""
     args = arguments(call)
-    if call.shape == "apply_patch_call" or call.name in APPLY_PATCH_TOOLS:
+    if call.shape == "apply_patch_call" or _named(call, APPLY_PATCH_TOOLS):
         return True
-    if call.name in TEXT_EDITOR_TOOLS:
+    if _named(call, TEXT_EDITOR_TOOLS):
         return not (isinstance(args, dict) and args.get("command") == "view")
-    if call.name in AGENT_EDIT_TOOLS:
-        return True
+    shape = shape_of(call.name, args)
+    if shape is not None:
+        return shape.kind != "read"
     return _shell_patch(call, args) is not None
+
+
+def _named(call: ToolCall, names: frozenset) -> bool:
+    """The call's name, or its name without a harness prefix, is one of ``names``."""
+    return call.name in names or base_name(call.name) in names
+
+
+def _names_a_path(args: object) -> str | None:
+    """Arguments that name a file (a path key holding text, or a list of them): a call of
+    a tool not known as read-only that names one may have changed it."""
+    if not isinstance(args, dict):
+        return None
+    for k in _PATH_KEYS:
+        value = args.get(k)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            value = value[0]
+        if isinstance(value, str) and value.strip():
+            return f"its arguments name a file ({k!r}: {value.strip()[:80]!r})"
+    return None
 
 
 def looks_like_edit(args: object) -> str | None:
@@ -197,23 +222,48 @@ def call_ops(call: ToolCall) -> list[Operation]:
     args = arguments(call)
     if call.shape == "apply_patch_call":
         return _apply_patch_operation(call, args)
-    if call.name in APPLY_PATCH_TOOLS:
+    if _named(call, APPLY_PATCH_TOOLS):
         return _apply_patch_text(call, _patch_text(call, args))
-    if call.name in TEXT_EDITOR_TOOLS:
+    if _named(call, TEXT_EDITOR_TOOLS):
         return _text_editor(call, args)
-    if call.name in AGENT_EDIT_TOOLS:
-        return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
         return _apply_patch_text(call, patch)
-    why = looks_like_edit(args) or _removes_a_file(call, args)
+    shape = shape_of(call.name, args)
+    if shape is not None and shape.kind == "patch":  # OpenCode's patch {patchText}
+        return _apply_patch_text(call, _patch_text(call, {"patch": args.get(shape.content)}))
+    if shape is not None or (shapes_named(call.name) and not isinstance(args, dict)):
+        return agent_tool_ops(call, args, lambda what: _source(call, what), shape)
+    if is_read_only(call.name) and not runs_commands(call.name):
+        return []  # a read, a search, a subagent's prompt: whatever its arguments hold
+    why = looks_like_edit(args) or _removes_a_file(call, args) or (
+        None if is_read_only(call.name) else _names_a_path(args))
     if why:
+        known = shapes_named(call.name)
+        if known:  # a known tool whose arguments fit none of its entries
+            raise ApplyError(Problem(
+                f"{call.words()}: {why}, but they fit none of the shapes of "
+                f"{known[0].agent}'s {base_name(call.name)!r}{_unknown_command(known, args)}, "
+                "so this edit cannot be applied",
+                hint="send the call again with the tool's own argument names (an undo "
+                     "cannot be replayed: send the edit that should remain instead)"))
         raise ApplyError(Problem(
             f"{call.words()}: {why}, but {call.name!r} is not a tool ai-apply knows, so this "
             "edit cannot be applied",
             hint="edit files with the apply_patch tool or the text editor tool "
                  "(str_replace_based_edit_tool), or write the change as a patch in the answer"))
     return []
+
+
+def _unknown_command(known: list, args: object) -> str:
+    """' (command 'undo_edit' is none of str_replace, write...)' for a tool whose entries
+    a command picks."""
+    keys = {s.when[0] for s in known if s.when}
+    if len(keys) != 1 or not isinstance(args, dict):
+        return ""
+    key = keys.pop()
+    values = ", ".join(dict.fromkeys(s.when[1] for s in known if s.when))
+    return f" ({key} {args.get(key)!r} is none of {values})"
 
 
 def _source(call: ToolCall, what: str) -> Source:
@@ -246,7 +296,7 @@ def _patch_text(call: ToolCall, args: object) -> str:
     if isinstance(args, str):
         return args
     if isinstance(args, dict):
-        for key in ("input", "patch", "patch_text", "diff"):
+        for key in ("input", "patch", "patch_text", "patchText", "diff"):
             if isinstance(args.get(key), str):
                 return args[key]
         command = args.get("command")

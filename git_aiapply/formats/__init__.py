@@ -18,7 +18,7 @@ from ..record import field, record, replace
 from . import apply_patch, codechange, file_changes, search_replace, unified_diff, whole
 from .scan import Block, Format, scan_blocks
 
-OPEN_MODULES = ("apply_patch", "scan")
+OPEN_MODULES = ("apply_patch", "scan", "search_blocks")
 
 # The registry: every format, in the order they are asked at each line.  Their opening
 # markers differ, so the order only matters for a line two formats could both claim.

@@ -267,10 +267,11 @@ def text_edit_report(path: str, op, old, new) -> EditReport:
     """A tool call's str_replace or insert (text_edits.apply_text_edit): the changed lines
     between the common first and last lines of the file before and after."""
     number = getattr(op, "number", 1)
-    if hasattr(op, "line"):  # insert: the stated line places it
+    if hasattr(op, "at_end"):  # insert: the stated line places it
         n = len(op.text.splitlines())
-        return EditReport(path, op.source.directive, number, op.line + 1, op.line, op.line + 1,
-                          op.line + n, ["line-number"], f"insert after line {op.line}")
+        at = len(old.lines) if op.at_end else op.line
+        return EditReport(path, op.source.directive, number, at + 1, at, at + 1,
+                          at + n, ["line-number"], f"insert after line {at}")
     a, b, c, d = changed_range(old.lines, new.lines)
     plain = op.old.replace("\r\n", "\n") in "\n".join(old.lines)
     how = ["exact"] if plain else ["punctuation-folded"]

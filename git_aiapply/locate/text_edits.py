@@ -21,6 +21,8 @@ TOOL_CALL_NEW_FILE_HINT = ("the text editor's create command or an apply_patch c
 # typographic ones (its findActualString), and keeps the file's quotes (preserveQuoteStyle);
 # the text editor and Gemini CLI's replace match exactly.
 QUOTE_FOLDING_TOOLS = frozenset({"Edit", "MultiEdit"})
+# count arguments that give a number of occurrences (the others are flags for every one)
+COUNT_KEYS = frozenset({"expected_replacements", "expectedReplacements"})
 _QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -57,21 +59,22 @@ def _insert(ft, op, path: str):
 
     lines = ft.lines
     n = len(lines)
-    if op.line > n:
+    at = n if op.at_end else op.line
+    if at > n:
         raise ApplyError(Problem(
-            f"insert_line {op.line} is past the end of the file ({n} line"
+            f"{op.line_name} {op.line} is past the end of the file ({n} line"
             f"{'s' if n != 1 else ''})", file=path, directive=op.source.directive,
-            hint=f"insert_line counts the lines to insert after: 0 to {n}",
+            hint=f"{op.line_name} counts the lines to insert after: 0 to {n}",
             nearby=[(i + 1, lines[i]) for i in range(max(0, n - 3), n)],
             nearby_label="the file ends with"))
     new_lines = _split_whole_lines(op.text)
     if not new_lines:
         return ft, 0, 0
     b = TextBuilder(ft, ft.dominant_ending())
-    b.keep(0, op.line)
+    b.keep(0, at)
     b.add(new_lines)
-    b.keep(op.line, n)
-    final = ft.final_newline if op.line < n else True
+    b.keep(at, n)
+    final = ft.final_newline if at < n else True
     return b.finish(final), len(new_lines), 0
 
 
@@ -85,6 +88,7 @@ def _replace(ft, op, path: str):
     text = "\n".join(lines) + ("\n" if n and ft.final_newline else "")
     old = _lf(op.old)
     places, news = _occurrences_and_texts(text, old, _lf(op.new), op)
+    places, news = _hinted(text, places, news, op)
     if op.expected is None and not places or op.expected is not None and len(places) != op.expected:
         raise ApplyError(_count_problem(text, lines, old, places, path, op))
     b = TextBuilder(ft, ft.dominant_ending())
@@ -114,13 +118,24 @@ def _occurrences_and_texts(text: str, old: str, new: str, op) -> tuple[list[int]
     the tools that fold quotes (a match found only with typographic quotes folded), ``new``
     keeping the file's quotes where it repeats ``old``."""
     places = _places(text, old, op.expected)
-    if not places and op.tool in QUOTE_FOLDING_TOOLS:
+    if not places and (op.fold_quotes or op.tool in QUOTE_FOLDING_TOOLS):
         folded_text, folded_old = fold_quotes(text), fold_quotes(old)  # one char for one
         if (folded_text, folded_old) != (text, old):
             places = _places(folded_text, folded_old, op.expected)
             news = [keep_file_quotes(old, text[p:p + len(old)], new) for p in places]
             return places, news or [new] * len(places)
     return places, [new] * len(places)
+
+
+def _hinted(text: str, places: list[int], news: list[str], op) -> tuple[list[int], list[str]]:
+    """Of several occurrences where one is meant, the one starting on the line the agent
+    named (``op.line_hint``), when exactly one does; else all of them (refused)."""
+    if op.expected != 1 or len(places) < 2 or not getattr(op, "line_hint", None):
+        return places, news
+    picked = [k for k, p in enumerate(places) if line_number(text, p) == op.line_hint]
+    if len(picked) != 1:
+        return places, news
+    return [places[picked[0]]], [news[picked[0]]]
 
 
 def _places(text: str, old: str, expected: int | None) -> list[int]:
@@ -215,14 +230,16 @@ def _occurrences(text: str, old: str, limit: int) -> list[int]:
 def _count_rule(op) -> tuple[str, str]:
     """What the edit's tool asks of the count, and how to meet it."""
     more = "include more of the surrounding lines in {old} so it matches one place only"
+    key = op.count_key or {"replace": "expected_replacements", "Edit": "replace_all",
+                           "MultiEdit": "replace_all"}.get(op.tool)
     if op.expected is None:
-        return "replace_all needs at least one occurrence", ""
-    if op.tool == "replace":
-        return (f"expected_replacements is {op.expected}",
-                "set expected_replacements to the number of occurrences to change, or "
+        return f"{key or 'replace_all'} needs at least one occurrence", ""
+    if key in COUNT_KEYS:  # a number of occurrences (Gemini CLI's expected_replacements)
+        return (f"{key} is {op.expected}",
+                f"set {key} to the number of occurrences to change, or "
                 + more.replace("one place only", "just those places"))
-    if op.tool in ("Edit", "MultiEdit"):
-        return f"{op.tool} needs exactly one occurrence", more + ", or set replace_all"
+    if key:  # a flag for every occurrence (replace_all, replaceAll, allow_multiple...)
+        return f"{op.tool} needs exactly one occurrence", more + f", or set {key}"
     return f"{op.tool} needs exactly one occurrence", more
 
 

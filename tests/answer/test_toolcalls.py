@@ -382,14 +382,14 @@ def test_calls_that_carry_no_file_content_are_ignored(name, args):
 
 def test_every_bad_call_is_reported():
     data = {"type": "message", "role": "assistant", "content": [
-        {"type": "tool_use", "id": "1", "name": "write", "input": {"path": "a", "content": "x"}},
+        {"type": "tool_use", "id": "1", "name": "scribble", "input": {"path": "a", "content": "x"}},
         {"type": "tool_use", "id": "2", "name": "str_replace_based_edit_tool",
          "input": {"command": "undo_edit", "path": "a"}},
     ]}
     with pytest.raises(ApplyError) as e:
         ops_of(data)
     assert len(e.value.problems) == 2
-    assert "'write'" in str(e.value) and "undo_edit" in str(e.value)
+    assert "'scribble'" in str(e.value) and "undo_edit" in str(e.value)
 
 
 # ------------------------------------------------------------ text editor arguments
@@ -573,12 +573,14 @@ def test_a_shell_apply_patch_followed_by_another_command_is_not_read_as_the_patc
     assert _heredoc_patch(patch + "sed -i s/bye/ciao/ a.txt\n") is None
 
 
+# the known ones (an MCP filesystem's move_file, Zed's move_path, Cursor's delete_file)
+# apply: tests/answer/test_shapes.py
 @pytest.mark.parametrize("name, args", [
-    ("mcp__filesystem__move_file", {"source": "a.py", "destination": "b.py"}),
-    ("move_path", {"source_path": "a.py", "destination_path": "b.py"}),
+    ("mcp__filesystem__relocate_file", {"source": "a.py", "destination": "b.py"}),
+    ("shift_path", {"source_path": "a.py", "destination_path": "b.py"}),
     ("rename", {"old_path": "a.py", "new_path": "b.py"}),
-    ("delete_file", {"target_file": "a.py"}),
-    ("mcp__fs__delete_file", {"path": "a.py"}),
+    ("remove_file", {"target_file": "a.py"}),
+    ("mcp__fs__unlink", {"path": "a.py"}),
 ])
 def test_an_unknown_tool_that_moves_or_deletes_a_file_refuses_the_response(name, args):
     # nothing dropped silently: the model believes the file moved (BEHAVIOR.md §1)
