@@ -283,32 +283,39 @@ def extract_answer(data) -> Answer:
         answer = Answer("OpenAI Responses", model)
         _responses(data, answer)
     elif "content" in data and ("role" in data or data.get("type") == "message"):
-        role = data.get("role", "assistant")
-        if role != "assistant":
-            raise ApplyError(Problem(
-                f"the JSON is a message from {role!r}, not from the assistant",
-                hint="give the assistant's reply (or the API response that holds it)"))
-        answer = Answer("Anthropic Messages" if data.get("type") == "message" else "chat message",
-                        model)
-        _message(data, answer)
-        stop = data.get("stop_reason")
-        if stop == "pause_turn":  # the turn goes on in another request
-            answer.cut_off.append("stop_reason \"pause_turn\" (the turn was paused)")
+        answer = _single_message(data, model)
     else:
-        items = None
-        for key in ("messages", "input", "data", "contents"):
-            if is_conversation(data.get(key)):
-                items = data[key]
-                break
-        if items is None:
-            keys = ", ".join(sorted(str(k) for k in data)[:8]) or "none"
-            raise ApplyError(Problem(
-                f"the response is JSON of no known shape (top-level keys: {keys})",
-                hint="give the model's text, or the JSON of OpenAI Chat Completions, "
-                     "OpenAI Responses or Anthropic Messages (or a list of their messages)"))
         answer = Answer("conversation", model)
-        _conversation(items, answer)
+        _conversation(_conversation_items(data), answer)
     return answer
+
+
+def _single_message(data: dict, model: str | None) -> Answer:
+    """One message (Anthropic Messages, or a chat message): the assistant's only."""
+    role = data.get("role", "assistant")
+    if role != "assistant":
+        raise ApplyError(Problem(
+            f"the JSON is a message from {role!r}, not from the assistant",
+            hint="give the assistant's reply (or the API response that holds it)"))
+    answer = Answer("Anthropic Messages" if data.get("type") == "message" else "chat message",
+                    model)
+    _message(data, answer)
+    if data.get("stop_reason") == "pause_turn":  # the turn goes on in another request
+        answer.cut_off.append("stop_reason \"pause_turn\" (the turn was paused)")
+    return answer
+
+
+def _conversation_items(data: dict) -> list:
+    """The messages of an object that holds a conversation; ApplyError for JSON of no
+    known shape."""
+    for key in ("messages", "input", "data", "contents"):
+        if is_conversation(data.get(key)):
+            return data[key]
+    keys = ", ".join(sorted(str(k) for k in data)[:8]) or "none"
+    raise ApplyError(Problem(
+        f"the response is JSON of no known shape (top-level keys: {keys})",
+        hint="give the model's text, or the JSON of OpenAI Chat Completions, "
+             "OpenAI Responses or Anthropic Messages (or a list of their messages)"))
 
 
 def refuse_unusable(answer: Answer) -> None:
