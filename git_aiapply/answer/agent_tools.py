@@ -11,6 +11,14 @@
 - Gemini CLI's ``replace`` (``file_path``, ``old_string``, ``new_string``,
   ``expected_replacements``, default 1): the old string must occur exactly that many
   times.  ``write_file`` (``file_path``, ``content``) writes the file.
+- Lazy edits (BEHAVIOR.md §5): Cursor's and Kilo Code's ``edit_file`` (``target_file``,
+  ``instructions``, ``code_edit``), Morph's MCP ``edit_file`` (``path``, ``instruction``,
+  ``code_edit``), Copilot's ``insert_edit_into_file`` (``filePath``, ``code``,
+  ``explanation``) and Continue's ``edit_existing_file`` (``filepath``, ``changes``) send
+  a snippet of the file with placeholders for the code they leave out: a
+  ``NewFile(lazy=True)``, merged into the tracked file by the planner (plan/lazy_merge.py),
+  written whole where nothing is tracked (these tools create a missing file so).  Known by
+  the tool's name without a harness's prefix (``mcp__morph__edit_file``).
 
 Every string replacement becomes a ``ReplaceText``, as the text editor's ``str_replace``
 does, so all tool-call edits are one kind of operation; a whole file becomes a
@@ -33,13 +41,33 @@ SourceOf = Callable[[str], Source]
 _PATH_KEYS = ("file_path", "path")
 
 
+# Lazy edit tools by their name without a harness prefix: the keys of their path and of
+# their snippet, each tool's own first
+LAZY_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "edit_file": (("target_file", "path", "file_path"), ("code_edit",)),
+    "insert_edit_into_file": (("filePath", "file_path", "path"), ("code",)),
+    "edit_existing_file": (("filepath", "filePath", "path"), ("changes",)),
+}
+
+
+def lazy_tool(name: str) -> str | None:
+    """The lazy edit tool ``name`` calls (its name without ``mcp__server__`` or
+    ``developer__``), or None."""
+    base = name.rsplit("__", 1)[-1].rsplit(".", 1)[-1]
+    return base if base in LAZY_TOOLS else None
+
+
 def agent_tool_ops(call, args: object, source: SourceOf) -> list[Operation]:
-    """The operations of one call of Edit, MultiEdit, Write, replace or write_file."""
+    """The operations of one call of Edit, MultiEdit, Write, replace or write_file, or of
+    a lazy edit tool (``LAZY_TOOLS``)."""
     if not isinstance(args, dict):
         why = ("its arguments are not valid JSON (cut off?)"
                if isinstance(args, str) and args.lstrip().startswith("{")
                else "it has no arguments object")
         raise _refuse(call, why, hint="send the call again with its whole arguments object")
+    lazy = lazy_tool(call.name)
+    if lazy is not None:
+        return [_lazy_edit(call, args, lazy, source)]
     path = _file_path(call, args)
     if call.name in ("Write", "write_file"):
         return [_write(call, args, path, source)]
@@ -48,19 +76,46 @@ def agent_tool_ops(call, args: object, source: SourceOf) -> list[Operation]:
     return _one_edit(call, args, path, source, what=f"{call.name} {path}")
 
 
+def _lazy_edit(call, args: dict, tool: str, source: SourceOf) -> NewFile:
+    """A lazy edit tool's snippet, to be merged into its file (module docstring)."""
+    path_keys, text_keys = LAZY_TOOLS[tool]
+    path = _file_path(call, args, path_keys)
+    text = next((args[k] for k in text_keys if isinstance(args.get(k), str)), None)
+    if text is None:
+        raise _refuse(call, f"{tool} {path} has no '{text_keys[0]}' string", path=path,
+                      hint=f"give the changed lines, with placeholder comments for the code "
+                           f"left out, in '{text_keys[0]}'")
+    return NewFile(path, _unfenced(text, path), source(f"{tool} {path}"), replace=True,
+                   lazy=True)
+
+
+def _unfenced(text: str, path: str) -> str:
+    """A snippet sent as one fenced block (Continue once asked for ``changes`` so): its
+    content; a document's text (Markdown...) is kept as written, fences and all."""
+    from ..text import fence_close_line, fence_open
+
+    if path.lower().endswith((".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc")):
+        return text
+    lines = text.strip("\n").split("\n")
+    opened = fence_open(lines[0]) if lines else None
+    if opened is None or fence_close_line(lines, 0, opened[:2]) != len(lines) - 1:
+        return text
+    return "\n".join(lines[1:-1]) + "\n"
+
+
 def _refuse(call, reason: str, hint: str | None = None, path: str | None = None) -> ApplyError:
     return ApplyError(Problem(f"{call.words()}: {reason}", file=path, hint=hint))
 
 
-def _file_path(call, args: dict) -> str:
-    for key in _PATH_KEYS:
+def _file_path(call, args: dict, keys: tuple[str, ...] = _PATH_KEYS) -> str:
+    for key in keys:
         value = args.get(key)
         if isinstance(value, str) and value.strip():
             if "\n" in value or "\r" in value:
                 raise _refuse(call, "the file_path holds a line break", path=value)
             return value
-    raise _refuse(call, f"{call.name} without a file_path",
-                  hint="give the file's path in 'file_path'")
+    raise _refuse(call, f"{call.name} without a {keys[0]}",
+                  hint=f"give the file's path in '{keys[0]}'")
 
 
 def _write(call, args: dict, path: str, source: SourceOf) -> NewFile:

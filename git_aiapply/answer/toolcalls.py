@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..record import record, replace
 
-from .agent_tools import agent_tool_ops
+from .agent_tools import agent_tool_ops, lazy_tool
 
 from ..errors import ApplyError, Problem
 from ..text import normalize_newlines
@@ -45,7 +45,7 @@ TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_edito
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
 # Agent edit tools by their published names (docs/DECISIONS.md "Tool calls" names the
 # definitions followed): Claude Code's Edit, MultiEdit and Write; Gemini CLI's replace and
-# write_file.  SWE-agent/OpenHands call the text editor str_replace_editor (above).
+# write_file; and the lazy edit tools (agent_tools.LAZY_TOOLS: edit_file...).  SWE-agent/OpenHands call the text editor str_replace_editor (above).
 AGENT_EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "replace", "write_file"})
 
 # Argument keys that name a file, and keys that carry file content or a change to one:
@@ -109,7 +109,7 @@ def is_edit_call(call: ToolCall) -> bool:
         return True
     if call.name in TEXT_EDITOR_TOOLS:
         return not (isinstance(args, dict) and args.get("command") == "view")
-    if call.name in AGENT_EDIT_TOOLS:
+    if call.name in AGENT_EDIT_TOOLS or lazy_tool(call.name):
         return True
     return _shell_patch(call, args) is not None
 
@@ -201,7 +201,7 @@ def call_ops(call: ToolCall) -> list[Operation]:
         return _apply_patch_text(call, _patch_text(call, args))
     if call.name in TEXT_EDITOR_TOOLS:
         return _text_editor(call, args)
-    if call.name in AGENT_EDIT_TOOLS:
+    if call.name in AGENT_EDIT_TOOLS or lazy_tool(call.name):
         return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
