@@ -12,4 +12,4 @@ def save(path, text):
 
 
 def main():
-    print(load("x"))
+    print(len(load("x")))
