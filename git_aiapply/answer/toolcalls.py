@@ -510,9 +510,13 @@ def parse_with_tools(response, only: str | None = None):
     only the first."""
     from ..formats import ParsedResponse, parse_response
 
-    # a chat API's answer ended where its JSON says (a cut one was refused when read)
+    from ..verify.placeholder_edits import holds_placeholders
+
+    # a chat API's answer ended where its JSON says (a cut one was refused when read); a
+    # tracked file's lazy snippet is told by the placeholder rules (formats/lazy_snippet.py)
     parsed = parse_response(response.text, only=only,
-                            ends_whole=getattr(response, "is_json", False))
+                            ends_whole=getattr(response, "is_json", False),
+                            is_snippet=holds_placeholders)
     calls = getattr(response, "tool_calls", None) or []
     if not calls:
         return parsed
