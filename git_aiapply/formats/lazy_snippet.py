@@ -37,6 +37,7 @@ from ..paths import knows_tracked, tracked_kind
 from ..record import record
 from ..text import fence_close_line
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, new_file_text, scan_blocks
+from .search_blocks import looks_like_marker
 from .search_replace import fence_of, path_in_info, strip_path, tracked_path
 
 NAME = "whole"  # the shape is aider's whole format: AI-Format names it so
@@ -64,20 +65,23 @@ def _tracked(path: str | None) -> str | None:
     return path if tracked_kind(path) == "file" else None
 
 
-def _path_line(lines: list[str], i: int, floor: int) -> tuple[str | None, int]:
-    """The path the line before the fence on ``lines[i]`` names, and that line."""
+def _path_line(lines: list[str], i: int, floor: int) -> tuple[str | None, int | None]:
+    """The path the line before the fence on ``lines[i]`` names by its markup, and that
+    line (with None for the path: a sentence, read by what is tracked only later)."""
     k = i - 1
     while k >= floor and k >= i - _LOOKBACK and not lines[k].strip():
         k -= 1
     if k < floor or not lines[k].strip() or fence_of(lines[k]) is not None:
-        return None, i
-    path = strip_path(lines[k])
-    if path is None:
-        try:  # a tracked name with spaces, or the one tracked file a sentence is about
-            path = tracked_path(lines[k], False, k + 1)
-        except ParseError:
-            return None, i  # a sentence naming several tracked files: none is taken
-    return path, k
+        return None, None
+    return strip_path(lines[k]), k
+
+
+def _sentence_path(line: str, k: int) -> str | None:
+    """A tracked name with spaces, or the one tracked file a sentence is about."""
+    try:
+        return tracked_path(line, False, k + 1)
+    except ParseError:
+        return None  # a sentence naming several tracked files: none is taken
 
 
 def _comment_path(line: str) -> str | None:
@@ -88,29 +92,50 @@ def _comment_path(line: str) -> str | None:
 
 
 def find(scan: Scan, i: int) -> _Found | None:
-    """The lazy snippet whose fence opens on line ``i``, or None (module docstring)."""
+    """The lazy snippet whose fence opens on line ``i``, or None (module docstring).  The
+    cheap questions first: a fence, a path written before or in it, no other format's
+    marker inside; then the placeholder rules; what the repository tracks last (its list
+    is read on the first question)."""
     lines = scan.lines
     fence = fence_of(lines[i])
     if fence is None or fence[0] not in "`~":
         return None
-    info = fence[2].strip().lower()
-    if info.split(" ", 1)[0] in _CHANGE_INFO:
+    if fence[2].strip().lower().split(" ", 1)[0] in _CHANGE_INFO:
         return None
-    path, first = (path_in_info(fence[2]), i)
+    path, said = path_in_info(fence[2]), None
     if path is None:
-        path, first = _path_line(lines, i, scan.floor)
+        path, said = _path_line(lines, i, scan.floor)
     close = fence_close_line(lines, i, (fence[0], fence[1]))
     body = lines[i + 1:close if close is not None else len(lines)]
-    path = _tracked(path)
     top = next((k for k, line in enumerate(body) if line.strip()), None)
-    named = _tracked(_comment_path(body[top])) if top is not None else None
+    named = _comment_path(body[top]) if top is not None else None
+    if path is None and named is None and said is None or _marked(scan, body):
+        return None
+    if not scan.is_snippet(named or path or "", body):
+        return None
+    if path is None and said is not None:
+        path = _sentence_path(lines[said], said)
+        if path is not None and named is None and not scan.is_snippet(path, body):
+            return None  # judged again by the file's grammar
+    path, named = _tracked(path), _tracked(named)
+    first = said if said is not None and path is not None else i
     if named is not None:  # the fence's first line names a tracked file: not the file's code
         if path is not None and path != named:
             return None  # two files named: which one is meant is not guessed
         path, body = named, body[:top] + body[top + 1:]
-    if path is None or not scan.is_snippet(path, body):
+    if path is None:
         return None
     return _Found(path, first, close, body)
+
+
+def _marked(scan: Scan, body: list[str]) -> bool:
+    """The fence's content holds another format's marker line or tell (a SEARCH/REPLACE
+    block's, a diff's): that format's block, never a snippet (the fast answer; the other
+    formats' own reading decides the rest, ``_another_formats_block``)."""
+    if any(looks_like_marker(line) for line in body):
+        return True
+    text = "\n" + "\n".join(body)
+    return any(tell in text for f in scan.formats for tell in f.tells)
 
 
 def _another_formats_block(scan: Scan, body: list[str], me: Format) -> bool:
