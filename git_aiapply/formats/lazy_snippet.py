@@ -96,17 +96,13 @@ def find(scan: Scan, i: int) -> _Found | None:
     cheap questions first: a fence, a path written before or in it, no other format's
     marker inside; then the placeholder rules; what the repository tracks last (its list
     is read on the first question)."""
-    lines = scan.lines
-    fence = fence_of(lines[i])
-    if fence is None or fence[0] not in "`~":
+    opened = _opened_fence(scan.lines, i)
+    if opened is None:
         return None
-    if fence[2].strip().lower().split(" ", 1)[0] in _CHANGE_INFO:
-        return None
-    path, said = path_in_info(fence[2]), None
+    info, close, body = opened
+    path, said = path_in_info(info), None
     if path is None:
-        path, said = _path_line(lines, i, scan.floor)
-    close = fence_close_line(lines, i, (fence[0], fence[1]))
-    body = lines[i + 1:close if close is not None else len(lines)]
+        path, said = _path_line(scan.lines, i, scan.floor)
     top = next((k for k, line in enumerate(body) if line.strip()), None)
     named = _comment_path(body[top]) if top is not None else None
     if path is None and named is None and said is None or _marked(scan, body):
@@ -114,18 +110,34 @@ def find(scan: Scan, i: int) -> _Found | None:
     if not scan.is_snippet(named or path or "", body):
         return None
     if path is None and said is not None:
-        path = _sentence_path(lines[said], said)
+        path = _sentence_path(scan.lines[said], said)
         if path is not None and named is None and not scan.is_snippet(path, body):
             return None  # judged again by the file's grammar
-    path, named = _tracked(path), _tracked(named)
+    return _resolved(_tracked(path), _tracked(named), said, i, close, body, top)
+
+
+def _opened_fence(lines: list[str], i: int) -> tuple[str, int | None, list[str]] | None:
+    """(info string, closing line, content) of the backtick or tilde fence opening on line
+    ``i``; None for no fence, or a fence of a diff or patch."""
+    fence = fence_of(lines[i])
+    if fence is None or fence[0] not in "`~":
+        return None
+    if fence[2].strip().lower().split(" ", 1)[0] in _CHANGE_INFO:
+        return None
+    close = fence_close_line(lines, i, (fence[0], fence[1]))
+    return fence[2], close, lines[i + 1:close if close is not None else len(lines)]
+
+
+def _resolved(path: str | None, named: str | None, said: int | None, i: int,
+              close: int | None, body: list[str], top: int | None) -> _Found | None:
+    """The snippet of the tracked file the path line (``path``) or the fence's first line
+    (``named``) names: both tracked and different, neither is taken."""
     first = said if said is not None and path is not None else i
-    if named is not None:  # the fence's first line names a tracked file: not the file's code
+    if named is not None and top is not None:  # the fence's first line names a tracked file
         if path is not None and path != named:
             return None  # two files named: which one is meant is not guessed
         path, body = named, body[:top] + body[top + 1:]
-    if path is None:
-        return None
-    return _Found(path, first, close, body)
+    return None if path is None else _Found(path, first, close, body)
 
 
 def _marked(scan: Scan, body: list[str]) -> bool:
