@@ -448,6 +448,9 @@ class _Planner(MoveChecks):
                     "ones", hint)
         if old is not None and old.mode == MODE_LINK:
             return f"cannot replace {path}: it is a symbolic link", None
+        if op.lazy and not op.says_new and old is None:  # read as a tracked file's snippet
+            return (f"cannot merge the snippet of {path}: no such file to merge it into "
+                    "here", "edit the file where it is, or send its whole content as new")
         if k is None and old is None and not op.says_new and path not in self.overlay:
             return namesake_refusal(self.base, path)
         return None

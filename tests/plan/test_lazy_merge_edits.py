@@ -184,3 +184,17 @@ def test_a_line_added_under_a_placeholder_lands_after_the_body_it_keeps(body, no
     out = planned(text, files)
     want = func + ["    added()"] if note_first else func[:1] + ["    added()"] + func[1:]
     assert out == "\n".join(want) + "\n\n\ndef other():\n    pass\n"
+
+
+def test_a_snippet_read_from_the_text_over_a_file_that_is_gone_is_refused_not_written():
+    """A path + fence read as a tracked file's snippet, after an earlier change of the
+    response deleted that file: nothing to merge into, so never written as a new file
+    holding its placeholders (a tool call's snippet for a new path is the new file)."""
+    from git_aiapply.ops import DeleteFile, NewFile, Source
+
+    src = Source("whole", "lazy snippet of app.py")
+    ops = [DeleteFile("app.py", src),
+           NewFile("app.py", "x()\n# ... existing code ...\n", src, says_new=False, lazy=True)]
+    base = DictBase({"app.py": (0o100644, APP.encode())})
+    with pytest.raises(ApplyError, match="no such file to merge it into"):
+        make_plan(ops, base, lambda p: normalize_path(p, worktree="/w"))
