@@ -23,6 +23,15 @@ operations by that entry alone:
   read by ``toolcalls`` as every apply_patch call is).
 - DELETE / MOVE / READ: ``DeleteFile``, ``RenameFile``, nothing.
 
+Lazy edit tools (BEHAVIOR.md §5, ``LAZY_TOOLS``): Cursor's and Kilo Code's ``edit_file``
+(``target_file``, ``instructions``, ``code_edit``), Morph's MCP ``edit_file`` (``path``,
+``instruction``, ``code_edit``), Copilot's ``insert_edit_into_file`` (``filePath``,
+``code``, ``explanation``) and Continue's ``edit_existing_file`` (``filepath``,
+``changes``) send a snippet of the file with placeholders for the code they leave out: a
+``NewFile(lazy=True)``, merged into the tracked file by the planner (plan/lazy_merge.py),
+written whole where nothing is tracked.  Known by the tool's name without a harness's
+prefix (``mcp__morph__edit_file``) and by the snippet's key in the arguments.
+
 Paths stay as given: an absolute path is made relative, or refused outside the worktree,
 where every path is normalised (``paths.normalize_path``).
 """
@@ -40,6 +49,29 @@ from . import shapes as S
 SourceOf = Callable[[str], Source]
 
 
+# Lazy edit tools by their name without a harness prefix: the keys of their path and of
+# their snippet, each tool's own first
+LAZY_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "edit_file": (("target_file", "path", "file_path"), ("code_edit",)),
+    "insert_edit_into_file": (("filePath", "file_path", "path"), ("code",)),
+    "edit_existing_file": (("filepath", "filePath", "path"), ("changes",)),
+}
+
+
+def lazy_tool(name: str, args: object = None) -> str | None:
+    """The lazy edit tool ``name`` calls (its name without ``mcp__server__`` or
+    ``developer__``), when ``args`` carry its snippet; None otherwise (Amp's ``edit_file``
+    sends old and new strings: a shapes.SHAPES entry)."""
+    base = name.rsplit("__", 1)[-1].rsplit(".", 1)[-1]
+    if base not in LAZY_TOOLS:
+        return None
+    if isinstance(args, dict) and not any(k in args for k in LAZY_TOOLS[base][1]) \
+            and S.shape_of(name, args) is not None:
+        return None  # another agent's tool of that name, by its arguments
+    return base
+
+
+
 def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None" = None
                    ) -> list[Operation]:
     """The operations of one call of an agent tool (its entry in ``shapes.SHAPES``)."""
@@ -48,6 +80,9 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
                if isinstance(args, str) and args.lstrip().startswith("{")
                else "it has no arguments object")
         raise _refuse(call, why, hint="send the call again with its whole arguments object")
+    lazy = lazy_tool(call.name, args)
+    if lazy is not None:
+        return [_lazy_edit(call, args, lazy, source)]
     shape = shape or S.shape_of(call.name, args)
     if shape is None:
         raise _refuse(call, "its arguments fit none of the tool's known shapes")
@@ -75,6 +110,33 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
     return _one_edit(call, args, shape, path, source, what=f"{call.name} {path}")
 
 
+def _lazy_edit(call, args: dict, tool: str, source: SourceOf) -> NewFile:
+    """A lazy edit tool's snippet, to be merged into its file (module docstring)."""
+    path_keys, text_keys = LAZY_TOOLS[tool]
+    path = _lazy_path(call, args, path_keys)
+    text = next((args[k] for k in text_keys if isinstance(args.get(k), str)), None)
+    if text is None:
+        raise _refuse(call, f"{tool} {path} has no '{text_keys[0]}' string", path=path,
+                      hint=f"give the changed lines, with placeholder comments for the code "
+                           f"left out, in '{text_keys[0]}'")
+    return NewFile(path, _unfenced(text, path), source(f"{tool} {path}"), replace=True,
+                   lazy=True)
+
+
+def _unfenced(text: str, path: str) -> str:
+    """A snippet sent as one fenced block (Continue once asked for ``changes`` so): its
+    content; a document's text (Markdown...) is kept as written, fences and all."""
+    from ..text import fence_close_line, fence_open
+
+    if path.lower().endswith((".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc")):
+        return text
+    lines = text.strip("\n").split("\n")
+    opened = fence_open(lines[0]) if lines else None
+    if opened is None or fence_close_line(lines, 0, opened[:2]) != len(lines) - 1:
+        return text
+    return "\n".join(lines[1:-1]) + "\n"
+
+
 def _refuse(call, reason: str, hint: str | None = None, path: str | None = None) -> ApplyError:
     return ApplyError(Problem(f"{call.words()}: {reason}", file=path, hint=hint))
 
@@ -85,6 +147,14 @@ def _a_path(call, value: object, key: str) -> str | None:
             raise _refuse(call, f"the {key} holds a line break", path=value)
         return value
     return None
+
+
+def _lazy_path(call, args: dict, keys: tuple[str, ...]) -> str:
+    for key in keys:
+        path = _a_path(call, args.get(key), key)
+        if path is not None:
+            return path
+    raise _refuse(call, f"{call.name} without a {keys[0]}", hint=f"give the file's path in '{keys[0]}'")
 
 
 def _file_path(call, args: dict, shape: "S.Shape") -> str:

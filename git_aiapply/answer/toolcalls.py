@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ..record import record, replace
 
-from .agent_tools import agent_tool_ops
+from .agent_tools import agent_tool_ops, lazy_tool
 from .shapes import base_name, is_read_only, runs_commands, shape_of, shapes_named
 
 from ..errors import ApplyError, Problem
@@ -50,7 +50,8 @@ APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
 # SWE-agent/OpenHands call the text editor str_replace_editor (above); every agent's own
-# edit tools are entries of shapes.SHAPES.
+# edit tools are entries of shapes.SHAPES; the lazy edit tools (a snippet with placeholders:
+# edit_file's code_edit...) are agent_tools.LAZY_TOOLS.
 
 # Argument keys that name a file, and keys that carry file content or a change to one:
 # a call of an unknown tool with both (or with a patch text) looks like an edit.
@@ -114,6 +115,8 @@ def is_edit_call(call: ToolCall) -> bool:
         return True
     if _named(call, TEXT_EDITOR_TOOLS):
         return not (isinstance(args, dict) and args.get("command") == "view")
+    if lazy_tool(call.name, args):
+        return True
     shape = shape_of(call.name, args)
     if shape is not None:
         return shape.kind != "read"
@@ -226,6 +229,8 @@ def call_ops(call: ToolCall) -> list[Operation]:
         return _apply_patch_text(call, _patch_text(call, args))
     if _named(call, TEXT_EDITOR_TOOLS):
         return _text_editor(call, args)
+    if lazy_tool(call.name, args):
+        return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
         return _apply_patch_text(call, patch)
@@ -560,9 +565,13 @@ def parse_with_tools(response, only: str | None = None):
     only the first."""
     from ..formats import ParsedResponse, parse_response
 
-    # a chat API's answer ended where its JSON says (a cut one was refused when read)
+    from ..verify.placeholder_edits import holds_placeholders
+
+    # a chat API's answer ended where its JSON says (a cut one was refused when read); a
+    # tracked file's lazy snippet is told by the placeholder rules (formats/lazy_snippet.py)
     parsed = parse_response(response.text, only=only,
-                            ends_whole=getattr(response, "is_json", False))
+                            ends_whole=getattr(response, "is_json", False),
+                            is_snippet=holds_placeholders)
     calls = getattr(response, "tool_calls", None) or []
     if not calls:
         return parsed

@@ -15,8 +15,9 @@ from __future__ import annotations
 from ..errors import ApplyError, Problem
 from ..ops import Operation
 from ..record import field, record, replace
-from . import apply_patch, codechange, file_changes, search_replace, unified_diff, whole
-from .scan import Block, Format, scan_blocks
+from . import (apply_patch, codechange, file_changes, lazy_snippet, search_replace,
+               unified_diff, whole)
+from .scan import Block, Format, SnippetTest, scan_blocks
 
 OPEN_MODULES = ("apply_patch", "scan", "search_blocks")
 
@@ -29,6 +30,7 @@ FORMATS: list[Format] = [
     search_replace.FORMAT,
     unified_diff.FORMAT,
     whole.FORMAT,
+    lazy_snippet.FORMAT,  # after whole: with --format whole, whole reads every path + fence
 ]
 
 
@@ -83,13 +85,17 @@ def selected_formats(only: str | None) -> list[Format]:
     return chosen
 
 
-def parse_response(text: str, only: str | None = None, *, ends_whole: bool = False) -> ParsedResponse:
+def parse_response(text: str, only: str | None = None, *, ends_whole: bool = False,
+                   is_snippet: SnippetTest | None = None) -> ParsedResponse:
     """Every change block of ``text`` (LF line endings) as operations, plus the prose.
 
     With ``only`` (``--format``), only that format is looked for.  ``ends_whole``: the
     text is known to end where its author stopped (a chat API's answer whose JSON says
-    so), so a last line without a newline is whole, not cut mid-line."""
-    found = scan_blocks(text, selected_formats(only), ends_whole=ends_whole)
+    so), so a last line without a newline is whole, not cut mid-line.  ``is_snippet``:
+    whether a tracked file's fenced text holds placeholders (the caller's rules): with
+    it, a tracked file's lazy snippet after its path is read (lazy_snippet.py)."""
+    found = scan_blocks(text, selected_formats(only), ends_whole=ends_whole,
+                        is_snippet=is_snippet)
     blocks = found.blocks
     if only == "hashline":
         blocks = [b for b in blocks if "hashline" in b.formats]
@@ -123,7 +129,7 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def no_changes_problem(only: str | None) -> Problem:
-    looked = [only] if only else [n for f in FORMATS if not f.explicit_only
+    looked = [only] if only else [n for f in FORMATS if not f.explicit_only and not f.narrow
                                   for n in f.selected_by()]
     return Problem(
         "no file changes found",

@@ -14,13 +14,20 @@ diffing SEARCH against REPLACE, so lines both sides share are context and keep t
 file's own bytes.  An empty SEARCH creates the file.  The blocks themselves are read by
 ``search_blocks``, shared with the ``search-replace`` format.  The tag is read line by line: a
 tag must begin its line (a ``<CodeChange`` mentioned inside prose is not a tag).
+
+A tag over a tracked file that holds no SEARCH/REPLACE block but code (fenced or not) is
+a lazy snippet of the file (BEHAVIOR.md §5 "Lazy edits"): a ``NewFile(lazy=True)``, merged
+into the file by the planner.  Over a path nothing tracks (or parsed without a
+repository) it is refused as holding no block, as before.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ..errors import ParseError
-from ..ops import Operation, Source
+from ..ops import NewFile, Operation, Source
+from ..paths import tracked_kind
+from ..text import fence_close_line, fence_open
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
                             is_search, looks_like_marker, read_block)
@@ -70,6 +77,22 @@ class _Tag:
         self.source = Source(NAME, f"CodeChange {path}", line=line)
         self.blocks: list[NumberedBlock] = []
         self.descriptions: list[str] = []
+        self.loose: list[str] = []  # the lines outside blocks and descriptions
+
+    def snippet(self) -> str | None:
+        """The tag's loose lines as a lazy snippet of its tracked file (their one fenced
+        block's content, when they are one), or None."""
+        lines = list(self.loose)
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines or tracked_kind(self.path.removeprefix("./")) != "file":
+            return None
+        opened = fence_open(lines[0].strip())
+        if opened is not None and fence_close_line(lines, 0, opened) == len(lines) - 1:
+            lines = lines[1:-1]
+        return "\n".join(lines) + "\n" if any(line.strip() for line in lines) else None
 
     def error(self, reason: str, line: int, hint: str | None = None) -> ParseError:
         return ParseError(reason, line=line, directive=self.source.directive, file=self.path,
@@ -77,6 +100,10 @@ class _Tag:
 
     def operations(self) -> list[Operation]:
         if not self.blocks:
+            snippet = self.snippet()
+            if snippet is not None:
+                return [NewFile(self.path, snippet, self.source, replace=True, says_new=False,
+                                lazy=True)]
             raise self.error("the tag holds no SEARCH/REPLACE block", self.line,
                              hint="give at least one <<<<<<< SEARCH / ======= / >>>>>>> REPLACE "
                                   "block (an empty SEARCH creates the file)")
@@ -254,6 +281,7 @@ class _TagBody:
                     return closed
                 continue
             self._refuse_stray(line, k)
+            self.tag.loose.append(line)  # a lazy snippet's, when the tag holds no block
             c += 1  # fences around the blocks and stray prose between them are not content
         reason = f"{CUT_OFF}: <CodeChange> is never closed (the response ends before </CodeChange>)"
         if self.description is not None:
@@ -268,6 +296,8 @@ class _TagBody:
         if before.strip() and looks_like_marker(before):
             raise self.tag.error(f"unexpected {before.strip()!r} outside a SEARCH/REPLACE block",
                                  k + 1)
+        if before.strip():
+            self.tag.loose.append(before)
         return self._finish(close_at), k + 1
 
     def _finish(self, close_at: int) -> Block:

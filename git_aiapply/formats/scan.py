@@ -16,6 +16,9 @@ The ``Format`` protocol (one object per format, registered in ``formats/__init__
 ``explicit_only``
     True for a format that is never auto-detected, only used when ``--format`` names it
     (aider's ``whole``: any fenced code would match).
+``narrow``
+    True for a format auto-detected only where the repository and the caller say so (a
+    tracked file's lazy snippet, lazy_snippet.py): not named among the formats looked for.
 ``triggers``
     The characters a line's first non-blank character must be one of for ``opens`` to
     be asked (a cheap prefilter), or None to ask on every line.
@@ -74,7 +77,10 @@ from ..ops import Operation
 from ..record import field, record, replace
 from .reasoning import is_lone_close, reasoning_span
 from ..text import content_span, fence_info, fence_open, indent_of, is_fence_close
+from typing import Callable
 
+# (a tracked file's path, a fenced block's lines) -> whether they hold placeholder notes
+SnippetTest = Callable[[str, "list[str]"], bool]
 
 
 @record
@@ -128,8 +134,13 @@ class Scan:
     of a look-behind); ``fence`` the prose fence open around the current line, if any.
     """
 
-    def __init__(self, text: str, ends_whole: bool = False):
+    def __init__(self, text: str, ends_whole: bool = False, formats: "list[Format]" = (),
+                 is_snippet: "SnippetTest | None" = None):
         self.text = text
+        self.formats = list(formats)  # the formats looked for
+        # whether a tracked file's text holds placeholder notes (the caller's rules, for
+        # lazy_snippet.py); None: no such block is looked for
+        self.is_snippet = is_snippet
         self.ends_whole = ends_whole
         self.lines = text.split("\n")
         # line i starts after the lengths of the lines before it and their i newlines
@@ -204,6 +215,7 @@ class Format:
     name: str = ""
     selects: tuple[str, ...] = ()
     explicit_only: bool = False
+    narrow: bool = False
     # reads a block indented as a whole (a list item's) itself, path line included; others'
     # blocks in an indented fence are read with the fence's indentation removed
     reads_indented: bool = False
@@ -252,11 +264,11 @@ class ScanResult:
 
 
 def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
-                inside_fence: bool = False) -> ScanResult:
+                inside_fence: bool = False, is_snippet: "SnippetTest | None" = None) -> ScanResult:
     """Every change block of ``text`` (LF line endings), found in one pass (see above).
     ``inside_fence``: the text is a closed fence's content, so where it ends no block was
-    cut off."""
-    scan = Scan(text, ends_whole)
+    cut off.  ``is_snippet``: ``Scan.is_snippet``."""
+    scan = Scan(text, ends_whole, formats, is_snippet)
     scan.inside_fence = inside_fence
     found = ScanResult([], [])
     lines = scan.lines
@@ -435,7 +447,8 @@ def _scan_fence_content(scan: Scan, formats: "list[Format]", i: int, j: int,
     closed = j < len(lines)
     try:
         return scan_blocks(body + "\n" if closed else body, formats,
-                           ends_whole=scan.ends_whole and not closed, inside_fence=closed)
+                           ends_whole=scan.ends_whole and not closed, inside_fence=closed,
+                           is_snippet=scan.is_snippet)
     except ParseError as e:
         for problem in e.problems:
             if problem.response_line:

@@ -7,7 +7,9 @@ holding the file's whole new content.
     ```
 
 Only looked for when ``--format whole`` asks for it: any fenced code after a one-word
-line would match, so it is never auto-detected.  The path is the line before the fence
+line would match, so it is never auto-detected as such (without ``--format``, the same
+shape is read only as a tracked file's lazy snippet holding placeholders:
+``lazy_snippet.py``).  The path is the line before the fence
 (blank lines between tolerated), with the markup ``search_replace.strip_path`` drops, or
 a path in the fence's info string.  A fence without a path is not a file (a shell
 command, an example) and is left to the explanation.  Inside the block, a fence line with

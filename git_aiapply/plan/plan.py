@@ -20,6 +20,7 @@ from ..ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, N
     RenameFile, ReplaceText, SetMode, Source)
 from .diff_groups import diff_key, files_under_files, leaving_paths
 from ..text import FileText, encode, is_binary, line_count
+from .lazy_edits import merged_edits
 from .tracked_names import TrackedNames
 from .whole_write import in_file_endings, namesake_refusal
 
@@ -403,6 +404,7 @@ class _Planner(MoveChecks):
         k, old = self.current(path)
         if self.earlier.made_again(op, path, old):
             return
+        lazy = False
         refusal = self.creation_refusal(op, path, k, old)
         if refusal is not None:
             reason, hint = refusal
@@ -411,15 +413,16 @@ class _Planner(MoveChecks):
             from .lazy_merge import lazily_merged
 
             try:  # a snippet with placeholders, or a fragment: merged into the file
-                op = lazily_merged(op, path, old.data, self.ops)
+                merged = lazily_merged(op, path, old.data, self.ops)
             except ApplyError as e:
                 return self.problems.extend(e.problems)
+            lazy, op = merged is not op, merged  # an edit of the file, not a whole write
         if old is not None and old.data and (self.placeholders(op, path, old)
                                              or self.fragment(op, path, old)):
             return
         data = encode(in_file_endings(op.text, old.data if old else None))
         mode = op.mode or (old.mode if old else MODE_FILE)
-        if self.rewritten_again(op, path, FileState(mode, data)):
+        if not lazy and self.rewritten_again(op, path, FileState(mode, data)):
             return
         if k is None and path not in self.overlay:
             self.original.setdefault(path, None)  # the base has nothing there (kind None)
@@ -445,6 +448,9 @@ class _Planner(MoveChecks):
                     "ones", hint)
         if old is not None and old.mode == MODE_LINK:
             return f"cannot replace {path}: it is a symbolic link", None
+        if op.lazy and not op.says_new and old is None:  # read as a tracked file's snippet
+            return (f"cannot merge the snippet of {path}: no such file to merge it into "
+                    "here", "edit the file where it is, or send its whole content as new")
         if k is None and old is None and not op.says_new and path not in self.overlay:
             return namesake_refusal(self.base, path)
         return None
@@ -589,6 +595,7 @@ class _Planner(MoveChecks):
             return
         path, st = opened
         ft = FileText.from_bytes(st.data)
+        op = merged_edits(op, path)  # a REPLACE side or '+' lines with placeholders
         if self.placeholders(op, path, ft):
             return
         if (op := self.earlier.without_restated(op, path, st.data)) is None:
@@ -625,6 +632,7 @@ class _Planner(MoveChecks):
         if opened is None:
             return
         path, st = opened
+        op = merged_edits(op, path)  # a new_string with placeholders
         if self.placeholders(op, path, st):  # the file: an insert's line above it
             return
         if path in self.edited:
