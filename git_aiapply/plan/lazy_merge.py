@@ -370,6 +370,7 @@ class _GapText:
                     "align; show more lines exactly as the file has them", note + 1,
                     [f_lo + 1, f_hi])
         self.fits = self._fits()
+        self.starts = self._starts()
         self.tail_cost = self._tail_costs()
         self.cost = self._costs()
 
@@ -387,6 +388,36 @@ class _GapText:
             # a placeholder that opens the snippet stands for all the file above
             out[0] = [True] * len(self.rows)
         return out
+
+    def _starts(self) -> list[list[bool] | None]:
+        """For each placeholder item: the gap's lines its run may begin at.  Not inside
+        the block of the line the snippet shows before the note: a statement at the note's
+        depth, or shallower than that shown line (a note stands for the statements after
+        the block the snippet showed, never for the rest of it: `return 1` after a shown
+        `return 2` under `def helper():` is replaced, not kept).  A placeholder that opens
+        the snippet may begin anywhere."""
+        shift_width = _width(self.shift[1]) - _width(self.shift[0])
+        out: list[list[bool] | None] = []
+        for a, s in enumerate(self.items):
+            fits = self.fits[a]
+            if fits is None:
+                out.append(None)
+                continue
+            shown = self._shown_before(s)
+            if shown is None:
+                out.append(list(fits))
+                continue
+            depth = _width(_ws(self.snippet[s])) + shift_width
+            inner = _width(_ws(self.snippet[shown])) + shift_width
+            out.append([f and (d <= depth or d < inner) for f, d in zip(fits, self.depths)])
+        return out
+
+    def _shown_before(self, s: int) -> int | None:
+        """The snippet's last shown line (not blank, not a placeholder) before line ``s``."""
+        b = s - 1
+        while b >= 0 and (not self.snippet[b].strip() or b in self.placeholders):
+            b -= 1
+        return b if b >= 0 else None
 
     def same(self, a: int, t: int) -> bool:
         """Whether item ``a`` shows the file's line ``t`` of the gap."""
@@ -422,14 +453,20 @@ class _GapText:
         m, k = len(self.rows), len(self.items)
         cost = [[_INF] * (m + 1) for _ in range(k + 1)]
         cost[k] = list(self.tail_cost)
+        # a placeholder's run once begun: cost_in[a][t]
+        self.cost_in: dict[int, list[float]] = {}
         for a in range(k - 1, -1, -1):
             fits, row, nxt, key = self.fits[a], cost[a], cost[a + 1], self.skeys[a]
+            if fits is not None:
+                inn = self.cost_in[a] = [_INF] * (m + 1)
+                starts = self.starts[a]
             for t in range(m, -1, -1):
                 if fits is not None:  # the placeholder ends here (early while its block goes on)
-                    best = (nxt[t] + (_EARLY_END if t < m and fits[t] else 0)
-                            if self.may_end(a, t) else _INF)
-                    if t < m and fits[t]:
-                        best = min(best, row[t + 1])
+                    end = (nxt[t] + (_EARLY_END if t < m and fits[t] else 0)
+                           if self.may_end(a, t) else _INF)
+                    inn[t] = min(end, inn[t + 1]) if t < m and fits[t] else end
+                    # a placeholder that keeps nothing costs as a line the file lacks
+                    best = min(end + _EDIT, inn[t + 1]) if t < m and starts[t] else end + _EDIT
                 else:
                     best = nxt[t] + _EDIT  # a new line
                     if t < m:
@@ -439,18 +476,23 @@ class _GapText:
                 row[t] = best
         return cost
 
-    def _moves(self, a: int, t: int, prefer_late: bool) -> str:
-        """The first optimal move from (a, t), by the preference."""
-        m, cost, here = len(self.rows), self.cost, self.cost[a][t]
+    def _moves(self, a: int, t: int, prefer_late: bool, started: bool = False) -> str:
+        """The first optimal move from (a, t), by the preference (``started``: placeholder
+        ``a`` has begun its run)."""
+        m, cost = len(self.rows), self.cost
         fits = self.fits[a]
         if fits is not None:
+            here = self.cost_in[a][t] if started else cost[a][t]
+            may = fits if started else self.starts[a]
             moves = []
-            if t < m and fits[t] and cost[a][t + 1] == here:
+            if t < m and may[t] and self.cost_in[a][t + 1] == here:
                 moves.append("consume")
+            empty = 0 if started else _EDIT
             if self.may_end(a, t) and \
-                    cost[a + 1][t] + (_EARLY_END if t < m and fits[t] else 0) == here:
+                    cost[a + 1][t] + (_EARLY_END if t < m and fits[t] else 0) + empty == here:
                 moves.append("end")
             return self._pick(moves, prefer_late)
+        here = cost[a][t]
         if t < m and self.same(a, t) and cost[a + 1][t + 1] == here:
             return "match"
         late = []
@@ -488,7 +530,7 @@ class _GapText:
         kept: list[KeptRun] = []
         a, run_start = 0, None
         while a < k:
-            move = self._moves(a, t, prefer_late)
+            move = self._moves(a, t, prefer_late, started=run_start is not None)
             if move in ("consume", "match"):
                 keep[t] = True
                 run_start = t if move == "consume" and run_start is None else run_start

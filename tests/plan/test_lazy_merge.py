@@ -163,3 +163,22 @@ def test_a_changed_signature_among_placeholders_replaces_its_declaration(bodies,
     end = where + 1 + len(bodies[k])
     assert out == f[:where] + [f"def f{k}(a, b=None):"] + f[where + 1:end] + ["    log(b)"] + \
         f[end:]
+
+
+@pytest.mark.parametrize("note", ["# 其余代码保持不变", "# resto del código sin cambios",
+                                  "# ... rest of the file unchanged ...", "# остальной код"])
+def test_a_note_after_a_shown_block_never_keeps_the_rest_of_that_block(note):
+    # `return 1` belongs to the helper the snippet shows: replaced by `return 2`, not kept
+    # under it (a wrong tree before: the top-level note's run began inside the block)
+    f = lines("def helper():\n    return 1\n\n\ndef main():\n    args = load()\n    return run(args)")
+    snippet = lines(f"def helper():\n    return 2\n\n\n{note}")
+    out = merge(f, snippet, {4}).lines
+    assert out == ["def helper():", "    return 2"] + f[2:]
+
+
+def test_a_note_written_at_column_0_after_a_method_keeps_the_rest_of_the_class():
+    out = run(CLIENT, """    def get(self, k):
+        log(k)
+        return self.data[k]
+# ... existing code ...""")
+    assert out == CLIENT[:9] + ["        log(k)"] + CLIENT[9:]
