@@ -32,7 +32,7 @@ used cannot backtrack.
 """
 from __future__ import annotations
 
-from .changes import describe_changes, subject_from_change  # noqa: F401 (describe_changes: open)
+from .changes import subject_from_change
 from .chatter import drop_controls, imperative, is_chat, split_model_trailers
 from .explanation import (Chunk, ListItem, parse_chunks, sentence_end, sentences, skip_space,
                           strip_markup)
@@ -583,7 +583,7 @@ def build_message(explanation: str, *, formats: list[str], response_id: str, mod
                   descriptions: list[tuple[str, str]], changed, names_of=None,
                   subject_max: int = SUBJECT_MAX, trailers: bool = True) -> str:
     """The commit message for one response (BEHAVIOR.md §8), ending with a newline.
-    ``changed``: the (verb, path) pairs of describe_changes, or a function giving them
+    ``changed``: the (verb, path) pairs of ``changes.describe_changes``, or a function giving them
     (asked only when the prose names no subject or an absolute path: 100,000 new files
     take a while); ``names_of(path)``: the definitions the change touches in an updated
     file, asked only when the subject is made from the change."""

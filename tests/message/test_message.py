@@ -8,8 +8,9 @@ import subprocess
 import pytest
 
 from git_aiapply.message.explanation import strip_markup
-from git_aiapply.message.message import (build_message, describe_changes, fit_subject,
-    is_generic, sentence_end, subject_of)
+from git_aiapply.message.changes import describe_changes
+from git_aiapply.message.message import (build_message, fit_subject, is_generic, sentence_end,
+                                         subject_of)
 from git_aiapply.message.trailers import parse_trailers
 
 RID = "0123456789abcdef"
