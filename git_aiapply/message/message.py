@@ -36,7 +36,7 @@ from .changes import subject_from_change
 from .chatter import drop_controls, imperative, is_chat, split_model_trailers
 from .explanation import (Chunk, ListItem, parse_chunks, sentence_end, sentences, skip_space,
                           strip_markup)
-from .narration import CHANGE_VERBS, describe, is_narration
+from .narration import CHANGE_VERBS, describe, is_narration, says_nothing
 from ..record import record
 from .thinking import RepoPaths, without_thinking
 from .trailers import trailer_lines
@@ -230,8 +230,9 @@ def _lead_in_colon(text: str, pos: int) -> int | None:
         if text[i] == "\n":
             return None
         i += 1
-    if colon < 0 or not (is_generic(text[pos:colon]) or is_chat(text[pos:colon])):
-        return None
+    lead = text[pos:colon]
+    if colon < 0 or not (is_generic(lead) or is_chat(lead) or is_narration(lead)):
+        return None  # ("Looking at the code, I need to:" introduces what follows)
     j = colon + 1
     while j < len(text) and text[j] in "*_":
         j += 1
@@ -316,7 +317,8 @@ def main_clause(text: str, limit: int) -> str:
 
 
 # what _subject_from says of a sentence that gives no subject
-_NARRATION = "narration"  # the model telling its work: look further
+_NARRATION = "narration"  # the model telling its work: look further; it may say why
+_CHAT = "chat"  # about the conversation or the work itself: look further, it says nothing
 _TOO_LONG = "too long"  # it says what changed, in more than the limit: the change names it
 
 
@@ -329,8 +331,12 @@ def _subject_from(sentence: str, limit: int):
     described = describe(cleaned)  # "Here's the patch that fixes X" -> "Fix X"
     if described is None:
         described = imperative(cleaned)  # "I'll add X" -> "Add X"
-        if described == cleaned and (is_narration(cleaned) or is_chat(cleaned)):
+        if described == cleaned and is_chat(cleaned):
+            return _CHAT
+        if described == cleaned and is_narration(cleaned):
             return _NARRATION
+    if says_nothing(described):  # "Let me create the fix." -> "Create the fix"
+        return _CHAT
     subject, shortened = fit_subject(described, limit)
     return (subject, shortened) if subject else _TOO_LONG
 
@@ -350,7 +356,7 @@ def _heading_subject(chunk: Chunk, limit: int) -> tuple[_Found | None, list[Chun
     if is_generic(chunk.text) or not strip_markup(chunk.text):
         return None, []  # dropped from the body as well
     got = _subject_from(chunk.text, limit)
-    if got is None or got == _NARRATION:
+    if got in (None, _NARRATION, _CHAT):
         return None, [chunk]
     # in the body the heading's sentence is a paragraph: it opens it
     lead = [Chunk("prose", chunk.lines, chunk.blank_before, text=strip_markup(chunk.text))]
@@ -372,8 +378,8 @@ def _prose_subject(chunk: Chunk, limit: int) -> tuple[_Found | None, list[Chunk]
     told: list[str] = []  # narration before the subject: it says why, so it stays
     for k, sentence in enumerate(parts):
         got = _subject_from(sentence, limit)
-        if got is None or got == _NARRATION:
-            if got is not None and not is_chat(sentence):
+        if got in (None, _NARRATION, _CHAT):
+            if got == _NARRATION:
                 told.append(sentence)
             continue
         if got == _TOO_LONG:
@@ -408,7 +414,7 @@ def _list_subject(chunk: Chunk, limit: int) -> tuple[_Found | None, list[Chunk]]
         text = text[4:]
     end = sentence_end(text)
     got = _subject_from(text[:end], limit)
-    if got is None or got == _NARRATION:
+    if got in (None, _NARRATION, _CHAT):
         return None, [chunk]
     if got == _TOO_LONG:
         return _Found("", [chunk]), []
@@ -518,8 +524,8 @@ def render_body(chunks: list[Chunk], width: int = BODY_WIDTH, max_lines: int | N
     prev: Chunk | None = None
     room = max_lines
     for chunk in chunks:
-        if chunk.kind == "prose" and _without_closings(chunk.text) == "":
-            continue  # a paragraph of closing chat only
+        if chunk.kind == "prose" and (_without_closings(chunk.text) == "" or is_generic(chunk.text)):
+            continue  # a paragraph of closing chat only, or a lead-in ("Here's the fix:")
         lines = _render_chunk(chunk, width)
         if not lines:
             if chunk.kind == "break" and prev is not None:

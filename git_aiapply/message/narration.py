@@ -59,6 +59,10 @@ analyzing
 analysing
 investigating
 based on
+now i have
+i now have
+i have all
+i have enough
 i'll start
 i will start
 i'll begin
@@ -278,6 +282,12 @@ to fix the problem,
 to fix it,
 to solve this,
 to resolve this,
+to address this,
+to fix this issue,
+to solve this issue,
+to resolve this issue,
+to address this issue,
+to address the issue,
 """)
 # "You can make X": a suggestion to the user, mechanical to make the imperative
 _YOU_CAN = _phrases("""
@@ -290,6 +300,9 @@ you will need to
 you may want to
 you might want to
 you just need to
+we should
+we can
+we must
 """)
 _NOT_VERBS = frozenset("is was has does also now then".split())
 _ADVERBS = frozenset("also now just first then simply".split())
@@ -397,7 +410,7 @@ def describe(sentence: str) -> str | None:
         return made
     took = _opens(words, _FIX_IS) or _opens(words, _YOU_CAN)
     if took is not None and took + 1 < len(words):
-        i = took
+        i = took + (_opens(words[took:], _YOU_CAN) or 0)  # "To fix this, we should add X"
         while i < len(words) - 1 and words[i] in _ADVERBS:
             i += 1
         rest = _from(original, i)
@@ -425,6 +438,19 @@ def _work_does(words: list[str], original: list[str]) -> str | None:
         i += 1
     base = _base_form(words[i]) if i + 1 < len(words) else None
     return _capital(base, original, i) if base else None
+
+
+# what a subject "says nothing" with: "Create the fix", "Apply the changes below"
+_SAYS_NOTHING_FILLER = frozenset("the a an this these that my our necessary following required "
+                                 "needed proposed below now here above".split())
+
+
+def says_nothing(subject: str) -> bool:
+    """A subject whose verb acts on the work itself, not on the code: "Create the fix",
+    "Implement the solution", "Apply the following changes"."""
+    words = _words(subject)
+    rest = [w for w in words[1:] if w not in _SAYS_NOTHING_FILLER]
+    return 1 < len(words) <= 6 and len(rest) == 1 and rest[0].rstrip("s") in _WORK
 
 
 def _capital(verb: str, original: list[str], at: int) -> str:

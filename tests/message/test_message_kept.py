@@ -62,6 +62,17 @@ REALISTIC = [
      "Move the `runxfail` check after the skip location fix", [], ["Wait"]),
     ("Line 12: move the check.\n\nDo not let `--runxfail` hide skip locations.\n",
      "Do not let `--runxfail` hide skip locations", [], ["Line 12"]),
+    # chat about the work itself says nothing, in the subject or the body
+    ("Perfect! Now I have all the information I need. Let me create the fix.\n",
+     "Change pytest_runtest_makereport (src/_pytest/skipping.py)", [], ["information", "create"]),
+    ("To address this, we should update the validation logic so that empty strings are "
+     "rejected (they were accepted before).\n",
+     "Update the validation logic so that empty strings are rejected", ["accepted before"], []),
+    ("Looking at the code, I need to:\n1. Add a `timeout` parameter to `fetch`\n"
+     "2. Pass it to `requests.get`\n",
+     "Add a `timeout` parameter to `fetch`", ["2. Pass it"], ["Looking at"]),
+    ("Now I understand: the hook skips the location fix with `--runxfail`.\n\nHere's the fix:\n",
+     "The hook skips the location fix with `--runxfail`", [], ["Here's the fix"]),
 ]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from git_aiapply.message.narration import (describe, is_exploration, is_narration, is_retraction,
-                                           narrates_lines)
+                                           narrates_lines, says_nothing)
 
 NARRATION = [
     "Now I understand the issue.",
@@ -101,3 +101,12 @@ def test_the_diff_told_line_by_line(sentence, lines):
 ])
 def test_mechanical_narration_becomes_a_description(sentence, described):
     assert describe(sentence) == described
+
+
+@pytest.mark.parametrize("subject, nothing", [
+    ("Create the fix", True), ("Apply the following changes", True), ("Implement the solution", True),
+    ("Make the necessary changes", True),
+    ("Fix the parser", False), ("Apply the offset once", False), ("Update the changelog", False),
+])
+def test_a_subject_about_the_work_itself_says_nothing(subject, nothing):
+    assert says_nothing(subject) is nothing
