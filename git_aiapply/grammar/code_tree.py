@@ -266,6 +266,21 @@ class CodeTree:
             node = node.parent
         return best
 
+    # -- definitions named --------------------------------------------------------
+    def names_at(self, ranges: list[tuple[int, int]], limit: int = 8) -> list[str]:
+        """The definitions the rows of ``ranges`` fall in (``(first, last)`` rows, both
+        included): for each, the innermost definition around a touched row (a function, a
+        method, a class; a config file's table or key), named as the code names it and
+        qualified by the definition around it (``Parser.parse``); in the order of the
+        text, each once, at most ``limit``.  Rows in no definition name nothing."""
+        out: list[str] = []
+        for first, last in sorted(ranges):
+            if len(out) >= limit:
+                break
+            _names_in(self.root, first, last, (), out, limit, 0,
+                      self.grammar.name in SECTION_GRAMMARS)
+        return out[:limit]
+
 
 def _only_modifiers(text: bytes) -> bool:
     """Whether ``text`` (what stands before a declaration on its row) is words only
@@ -376,3 +391,131 @@ def read_file(path: str, lines: list[str]) -> CodeTree | None:
     from .languages import grammar_for
 
     return read(grammar_for(path, lines[0] if lines else None), lines)
+
+
+# -- the definitions a change touches ---------------------------------------------------
+
+MAX_NAME = 60  # a longer "name" (a C++ template's qualified declarator) names nothing
+_MAX_DEPTH = 100  # nesting read for names; deeper code names what is around it
+_QUALIFY = 2  # a name with at most the one definition around it: ``Parser.parse``
+
+
+# grammars of data, not code: their keys are the sections a change is in
+SECTION_GRAMMARS = frozenset(("JSON", "YAML", "TOML"))
+
+
+def _definition_name(node, sections: bool) -> str | None:
+    """The name of the definition ``node`` is, asked of the grammar's fields, not of its
+    node kinds: a node with a ``body`` and a ``name`` (functions, methods, classes,
+    modules in any grammar), a ``declarator`` chain (C, C++) or a ``type`` (Rust's
+    ``impl``); a ``name`` or ``key`` whose ``value`` has a body (``const f = () => {}``,
+    ``{load: function () {}}``); with ``sections`` (a data file), any ``key`` with a
+    ``value`` (JSON, YAML) and a TOML table's key.  None for anything else."""
+    named = None
+    if node.child_by_field_name("body") is not None:
+        named = node.child_by_field_name("name")
+        if named is None:
+            named = node.child_by_field_name("declarator")
+            while named is not None and named.child_by_field_name("declarator") is not None:
+                named = named.child_by_field_name("declarator")
+        if named is None:
+            named = node.child_by_field_name("type")
+    elif node.child_by_field_name("value") is not None:
+        value = node.child_by_field_name("value")
+        if sections or value.child_by_field_name("body") is not None:
+            named = node.child_by_field_name("key") or node.child_by_field_name("name")
+    elif sections and node.type == "table" and node.named_child_count:  # TOML's [section]
+        named = node.named_children[0]
+    elif (node.child_by_field_name("type") is not None and node.end_point.row > node.start_point.row):
+        named = node.child_by_field_name("name")  # Go's ``type T struct {...}``
+    if named is None or named.start_point.row != named.end_point.row:
+        return None
+    text = named.text.decode("utf-8", "replace").strip().strip("\"'")
+    return text if text and len(text) <= MAX_NAME and "\n" not in text else None
+
+
+def _names_in(node, first: int, last: int, outer: tuple, out: list[str], limit: int,
+              depth: int, sections: bool) -> bool:
+    """Add to ``out`` the innermost definitions under ``node`` that rows ``first`` to
+    ``last`` touch; whether any was found."""
+    found = False
+    if depth > _MAX_DEPTH:
+        return found
+    for child in node.named_children:
+        if len(out) >= limit or child.start_point.row > last:
+            break
+        end = child.end_point
+        if (end.row - 1 if end.column == 0 and end.row > child.start_point.row else end.row) < first:
+            continue  # a node that ends at a line's start does not hold that line
+        name = _definition_name(child, sections)
+        chain = outer if name is None else outer + (name,)
+        inner = _names_in(child, first, last, chain, out, limit, depth + 1, sections)
+        if name is not None and not inner:
+            qualified = ".".join(chain[-_QUALIFY:])
+            if qualified not in out:
+                out.append(qualified)
+            inner = True
+        found = found or inner
+    return found
+
+
+# a stretch of changed lines longer than this on either side is one range: difflib's
+# matching is quadratic at worst
+_DIFF_LINES = 2000
+
+
+def changed_rows(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]],
+                                                          list[tuple[int, int]]]:
+    """(the rows of ``new`` that the change wrote, the rows of ``old`` it removed where
+    it wrote nothing in their place), each as ``(first, last)`` ranges."""
+    import difflib
+
+    start = 0
+    while start < len(old) and start < len(new) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while (end < len(old) - start and end < len(new) - start
+           and old[len(old) - 1 - end] == new[len(new) - 1 - end]):
+        end += 1
+    a, b = old[start:len(old) - end], new[start:len(new) - end]
+    if not a and not b:
+        return [], []
+    if len(a) > _DIFF_LINES or len(b) > _DIFF_LINES:
+        codes = [("replace", 0, len(a), 0, len(b))]
+    else:
+        codes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    written, removed = [], []
+    for tag, i1, i2, j1, j2 in codes:
+        if tag == "equal":
+            continue
+        if j2 > j1:
+            written.append((start + j1, start + j2 - 1))
+        else:
+            removed.append((start + i1, start + i2 - 1))
+    return written, removed
+
+
+def changed_definitions(path: str, old: str | bytes, new: str | bytes,
+                        limit: int = 8) -> list[str]:
+    """The definitions of the file at ``path`` that a change from ``old`` to ``new``
+    touches (``CodeTree.names_at``): those around the lines it wrote, read in ``new``,
+    then those around the lines it only removed, read in ``old``.  ``[]`` when no
+    grammar reads the file (or it is no UTF-8 text, or larger than MAX_PARSE_BYTES) or
+    no definition is touched."""
+    try:
+        old = old.decode("utf-8") if isinstance(old, bytes) else old
+        new = new.decode("utf-8") if isinstance(new, bytes) else new
+    except UnicodeDecodeError:
+        return []
+    if max(len(old), len(new)) > MAX_PARSE_BYTES:
+        return []
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    written, removed = changed_rows(old_lines, new_lines)
+    names: list[str] = []
+    for lines, ranges in ((new_lines, written), (old_lines, removed)):
+        if ranges and len(names) < limit:
+            tree = read_file(path, lines)
+            if tree is None:
+                return []
+            names += [n for n in tree.names_at(ranges, limit - len(names)) if n not in names]
+    return names

@@ -42,6 +42,10 @@ clarify provide share give answer assist dig inspect trace answer respond note m
 _NOT_BASE = frozenset("be need have want probably should must".split())
 # Sentences that are the conversation whatever follows ("I can see the issue here.").
 _CHAT_STARTS = ("i can see", "i see the", "i see what", "i see why", "i understand the",
+                "now i understand", "i now understand", "now i see", "now i can see",
+                "ok, now i understand", "okay, now i understand", "now i have all",
+                "i now have all", "i have all the information", "now i have enough",
+                "now i have a clear", "now i have a good",
                 "i found the issue", "i found the problem", "i found the bug",
                 "i've found the issue", "i've found the problem", "i've found the bug",
                 "i've reviewed", "i have reviewed", "i've looked", "i have looked",

@@ -11,6 +11,14 @@ from ..text import fence_open, is_fence_close
 from ..record import field, record
 
 MAX_CODE_SPAN = 200  # longer "code spans" are stray backticks
+MAX_SENTENCES = 200  # sentences of a paragraph read one by one; the rest is kept whole
+
+# Words after which a '.' does not end a sentence.
+ABBREVIATIONS = frozenset("""
+e.g eg i.e ie etc vs cf approx incl esp viz al ca resp fig mr mrs ms dr
+""".split())
+
+_CLOSERS = "*_)\"'\u2019\u201d]"  # may follow a sentence's final punctuation
 
 # --------------------------------------------------------------------------- chunks
 
@@ -559,3 +567,80 @@ def _unescape(s: str) -> str:
             out.append(s[i])
             i += 1
     return "".join(out)
+
+
+# --------------------------------------------------------------------------- sentences
+
+def sentence_end(text: str, start: int = 0) -> int:
+    """Index just past the first sentence of ``text[start:]`` (its final punctuation and
+    closing markup included), or ``len(text)``.
+
+    A sentence ends at '.', '!' or '?' followed by whitespace or the end, outside code
+    spans; a '.' does not end one after an abbreviation (e.g., i.e., etc., vs.) or when
+    a lower-case word follows ("version 1.2. then" is one sentence; so is "approx. ten").
+    """
+    n = len(text)
+    i = start
+    while i < n:
+        c = text[i]
+        if c == "`":
+            k = i
+            while k < n and text[k] == "`":
+                k += 1
+            run = k - i
+            close = text.find("`" * run, k, min(n, k + MAX_CODE_SPAN))
+            i = close + run if close >= 0 else k
+            continue
+        if c in ".!?":
+            j = i + 1
+            while j < n and text[j] in ".!?":
+                j += 1
+            k = j
+            while k < n and text[k] in _CLOSERS:
+                k += 1
+            if k == n:
+                return n
+            if text[k].isspace():
+                if not (c == "." and j == i + 1 and _dot_continues(text, start, i, k)):
+                    return k
+            i = j
+            continue
+        i += 1
+    return n
+
+
+def _dot_continues(text: str, start: int, dot: int, after: int) -> bool:
+    """Whether the '.' at ``dot`` is inside a sentence (abbreviation, lower-case next)."""
+    w = dot
+    while w > start and w > dot - 20 and not text[w - 1].isspace():
+        w -= 1
+    word = text[w:dot].lstrip("(\"'*_").lower()
+    if word in ABBREVIATIONS:
+        return True
+    nxt = after
+    n = len(text)
+    while nxt < n and text[nxt].isspace():
+        nxt += 1
+    return nxt < n and text[nxt].islower()
+
+
+def skip_space(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i].isspace():
+        i += 1
+    return i
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a paragraph, in order (``sentence_end``); past MAX_SENTENCES the
+    rest of the text is the last one."""
+    out: list[str] = []
+    pos = skip_space(text, 0)
+    while pos < len(text):
+        if len(out) == MAX_SENTENCES - 1:
+            out.append(text[pos:].rstrip())
+            break
+        end = sentence_end(text, pos)
+        out.append(text[pos:end])
+        pos = skip_space(text, end)
+    return out

@@ -1,36 +1,49 @@
 """The commit message: a subject and body from the response's prose, then trailers.
 
-BEHAVIOR.md §8.  The explanation (the prose outside the change blocks) is read into
-chunks of a small subset of markdown by ``explanation.py``; the AI-* trailers are
-written by ``trailers.py``.
+BEHAVIOR.md §8 ("Message: a git user keeps it as written", round 4).  The explanation
+(the prose outside the change blocks) is read into chunks of a small subset of markdown
+by ``explanation.py``; the model's thinking aloud (exploration, retracted attempts,
+line-by-line narration, paths outside the repository) is taken out by ``thinking.py``;
+the AI-* trailers are written by ``trailers.py``.
 
-Subject: the first sentence of the first chunk that says something.  Skipped on the way:
-code, tables and quotes; generic headings and lead-ins ("Summary", "## Changes made",
-"Here's the fix:", "**Root cause:**"), which are dropped from the body as well; filler
-openings ("Sure!", "Certainly,"); closing pleasantries ("Let me know if ...").  Markdown
-markup is removed; backticks stay around code (anything but plain words).  At most
-``subject_max`` characters: a longer sentence is cut at a word boundary and ends with
-``…``, and the whole sentence then opens the body.
+Subject: the first sentence that says what changed (a heading counts).  Skipped on the
+way: code, tables and quotes; generic headings and lead-ins ("Summary", "## Changes
+made", "Here's the fix:", "**Root cause:**"), which are dropped from the body as well;
+filler openings ("Sure!", "Certainly,"); closing pleasantries ("Let me know if ...");
+chat, and the model's narration of its own work (``narration.py``: "Now I understand
+the issue", "Looking at ...", "The issue is ..."), which stays in the body where it says
+why.  Narration that is mechanical to turn into a description is turned ("Here's the
+patch that fixes X" -> "Fix X", "I'll add X" -> "Add X").  Markdown markup is removed;
+backticks stay around code (anything but plain words).  At most ``subject_max``
+characters, never cut: a longer sentence gives its main clause when one fits
+(``main_clause``: "Fix X, so that Y" -> "Fix X"), else the change names the subject
+(``changes.py``: ``Change load and save (app.py)``); the whole sentence then opens the
+body.
 
-Body: the rest.  Prose paragraphs are re-wrapped at 72 columns; code, tables and quotes
-are kept as they are; list items are kept, or re-wrapped with a hanging indent when a
-line of theirs is longer than 72 columns; headings lose their ``#`` (git's message
-cleanup would take such lines for comments); thematic breaks are dropped (git reads a
-``---`` line as the end of the message when it looks for trailers).
+Body: the rest, at most BODY_LINES lines, cut where a paragraph, a sentence or a list
+item ends.  Prose paragraphs are re-wrapped at 72 columns; code, tables and quotes are
+kept as they are; list items are kept, or re-wrapped with a hanging indent when a line
+of theirs is longer than 72 columns; headings lose their ``#`` (git's message cleanup
+would take such lines for comments); thematic breaks are dropped (git reads a ``---``
+line as the end of the message when it looks for trailers).
 
 Everything here is linear in the explanation: lines are scanned once, and the regexes
 used cannot backtrack.
 """
 from __future__ import annotations
 
+from .changes import subject_from_change
 from .chatter import drop_controls, imperative, is_chat, split_model_trailers
-from .explanation import MAX_CODE_SPAN, Chunk, ListItem, parse_chunks, strip_markup
+from .explanation import (Chunk, ListItem, parse_chunks, sentence_end, sentences, skip_space,
+                          strip_markup)
+from .narration import CHANGE_VERBS, describe, is_narration, says_nothing
 from ..record import record
+from .thinking import RepoPaths, without_thinking
 from .trailers import trailer_lines
 
 SUBJECT_MAX = 72
 BODY_WIDTH = 72
-ELLIPSIS = "\u2026"
+BODY_LINES = 15  # a body a git user reads: the rest of a long explanation stays out
 
 # Headings and lead-ins that say nothing about the change (compared after _normalize).
 GENERIC = frozenset(p.strip() for p in """
@@ -89,12 +102,6 @@ _CLOSINGS = ("let me know", "hope this helps", "i hope this helps", "feel free t
 _CHAT_ANYWHERE = ("let me know", "feel free to", "don't hesitate", "do not hesitate",
                   "happy coding", "hope this helps", "hope that helps")
 
-# Words after which a '.' does not end a sentence.
-ABBREVIATIONS = frozenset("""
-e.g eg i.e ie etc vs cf approx incl esp viz al ca resp fig mr mrs ms dr
-""".split())
-
-_CLOSERS = "*_)\"'\u2019\u201d]"  # may follow a sentence's final punctuation
 _SUBJECT_SCAN = 600  # characters of a sentence worth cleaning up for a subject
 
 
@@ -158,7 +165,7 @@ def _without_closings(text: str) -> str:
     sentences: list[str] = []
     pos = 0
     for _ in range(200):  # sentences worth looking at; the rest is kept as it is
-        pos = _skip_space(text, pos)
+        pos = skip_space(text, pos)
         if pos >= len(text):
             break
         end = sentence_end(text, pos)
@@ -174,82 +181,22 @@ def _without_closings(text: str) -> str:
 
 # --------------------------------------------------------------------------- sentences
 
-def sentence_end(text: str, start: int = 0) -> int:
-    """Index just past the first sentence of ``text[start:]`` (its final punctuation and
-    closing markup included), or ``len(text)``.
-
-    A sentence ends at '.', '!' or '?' followed by whitespace or the end, outside code
-    spans; a '.' does not end one after an abbreviation (e.g., i.e., etc., vs.) or when
-    a lower-case word follows ("version 1.2. then" is one sentence; so is "approx. ten").
-    """
-    n = len(text)
-    i = start
-    while i < n:
-        c = text[i]
-        if c == "`":
-            k = i
-            while k < n and text[k] == "`":
-                k += 1
-            run = k - i
-            close = text.find("`" * run, k, min(n, k + MAX_CODE_SPAN))
-            i = close + run if close >= 0 else k
-            continue
-        if c in ".!?":
-            j = i + 1
-            while j < n and text[j] in ".!?":
-                j += 1
-            k = j
-            while k < n and text[k] in _CLOSERS:
-                k += 1
-            if k == n:
-                return n
-            if text[k].isspace():
-                if not (c == "." and j == i + 1 and _dot_continues(text, start, i, k)):
-                    return k
-            i = j
-            continue
-        i += 1
-    return n
-
-
-def _dot_continues(text: str, start: int, dot: int, after: int) -> bool:
-    """Whether the '.' at ``dot`` is inside a sentence (abbreviation, lower-case next)."""
-    w = dot
-    while w > start and w > dot - 20 and not text[w - 1].isspace():
-        w -= 1
-    word = text[w:dot].lstrip("(\"'*_").lower()
-    if word in ABBREVIATIONS:
-        return True
-    nxt = after
-    n = len(text)
-    while nxt < n and text[nxt].isspace():
-        nxt += 1
-    return nxt < n and text[nxt].islower()
-
-
-def _skip_space(text: str, i: int) -> int:
-    n = len(text)
-    while i < n and text[i].isspace():
-        i += 1
-    return i
-
-
 def _drop_lead_ins(text: str) -> int:
     """Offset where the meaningful part of a paragraph starts: past filler sentences
     ("Sure!"), generic first lines or sentences ("Here's the fix."), generic lead-ins
     ending in a colon ("**Summary:**", "Here's the fix:") and filler words ("Sure, ")."""
-    pos = _skip_space(text, 0)
+    pos = skip_space(text, 0)
     for _ in range(12):  # each round consumes something; a bound keeps it linear
         if pos >= len(text):
             return pos
         nl = text.find("\n", pos)
         line = text[pos:] if nl < 0 else text[pos:nl]
         if is_generic(line) and (nl < 0 or _line_stands_alone(line, text[nl + 1:nl + 2])):
-            pos = _skip_space(text, len(text) if nl < 0 else nl)
+            pos = skip_space(text, len(text) if nl < 0 else nl)
             continue
         end = sentence_end(text, pos)
         if end - pos <= 120 and (is_generic(text[pos:end]) or is_chat(text[pos:end])):
-            pos = _skip_space(text, end)
+            pos = skip_space(text, end)
             continue
         colon = _lead_in_colon(text, pos)
         if colon is not None:
@@ -257,7 +204,7 @@ def _drop_lead_ins(text: str) -> int:
             continue
         comma = text.find(",", pos, pos + 30)
         if comma > 0 and _normalize(text[pos:comma]) in FILLERS:
-            pos = _skip_space(text, comma + 1)
+            pos = skip_space(text, comma + 1)
             continue
         return pos
     return pos
@@ -283,12 +230,13 @@ def _lead_in_colon(text: str, pos: int) -> int | None:
         if text[i] == "\n":
             return None
         i += 1
-    if colon < 0 or not (is_generic(text[pos:colon]) or is_chat(text[pos:colon])):
-        return None
+    lead = text[pos:colon]
+    if colon < 0 or not (is_generic(lead) or is_chat(lead) or is_narration(lead)):
+        return None  # ("Looking at the code, I need to:" introduces what follows)
     j = colon + 1
     while j < len(text) and text[j] in "*_":
         j += 1
-    return _skip_space(text, j)
+    return skip_space(text, j)
 
 
 # --------------------------------------------------------------------------- subject
@@ -306,77 +254,157 @@ def _clean_subject(sentence: str) -> str:
     words = s.split(" ")
     rest = _after_preamble([w.lower().replace("\u2019", "'") for w in words])
     if rest is not None:
-        # "Here's the fix for the crash" -> "Fix for the crash"
+        # "Here's the fix for the crash" -> "Fix the crash"
         skip = len(words) - len(rest)
         while skip < len(words) - 1 and words[skip].lower() in _ARTICLES:
             skip += 1
         if words[skip].lower().strip("`") in _PREAMBLE_NOUNS | _PREAMBLE_ADJECTIVES:
-            s = _capitalize(" ".join(words[skip:]))
+            s = _capitalize(" ".join(_noun_as_verb(words[skip:])))
     return s
 
 
-def fit_subject(text: str, limit: int = SUBJECT_MAX) -> tuple[str, bool]:
-    """``text`` cut to ``limit`` characters at a word boundary, ending with '…' when cut.
+# a preamble's noun that is a verb too: "the fix for X" -> "Fix X"
+_NOUN_VERBS = frozenset(("fix", "change", "update", "patch"))
 
-    Returns (subject, was_cut).
-    """
-    text = " ".join(text.split())
+
+def _noun_as_verb(words: list[str]) -> list[str]:
+    """"fix for X" / "change to X" -> "fix X" / "change X"; "changes to make X" -> "make
+    X"; anything else as it is."""
+    if len(words) < 3 or words[1].lower() not in ("for", "to", "of"):
+        return words
+    if words[1].lower() == "to" and words[2].lower() in CHANGE_VERBS:
+        return words[2:]
+    return [words[0], *words[2:]] if words[0].lower() in _NOUN_VERBS else words
+
+
+def fit_subject(text: str, limit: int = SUBJECT_MAX) -> tuple[str, bool]:
+    """``text`` as a subject of at most ``limit`` characters: whole, or its main clause
+    (``main_clause``); never cut inside it.  Returns (subject, shortened), or ("", True)
+    when no complete phrase of it fits."""
+    text = " ".join(text.split()).rstrip(" .:;,!\u2026")
     if len(text) <= limit:
         return text, False
-    room = max(1, limit - 1)
-    cut = text.rfind(" ", 0, room + 1)
-    if cut < room // 2:
-        cut = room  # one very long word: cut inside it
-    head = text[:cut].rstrip(" ,;:-\u2014\u2013(")
-    if head.count("`") % 2:  # do not leave a code span open
-        tick = head.rfind("`")
-        space = head.rfind(" ", 0, tick)
-        head = head[:space].rstrip(" ,;:-\u2014\u2013(") if space > 0 else head.replace("`", "")
-    return head + ELLIPSIS, True
+    return main_clause(text, limit), True
+
+
+# Where a sentence's main clause may end, when the whole does not fit: punctuation first
+# (a semicolon, a dash between spaces, a parenthesis), then the words that open a clause
+# of reason, purpose or manner, as data ("Fix X, so that Y" -> "Fix X").  English, then
+# the same words in German, French, Spanish and Portuguese.
+CLAUSE_BREAKS = ("; ", " \u2014 ", " \u2013 ", " - ", " (", ": ") + tuple(
+    f"{comma}{word} " for word in """
+so that|so|which|because|since|as|but|and|while|where|when|instead of|by|to avoid|to prevent
+to ensure|in order to|rather than|without|weil|damit|sodass|und|aber|parce que|afin de|pour
+et|mais|porque|para que|para|y|pero|e|mas""".replace("\n", "|").split("|")
+    for comma in (", ", " "))
+_MIN_CLAUSE_WORDS = 2
+
+
+def main_clause(text: str, limit: int) -> str:
+    """The longest opening of ``text`` that ends where a clause does (``CLAUSE_BREAKS``,
+    outside code spans) and fits in ``limit``, or "" when none of two words or more does."""
+    best = ""
+    lowered = text.lower()
+    for brk in CLAUSE_BREAKS:
+        at = lowered.find(brk, 0, limit + 1)
+        while 0 < at <= limit:
+            head = text[:at].rstrip(" ,;:.!\u2026\u2014\u2013-")
+            if (len(head) > len(best) and head.count("`") % 2 == 0
+                    and len(head.split()) >= _MIN_CLAUSE_WORDS and head.count("(") == head.count(")")):
+                best = head
+            at = lowered.find(brk, at + 1, limit + 1)
+    return best
+
+
+# what _subject_from says of a sentence that gives no subject
+_NARRATION = "narration"  # the model telling its work: look further; it may say why
+_CHAT = "chat"  # about the conversation or the work itself: look further, it says nothing
+_TOO_LONG = "too long"  # it says what changed, in more than the limit: the change names it
+
+
+def _subject_from(sentence: str, limit: int):
+    """(subject, shortened) for a sentence that says what changed; else _NARRATION, or
+    _TOO_LONG, or None when nothing is left of it."""
+    cleaned = _clean_subject(sentence).rstrip(" .:;,!\u2026")
+    if not any(c.isalnum() for c in cleaned):
+        return None  # nothing but marks: no subject
+    described = describe(cleaned)  # "Here's the patch that fixes X" -> "Fix X"
+    if described is None:
+        described = imperative(cleaned)  # "I'll add X" -> "Add X"
+        if described == cleaned and is_chat(cleaned):
+            return _CHAT
+        if described == cleaned and is_narration(cleaned):
+            return _NARRATION
+    if says_nothing(described):  # "Let me create the fix." -> "Create the fix"
+        return _CHAT
+    subject, shortened = fit_subject(described, limit)
+    return (subject, shortened) if subject else _TOO_LONG
 
 
 @record
-class _Subject:
-    """The subject line and whether it was cut."""
+class _Found:
+    """What the prose gives for the subject: its text ("" when the sentence that says
+    what changed is too long: the change then names it), and the chunks that open the
+    body (the whole sentence, when the subject is shorter than it)."""
 
     text: str
-    cut: bool
+    lead: list[Chunk]
 
 
-def _heading_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
+def _heading_subject(chunk: Chunk, limit: int) -> tuple[_Found | None, list[Chunk]]:
     """A heading that says something is the subject (and stays in the body when cut)."""
     if is_generic(chunk.text) or not strip_markup(chunk.text):
         return None, []  # dropped from the body as well
-    subject, cut = _subject_from(chunk.text, limit)
-    return _Subject(subject, cut), [chunk] if cut else []
+    got = _subject_from(chunk.text, limit)
+    if got in (None, _NARRATION, _CHAT):
+        return None, [chunk]
+    # in the body the heading's sentence is a paragraph: it opens it
+    lead = [Chunk("prose", chunk.lines, chunk.blank_before, text=strip_markup(chunk.text))]
+    if got == _TOO_LONG:
+        return _Found("", lead), []
+    return _Found(got[0], lead if got[1] else []), []
 
 
-def _prose_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
-    """The first sentence of a paragraph after its lead-ins; the rest stays in the body
-    (all of it when the subject was cut)."""
+def _prose_subject(chunk: Chunk, limit: int) -> tuple[_Found | None, list[Chunk]]:
+    """The first sentence of a paragraph, past its lead-ins and its narration, that says
+    what changed; the rest stays in the body (all of it when the subject is shorter than
+    the sentence)."""
     paragraph = _without_closings(chunk.text)
     start = _drop_lead_ins(paragraph)
     text = paragraph[start:]
     if not text.strip():
         return None, []
-    end = sentence_end(text)
-    subject, cut = _subject_from(text[:end], limit)
-    if not subject:
-        return None, []
-    if start:  # a lead-in was dropped: "fix: handle None" -> "Handle None"
-        subject = _capitalize(subject)
-    cut = cut or _drops_link_target(text[:end])
-    rest = text if cut else text[end:]
-    if cut and start:
-        rest = _capitalize(rest)
-    if not rest.strip():
-        return _Subject(subject, cut), []
-    return _Subject(subject, cut), [Chunk("prose", chunk.lines, chunk.blank_before, text=rest.strip())]
+    parts = sentences(text)
+    told: list[str] = []  # narration before the subject: it says why, so it stays
+    for k, sentence in enumerate(parts):
+        got = _subject_from(sentence, limit)
+        if got in (None, _NARRATION, _CHAT):
+            if got == _NARRATION:
+                told.append(sentence)
+            continue
+        if got == _TOO_LONG:
+            return _Found("", _prose(chunk, parts[k:], start)), _prose(chunk, told, start)
+        subject, shortened = got
+        if start or k:  # a lead-in was dropped: "fix: handle None" -> "Handle None"
+            subject = _capitalize(subject)
+        if shortened or _drops_link_target(sentence):
+            return _Found(subject, _prose(chunk, parts[k:], start)), _prose(chunk, told, start)
+        return _Found(subject, []), _prose(chunk, told + parts[k + 1:], start)
+    return None, _prose(chunk, told, start)
 
 
-def _list_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk]]:
+def _prose(chunk: Chunk, parts: list[str], capitalize: bool) -> list[Chunk]:
+    """The sentences ``parts`` of ``chunk`` as a paragraph of the body (none when empty)."""
+    text = " ".join(p.strip() for p in parts).strip()
+    if not text:
+        return []
+    return [Chunk("prose", chunk.lines, chunk.blank_before,
+                  text=_capitalize(text) if capitalize else text)]
+
+
+def _list_subject(chunk: Chunk, limit: int) -> tuple[_Found | None, list[Chunk]]:
     """The first sentence of a list's first item; the list stays in the body without it
-    (whole when the subject was cut)."""
+    (whole when the subject is shorter than the sentence)."""
     item = next((it for it in chunk.items if it.marker), None)
     if item is None or not strip_markup(item.text()):
         return None, [chunk]
@@ -385,12 +413,15 @@ def _list_subject(chunk: Chunk, limit: int) -> tuple[_Subject | None, list[Chunk
     if text[:4].lower() in ("[ ] ", "[x] "):  # a task list item
         text = text[4:]
     end = sentence_end(text)
-    subject, cut = _subject_from(text[:end], limit)
-    if not subject:
+    got = _subject_from(text[:end], limit)
+    if got in (None, _NARRATION, _CHAT):
         return None, [chunk]
-    if cut or _drops_link_target(text[:end]):
-        return _Subject(subject, cut), [chunk]
-    return _Subject(subject, cut), _list_without_sentence(chunk, item, text[end:].strip())
+    if got == _TOO_LONG:
+        return _Found("", [chunk]), []
+    subject, shortened = got
+    if shortened or _drops_link_target(text[:end]):
+        return _Found(subject, [chunk]), []
+    return _Found(subject, []), _list_without_sentence(chunk, item, text[end:].strip())
 
 
 def _list_without_sentence(chunk: Chunk, item: ListItem, rest: str) -> list[Chunk]:
@@ -419,9 +450,11 @@ _BODY_ONLY = ("code", "table", "quote", "break")  # never give the subject
 _SUBJECT_OF = {"heading": _heading_subject, "prose": _prose_subject, "list": _list_subject}
 
 
-def _take_subject(chunks: list[Chunk], limit: int) -> tuple[_Subject | None, list[Chunk]]:
-    """The subject, and the chunks left for the body (the subject's sentence removed
-    unless the subject was cut; generic chunks before the subject dropped)."""
+def _take_subject(chunks: list[Chunk], limit: int) -> tuple[str | None, list[Chunk]]:
+    """The subject ("" when the change must name it, None when the prose says nothing),
+    and the chunks of the body: the sentence that says what changed first when the
+    subject is not it whole, then the rest in order (generic chunks before the subject
+    dropped)."""
     body: list[Chunk] = []
     for idx, chunk in enumerate(chunks):
         if chunk.kind in _BODY_ONLY:
@@ -430,10 +463,10 @@ def _take_subject(chunks: list[Chunk], limit: int) -> tuple[_Subject | None, lis
         take = _SUBJECT_OF.get(chunk.kind)
         if take is None:
             continue
-        subject, kept = take(chunk, limit)
+        found, kept = take(chunk, limit)
         body.extend(kept)
-        if subject is not None:
-            return subject, body + chunks[idx + 1:]
+        if found is not None:
+            return found.text, found.lead + body + chunks[idx + 1:]
     return None, body
 
 
@@ -441,66 +474,6 @@ def _drops_link_target(sentence: str) -> bool:
     """Whether the subject made of ``sentence`` loses a link's target (``[text](url)``):
     the sentence then also opens the body, as a cut one does, so the URL is kept."""
     return "](" in sentence and "](" not in strip_markup(sentence)
-
-
-def _subject_from(sentence: str, limit: int) -> tuple[str, bool]:
-    cleaned = imperative(_clean_subject(sentence))  # "I'll add X" -> "Add X"
-    if not cleaned:
-        return "", False
-    return fit_subject(cleaned, limit)
-
-
-def describe_changes(changed: list[tuple[str, str]], limit: int = SUBJECT_MAX) -> str:
-    """A subject naming what changed, for a response without prose.
-
-    ``changed`` holds (verb, path) pairs such as ("update", "src/app.py") or
-    ("rename", "a -> b").  Paths of consecutive equal verbs are grouped, "a -> b" reads
-    "a to b", and only the first verb is capitalised:
-    ``Update src/app.py and src/b.py, add src/util.py``.  When that is longer than
-    ``limit``, the first files are named and the others counted
-    (``Update src/app.py, src/b.py and 5 more files``); if even one path does not fit,
-    its base name is used, and as a last resort ``Change N files``.
-    """
-    items = [(verb.strip().lower() or "change", path.replace(" -> ", " to ")) for verb, path in changed]
-    if not items:
-        return "Apply AI response"
-    full = _render_changes(items, len(items))
-    if len(full) <= limit:
-        return full
-    for shown in range(len(items) - 1, 0, -1):
-        text = _render_changes(items, shown)
-        if len(text) <= limit:
-            return text
-    short = [(verb, path.rsplit("/", 1)[-1]) for verb, path in items]
-    for shown in range(len(items), 0, -1):
-        text = _render_changes(short, shown)
-        if len(text) <= limit:
-            return text
-    count = len(items)
-    verbs = {v for v, _ in items}
-    verb = verbs.pop().capitalize() if len(verbs) == 1 else "Change"
-    return fit_subject(f"{verb} {count} file{'s' if count != 1 else ''}", limit)[0]
-
-
-def _render_changes(items: list[tuple[str, str]], shown: int) -> str:
-    groups: list[tuple[str, list[str]]] = []
-    for verb, path in items[:shown]:
-        if groups and groups[-1][0] == verb:
-            groups[-1][1].append(path)
-        else:
-            groups.append((verb, [path]))
-    more = len(items) - shown
-    phrases = []
-    for verb, paths in groups:
-        if more or len(paths) == 1:
-            joined = ", ".join(paths)
-        else:
-            joined = ", ".join(paths[:-1]) + " and " + paths[-1]
-        phrases.append(f"{verb} {joined}")
-    text = ", ".join(phrases)
-    if more:
-        text += f" and {more} more file{'s' if more != 1 else ''}"
-    return _capitalize(text)
 
 
 # --------------------------------------------------------------------------- body
@@ -544,25 +517,58 @@ def _render_chunk(chunk: Chunk, width: int) -> list[str]:
     return [ln.rstrip() for ln in chunk.lines]
 
 
-def render_body(chunks: list[Chunk], width: int = BODY_WIDTH) -> str:
-    out: list[str] = []
+def render_body(chunks: list[Chunk], width: int = BODY_WIDTH, max_lines: int | None = None) -> str:
+    """The body's lines; at most ``max_lines`` of them, cut where a paragraph, a sentence
+    or a list item ends, never inside one (nor inside code), and never after a heading."""
+    blocks: list[tuple[str, list[str]]] = []  # (kind, lines with the blank line before)
     prev: Chunk | None = None
+    room = max_lines
     for chunk in chunks:
-        if chunk.kind == "prose" and _without_closings(chunk.text) == "":
-            continue  # a paragraph of closing chat only
+        if chunk.kind == "prose" and (_without_closings(chunk.text) == "" or is_generic(chunk.text)):
+            continue  # a paragraph of closing chat only, or a lead-in ("Here's the fix:")
         lines = _render_chunk(chunk, width)
         if not lines:
             if chunk.kind == "break" and prev is not None:
                 prev = Chunk("break", [])  # forces a blank line before what follows
             continue
-        if out:
-            separate = (chunk.blank_before or prev is None or "heading" in (chunk.kind, prev.kind)
-                        or prev.kind == "break" or (chunk.kind == prev.kind == "prose"))
-            if separate:
-                out.append("")
-        out.extend(lines)
+        gap = [""] if blocks and _separate(chunk, prev) else []
+        if room is not None and len(gap) + len(lines) > room:
+            blocks.append((chunk.kind, _part_that_fits(chunk, width, room - len(gap), gap)))
+            break
+        blocks.append((chunk.kind, gap + lines))
+        if room is not None:
+            room -= len(gap) + len(lines)
         prev = chunk
-    return "\n".join(out).strip("\n")
+    while blocks and (blocks[-1][0] == "heading" or not blocks[-1][1]):
+        blocks.pop()  # a heading with nothing after it
+    return "\n".join(line for _kind, lines in blocks for line in lines).strip("\n")
+
+
+def _separate(chunk: Chunk, prev: Chunk | None) -> bool:
+    """Whether a blank line stands between ``prev`` and ``chunk`` in the body."""
+    return (chunk.blank_before or prev is None or "heading" in (chunk.kind, prev.kind)
+            or prev.kind == "break" or (chunk.kind == prev.kind == "prose"))
+
+
+def _part_that_fits(chunk: Chunk, width: int, room: int, gap: list[str]) -> list[str]:
+    """The opening sentences of a paragraph, or the opening items of a list, that fit in
+    ``room`` lines (with ``gap`` before them); nothing of anything else."""
+    best: list[str] = []
+    if chunk.kind == "prose":
+        parts = sentences(_without_closings(chunk.text))
+        for k in range(1, len(parts)):
+            lines = _wrap(" ".join(parts[:k]), width)
+            if len(lines) > room:
+                break
+            best = lines
+    elif chunk.kind == "list":
+        for k in range(1, len(chunk.items)):
+            part = Chunk("list", [], items=chunk.items[:k])
+            lines = _render_list(part, width)
+            if len(lines) > room:
+                break
+            best = lines
+    return gap + best if best else []
 
 
 def _description_bullets(descriptions: list[tuple[str, str]], width: int) -> list[str]:
@@ -580,23 +586,26 @@ def _description_bullets(descriptions: list[tuple[str, str]], width: int) -> lis
 # --------------------------------------------------------------------------- message
 
 def build_message(explanation: str, *, formats: list[str], response_id: str, model: str | None,
-                  descriptions: list[tuple[str, str]], changed,
+                  descriptions: list[tuple[str, str]], changed, names_of=None,
                   subject_max: int = SUBJECT_MAX, trailers: bool = True) -> str:
     """The commit message for one response (BEHAVIOR.md §8), ending with a newline.
-    ``changed``: the (verb, path) pairs of describe_changes, or a function giving them
-    (asked only when the explanation has no subject: 100,000 new files take a while)."""
+    ``changed``: the (verb, path) pairs of ``changes.describe_changes``, or a function giving them
+    (asked only when the prose names no subject or an absolute path: 100,000 new files
+    take a while); ``names_of(path)``: the definitions the change touches in an updated
+    file, asked only when the subject is made from the change."""
     explanation = drop_controls(explanation or "")
     explanation, theirs = split_model_trailers(explanation, _is_closing)
-    chunks = parse_chunks(explanation)
+    repo = RepoPaths(changed)
+    chunks = without_thinking(parse_chunks(explanation), repo)
     subject, body_chunks = _take_subject(chunks, subject_max)
-    if subject is None and callable(changed):
-        changed = changed()
-    subject_text = subject.text if subject else describe_changes(changed, subject_max)
-    paragraphs = [subject_text]
-    body = render_body(body_chunks)
+    if not subject:
+        subject = subject_from_change(repo.changed(), names_of, subject_max)
+    paragraphs = [subject]
+    bullets = _description_bullets(descriptions, BODY_WIDTH)[:BODY_LINES]
+    room = BODY_LINES - (len(bullets) + 1 if bullets else 0)
+    body = render_body(body_chunks, max_lines=room) if room > 0 else ""
     if body:
         paragraphs.append(body)
-    bullets = _description_bullets(descriptions, BODY_WIDTH)
     if bullets:
         paragraphs.append("\n".join(bullets))
     # the model's own trailers (Fixes:, Co-authored-by:) and ours: one block git reads

@@ -219,7 +219,7 @@ def _renames(deleted: dict, added: dict) -> dict[tuple[str, str], int]:
 
 def change_words(stats: list[FileStat]) -> list[tuple[str, str]]:
     """(verb, path) of each file for a subject that names what changed
-    (``message.describe_changes``)."""
+    (``message.changes.describe_changes``)."""
     out = []
     for st in stats:
         if st.status == "A":

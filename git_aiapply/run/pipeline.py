@@ -206,6 +206,15 @@ def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     return change_words(stats)
 
 
+def _definitions(plan: Plan, path: str) -> list[str]:
+    """The definitions the plan's change of ``path`` touches, as its grammar names them
+    (asked only when the subject is made from the change)."""
+    from ..grammar.code_tree import changed_definitions
+
+    old, new = plan.base.get(path), plan.final.get(path)
+    return [] if old is None or new is None else changed_definitions(path, old.data, new.data)
+
+
 # aiapply.subjectLength must be a length: 0 or below is out of range
 SUBJECT_MIN = 1
 
@@ -242,6 +251,7 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
                             response_id=response.response_id, model=response.model,
                             descriptions=parsed.descriptions,
                             changed=lambda: _changed_words(plan),
+                            names_of=lambda path: _definitions(plan, path),
                             subject_max=subject_max, trailers=trailers)
     paths = opts.path_options()
     if trailers and paths:

@@ -8,8 +8,9 @@ import subprocess
 import pytest
 
 from git_aiapply.message.explanation import strip_markup
-from git_aiapply.message.message import (ELLIPSIS, build_message, describe_changes, fit_subject,
-    is_generic, sentence_end, subject_of)
+from git_aiapply.message.changes import describe_changes
+from git_aiapply.message.message import (build_message, fit_subject, is_generic, sentence_end,
+                                         subject_of)
 from git_aiapply.message.trailers import parse_trailers
 
 RID = "0123456789abcdef"
@@ -84,10 +85,11 @@ SUBJECTS = [
      "Change the timeout from 5 to 30 seconds"),
     ("Great question! Good catch. The loop should stop at `len(items) - 1`. I fixed it.",
      "The loop should stop at `len(items) - 1`"),
-    ("Here's the fix for the off-by-one error in `paginate`:", "Fix for the off-by-one error in `paginate`"),
+    ("Here's the fix for the off-by-one error in `paginate`:", "Fix the off-by-one error in `paginate`"),
+    # round 4: narration made a description where that is mechanical
     ("Here is a patch that makes retries respect the timeout:",
-     "Patch that makes retries respect the timeout"),
-    ("Here are the changes to make the loop stop early.", "Changes to make the loop stop early"),
+     "Make retries respect the timeout"),
+    ("Here are the changes to make the loop stop early.", "Make the loop stop early"),
     ("I've made the following changes:\n\n- Remove the global\n- Pass the config in",
      "Remove the global"),
     # lists
@@ -118,11 +120,11 @@ SUBJECTS = [
     ("Let me know if this works.\n\nRename foo to bar.", "Rename foo to bar"),
     ("a | b\n--|--\n1 | 2\n\nThe table above shows it.", "The table above shows it"),
     # a generic-looking first line that hard wrapping cut short is not skipped
-    ("Here's the fix\nfor the crash on empty input.", "Fix for the crash on empty input"),
+    ("Here's the fix\nfor the crash on empty input.", "Fix the crash on empty input"),
     ("Here's the fix\nThe crash came from empty input.", "The crash came from empty input"),
     ("Summary\nThe crash came from empty input.", "The crash came from empty input"),
     # prose before and after a change block, joined by the dispatcher
-    ("Here is the change to `foo`:\nThis makes foo faster.", "Change to `foo`"),
+    ("Here is the change to `foo`:\nThis makes foo faster.", "Change `foo`"),
     ("There are two causes:\nthe lock and the timer.", "There are two causes: the lock and the timer"),
 ]
 
@@ -153,6 +155,9 @@ def test_only_code_gives_fallback_subject_and_keeps_the_code():
 
 
 # ---------------------------------------------------------------- long subjects
+# (round 4: a sentence too long for the subject is never cut with an ellipsis; its main
+# clause is the subject when one fits, else the change names the subject; the whole
+# sentence opens the body either way)
 
 LONG = ("Both `search` methods now raise `NotImplementedError`, so a caller that forgets "
         "to override them fails loudly instead of getting `None`.")
@@ -164,47 +169,56 @@ LONG = ("Both `search` methods now raise `NotImplementedError`, so a caller that
     "to override them fails loudly instead of getting `None`.",
     "## " + LONG[:-1],
 ])
-def test_long_sentence_is_cut_and_opens_the_body(explanation):
+def test_long_sentence_gives_its_main_clause_and_opens_the_body(explanation):
     subject, body = split(message(explanation))
-    assert subject == "Both `search` methods now raise `NotImplementedError`, so a caller that" + ELLIPSIS
-    assert len(subject) <= 72
+    assert subject == "Both `search` methods now raise `NotImplementedError`"
     assert " ".join(body.split()).startswith(LONG[:-1])
 
 
 def test_long_sentence_then_rest_of_paragraph():
     text = LONG + " A second sentence follows."
     subject, body = split(message(text))
-    assert subject.endswith(ELLIPSIS)
+    assert subject == "Both `search` methods now raise `NotImplementedError`"
     assert " ".join(body.split()) == text
     assert all(len(line) <= 72 for line in body.splitlines())
 
 
 def test_cut_after_lead_in_keeps_lead_in_out_of_the_body():
     subject, body = split(message("Sure! " + LONG))
-    assert subject.startswith("Both `search`") and subject.endswith(ELLIPSIS)
+    assert subject == "Both `search` methods now raise `NotImplementedError`"
     assert body.startswith("Both `search`") and "Sure" not in body
+
+
+def test_a_long_sentence_without_a_clause_that_fits_lets_the_change_name_the_subject():
+    text = ("Make the `RetryingHTTPAdapterWithExponentialBackoffAndJitter` honour the "
+            "configured `max_retries_on_connection_reset_by_peer` setting.")
+    subject, body = split(message(text + " It was ignored."))
+    assert subject == "Update src/app.py"
+    assert " ".join(body.split()) == text + " It was ignored."
 
 
 @pytest.mark.parametrize("text, limit, expected", [
     ("short", 72, ("short", False)),
     ("a" * 72, 72, ("a" * 72, False)),
-    ("word " * 20, 72, ("word " * 13 + "word" + ELLIPSIS, True)),
-    ("a" * 100, 72, ("a" * 71 + ELLIPSIS, True)),
-    ("one two, three four", 12, ("one two" + ELLIPSIS, True)),
-    ("see `a b c d e f` here", 12, ("see" + ELLIPSIS, True)),  # no half code span
+    ("Fix the loader.", 72, ("Fix the loader", False)),
+    ("Fix the loader\u2026", 72, ("Fix the loader", False)),
+    ("word " * 20, 72, ("", True)),  # no clause ends in it: no subject of it
+    ("a" * 100, 72, ("", True)),
+    ("one two, and three four", 12, ("one two", True)),
+    ("Fix `a; b` here; and more words", 17, ("Fix `a; b` here", True)),  # not inside code
     ("x  y\tz", 72, ("x y z", False)),
 ])
 def test_fit_subject(text, limit, expected):
     got = fit_subject(text, limit)
     assert got == expected
-    assert len(got[0]) <= limit
+    assert len(got[0]) <= limit and not got[0].endswith("\u2026")
 
 
 @pytest.mark.parametrize("limit", [20, 50, 72, 100])
 def test_subject_max(limit):
     subject, _ = split(message(LONG, subject_max=limit))
     assert len(subject) <= limit
-    assert subject.endswith(ELLIPSIS) == (len(LONG) - 1 > limit)
+    assert not subject.endswith("\u2026")
 
 
 # ---------------------------------------------------------------- bodies
@@ -242,9 +256,17 @@ Let me know if you need anything else!
 
 
 def test_rich_body():
+    """(round 4: the body holds at most 15 lines, cut where a chunk ends: the code block
+    after the list does not fit, so the body ends with the list; the rest of RICH is
+    rendered on its own below.)"""
     subject, body = split(message(RICH))
     assert subject == "Fix the crash when the config file is empty"
-    assert body == """\
+    assert body == RICH_BODY.split("\n```python")[0].rstrip("\n")
+    tail = RICH[RICH.index("```python"):]
+    assert split(message("Fix it.\n\n" + tail))[1] == RICH_BODY[RICH_BODY.index("```python"):]
+
+
+RICH_BODY = """\
 The loader assumed at least one section, e.g. `[core]`, and indexed into
 an empty list, which raised `IndexError` on start-up for every new user.
 Now it returns the defaults instead.
@@ -476,7 +498,8 @@ def test_describe_changes(changed, expected):
 def test_describe_changes_limit():
     changed = [("update", f"pkg/file{i}.py") for i in range(3)]
     assert describe_changes(changed, 40) == "Update pkg/file0.py and 2 more files"
-    assert describe_changes(changed, 10) == "Update 3" + ELLIPSIS
+    assert describe_changes(changed, 10) == "Update"  # round 4: no ellipsis, a complete word
+    assert describe_changes(changed, 3) == "Upd"  # shorter than any word: cut, never "…"
 
 
 # ---------------------------------------------------------------- helpers
@@ -537,7 +560,8 @@ def test_textwrap_is_imported_lazily():
 def test_an_empty_heading_adds_no_blank_lines_to_the_body():
     # found by the property below: "# " between two headings made three blank lines
     msg = message("## Summary# \n# \n# # # ", subject_max=72, model="m")
-    assert msg.startswith("Summary#\n\n#\n\nAI-Format: apply-patch\n")
+    # (round 4: a heading with nothing after it is left out of the body)
+    assert msg.startswith("Summary#\n\nAI-Format: apply-patch\n")
 
 
 # ---------------------------------------------------------------- any input

@@ -59,8 +59,8 @@ OPENINGS = [
     ("We've simplified the error handling in `load`.", "Simplify the error handling in `load`"),
     ("I made the parser accept tabs.", "Make the parser accept tabs"),
     # filler dropped, the sentence kept
-    ("Sure, the bug is in the date parsing: it ignores the timezone.",
-     "The bug is in the date parsing: it ignores the timezone"),
+    # (round 4: "The bug is ..." is narration, no subject; this sentence says the same)
+    ("Sure, the date parsing ignores the timezone.", "The date parsing ignores the timezone"),
     ("Certainly. The function now returns early on empty input.",
      "The function now returns early on empty input"),
     ("Good catch! The loop never terminated when `n` was 0.",

@@ -304,10 +304,13 @@ def test_message_options_and_signoff(based: GitRepo, tmp_path: Path):
 
 def test_config_trailers_and_subject_length(based: GitRepo):
     based.git("config", "aiapply.trailers", "false")
-    based.git("config", "aiapply.subjectLength", "10")
+    based.git("config", "aiapply.subjectLength", "12")
     assert based.run(response=RESPONSE).returncode == 0
     msg = based.message()
-    assert msg.splitlines()[0] == "Make beta…"
+    # round 4: "Make beta louder" does not fit and is never cut with '…': the change
+    # names the subject, and the sentence opens the body
+    assert msg.splitlines()[0] == "Update b.txt"
+    assert msg.splitlines()[2] == "Make beta louder."
     assert "AI-" not in msg
 
 
