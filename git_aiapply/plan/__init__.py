@@ -6,7 +6,8 @@ in memory, against a snapshot of the repository (nothing here writes).
   that restate an earlier one; ``diff_groups``: a git diff's operations applied together;
 - ``whole_write``: whole-file writes; ``fragments``: a whole-file text that is only a
   stretch of the file it would replace; ``lazy_merge``: a snippet with placeholders (or a
-  fragment) merged into the file it stands for; ``missing_file`` and ``tracked_names``: which file a
+  fragment) merged into the file it stands for; ``lazy_edits``: the writes and edits that
+  reach that merge; ``missing_file`` and ``tracked_names``: which file a
   path means, and what a refusal suggests;
 - ``overlay``: a snapshot with earlier responses' changes laid over it.
 

@@ -1,10 +1,15 @@
-"""Placeholders inside an edit (BEHAVIOR.md §5 "Lazy edits"): a REPLACE side or a hunk's
-``+`` lines written lazily, merged inside the edit, where the edit's old side is the file
-and its new side the snippet (plan/lazy_merge.py does the merge).  An edit the merge
-cannot take exactly is left as it is, and the placeholder check refuses it."""
+"""Lazy edits reaching the merge (BEHAVIOR.md §5 "Lazy edits"; plan/lazy_merge.py merges):
+
+- ``lazily_merged``: a whole-file write over a tracked file that is a snippet (it holds
+  placeholders, says it is one, or is a fragment of the file), merged into the file, or
+  refused with the merge's reason;
+- ``merged_edits``: placeholders inside an edit (a REPLACE side or a hunk's ``+`` lines
+  written lazily), merged inside the edit, whose old side is the file and new side the
+  snippet.  An edit the merge cannot take exactly is left as it is, and the placeholder
+  check refuses it."""
 from __future__ import annotations
 
-from .lazy_merge import LazyRefusal, merge
+from .lazy_merge import LazyRefusal, declarations, merge
 
 
 def merged_edits(op, path: str):
@@ -138,3 +143,46 @@ def _keeps_any(old: list[str], merged: list[str], lines: set[int]) -> bool:
         return False
     return any(tag == "equal" and any(i in lines for i in range(i1, i2))
                for tag, i1, i2, _j1, _j2 in _opcodes(old, merged))
+
+
+LAZY_HINT = ("send the lines around each placeholder exactly as the file has them (a few "
+             "lines before and after), or the whole file with every line written out")
+
+
+def lazily_merged(op, path: str, old_data: bytes, ops=()):
+    """``op`` (a NewFile over the tracked file holding ``old_data``) with its text merged
+    into the file when it is a lazy snippet: it holds placeholders, it says it is one
+    (``op.lazy``: an edit_file call), or it is a fragment of the file (fragments.py);
+    ``op`` itself otherwise.  ApplyError, worded for the model, when it cannot be merged
+    exactly."""
+    from ..errors import ApplyError, Problem
+    from ..record import replace
+    from ..text import FileText
+    from ..verify.placeholder_edits import snippet_placeholders
+    from .fragments import fragment_of, written_elsewhere
+
+    ft = FileText.from_bytes(old_data)
+    file_lines = list(ft.lines)
+    snippet = op.text.split("\n")
+    if snippet and snippet[-1] == "":
+        snippet.pop()
+    placeholders = snippet_placeholders(path, file_lines, snippet)
+    if not placeholders and not op.lazy:
+        if fragment_of(file_lines, snippet) is None:
+            return op
+        if fragment_of(file_lines, snippet, written_elsewhere(ops, path)) is None:
+            return op  # what it leaves out goes to another file: a real rewrite
+    try:
+        merged = merge(file_lines, snippet, placeholders,
+                       *declarations(path, file_lines, snippet, placeholders))
+    except LazyRefusal as e:
+        note = snippet[e.line - 1].strip() if e.line else None
+        nearby = [(n, file_lines[n - 1]) for n in e.candidates[:1]
+                  for n in range(max(n - 2, 1), min(n + 3, len(file_lines)) + 1)]
+        what = (f"the snippet for {path}" + (f" (its line {e.line}, {note!r})" if note else ""))
+        raise ApplyError(Problem(f"{what} cannot be merged into the file exactly: {e.reason}",
+                                 file=path, directive=op.source.directive, nearby=nearby,
+                                 nearby_label="the file's lines there", hint=LAZY_HINT,
+                                 candidates=e.candidates)) from None
+    text = "\n".join(merged.lines) + ("\n" if ft.final_newline or not file_lines else "")
+    return replace(op, text=text, merged=tuple(merged.kept))

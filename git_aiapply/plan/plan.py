@@ -410,7 +410,7 @@ class _Planner(MoveChecks):
             reason, hint = refusal
             return self.fail(op.source, path, reason, hint=hint)
         if old is not None and old.data and not is_binary(old.data):
-            from .lazy_merge import lazily_merged
+            from .lazy_edits import lazily_merged
 
             try:  # a snippet with placeholders, or a fragment: merged into the file
                 merged = lazily_merged(op, path, old.data, self.ops)
