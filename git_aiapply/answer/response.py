@@ -40,7 +40,6 @@ from ..errors import ApplyError, ErrorKind, Problem
 from ..text import normalize_newlines
 from .tool_results import (APPLIED, CALL_ITEMS, NO_RESULTS, REJECTED, Outcomes,
     call_outcomes, drop_announcement)
-from .mail import read_mail
 from .response_json import (entries, is_conversation, is_stream, joined_stream, load_json,
     unwrap_entry, is_transcript_entry)
 
@@ -160,7 +159,11 @@ def read_response(raw: bytes, name: str = "-", max_bytes: int | None = DEFAULT_M
             resp.json_base = base_named_in(body, anywhere=True)
             return resp
     text = normalize_newlines(body)
-    mailed = read_mail(text) if text.startswith("From ") else None
+    mailed = None
+    if text.startswith("From "):  # a `git format-patch` mail, perhaps
+        from .mail import read_mail
+
+        mailed = read_mail(text)
     return Response(
         text=mailed[1] if mailed else strip_end_tokens(text),
         given_text=decoded,

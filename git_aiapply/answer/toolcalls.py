@@ -35,8 +35,6 @@ from __future__ import annotations
 
 from ..record import record, replace
 
-from .agent_tools import agent_tool_ops, lazy_tool
-from .shapes import base_name, is_read_only, runs_commands, shape_of, shapes_named
 
 from ..errors import ApplyError, Problem
 from ..text import normalize_newlines
@@ -110,6 +108,9 @@ def arguments(call: ToolCall) -> object:
 
 def is_edit_call(call: ToolCall) -> bool:
     """Whether the call changes files (known edit tools; text editor 'view' does not)."""
+    from .agent_tools import lazy_tool
+    from .shapes import shape_of
+
     args = arguments(call)
     if call.shape == "apply_patch_call" or _named(call, APPLY_PATCH_TOOLS):
         return True
@@ -125,6 +126,8 @@ def is_edit_call(call: ToolCall) -> bool:
 
 def _named(call: ToolCall, names: frozenset) -> bool:
     """The call's name, or its name without a harness prefix, is one of ``names``."""
+    from .shapes import base_name  # the table loads with the answer's first tool call
+
     return call.name in names or base_name(call.name) in names
 
 
@@ -222,6 +225,9 @@ def _nested_input_looks_like_edit(args: dict) -> str | None:
 def call_ops(call: ToolCall) -> list[Operation]:
     """The operations of one tool call ([] for a call that changes nothing); ApplyError
     when it is an edit that cannot be read, or looks like one of an unknown tool."""
+    from .agent_tools import agent_tool_ops, lazy_tool
+    from .shapes import base_name, is_read_only, runs_commands, shape_of, shapes_named
+
     args = arguments(call)
     if call.shape == "apply_patch_call":
         return _apply_patch_operation(call, args)

@@ -24,7 +24,6 @@ What "contiguous run" and "small part" mean (docs/DECISIONS.md):
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from difflib import SequenceMatcher
 
 from ..record import record
 
@@ -65,6 +64,8 @@ def fragment_of(old: Sequence[str], new: Sequence[str], moved: Collection[str] =
     solid = [(i, k) for i, k in enumerate(map(_key, old)) if k is not None]
     if len(solid) < MIN_SHOWN + MIN_OUTSIDE:
         return None
+    from difflib import SequenceMatcher
+
     old_keys = [k for _i, k in solid]
     sm = SequenceMatcher(None, new_keys, old_keys, autojunk=False)
     found = [b + k for _a, b, n in sm.get_matching_blocks() for k in range(n)]

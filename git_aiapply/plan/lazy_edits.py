@@ -9,7 +9,8 @@
   check refuses it."""
 from __future__ import annotations
 
-from .lazy_merge import LazyRefusal, declarations, merge
+# plan.py asks every edit: the merge (lazy_merge.py) loads only for one that may need it
+_NOTE_SIGNS = ("#", "//", "/*", "<!--", "--", "...", "\u2026", ";", "%", "'")
 
 
 def merged_edits(op, path: str):
@@ -20,6 +21,10 @@ def merged_edits(op, path: str):
     from ..ops import EditFile, ReplaceText
     from ..record import replace
 
+    texts = ([t for h in op.hunks for tag, t in h.lines if tag == "+"]
+             if isinstance(op, EditFile) else [op.new] if isinstance(op, ReplaceText) else [])
+    if not any(sign in t for t in texts for sign in _NOTE_SIGNS):
+        return op  # no line could be a placeholder note
     if isinstance(op, EditFile):
         hunks = [_merged_hunk(h, path) for h in op.hunks]
         if all(a is b for a, b in zip(hunks, op.hunks)):
@@ -81,6 +86,7 @@ def _merged_side(path: str, old: list[str], new: list[str],
     names; None otherwise (no placeholder, a refusal, an edit that changes nothing: the
     placeholder check words those)."""
     from ..verify.placeholder_edits import snippet_placeholders, stand_in
+    from .lazy_merge import LazyRefusal, merge
 
     if not old or not any(line.strip() for line in old):
         return None
@@ -160,6 +166,7 @@ def lazily_merged(op, path: str, old_data: bytes, ops=()):
     from ..text import FileText
     from ..verify.placeholder_edits import snippet_placeholders
     from .fragments import fragment_of, written_elsewhere
+    from .lazy_merge import LazyRefusal, declarations, merge
 
     ft = FileText.from_bytes(old_data)
     file_lines = list(ft.lines)

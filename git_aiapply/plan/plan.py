@@ -690,4 +690,3 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
         raise ApplyError(problems)
     changes = [c for c in planner.changes.values()]
     return Plan(final, base_states, planner.renames, changes)
-
