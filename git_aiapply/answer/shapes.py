@@ -161,7 +161,7 @@ SHAPES: tuple = (
     Shape("Zed", ("streaming_edit_file",), WRITE, ("path",), content="content",
           when=("mode", "write")),
     Shape("Zed", ("streaming_edit_file",), REPLACE, ("path",), "old_text", "new_text",
-          edits="edits", when=("mode", "edit")),
+          edits="edits", hint="line", when=("mode", "edit")),
     Shape("Zed", ("move_path",), MOVE, ("source_path",), destination="destination_path"),
     Shape("Zed", ("delete_path",), DELETE, ("path",)),
     # Cursor's delete_file, an MCP server's

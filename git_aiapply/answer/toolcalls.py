@@ -72,9 +72,12 @@ class ToolCall:
     name: str  # the tool's name ('apply_patch' for an apply_patch_call item)
     args: object  # the operation / input / arguments: a dict, or a string
     call_id: str | None = None
+    label: str | None = None  # a tool use written as text: how errors name its block
 
     def words(self) -> str:
         """How errors name the call: 'tool call 2 (apply_patch_call)'."""
+        if self.label:
+            return self.label
         if self.shape in ("apply_patch_call", "local_shell_call") or self.name == self.shape:
             return f"tool call {self.number} ({self.shape})"
         return f"tool call {self.number} ({self.shape} {self.name})"
@@ -562,6 +565,13 @@ def _insert_line(value: object) -> int | None:
 # --------------------------------------------------------------------- the whole answer
 
 
+def text_call_ops(name: str, args: dict, label: str) -> list[Operation]:
+    """A tool use the model wrote as text (formats/agent_text.py: Cline's and Roo's XML
+    tools, Zed's ``<edits>``, Continue's ```tool blocks) read as the same call in JSON
+    is: by the agent's shape, through ``call_ops``."""
+    return call_ops(ToolCall(0, "text", name, args, label=label))
+
+
 def parse_with_tools(response, only: str | None = None):
     """The response's text blocks and tool calls as one ParsedResponse, in answer order.
 
@@ -577,7 +587,7 @@ def parse_with_tools(response, only: str | None = None):
     # tracked file's lazy snippet is told by the placeholder rules (formats/lazy_snippet.py)
     parsed = parse_response(response.text, only=only,
                             ends_whole=getattr(response, "is_json", False),
-                            is_snippet=holds_placeholders)
+                            is_snippet=holds_placeholders, read_call=text_call_ops)
     calls = getattr(response, "tool_calls", None) or []
     if not calls:
         return parsed

@@ -15,8 +15,9 @@ from __future__ import annotations
 from ..errors import ApplyError, Problem
 from ..ops import Operation
 from ..record import field, record, replace
-from . import (apply_patch, codechange, file_changes, lazy_snippet, search_replace,
+from . import (agent_text, apply_patch, codechange, file_changes, lazy_snippet, search_replace,
                unified_diff, whole)
+from .agent_text import ReadCall
 from .scan import Block, Format, SnippetTest, scan_blocks
 
 OPEN_MODULES = ("apply_patch", "scan", "search_blocks")
@@ -27,6 +28,7 @@ FORMATS: list[Format] = [
     file_changes.FORMAT,
     apply_patch.FORMAT,
     codechange.FORMAT,
+    agent_text.FORMAT,  # before search_replace: a tool's diff holds SEARCH/REPLACE blocks
     search_replace.FORMAT,
     unified_diff.FORMAT,
     whole.FORMAT,
@@ -86,16 +88,19 @@ def selected_formats(only: str | None) -> list[Format]:
 
 
 def parse_response(text: str, only: str | None = None, *, ends_whole: bool = False,
-                   is_snippet: SnippetTest | None = None) -> ParsedResponse:
+                   is_snippet: SnippetTest | None = None,
+                   read_call: ReadCall | None = None) -> ParsedResponse:
     """Every change block of ``text`` (LF line endings) as operations, plus the prose.
 
     With ``only`` (``--format``), only that format is looked for.  ``ends_whole``: the
     text is known to end where its author stopped (a chat API's answer whose JSON says
     so), so a last line without a newline is whole, not cut mid-line.  ``is_snippet``:
     whether a tracked file's fenced text holds placeholders (the caller's rules): with
-    it, a tracked file's lazy snippet after its path is read (lazy_snippet.py)."""
+    it, a tracked file's lazy snippet after its path is read (lazy_snippet.py).
+    ``read_call``: an agent's tool use written as text to operations (the caller's
+    reading of tool calls): with it, such tool uses are read (agent_text.py)."""
     found = scan_blocks(text, selected_formats(only), ends_whole=ends_whole,
-                        is_snippet=is_snippet)
+                        is_snippet=is_snippet, read_call=read_call)
     blocks = found.blocks
     if only == "hashline":
         blocks = [b for b in blocks if "hashline" in b.formats]

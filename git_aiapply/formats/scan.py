@@ -135,12 +135,13 @@ class Scan:
     """
 
     def __init__(self, text: str, ends_whole: bool = False, formats: "list[Format]" = (),
-                 is_snippet: "SnippetTest | None" = None):
+                 is_snippet: "SnippetTest | None" = None, read_call: "ReadCall | None" = None):
         self.text = text
         self.formats = list(formats)  # the formats looked for
-        # whether a tracked file's text holds placeholder notes (the caller's rules, for
-        # lazy_snippet.py); None: no such block is looked for
-        self.is_snippet = is_snippet
+        # the caller's readers (None: no such block is looked for): whether a tracked file's
+        # text holds placeholder notes (lazy_snippet.py), a tool use written as text to its
+        # operations (agent_text.py)
+        self.is_snippet, self.read_call = is_snippet, read_call
         self.ends_whole = ends_whole
         self.lines = text.split("\n")
         # line i starts after the lengths of the lines before it and their i newlines
@@ -264,14 +265,13 @@ class ScanResult:
 
 
 def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
-                inside_fence: bool = False, is_snippet: "SnippetTest | None" = None) -> ScanResult:
+                inside_fence: bool = False, is_snippet: "SnippetTest | None" = None,
+                read_call: "ReadCall | None" = None) -> ScanResult:
     """Every change block of ``text`` (LF line endings), found in one pass (see above).
     ``inside_fence``: the text is a closed fence's content, so where it ends no block was
-    cut off.  ``is_snippet``: ``Scan.is_snippet``."""
-    scan = Scan(text, ends_whole, formats, is_snippet)
-    scan.inside_fence = inside_fence
-    found = ScanResult([], [])
-    lines = scan.lines
+    cut off.  ``is_snippet``, ``read_call``: the ``Scan``'s readers."""
+    scan = Scan(text, ends_whole, formats, is_snippet, read_call)
+    scan.inside_fence, found, lines = inside_fence, ScanResult([], []), scan.lines
     n = len(lines)
     wanted = _first_characters_wanted(formats)
     i = 0
@@ -448,7 +448,7 @@ def _scan_fence_content(scan: Scan, formats: "list[Format]", i: int, j: int,
     try:
         return scan_blocks(body + "\n" if closed else body, formats,
                            ends_whole=scan.ends_whole and not closed, inside_fence=closed,
-                           is_snippet=scan.is_snippet)
+                           is_snippet=scan.is_snippet, read_call=scan.read_call)
     except ParseError as e:
         for problem in e.problems:
             if problem.response_line:

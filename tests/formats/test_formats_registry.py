@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from git_aiapply.answer.toolcalls import text_call_ops
 from git_aiapply.formats import FORMATS, format_named, format_names, parse_response
 from git_aiapply.workflows.hook_kit import scan_line
 from git_aiapply.workflows.prompts import prompt_for
@@ -15,7 +16,9 @@ from git_aiapply.workflows.prompts import prompt_for
 def test_every_format_name_has_a_prompt_whose_example_parses(name):
     text = prompt_for(name)
     assert format_named(name).prompts[name] in text
-    parsed = parse_response(text, only=name)
+    # agents' text tools are read by the answer stage's reading of tool calls, as the
+    # command reads them
+    parsed = parse_response(text, only=name, read_call=text_call_ops)
     assert parsed.ops, f"the {name} prompt's example holds no edit"
 
 
