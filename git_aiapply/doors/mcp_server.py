@@ -388,7 +388,9 @@ def build_server(session):
     IncludeDirty = Annotated[Optional[bool], Field(None, description=(
         "apply on top of uncommitted changes of the touched files (they go into the commit); "
         "default: the aiapply.includeDirty setting"))]
-    Diff = Annotated[bool, Field(False, description="also return the change as a git diff")]
+    Diff = Annotated[bool, Field(False, description=(
+        "return the change as a git diff in diff and write nothing, as --diff (status "
+        "would-apply)"))]
     Verbose = Annotated[bool, Field(False, description=(
         "also return edits: where each edit landed (file, lines) and how it was found "
         "(exact, whitespace, line numbers, three-way...), as -v"))]
@@ -473,7 +475,7 @@ def build_server(session):
         """Take back the last commit git ai-apply made, if it is still HEAD as made and its
         files are unchanged since (called again: the one before); otherwise refused and
         nothing changes."""
-        return UndoOutcome(**session.undo(force=force, batch=batch))
+        return UndoOutcome(**session.undo_json(force=force, batch=batch))
 
     for fmt in PROMPTS:
         _add_format_prompt(server, fmt, prompt_for(fmt))
