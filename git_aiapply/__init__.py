@@ -18,6 +18,7 @@ _EXPORTS = {
     "apply": "doors.api", "check": "doors.api", "parse": "doors.api", "show": "doors.api", "undo": "doors.api",
     "session": "doors.api", "Session": "doors.api", "Result": "doors.api", "FileResult": "doors.api",
     "ErrorDetail": "doors.api", "NearbyLine": "doors.api", "Parsed": "doors.api", "InvalidOptions": "doors.api",
+    "UndoResult": "doors.api", "UndoFile": "doors.api",
     "ApplyError": "errors", "FatalError": "errors", "UsageError": "errors",
     "Problem": "errors",
 }
@@ -25,8 +26,8 @@ _EXPORTS = {
 # _EXPORTS, sorted: tests/test_typing.py)
 __all__ = [
     "ApplyError", "ErrorDetail", "FatalError", "FileResult", "InvalidOptions", "NearbyLine",
-    "Parsed", "Problem", "Result", "Session", "UsageError", "apply", "check", "parse",
-    "session", "show", "undo",
+    "Parsed", "Problem", "Result", "Session", "UndoFile", "UndoResult", "UsageError", "apply",
+    "check", "parse", "session", "show", "undo",
 ]
 
 # Type checkers see the names as plain imports (``X as X``: re-exported under --strict);
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from .doors.api import Parsed as Parsed
     from .doors.api import Result as Result
     from .doors.api import Session as Session
+    from .doors.api import UndoFile as UndoFile
+    from .doors.api import UndoResult as UndoResult
     from .doors.api import apply as apply
     from .doors.api import check as check
     from .doors.api import parse as parse

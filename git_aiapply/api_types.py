@@ -14,6 +14,10 @@ ResponseInput: TypeAlias = (str | bytes | bytearray | memoryview | os.PathLike[s
 # Result.status (docs/JSON.md; pipeline.Status's values)
 Status: TypeAlias = Literal["applied", "staged", "would-apply", "already-applied", "no-change", "empty",
                             "refused", "fatal"]
+# UndoResult.status (docs/JSON.md, `undo --json`; a fatal stop is raised as FatalError)
+UndoStatus: TypeAlias = Literal["undone", "refused"]
+# UndoFile.action: what undo did to a path
+UndoAction: TypeAlias = Literal["revert", "remove", "restore"]
 # Result.fault: whose fault a refusal or a stop is (errors.fault_of)
 Fault: TypeAlias = Literal["response", "repository", "usage", "internal"]
 

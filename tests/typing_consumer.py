@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
-from typing import Any, assert_type
+from typing import Any, Literal, assert_type
 
 import git_aiapply
 from git_aiapply.api_types import ApplyOptions, Fault, Status
@@ -69,7 +69,11 @@ def every_call(repo: pathlib.Path) -> None:
     assert_type(parsed.formats, tuple[str, ...])
     assert_type(parsed.model, str | None)
     assert_type(git_aiapply.show("src/a.py", "README.md", repo=repo, rev="HEAD"), str)
-    assert_type(git_aiapply.undo(repo, batch=True), dict[str, Any])
+    undone = git_aiapply.undo(repo, batch=True)
+    assert_type(undone, git_aiapply.UndoResult)
+    assert_type(undone.status, Literal["undone", "refused"])
+    assert_type(undone.files, tuple[git_aiapply.UndoFile, ...])
+    assert_type(git_aiapply.apply("text", repo, diff=True).diff, str | None)
     options: ApplyOptions = {"check": True, "three_way": False}
     assert_type(git_aiapply.apply("text", repo, **options), git_aiapply.Result)
 
@@ -79,7 +83,8 @@ def a_session(repo: str) -> None:
         assert_type(session, git_aiapply.Session)
         assert_type(session.check("text", diff=True), git_aiapply.Result)
         assert_type(session.show("a.txt"), str)
-        assert_type(session.undo(), dict[str, Any])
+        assert_type(session.undo(), git_aiapply.UndoResult)
+        assert_type(session.undo_json(), dict[str, Any])
         assert_type(session.workdir, str | None)
 
 

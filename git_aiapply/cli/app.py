@@ -80,6 +80,22 @@ class DefaultToApply(click.Group):
             args = ["apply", *args]
         return super().parse_args(ctx, args)
 
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        ctx.meta["aiapply.command"] = (name, cmd)
+        return name, cmd, rest
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.UsageError as e:
+            # click's parser leaves some errors (a missing value) without the context of
+            # the command it parsed, whose usage git's message shows (usage.py)
+            if e.ctx is None and "aiapply.command" in ctx.meta:
+                name, cmd = ctx.meta["aiapply.command"]
+                e.ctx = click.Context(cmd, info_name=name, parent=ctx)
+            raise
+
     def format_usage(self, ctx, formatter):
         formatter.write_usage("git ai-apply", "[OPTIONS] [RESPONSE ...]")
         formatter.write_usage("git ai-apply", "COMMAND [ARGS] ...", prefix="   or: ")
@@ -119,6 +135,11 @@ def run():
         except click.exceptions.Abort:
             echo_err("aborted")
             sys.exit(1)
+        except click.exceptions.UsageError as e:  # in git's words (usage.py)
+            from .usage import usage_error_text
+
+            sys.stderr.write(usage_error_text(e, apply_cmd, main))
+            sys.exit(2)
         except click.exceptions.ClickException as e:
             e.show()
             sys.exit(2)

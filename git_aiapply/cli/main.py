@@ -83,7 +83,15 @@ def _run() -> None:
 
     if sys.argv[1:2] not in (["serve"], ["mcp"]):
         tolerate_closed_pipes()
-    params = parse_apply_args(sys.argv[1:], set(SUBCOMMANDS) | {"apply"})
+    commands = set(SUBCOMMANDS) | {"apply"}
+    if sys.argv[1:]:
+        from .usage import mistyped_command
+
+        mistyped = mistyped_command(sys.argv[1], commands)
+        if mistyped:  # in git's words, before either parser takes it for a file
+            sys.stderr.write(mistyped)
+            sys.exit(2)
+    params = parse_apply_args(sys.argv[1:], commands)
     # without parsing the CA bundle (the command needs no TLS); a run that commits to the
     # worktree reads the index meanwhile (git/early_index.py)
     import_pygit2(read_index_early=params is not None

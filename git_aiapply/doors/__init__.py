@@ -1,7 +1,8 @@
 """The front doors for programs: the library (``git_aiapply.apply`` and ``Session``),
 ``serve`` (JSON lines) and ``mcp`` (Model Context Protocol), all through ``run``.
 
-- ``api``: the library (its argument types are the package's face: ``git_aiapply.api_types``);
+- ``api``: the library (its argument types are the package's face: ``git_aiapply.api_types``;
+  its results, views of the ``--json`` objects, are in ``results``);
   ``warm_index``: the index a Session keeps warm between requests;
 - ``serve``: JSON lines in, ``--json`` objects out; ``mcp_server``: the MCP server.
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass
 
 from ..errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
 
 __all__ = [
     "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
-    "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions",
+    "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions", "UndoResult", "UndoFile",
+    "EditResult", "KeptLines",
 ]
 
 TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, TypeAlias, TypeVar, Unpack
 
-    from ..api_types import ApplyOptions, Fault, PathOptions, ResponseInput, Status
+    from ..api_types import ApplyOptions, PathOptions, ResponseInput
     from ..errors import Problem
     from ..git.repo import GitError, Repo, Repository
     from ..ops import Operation
@@ -41,173 +42,13 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 
+# the results, here for the package's face (git_aiapply.Result ...) and older imports
+from .results import (EditResult, ErrorDetail, FileResult, KeptLines, NearbyLine, Result,
+                      UndoFile, UndoResult)
+
+
 class InvalidOptions(UsageError, ValueError):
     """An option the command would refuse as a usage error (exit 2)."""
-
-
-# --------------------------------------------------------------------------- results
-
-# a field the --json object leaves out when it is None or empty (docs/JSON.md)
-_OMITTED_WHEN_EMPTY = {"omitted_when_empty": True}
-
-
-@dataclass(frozen=True)
-class NearbyLine:
-    """A numbered line of the file near a failed edit (``ref`` is ``LINE#ID`` for hashline)."""
-
-    line: int
-    text: str
-    ref: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
-
-
-@dataclass(frozen=True)
-class ErrorDetail:
-    """One reason a response was refused (docs/JSON.md, ``errors[]``)."""
-
-    reason: str
-    file: str | None = None
-    directive: str | None = None
-    edit: int | None = None
-    edit_first_line: str | None = None
-    hint: str | None = None
-    response_line: int | None = None
-    nearby: tuple[NearbyLine, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
-    candidates: tuple[int, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> ErrorDetail:
-        return cls(d["reason"], d.get("file"), d.get("directive"), d.get("edit"),
-                   d.get("edit_first_line"), d.get("hint"), d.get("response_line"),
-                   tuple(NearbyLine(n["line"], n["text"], n.get("ref")) for n in d.get("nearby", ())),
-                   tuple(d.get("candidates", ())))
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``errors[]`` object (docs/JSON.md)."""
-        return _json_view(self)
-
-
-@dataclass(frozen=True)
-class FileResult:
-    """One path the response changes (docs/JSON.md, ``files[]``)."""
-
-    path: str
-    action: str  # add, update, delete, rename, mode
-    old_path: str | None
-    added: int
-    removed: int
-    # -3: the commit the edits were applied at, then merged
-    merged_from: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
-
-
-@dataclass(frozen=True)
-class KeptLines:
-    """What one placeholder of a lazy snippet kept (docs/JSON.md, ``edits[].kept``): its
-    line in the snippet and text, and the file's lines it stands for (as the file was)."""
-
-    note_line: int
-    note: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class EditResult:
-    """Where one edit landed and how it was found (docs/JSON.md, ``edits[]``, with the
-    ``verbose`` option): 1-based inclusive line ranges, an empty one ends before it starts."""
-
-    file: str
-    directive: str | None
-    edit: int
-    old_start: int | None
-    old_end: int | None
-    new_start: int | None
-    new_end: int | None
-    how: tuple[str, ...]  # exact, trailing-whitespace, whitespace, punctuation-folded, ...
-    detail: str | None
-    # a lazy snippet merged: what each of its placeholders kept
-    kept: tuple[KeptLines, ...] = field(default=(), metadata=_OMITTED_WHEN_EMPTY)
-
-
-@dataclass(frozen=True)
-class Result:
-    """What happened to one response: the fields of the ``--json`` object (docs/JSON.md)."""
-
-    response: str
-    response_id: str
-    model: str | None
-    status: Status  # applied, would-apply, already-applied, no-change, empty, refused, fatal
-    exit_code: int
-    commit: str | None
-    branch: str | None
-    base: str | None
-    formats: tuple[str, ...]
-    files: tuple[FileResult, ...]
-    added: int
-    removed: int
-    message: str | None
-    note: str | None
-    error_kind: str | None
-    fault: Fault | None  # response, repository, usage, internal (docs/JSON.md)
-    errors: tuple[ErrorDetail, ...]
-    error_text: str | None
-    # applied anyway, worth a look: --syntax-check=warn's findings (same shape as errors)
-    warnings: tuple[ErrorDetail, ...]
-    hook_output: str | None
-    diff: str | None
-    # only with the verbose option (-v)
-    edits: tuple[EditResult, ...] | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
-
-    @property
-    def ok(self) -> bool:
-        """True unless the response was refused (exit code 0)."""
-        return self.exit_code == 0
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Result:
-        """A Result from a ``--json`` object (the command's, or ``to_json()``'s)."""
-        values = dict(d)
-        values["formats"] = tuple(d["formats"])
-        values["files"] = tuple(FileResult(**f) for f in d["files"])
-        values["errors"] = tuple(ErrorDetail.from_json(e) for e in d["errors"])
-        values["warnings"] = tuple(ErrorDetail.from_json(e) for e in d.get("warnings", ()))
-        if d.get("edits") is not None:
-            values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"]), "kept": tuple(
-                KeptLines(**k) for k in e.get("kept", ()))}) for e in d["edits"])
-        result = cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
-                        or f.default is MISSING})
-        # the object it views, as pipeline.Outcome.to_json wrote it: the one writer
-        object.__setattr__(result, "_written", json_copy(d))
-        return result
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object, as the command prints it: the one it was read from
-        (``from_json``; a copy), or for a Result made by hand, its fields as that object
-        holds them."""
-        written = self.__dict__.get("_written")
-        return json_copy(written) if written is not None else _json_view(self)
-
-
-def json_copy(d: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a JSON object, nothing shared (its lists and objects copied too)."""
-    import copy
-
-    return copy.deepcopy(d)
-
-
-def _json_view(view: Any) -> dict[str, Any]:
-    """A view's fields as the ``--json`` object holds them: tuples as lists, views as
-    objects, and a field marked ``_OMITTED_WHEN_EMPTY`` left out when None or empty."""
-    return {f.name: _json_value(getattr(view, f.name)) for f in fields(view)
-            if not (f.metadata.get("omitted_when_empty")
-                    and getattr(view, f.name) in (None, ()))}
-
-
-def _json_value(value: Any) -> Any:
-    if is_dataclass(value) and not isinstance(value, type):
-        return _json_view(value)
-    if isinstance(value, tuple):
-        return [_json_value(v) for v in value]
-    return value
 
 
 @dataclass(frozen=True)
@@ -421,7 +262,8 @@ class Session:
 
     def apply(self, response: ResponseInput, *, name: str | None = None,
               **options: Unpack[ApplyOptions]) -> Result:
-        """Apply (or, with ``check=True`` / ``diff=True``, try) one response; see the module."""
+        """Apply one response; with ``check=True`` or ``diff=True`` (``--diff``: the change
+        in ``result.diff``) only try it, writing nothing.  See ``apply``."""
         return Result.from_json(self.apply_json(response, name=name, **options))
 
     def apply_json(self, response: ResponseInput, *, name: str | None = None,
@@ -461,9 +303,14 @@ class Session:
             self.repo.forget_config()
             return "\n".join(hashline_view(self.repo, p, rev) for p in paths)
 
-    def undo(self, force: bool = False, batch: bool = False) -> dict[str, Any]:
-        """``git ai-apply undo --json``'s object: take back the last commit this tool made
-        (``batch``: every commit of the last run)."""
+    def undo(self, force: bool = False, batch: bool = False) -> UndoResult:
+        """Take back the last commit this tool made (``batch``: every commit of the last
+        run); a refusal is a result too."""
+        return UndoResult.from_json(self.undo_json(force=force, batch=batch))
+
+    def undo_json(self, force: bool = False, batch: bool = False) -> dict[str, Any]:
+        """``undo``'s outcome as ``git ai-apply undo --json``'s object (a dict), what
+        ``mcp`` answers with; the same exceptions."""
         from ..workflows.undo_last import refusal_object, undo as undo_head
 
         with self._lock:
@@ -611,7 +458,10 @@ def apply(response: ResponseInput, repo: _RepoInput = ".", *, name: str | None =
     ``response``: the text (str), its bytes, a path-like object naming a file, or a
     chat-API JSON object (dict).  ``options``: check, diff, include_dirty, allow_empty,
     format, message, no_verify, verify, branch, base, signoff, sign, trailers, max_bytes,
-    strip, directory, include, exclude, author, date, verbose, no_commit, cached.
+    strip, directory, include, exclude, author, date, verbose, no_commit, cached,
+    three_way, syntax_check.  ``diff=True`` is the command's ``--diff``: nothing is
+    written, ``status`` is ``would-apply`` and ``result.diff`` holds the change as a git
+    diff (to see the diff of an applied commit, ``git show`` it).
     Returns a ``Result`` (a refusal too); raises ``InvalidOptions`` / ``UsageError`` for a
     bad call and ``FatalError`` when the repository or the environment stopped it."""
     return session(repo).apply(response, name=name, **options)
@@ -629,9 +479,10 @@ def show(*paths: str, repo: _RepoInput = ".", rev: str | None = None) -> str:
 
 
 def undo(repo: _RepoInput = ".", force: bool = False,
-         batch: bool = False) -> dict[str, Any]:
-    """Take back the last commit this tool made (``git ai-apply undo --json``'s object);
-    called again, the one before; ``batch``: every commit of the last run."""
+         batch: bool = False) -> UndoResult:
+    """Take back the last commit this tool made (an ``UndoResult``: the fields of ``git
+    ai-apply undo --json``'s object; a refusal too); called again, the one before;
+    ``batch``: every commit of the last run."""
     return session(repo).undo(force=force, batch=batch)
 
 

@@ -49,6 +49,88 @@ def sdk():
         return FastMCP, ToolError
 
 
+def _choices(schema: dict) -> list | None:
+    """The values a parameter's JSON schema allows, when it is an enum (None: any)."""
+    for alternative in [schema, *schema.get("anyOf", [])]:
+        if "enum" in alternative:
+            return list(alternative["enum"]) + ([None] if schema.get("anyOf") else [])
+    return None
+
+
+def tool_usage(name: str, parameters: dict) -> str:
+    """A tool's usage line from its input schema: required arguments, then [optional]."""
+    required = parameters.get("required", [])
+    args = [a if a in required else f"[{a}]" for a in parameters.get("properties", {})]
+    return f"usage: {name} {' '.join(args)}"
+
+
+def argument_error(name: str, parameters: dict, arguments: dict) -> str | None:
+    """What is wrong with ``arguments`` of tool ``name`` (its input schema ``parameters``),
+    worded as the command words it, with the tool's usage (None: nothing the schema can
+    tell): an unknown argument, or a value outside an enum (a format by its name)."""
+    known = parameters.get("properties", {})
+    unknown = [a for a in arguments if a not in known]
+    if unknown:
+        return (f"unknown argument{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(map(repr, unknown))}; known arguments: {', '.join(known)}\n"
+                f"{tool_usage(name, parameters)}")
+    for arg, value in arguments.items():
+        choices = _choices(known[arg])
+        if choices is not None and value not in choices:
+            names = [c for c in choices if c is not None]
+            what = {"format": "format"}.get(arg, f"{arg} value")
+            return (f"unknown {what} {value!r}; known {what}s: {', '.join(map(str, names))}\n"
+                    f"{tool_usage(name, parameters)}")
+    return None
+
+
+def validation_text(name: str, parameters: dict, error) -> str:
+    """A pydantic ValidationError of a tool's arguments without pydantic's headline and
+    documentation links: each argument and what it should be, then the tool's usage."""
+    lines = []
+    for e in error.errors(include_url=False):
+        where = ".".join(str(part) for part in e.get("loc", ())) or "arguments"
+        lines.append(f"{where}: {e.get('msg', 'invalid')} (got {e.get('input')!r})")
+    return "; ".join(lines) + f"\n{tool_usage(name, parameters)}"
+
+
+def _checked_server_class(server_class, tool_error):
+    """The SDK's server class, whose tool calls are first checked against the tools'
+    input schemas: an unknown argument is a usage error (the SDK ignores it, and a
+    misspelt ``chek`` would apply the response), a bad value one without pydantic's
+    text, both with the tool's usage."""
+
+    class Checked(server_class):
+        async def call_tool(self, name, arguments, *args, **kwargs):
+            tool = self._tool_manager.get_tool(name)
+            if tool is not None and not str((arguments or {}).get("response", "")
+                                            ).startswith(TOO_LARGE):
+                wrong = argument_error(name, tool.parameters, arguments or {})
+                if wrong:
+                    raise tool_error(f"usage error: {wrong}")
+            try:
+                return await super().call_tool(name, arguments, *args, **kwargs)
+            except tool_error as e:
+                from pydantic import ValidationError
+
+                if isinstance(e.__cause__, ValidationError) and tool is not None:
+                    raise tool_error("usage error: " + validation_text(
+                        name, tool.parameters, e.__cause__)) from None
+                raise
+
+    return Checked
+
+
+def _server_info() -> dict:
+    """The server's title and version, for the SDK's constructor that takes them."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return {"title": "git ai-apply", "version": version("git-ai-apply")}
+    except PackageNotFoundError:
+        return {"title": "git ai-apply"}
+
+
 def _tool_errors(fn, tool_error):
     """A bad call or a repository that stops the run becomes a tool error whose text is
     the command's (``usage error: ...``, ``fatal: ...``), never a traceback; a fatal one
@@ -266,12 +348,26 @@ def build_server(session):
     api.Session)."""
     from ..workflows.prompts import PROMPTS, prompt_for
 
+    import inspect
+
+    from mcp.types import ToolAnnotations
+
     server_class, tool_error = sdk()
-    server = server_class(SERVER_NAME, instructions=INSTRUCTIONS)
+    server_class = _checked_server_class(server_class, tool_error)
+    takes = inspect.signature(server_class.__init__).parameters
+    info = {k: v for k, v in _server_info().items() if k in takes}
+    server = server_class(SERVER_NAME, instructions=INSTRUCTIONS, **info)
     Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome = _schemas()
 
-    def tool(fn):
-        return server.tool(structured_output=True)(_tool_errors(fn, tool_error))
+    def tool(title: str, **hints):
+        """A tool with its title and hints (open world: no, it acts on this repository)."""
+        annotations = ToolAnnotations(title=title, openWorldHint=False, **hints)
+
+        def register(fn):
+            return server.tool(title=title, annotations=annotations, structured_output=True)(
+                _tool_errors(fn, tool_error))
+
+        return register
 
     def run(response: str, **options) -> ApplyOutcome:
         if response.startswith(TOO_LARGE):  # what stands in for a message over the limit
@@ -292,7 +388,9 @@ def build_server(session):
     IncludeDirty = Annotated[Optional[bool], Field(None, description=(
         "apply on top of uncommitted changes of the touched files (they go into the commit); "
         "default: the aiapply.includeDirty setting"))]
-    Diff = Annotated[bool, Field(False, description="also return the change as a git diff")]
+    Diff = Annotated[bool, Field(False, description=(
+        "return the change as a git diff in diff and write nothing, as --diff (status "
+        "would-apply)"))]
     Verbose = Annotated[bool, Field(False, description=(
         "also return edits: where each edit landed (file, lines) and how it was found "
         "(exact, whitespace, line numbers, three-way...), as -v"))]
@@ -305,7 +403,9 @@ def build_server(session):
         "(base, an AI-Base line, or the newest recent commit where it fits) and merge the "
         "result in, as git apply -3; default: the aiapply.threeWay setting"))]
 
-    @tool
+    # a new commit (undo_last_apply takes it back); the same response again is
+    # already-applied: additive and idempotent
+    @tool("Apply a response", readOnlyHint=False, destructiveHint=False, idempotentHint=True)
     def apply_response(
             response: Response, branch: Branch = None,
             base: Annotated[Optional[str], Field(None, description=(
@@ -339,7 +439,7 @@ def build_server(session):
                    force=force, three_way=three_way, diff=diff, verbose=verbose,
                    syntax_check=syntax_check, no_commit=no_commit, cached=cached)
 
-    @tool
+    @tool("Check a response", readOnlyHint=True)
     def check_response(response: Response, branch: Branch = None, format: FormatParam = None,
                        include_dirty: IncludeDirty = None, three_way: ThreeWay = None,
                        diff: Diff = False, verbose: Verbose = False,
@@ -350,7 +450,9 @@ def build_server(session):
                    include_dirty=include_dirty, three_way=three_way, diff=diff,
                    verbose=verbose, syntax_check=syntax_check)
 
-    @server.tool(structured_output=False)
+    @server.tool(title="Show files with line ids", structured_output=False,
+                 annotations=ToolAnnotations(title="Show files with line ids",
+                                             readOnlyHint=True, openWorldHint=False))
     @_tool_errors_of(tool_error)
     def show_files(
             paths: Annotated[list[str], Field(description=(
@@ -361,7 +463,9 @@ def build_server(session):
         to."""
         return session.show(*paths, rev=rev)
 
-    @tool
+    # resets the branch and the files: destructive, and each call takes back one more
+    @tool("Undo the last apply", readOnlyHint=False, destructiveHint=True,
+          idempotentHint=False)
     def undo_last_apply(
             force: Annotated[bool, Field(False, description=(
                 "undo even when the commit is already in a remote-tracking branch"))] = False,
@@ -371,7 +475,7 @@ def build_server(session):
         """Take back the last commit git ai-apply made, if it is still HEAD as made and its
         files are unchanged since (called again: the one before); otherwise refused and
         nothing changes."""
-        return UndoOutcome(**session.undo(force=force, batch=batch))
+        return UndoOutcome(**session.undo_json(force=force, batch=batch))
 
     for fmt in PROMPTS:
         _add_format_prompt(server, fmt, prompt_for(fmt))

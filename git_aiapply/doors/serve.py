@@ -24,22 +24,28 @@ import json
 import os
 import sys
 
-from ..errors import AiApplyError, ErrorKind, FatalError, UsageError
+from ..errors import AiApplyError, ErrorKind, FatalError, UsageError, fault_of
 
 REQUEST_KEYS = {"response", "path", "options", "id", "name"}
 
 
 def error_object(exit_code: int, kind: str, text: str) -> dict:
-    """The answer to a request that could not be run (not a refusal of the response)."""
+    """The answer to a request that could not be run (not a refusal of the response),
+    with its ``fault`` as in every ``--json`` object (docs/JSON.md)."""
     return {"status": "error", "exit_code": exit_code, "error_kind": kind,
-            "errors": [{"reason": text}], "error_text": text}
+            "fault": fault_of(kind), "errors": [{"reason": text}], "error_text": text}
 
 
-def _request(line: bytes) -> dict:
+def _parse(line: bytes):
+    """The request line's JSON value (a usage error when it is not JSON)."""
     try:
-        req = json.loads(line)
+        return json.loads(line)
     except (ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"the request is not JSON: {e}") from None
+
+
+def _request(req) -> dict:
+    """The request ``req`` (the line's JSON value) checked: its fields and their types."""
     if not isinstance(req, dict):
         raise UsageError("a request is a JSON object: {\"response\": TEXT} or {\"path\": FILE}")
     unknown = sorted(set(req) - REQUEST_KEYS)
@@ -66,9 +72,12 @@ def answer(session, line: bytes) -> dict:
 
     req_id = None
     name = "response"
+    req: dict = {}
     try:
-        req = _request(line)
-        req_id = req.get("id")
+        parsed = _parse(line)
+        if isinstance(parsed, dict):  # its id is echoed, whatever else is wrong with it
+            req_id = parsed.get("id")
+        req = _request(parsed)
         response = Path(req["path"]) if "path" in req else req["response"]
         name = req.get("name")
         if name is None and "path" in req:

@@ -89,14 +89,24 @@ def test_apply_subcommand_keeps_the_order_of_include_and_exclude(two: GitRepo, l
     assert r.out == two.git("apply", "--stat", *limits, str(diff))
 
 
-def test_a_click_usage_error_is_exit_2_with_the_usage(two: GitRepo):
+def test_a_click_usage_error_is_exit_2_with_the_usage_in_gits_words(two: GitRepo):
+    """git's parse-options words (tests/cli/test_usage.py), never click's "Usage: git
+    ai-apply apply" or "Did you mean"; the quick parser of main.py and click's print the
+    same."""
     before = two.snapshot()
     diff = two.root.parent / "two.diff"
     diff.write_text(TWO_FILES)
-    r = two.run("apply", "--no-such-option", str(diff))
+    r = two.run("apply", "--reject", str(diff))
     assert r.returncode == 2 and r.out == ""
-    assert r.err.splitlines()[0] == "Usage: git ai-apply apply [OPTIONS] [RESPONSES]..."
-    assert "Error: No such option '--no-such-option'" in r.err
+    assert r.err.splitlines()[:3] == ["error: unknown option 'reject'",
+                                      "usage: git ai-apply [OPTIONS] [RESPONSE ...]", ""]
+    assert "Did you mean" not in r.err and "Usage:" not in r.err
+    quick = two.run("--reject", str(diff))  # main.py's form
+    assert (quick.returncode, quick.out, quick.err) == (2, "", r.err)
+    r = two.run("pikc", "x")
+    assert (r.returncode, r.out) == (2, "")
+    assert r.err.startswith("git ai-apply: 'pikc' is not a git ai-apply command.")
+    assert r.err.endswith("The most similar command is\n\tpick\n")
     r = two.run("undo", "extra")
     assert r.returncode == 2 and "Got unexpected extra argument (extra)" in r.err
     assert two.snapshot() == before

@@ -175,11 +175,30 @@ def test_show_is_the_commands_view(base: GitRepo):
 def test_undo_takes_back_the_commit(base: GitRepo):
     before = base.head()
     assert git_aiapply.apply(LOUDER_BETA, repo=base.root).status == "applied"
+    applied = base.head()
     done = git_aiapply.undo(repo=base.root)
-    assert done["status"] == "undone" and base.head() == before
+    assert isinstance(done, git_aiapply.UndoResult) and done.ok
+    assert (done.status, done.undone, done.commits, done.head) == (
+        "undone", applied, (applied,), before)
+    assert done.files == (git_aiapply.UndoFile("src/b.txt", "revert"),)
+    assert done.to_json()["status"] == "undone" and done.to_json()["undone"] == applied
+    assert base.head() == before
     assert base.read("src/b.txt") == b"alpha\nbeta\n"
     refused = git_aiapply.undo(repo=base.root)  # HEAD is not the tool's commit
-    assert refused["status"] == "refused" and refused["exit_code"] == 1 and base.head() == before
+    assert (refused.status, refused.exit_code, refused.ok) == ("refused", 1, False)
+    assert refused.error_text and refused.errors and base.head() == before
+    assert refused.to_json()["error_text"] == refused.error_text
+
+
+def test_diff_is_the_commands_diff_writes_nothing_and_returns_the_diff(base: GitRepo):
+    """docs/API.md: ``diff=True`` is ``--diff``: status would-apply, the diff in
+    result.diff, byte for byte what the command prints; nothing written."""
+    before = base.snapshot()
+    result = git_aiapply.apply(LOUDER_BETA, repo=base.root, diff=True)
+    assert (result.status, result.commit) == ("would-apply", None)
+    assert result.diff == base.run("--diff", response=LOUDER_BETA).out
+    assert "+BETA" in result.diff
+    assert base.snapshot() == before
 
 
 def test_warm_index_sees_what_other_git_processes_did(base: GitRepo):

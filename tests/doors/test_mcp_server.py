@@ -80,15 +80,20 @@ def test_tools_apply_check_show_undo(base: GitRepo):
 
 def test_branch_and_bad_arguments(base: GitRepo):
     snap = base.snapshot()
-    _tools, (on_branch, bad) = talk(base, [
+    _tools, (on_branch, bad, misspelt) = talk(base, [
         ("apply_response", {"response": LOUDER_BETA, "branch": "agent/1"}),
         ("apply_response", {"response": LOUDER_BETA, "format": "nope"}),
+        ("apply_response", {"response": LOUDER_BETA, "chek": True}),  # not applied
     ])
     assert payload(on_branch)["status"] == "applied"
     assert base.git("show", "agent/1:src/b.txt") == "alpha\nBETA\n"
     assert base.snapshot()["files"] == snap["files"] and base.head() == snap["head"]
-    # the format is an enum in the tool's schema: the SDK refuses the call before it runs
-    assert bad.is_error and "nope" in bad.content[0].text
+    # the format is an enum in the tool's schema: refused before it runs, in the command's
+    # words (tests/doors/test_mcp_server_arguments.py), without pydantic's
+    assert bad.is_error and bad.content[0].text.startswith("usage error: unknown format 'nope'")
+    assert "http" not in bad.content[0].text
+    assert misspelt.is_error
+    assert misspelt.content[0].text.startswith("usage error: unknown argument 'chek'")
 
 
 def test_missing_extra_says_how_to_install(base: GitRepo, tmp_path):
