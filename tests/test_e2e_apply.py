@@ -139,7 +139,7 @@ def test_no_trailers(based: GitRepo):
 
 
 @pytest.mark.parametrize("args,why", [
-    (["--no-such-option"], "no such option"),
+    (["--no-such-option"], "unknown option 'no-such-option'"),
     (["/nonexistent/response.md"], "cannot read"),
     (["--format", "klingon"], "unknown format"),
     (["--base", "HEAD"], "--base goes with --branch or -3"),

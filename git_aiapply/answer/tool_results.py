@@ -117,7 +117,8 @@ def _call_ids(entry: dict) -> list | None:
             first = choices[0] if choices and isinstance(choices[0], dict) else {}
             message = first.get("message")
             return _message_call_ids(message) if isinstance(message, dict) else []
-        return [i.get("call_id") for i in entry.get("output") or ()
+        output = entry.get("output")
+        return [i.get("call_id") for i in (output if isinstance(output, list) else ())
                 if isinstance(i, dict) and i.get("type", "message") in CALL_ITEMS]
     if role == "assistant" and kind in (None, "message"):
         return _message_call_ids(entry)

@@ -44,7 +44,9 @@ def test_an_unknown_format_names_the_known_ones():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_each_examples_paths_are_relative_to_the_repository_root(name):
-    parsed = parse_response(prompt_for(name), only=name)
+    from git_aiapply.answer.toolcalls import text_call_ops  # agent-text reads its tools
+
+    parsed = parse_response(prompt_for(name), only=name, read_call=text_call_ops)
     assert parsed.ops
     for op in parsed.ops:
         for path in ([op.old_path, op.new_path] if isinstance(op, RenameFile) else [op.path]):

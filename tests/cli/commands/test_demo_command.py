@@ -33,7 +33,7 @@ def test_demo_keeps_and_names_its_repository(repo: GitRepo, scratch: Path):
     printed = re.findall(r" applied ([0-9a-f]{7})$", r.out, re.M)
     log = subprocess.run(["git", "log", "--format=%h %s", "--abbrev=7"], cwd=kept, env=repo.env,
                          capture_output=True, text=True, check=True).stdout.splitlines()
-    assert len(printed) == 9 and len(log) == 10
+    assert len(printed) == 10 and len(log) == 11
     assert [line.split()[0] for line in log[:-1]] == printed[::-1]
     assert log[-1].endswith(" Demo app: first version")
     # the repository it was run from is untouched
