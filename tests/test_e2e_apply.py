@@ -300,7 +300,7 @@ def test_demo_runs(based: GitRepo):
                 "search-replace", "whole", "tool-call"):
         assert fmt in r.out
     assert "FILE_APPEND" not in r.err and "07-file-append.md" in r.out
-    assert r.out.count(" applied ") == 9 and "refused" not in r.out
+    assert r.out.count(" applied ") == 10 and "refused" not in r.out
     assert "AI-Format: tool-call" in r.out and "AI-Model: claude-sonnet-4-5" in r.out
 
 
