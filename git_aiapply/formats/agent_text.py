@@ -28,12 +28,12 @@ parameters, an unknown parameter) is refused, naming it.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Callable
 
 from ..errors import ParseError
 from .scan import Block, Format, Scan
+from ..lazy_re import lazy_compile
 from .search_replace import fence_of, path_in_info, strip_path
 
 # (tool name, its arguments, how errors name the block) -> the call's operations
@@ -54,11 +54,11 @@ _SEARCH_OPTIONS = ("use_regex", "ignore_case", "start_line", "end_line")
 _WHOLE = {("write_to_file", "content"), ("create_new_file", "contents")}
 
 _OPEN = re.compile(r"[ \t]*<([a-z_]+)>[ \t]*")
-_CDATA = re.compile(r"\A\s*<!\[CDATA\[(.*)\]\]>\s*\Z", re.DOTALL)
-_LINE_HINT = re.compile(r'line="?(\d+)')
-_TOOL_NAME = re.compile(r"[ \t]*tool_?name:[ \t]*(\S.*?)[ \t]*", re.IGNORECASE)
-_BEGIN_ARG = re.compile(r"[ \t]*begin_?arg:[ \t]*(\S.*?)[ \t]*", re.IGNORECASE)
-_END_ARG = re.compile(r"[ \t]*end_?arg[ \t]*", re.IGNORECASE)
+_CDATA = lazy_compile(r"\A\s*<!\[CDATA\[(.*)\]\]>\s*\Z", re.DOTALL)
+_LINE_HINT = lazy_compile(r'line="?(\d+)')
+_TOOL_NAME = lazy_compile(r"[ \t]*tool_?name:[ \t]*(\S.*?)[ \t]*", re.IGNORECASE)
+_BEGIN_ARG = lazy_compile(r"[ \t]*begin_?arg:[ \t]*(\S.*?)[ \t]*", re.IGNORECASE)
+_END_ARG = lazy_compile(r"[ \t]*end_?arg[ \t]*", re.IGNORECASE)
 
 
 class _Refused(Exception):
@@ -314,6 +314,8 @@ def _continue_value(raw: str) -> object:
     text = raw.strip()
     if text.startswith('"'):
         try:
+            import json
+
             value = json.loads(text)
         except ValueError:
             return text
