@@ -140,33 +140,42 @@ def _apply_each(repo, inputs, opts, max_bytes, color, show):
         resp = None
         try:
             try:
-                resp = read_response(raw, name=name, max_bytes=max_bytes)
-            except ApplyError as e:
-                resp = blank_response(name)
-                o = Outcome(resp, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind)
-            else:
-                o = apply_one(repo, resp, opts, editor=edit_message, color=color,
-                              after=earlier if (opts.check or opts.diff) else None)
-        except FatalError as e:
-            o = fatal_outcome(name, e, opts.verbose)
+                try:
+                    resp = read_response(raw, name=name, max_bytes=max_bytes)
+                except ApplyError as e:
+                    resp = blank_response(name)
+                    o = Outcome(resp, Status.REFUSED, 1, problems=e.problems, error_kind=e.kind)
+                else:
+                    o = apply_one(repo, resp, opts, editor=edit_message, color=color,
+                                  after=earlier if (opts.check or opts.diff) else None)
+            except FatalError as e:
+                o = fatal_outcome(name, e, opts.verbose)
+            # a Ctrl-C while the outcome is printed comes after the commit: said as such
+            _report_each(repo, o, outcomes, earlier, opts, show, len(inputs))
         except KeyboardInterrupt:
             _interrupted(repo, opts, before, outcomes, show, resp or name, len(inputs))
             raise
-        if opts.verbose and o.edits is None:  # refused before planning: nothing landed
-            o.edits = []
-        if o.status == Status.WOULD_APPLY and o.plan is not None:
-            earlier.update(o.plan.final)
-        outcomes.append(o)
-        if show.as_json and len(inputs) > 1:
-            import json
-
-            echo(json.dumps(o.to_json()))  # JSON Lines, each as it finishes (docs/JSON.md)
-        elif not show.as_json:
-            print_outcome(repo, o, show)
         if o.exit_code:
             code = o.exit_code
             break  # later responses usually build on earlier ones
     return outcomes, code
+
+
+def _report_each(repo, o, outcomes, earlier, opts, show, count) -> None:
+    """One response's outcome kept and printed, as the run goes."""
+    from ...run.pipeline import Status
+
+    if opts.verbose and o.edits is None:  # refused before planning: nothing landed
+        o.edits = []
+    if o.status == Status.WOULD_APPLY and o.plan is not None:
+        earlier.update(o.plan.final)
+    outcomes.append(o)
+    if show.as_json and count > 1:
+        import json
+
+        echo(json.dumps(o.to_json()))  # JSON Lines, each as it finishes (docs/JSON.md)
+    elif not show.as_json:
+        print_outcome(repo, o, show)
 
 
 def _ref_state(repo, opts):
