@@ -1,9 +1,10 @@
 """`git ai-apply undo`: take back the commit git ai-apply just made.
 
 Allowed only when it is safe without asking: HEAD is the commit this tool put there,
-exactly as it made it (the branch's newest reflog entry is the tool's own, with HEAD's
-commit id: an amend, reset, rebase or commit since adds an entry of its own, so an
-amended commit is refused even though it kept the trailer), it is not a merge, it is not
+exactly as it made it (the branch's newest reflog entry moves it to a commit id that one
+of the tool's own entries made: its own move, or a reset or checkout back onto it; an
+amend or a rebase makes another id, so an amended commit is refused even though it kept
+the trailer), it is not a merge, it is not
 in any remote-tracking branch (pushed history; ``--force`` overrides this one check), and
 every file it touched is exactly as it left it (worktree = index = HEAD).  Then the branch
 moves back to where the tool found it (the parent; before a fast-forward `pick`, the old
@@ -127,6 +128,11 @@ def own_head_commit(repo, refname: str, head_id: str) -> "OwnCommit | str":
         return (f"{short} moved without a reflog entry since its last recorded change "
                 f"({msg!r} to {e.new[:7]})")
     own = _own_entry(e)
+    if own is None:
+        # HEAD is back on a commit the tool made (a reset, a checkout): the commit is the
+        # one it made, unchanged (its id says so), however HEAD got there
+        own = next((o for o in map(_own_entry, entries[i + 1:])
+                    if o is not None and o.new == head_id), None)
     if own is None:
         how = "amended" if msg.startswith("commit (amend)") else "changed"
         return (f"the last entry of {short}'s reflog is {msg!r}, not a commit of git ai-apply's "

@@ -201,22 +201,37 @@ def test_undo_refuses_an_amended_commit_and_keeps_the_users_file(applied: GitRep
     assert repo.read("mine.txt") == b"my own work\n"
 
 
-@pytest.mark.parametrize("rewrite", [
-    lambda r: r.git("commit", "-q", "--amend", "-m", "reworded\n\nAI-Response: 0123456789abcdef"),
-    lambda r: (r.git("reset", "-q", "--soft", "HEAD~1"), r.git("commit", "-q", "-C", "ORIG_HEAD")),
-    lambda r: (r.git("tag", "ai"), r.git("update-ref", "-m", "away", "HEAD", "HEAD~1"),
-               r.git("update-ref", "-m", "and back", "HEAD", "ai")),
-    lambda r: (r.git("commit", "-q", "--allow-empty", "-m", "mine"), r.git("reset", "-q", "--hard", "HEAD~1")),
-])
-def test_undo_refuses_once_the_branch_was_moved_by_anything_else(applied: GitRepo, rewrite):
+def test_undo_refuses_once_the_commit_was_rewritten(applied: GitRepo):
     repo = applied
-    rewrite(repo)
+    repo.git("commit", "-q", "--amend", "-m", "reworded\n\nAI-Response: 0123456789abcdef")
     repo.settle()
     before = repo.snapshot()
     r = repo.run("undo")
     assert r.returncode == 1, r.out
     assert "undo only takes back" in r.err
     assert repo.snapshot() == before
+
+
+@pytest.mark.parametrize("back", [
+    # the same commit made again, byte for byte (the tests' dates are fixed)
+    lambda r: (r.git("reset", "-q", "--soft", "HEAD~1"), r.git("commit", "-q", "-C", "ORIG_HEAD")),
+    lambda r: (r.git("tag", "ai"), r.git("update-ref", "-m", "away", "HEAD", "HEAD~1"),
+               r.git("update-ref", "-m", "and back", "HEAD", "ai")),
+    # issue 35: a commit of one's own, then `git reset --hard` back onto the tool's
+    lambda r: (r.git("commit", "-q", "--allow-empty", "-m", "mine"), r.git("reset", "-q", "--hard", "HEAD~1")),
+])
+def test_undo_takes_back_the_tools_commit_however_head_came_back_to_it(applied: GitRepo, back):
+    # the commit at HEAD is the one the tool made (its id says it is unchanged): undo
+    # works whatever moved the branch in between (BEHAVIOR.md, issue 35 item 3)
+    repo = applied
+    made = repo.head()
+    parent = repo.git("rev-parse", "HEAD~1").strip()
+    back(repo)
+    repo.settle()
+    assert repo.head() == made
+    r = repo.run("undo")
+    assert r.returncode == 0, r.err
+    assert repo.head() == parent and repo.git("status", "--porcelain") == ""
 
 
 def test_undo_refuses_a_commit_written_into_the_ref_without_a_reflog_entry(applied: GitRepo):
