@@ -22,15 +22,11 @@ operations by that entry alone:
 - UNIFIED: a unified diff, read by that format's parser (PATCH, apply-patch text, is
   read by ``toolcalls`` as every apply_patch call is).
 - DELETE / MOVE / READ: ``DeleteFile``, ``RenameFile``, nothing.
-
-Lazy edit tools (BEHAVIOR.md §5, ``LAZY_TOOLS``): Cursor's and Kilo Code's ``edit_file``
-(``target_file``, ``instructions``, ``code_edit``), Morph's MCP ``edit_file`` (``path``,
-``instruction``, ``code_edit``), Copilot's ``insert_edit_into_file`` (``filePath``,
-``code``, ``explanation``) and Continue's ``edit_existing_file`` (``filepath``,
-``changes``) send a snippet of the file with placeholders for the code they leave out: a
-``NewFile(lazy=True)``, merged into the tracked file by the planner (plan/lazy_merge.py),
-written whole where nothing is tracked.  Known by the tool's name without a harness's
-prefix (``mcp__morph__edit_file``) and by the snippet's key in the arguments.
+- LAZY (BEHAVIOR.md §5): Cursor's, Kilo Code's and Morph's ``edit_file``
+  (``code_edit``), Copilot's ``insert_edit_into_file`` (``code``) and Continue's
+  ``edit_existing_file`` (``changes``) send a snippet of the file with placeholders for
+  the code they leave out: a ``NewFile(lazy=True)``, merged into the tracked file by the
+  planner (plan/lazy_merge.py), written whole where nothing is tracked.
 
 Paths stay as given: an absolute path is made relative, or refused outside the worktree,
 where every path is normalised (``paths.normalize_path``).
@@ -49,29 +45,6 @@ from . import shapes as S
 SourceOf = Callable[[str], Source]
 
 
-# Lazy edit tools by their name without a harness prefix: the keys of their path and of
-# their snippet, each tool's own first
-LAZY_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "edit_file": (("target_file", "path", "file_path"), ("code_edit",)),
-    "insert_edit_into_file": (("filePath", "file_path", "path"), ("code",)),
-    "edit_existing_file": (("filepath", "filePath", "path"), ("changes",)),
-}
-
-
-def lazy_tool(name: str, args: object = None) -> str | None:
-    """The lazy edit tool ``name`` calls (its name without ``mcp__server__`` or
-    ``developer__``), when ``args`` carry its snippet; None otherwise (Amp's ``edit_file``
-    sends old and new strings: a shapes.SHAPES entry)."""
-    base = name.rsplit("__", 1)[-1].rsplit(".", 1)[-1]
-    if base not in LAZY_TOOLS:
-        return None
-    if isinstance(args, dict) and not any(k in args for k in LAZY_TOOLS[base][1]) \
-            and S.shape_of(name, args) is not None:
-        return None  # another agent's tool of that name, by its arguments
-    return base
-
-
-
 def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None" = None
                    ) -> list[Operation]:
     """The operations of one call of an agent tool (its entry in ``shapes.SHAPES``)."""
@@ -80,9 +53,6 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
                if isinstance(args, str) and args.lstrip().startswith("{")
                else "it has no arguments object")
         raise _refuse(call, why, hint="send the call again with its whole arguments object")
-    lazy = lazy_tool(call.name, args)
-    if lazy is not None:
-        return [_lazy_edit(call, args, lazy, source)]
     shape = shape or S.shape_of(call.name, args)
     if shape is None:
         raise _refuse(call, "its arguments fit none of the tool's known shapes")
@@ -95,6 +65,8 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
     if shape.per_edit_path:
         return _per_edit_path(call, args, shape, source)
     path = _file_path(call, args, shape)
+    if shape.kind == S.LAZY:
+        return [_lazy_edit(call, args, shape, path, source)]
     if shape.kind == S.WRITE:
         return [_write(call, args, shape, path, source)]
     if shape.kind == S.INSERT:
@@ -110,15 +82,14 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
     return _one_edit(call, args, shape, path, source, what=f"{call.name} {path}")
 
 
-def _lazy_edit(call, args: dict, tool: str, source: SourceOf) -> NewFile:
+def _lazy_edit(call, args: dict, shape: "S.Shape", path: str, source: SourceOf) -> NewFile:
     """A lazy edit tool's snippet, to be merged into its file (module docstring)."""
-    path_keys, text_keys = LAZY_TOOLS[tool]
-    path = _lazy_path(call, args, path_keys)
-    text = next((args[k] for k in text_keys if isinstance(args.get(k), str)), None)
-    if text is None:
-        raise _refuse(call, f"{tool} {path} has no '{text_keys[0]}' string", path=path,
+    tool, key = S.base_name(call.name), shape.content
+    text = args.get(key)
+    if not isinstance(text, str):
+        raise _refuse(call, f"{tool} {path} has no '{key}' string", path=path,
                       hint=f"give the changed lines, with placeholder comments for the code "
-                           f"left out, in '{text_keys[0]}'")
+                           f"left out, in '{key}'")
     return NewFile(path, _unfenced(text, path), source(f"{tool} {path}"), replace=True,
                    lazy=True)
 
@@ -147,14 +118,6 @@ def _a_path(call, value: object, key: str) -> str | None:
             raise _refuse(call, f"the {key} holds a line break", path=value)
         return value
     return None
-
-
-def _lazy_path(call, args: dict, keys: tuple[str, ...]) -> str:
-    for key in keys:
-        path = _a_path(call, args.get(key), key)
-        if path is not None:
-            return path
-    raise _refuse(call, f"{call.name} without a {keys[0]}", hint=f"give the file's path in '{keys[0]}'")
 
 
 def _file_path(call, args: dict, shape: "S.Shape") -> str:

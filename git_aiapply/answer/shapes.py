@@ -31,6 +31,7 @@ UNIFIED = "unified"  # a unified diff (Goose's text_editor diff)
 DELETE = "delete"  # remove the file(s)
 MOVE = "move"  # a source and a destination
 READ = "read"  # changes nothing (a view command)
+LAZY = "lazy"  # a snippet of the file with placeholders, merged into it (plan/lazy_merge.py)
 
 # insert rules: where line N puts the text
 AFTER = "after"  # after line N, 0 = the top (Anthropic, OpenHands, Augment)
@@ -173,6 +174,16 @@ SHAPES: tuple = (
           line="insert_line", insert=AFTER, numbered=True, when=("command", "insert")),
     Shape("Augment", ("save-file",), WRITE, ("path",), content="file_content"),
     Shape("Augment", ("remove-files",), DELETE, ("file_paths",)),
+    # lazy edits (BEHAVIOR.md §5): Cursor's, Kilo Code's and Morph's edit_file, Copilot's
+    # insert_edit_into_file, Continue's edit_existing_file; last, so that an edit_file
+    # with old and new strings (Amp, Roo, the MCP filesystem server) is theirs, and one
+    # without its snippet is refused as this shape's, never dropped
+    Shape("Cursor", ("edit_file",), LAZY, ("target_file", "path", "file_path"),
+          content="code_edit"),
+    Shape("Copilot", ("insert_edit_into_file",), LAZY, ("filePath", "file_path", "path"),
+          content="code"),
+    Shape("Continue", ("edit_existing_file",), LAZY, ("filepath", "filePath", "path"),
+          content="changes"),
 )
 
 

@@ -49,7 +49,7 @@ TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_edito
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
 # SWE-agent/OpenHands call the text editor str_replace_editor (above); every agent's own
 # edit tools are entries of shapes.SHAPES; the lazy edit tools (a snippet with placeholders:
-# edit_file's code_edit...) are agent_tools.LAZY_TOOLS.
+# edit_file's code_edit...) are its LAZY entries.
 
 # Argument keys that name a file, and keys that carry file content or a change to one:
 # a call of an unknown tool with both (or with a patch text) looks like an edit.
@@ -111,7 +111,6 @@ def arguments(call: ToolCall) -> object:
 
 def is_edit_call(call: ToolCall) -> bool:
     """Whether the call changes files (known edit tools; text editor 'view' does not)."""
-    from .agent_tools import lazy_tool
     from .shapes import shape_of
 
     args = arguments(call)
@@ -119,8 +118,6 @@ def is_edit_call(call: ToolCall) -> bool:
         return True
     if _named(call, TEXT_EDITOR_TOOLS):
         return not (isinstance(args, dict) and args.get("command") == "view")
-    if lazy_tool(call.name, args):
-        return True
     shape = shape_of(call.name, args)
     if shape is not None:
         return shape.kind != "read"
@@ -228,7 +225,7 @@ def _nested_input_looks_like_edit(args: dict) -> str | None:
 def call_ops(call: ToolCall) -> list[Operation]:
     """The operations of one tool call ([] for a call that changes nothing); ApplyError
     when it is an edit that cannot be read, or looks like one of an unknown tool."""
-    from .agent_tools import agent_tool_ops, lazy_tool
+    from .agent_tools import agent_tool_ops
     from .shapes import base_name, is_read_only, runs_commands, shape_of, shapes_named
 
     args = arguments(call)
@@ -238,8 +235,6 @@ def call_ops(call: ToolCall) -> list[Operation]:
         return _apply_patch_text(call, _patch_text(call, args))
     if _named(call, TEXT_EDITOR_TOOLS):
         return _text_editor(call, args)
-    if lazy_tool(call.name, args):
-        return agent_tool_ops(call, args, lambda what: _source(call, what))
     patch = _shell_patch(call, args)
     if patch is not None:
         return _apply_patch_text(call, patch)

@@ -267,7 +267,9 @@ def test_base_names_strip_harness_prefixes():
     assert S.base_name("developer__text_editor") == "text_editor"
     assert S.base_name("mcp__my_server__Edit") == "Edit"
     assert S.base_name("functions.apply_patch") == "apply_patch"
-    assert S.shape_of("edit_file", {"target_file": "a", "code_edit": "x"}) is None  # lazy: not ours
+    # one table: Cursor's lazy edit_file, Amp's old/new one, by their arguments
+    assert S.shape_of("mcp__morph__edit_file", {"path": "a", "code_edit": "x"}).kind == S.LAZY
+    assert S.shape_of("edit_file", {"path": "a", "old_str": "x", "new_str": "y"}).agent == "Amp"
 
 
 def test_every_shape_names_its_keys():
@@ -275,7 +277,7 @@ def test_every_shape_names_its_keys():
         assert s.names and s.kind
         if s.kind == S.REPLACE:
             assert s.old and s.new and s.path
-        if s.kind in (S.WRITE, S.BLOCKS, S.PATCH, S.UNIFIED):
+        if s.kind in (S.WRITE, S.BLOCKS, S.PATCH, S.UNIFIED, S.LAZY):
             assert s.content
         if s.kind == S.INSERT:
             assert s.line and s.new and s.insert
