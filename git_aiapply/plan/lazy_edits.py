@@ -9,8 +9,6 @@
   check refuses it."""
 from __future__ import annotations
 
-# plan.py asks every edit: the merge (lazy_merge.py) loads only for one that may need it
-_NOTE_SIGNS = ("#", "//", "/*", "<!--", "--", "...", "\u2026", ";", "%", "'")
 
 
 def merged_edits(op, path: str):
@@ -21,10 +19,15 @@ def merged_edits(op, path: str):
     from ..ops import EditFile, ReplaceText
     from ..record import replace
 
+    from ..verify.placeholder_edits import stand_in
+
+    # plan.py asks every edit: the merge (lazy_merge.py) loads only for one whose new
+    # lines hold a stand-in note (what _merged_side asks first, line by line)
     texts = ([t for h in op.hunks for tag, t in h.lines if tag == "+"]
-             if isinstance(op, EditFile) else [op.new] if isinstance(op, ReplaceText) else [])
-    if not any(sign in t for t in texts for sign in _NOTE_SIGNS):
-        return op  # no line could be a placeholder note
+             if isinstance(op, EditFile) else op.new.split("\n") if isinstance(op, ReplaceText)
+             else [])
+    if not any(stand_in(t) for t in texts):
+        return op
     if isinstance(op, EditFile):
         hunks = [_merged_hunk(h, path) for h in op.hunks]
         if all(a is b for a, b in zip(hunks, op.hunks)):
