@@ -89,6 +89,7 @@ _MISSING = object()
 
 
 class _Planner(MoveChecks, PutChecks):
+    state = FileState  # the record of a file's state, for the checks kept in other modules
     def __init__(self, base: Snapshot, normalize, ignore_case: bool = False):
         self.base = base
         self.normalize = normalize

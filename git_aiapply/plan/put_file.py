@@ -30,9 +30,7 @@ class PutChecks:
         if refusal is not None:
             reason, hint = refusal
             return self.fail(op.source, path, reason, hint=hint)
-        from .plan import FileState
-
-        new = FileState(op.mode, op.data)
+        new = self.state(op.mode, op.data)
         if old == new:
             return
         self.set(path, new)

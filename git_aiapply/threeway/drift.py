@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 from ..errors import ApplyError, ErrorKind, Problem
 from ..ops import Source
-from ..plan.plan import FileState, Plan, Snapshot, make_plan
+from ..plan.plan import MODE_LINK, FileState, Plan, Snapshot, make_plan
 from ..record import record
 from ..text import FileText, is_binary
 
@@ -231,6 +231,14 @@ def _carry(path, ancestor, ours, theirs, merge, base, problems):
             f"the answer {'deletes' if theirs is None else 'adds' if ancestor is None else 'changes'}"
             " it: the two cannot be merged", file=path,
             hint="write the edits against the file as it is now (send it to the model again)"))
+        return _CONFLICT
+    if MODE_LINK in (ancestor.mode, ours.mode, theirs.mode):  # a link's target is no text
+        now = "is a symbolic link now" if ours.mode == MODE_LINK else "changed since then"
+        problems.append(Problem(
+            f"the answer was written against {short}; the file {now}, and a symbolic link is "
+            "never merged with a file's lines: the two cannot be merged", file=path,
+            hint="write the edits against the files as they are now (send them to the model "
+                 "again)"))
         return _CONFLICT
     m = merge(path, (ancestor.mode, ancestor.data), (ours.mode, ours.data),
               (theirs.mode, theirs.data))
