@@ -129,26 +129,34 @@ def merge_into_current(at_base: Plan, base: str, current: Snapshot,
     (an untracked file, a folder, a submodule or a link in the way refuses it)."""
     puts: dict[str, FileState | None] = {}
     merged, problems = [], []
+    renames = _net_renames(at_base)  # destination -> its source at the base
+    sources = set(renames.values())
     moved_away = {a for a, _b in at_base.renames}
     for path in sorted(at_base.final):
-        now = follow(path)
-        ancestor, theirs = at_base.base.get(path), at_base.final[path]
-        if ancestor is not None and (current.entry(now) is None or (now != path and theirs is None)):
-            problems.append(_gone_since(path, now, theirs, path in moved_away, current, base,
-                                        removed_by(path)))
+        src = renames.get(path, path)  # a rename's destination merges its source's content
+        now, ancestor, theirs = follow(src), at_base.base.get(src), at_base.final[path]
+        if ancestor is not None and (current.entry(now) is None or (now != src and theirs is None)):
+            problems.append(_gone_since(src, now, theirs, src in moved_away, current, base,
+                                        removed_by(src)))
+            continue
+        if path in sources:
+            continue  # still there: its rename moves it
+        target = now if src == path else path
+        if src != path and _state(current.entry(path)) != at_base.base.get(path):
+            problems.append(_taken_since(path, src, at_base.base.get(path), current, base))
             continue
         ours = _state(current.entry(now))
-        result = _carry(now, ancestor, ours, theirs, merge, base, problems)
+        result = _carry(target, ancestor, ours, theirs, merge, base, problems)
         if result is _CONFLICT:
             continue
         if result is not ours and ours != ancestor:
-            merged.append(now)
-        puts[now] = result
+            merged.append(target)
+        puts[target] = result
     if problems:
         raise ApplyError(problems, kind=ErrorKind.REFUSED)
     from ..locate import edit_report
 
-    ops = _carried_ops(puts, _net_renames(at_base, follow), current)
+    ops = _carried_ops(puts, {b: follow(a) for b, a in renames.items()}, current)
     with edit_report.muted():  # the edits were reported where they were located, at the base
         plan = make_plan(ops, current, normalize, ignore_case=ignore_case)
     return ThreeWayPlan(plan, base, merged)
@@ -183,16 +191,27 @@ def _gone_since(path: str, now: str, theirs, moved: bool, current: Snapshot, bas
 _CARRIED = Source("three-way", "")
 
 
-def _net_renames(at_base: Plan, follow) -> dict[str, str]:
-    """The answer's renames as the current files see them (destination -> where its
-    source is now): a chain a -> b -> c is one rename a -> c; a file the answer made and
-    then moved, or moved and then deleted, is no rename."""
+def _net_renames(at_base: Plan) -> dict[str, str]:
+    """The answer's renames, destination -> source at the base: a chain a -> b -> c is one
+    rename a -> c; a file the answer made and then moved, or moved and then deleted, is
+    no rename."""
     origin: dict[str, str] = {}
     for a, b in at_base.renames:
         origin[b] = origin.pop(a, a)
-    return {b: follow(a) for b, a in origin.items()
+    return {b: a for b, a in origin.items()
             if at_base.final.get(b) is not None and at_base.base.get(a) is not None
             and at_base.final.get(a) is None}
+
+
+def _taken_since(path: str, src: str, then, current: Snapshot, base: str) -> Problem:
+    """The conflict of a rename onto a path whose file was added, changed or deleted since
+    the base (``then``: what the base held there)."""
+    now = current.entry(path)
+    since = "added" if then is None else "deleted" if now is None else "changed"
+    return Problem(f"the answer was written against {base[:12]}; since then the file was "
+                   f"{since}, and the answer moves {src} onto it: the two cannot be merged",
+                   file=path, hint="write the edits against the files as they are now (send "
+                                   "them to the model again)")
 
 
 def _carried_ops(puts: dict, renames: dict[str, str], current: Snapshot) -> list:

@@ -281,3 +281,22 @@ def test_the_library_merges_a_drifted_answer_too(drifted: GitRepo):
     assert result.files[0].merged_from == drifted.base_id
     with pytest.raises(git_aiapply.InvalidOptions):
         git_aiapply.apply(ANSWER, repo=str(drifted.root), base="HEAD", three_way=False)
+
+
+def _renamed_at_base() -> Plan:
+    """f.txt moved to g.txt and edited, at the base."""
+    return Plan({"f.txt": None, "g.txt": FileState(MODE_FILE, b"A\n")},
+                {"f.txt": FileState(MODE_FILE, b"a\n"), "g.txt": None}, [("f.txt", "g.txt")])
+
+
+@pytest.mark.parametrize("now, want", [
+    ({}, "since then commit 1234 (drop f) deleted it, and the answer moves it away"),
+    ({"f.txt": b"a\n", "g.txt": b"mine\n"},
+     "since then the file was added, and the answer moves f.txt onto it"),
+])
+def test_a_rename_whose_source_or_destination_changed_since_is_a_conflict(now, want):
+    with pytest.raises(ApplyError) as e:
+        merge_into_current(_renamed_at_base(), "1" * 40, Files({k: v for k, v in now.items()}),
+                           lambda p: p, lambda *a: MergeResult(b"", True), _norm,
+                           removed_by=lambda p: "commit 1234 (drop f)")
+    assert want in e.value.render()

@@ -77,6 +77,35 @@ def test_a_file_renamed_since_and_deleted_by_the_answer_is_a_conflict(based):
     assert based.git("show", "HEAD:kept.txt") == "one\ntwo\n"
 
 
+RENAME_APP = ("diff --git a/app.txt b/lib/app2.txt\nrename from app.txt\nrename to lib/app2.txt\n"
+              "--- a/app.txt\n+++ b/lib/app2.txt\n@@ -5,6 +5,6 @@\n 5\n 6\n 7\n-8\n+eight\n 9\n 10\n")
+
+
+def test_a_rename_of_a_file_changed_since_moves_it_and_merges_its_content(based):
+    based.commit_all("six")
+    r = based.run("-3", response=f"AI-Base: {based.base_id}\n\nMove app.\n\n```diff\n"
+                                 f"{RENAME_APP}```\n")
+    assert r.returncode == 0, r.err
+    assert "R" in based.git("diff", "-M", "--name-status", "HEAD~1", "HEAD").split()[0]
+    assert based.git("show", "HEAD:lib/app2.txt") == APP.replace("6\n", "six\n").replace("8\n", "eight\n")
+    assert based.git("status", "--porcelain") == ""
+
+
+def test_a_rename_onto_an_untracked_file_is_refused(based):
+    based.commit_all("six")
+    based.write("lib/app2.txt", "mine\n")
+    err = _refused(based, f"AI-Base: {based.base_id}\n\nMove app.\n\n```diff\n{RENAME_APP}```\n")
+    assert "lib/app2.txt exists but is not tracked by git" in err
+    assert based.read("lib/app2.txt") == b"mine\n"
+
+
+def test_a_file_marked_not_to_merge_is_a_conflict_as_git_apply_3_makes_it(based):
+    based.write(".gitattributes", "app.txt -merge\n")
+    based.commit_all("six, app.txt is never merged")
+    err = _refused(based, _answer(based.base_id))
+    assert "app.txt: " in err and "`-merge` in .gitattributes" in err
+
+
 @pytest.fixture
 def submodule(based: GitRepo, tmp_path) -> GitRepo:
     """lib/ became a submodule since the base (its a.txt is the submodule's own file)."""
