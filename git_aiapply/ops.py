@@ -223,6 +223,18 @@ class InsertText:
     line_name: str = "insert_line"  # the argument that held the line, as errors name it
 
 
+@record
+class PutFile:
+    """A file's whole new state, as bytes and a mode, computed elsewhere: ``-3``'s merge of
+    an answer applied at its base (threeway/drift.py).  No parser makes one; the planner
+    puts it through the checks every write gets (what stands at the path, its folders)."""
+
+    path: str
+    mode: int
+    data: bytes
+    source: Source
+
+
 Operation = Union[NewFile, AppendFile, DeleteFile, RenameFile, SetMode, EditFile, HashlineEdit,
-                  ReplaceText, InsertText]
+                  ReplaceText, InsertText, PutFile]
 

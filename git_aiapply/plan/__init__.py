@@ -2,6 +2,7 @@
 in memory, against a snapshot of the repository (nothing here writes).
 
 - ``plan``: the planner; ``plan_moves``: its checks of deletions and renames;
+  ``put_file``: its checks of a computed state put at a path (``-3``'s merged result);
 - ``gather``: a file's edits from several directives taken together; ``restated``: edits
   that restate an earlier one; ``diff_groups``: a git diff's operations applied together;
 - ``whole_write``: whole-file writes; ``fragments``: a whole-file text that is only a

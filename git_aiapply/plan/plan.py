@@ -15,9 +15,10 @@ from ..errors import ApplyError, Problem
 from .gather import apply_gathered, gather_edits, restates
 from ..paths import check_leading_folders, git_dotfile
 from .plan_moves import MoveChecks
+from .put_file import PutChecks
 from .restated import EarlierContents
 from ..ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
-    RenameFile, ReplaceText, SetMode, Source)
+    PutFile, RenameFile, ReplaceText, SetMode, Source)
 from .diff_groups import diff_key, files_under_files, leaving_paths
 from ..text import FileText, encode, is_binary, line_count
 from .lazy_edits import merged_edits
@@ -87,7 +88,8 @@ class Plan:
 _MISSING = object()
 
 
-class _Planner(MoveChecks):
+class _Planner(MoveChecks, PutChecks):
+    state = FileState  # the record of a file's state, for the checks kept in other modules
     def __init__(self, base: Snapshot, normalize, ignore_case: bool = False):
         self.base = base
         self.normalize = normalize
@@ -393,6 +395,8 @@ class _Planner(MoveChecks):
             self.text_edit(op)
         elif isinstance(op, AppendFile):
             self.append(op)
+        elif isinstance(op, PutFile):
+            self.put(op)
         else:  # a parser produced something unknown: a bug, said plainly
             raise TypeError(f"unknown operation {op!r}")
 

@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..errors import ApplyError, ErrorKind, Problem
-from ..plan.plan import FileChange, FileState, Plan, Snapshot, make_plan
+from ..ops import Source
+from ..plan.plan import MODE_LINK, FileState, Plan, Snapshot, make_plan
 from ..record import record
 from ..text import FileText, is_binary
 
@@ -62,6 +63,10 @@ class ThreeWayPlan:
 class MergeResult:
     data: bytes
     clean: bool
+    # why a merge that is not clean has no conflict regions to show: the file's merge
+    # attribute keeps it whole (`merge=binary`, `-merge`), it is binary, or its merge
+    # driver failed (git/merge.py)
+    note: str | None = None
 
 
 Side = tuple[int, bytes] | None
@@ -111,28 +116,117 @@ def _fits_exactly(ops, snapshot: Snapshot, normalize) -> bool:
 
 
 def merge_into_current(at_base: Plan, base: str, current: Snapshot,
-                       follow: Callable[[str], str], merge: Merge) -> ThreeWayPlan:
+                       follow: Callable[[str], str], merge: Merge, normalize, *,
+                       removed_by: Callable[[str], str | None] = lambda _p: None,
+                       ignore_case: bool = False) -> ThreeWayPlan:
     """Carry ``at_base`` (the response applied at commit ``base``) over to the current
     files: a path the current files still hold as at the base takes the planned result,
-    one that changed since is merged; any conflict refuses the whole response."""
-    final: dict[str, FileState | None] = {}
-    before: dict[str, FileState | None] = {}
+    one that changed since is merged; any conflict refuses the whole response.  A file of
+    the base that is gone now (deleted, or moved where the answer deletes or moves it
+    too) is a conflict naming the commit that took it (``removed_by``), never a deletion
+    of what stands at its path now.  The result is then planned against ``current`` as
+    operations (renames, puts, deletions) through the planner's checks, as any answer is
+    (an untracked file, a folder, a submodule or a link in the way refuses it)."""
+    puts: dict[str, FileState | None] = {}
     merged, problems = [], []
+    renames = _net_renames(at_base)  # destination -> its source at the base
+    sources = set(renames.values())
+    moved_away = {a for a, _b in at_base.renames}
     for path in sorted(at_base.final):
-        now = follow(path)
-        ancestor, theirs = at_base.base.get(path), at_base.final[path]
+        src = renames.get(path, path)  # a rename's destination merges its source's content
+        now, ancestor, theirs = follow(src), at_base.base.get(src), at_base.final[path]
+        if ancestor is not None and (current.entry(now) is None or (now != src and theirs is None)):
+            problems.append(_gone_since(src, now, theirs, src in moved_away, current, base,
+                                        removed_by(src)))
+            continue
+        if path in sources:
+            continue  # still there: its rename moves it
+        target = now if src == path else path
+        if src != path and _state(current.entry(path)) != at_base.base.get(path):
+            problems.append(_taken_since(path, src, at_base.base.get(path), current, base))
+            continue
         ours = _state(current.entry(now))
-        result = _carry(now, ancestor, ours, theirs, merge, base, problems)
+        result = _carry(target, ancestor, ours, theirs, merge, base, problems)
         if result is _CONFLICT:
             continue
         if result is not ours and ours != ancestor:
-            merged.append(now)
-        final[now], before[now] = result, ours
+            merged.append(target)
+        puts[target] = result
     if problems:
         raise ApplyError(problems, kind=ErrorKind.REFUSED)
-    renames = [(follow(a), b) for a, b in at_base.renames]
-    changes = _changes(final, before, renames)
-    return ThreeWayPlan(Plan(final, before, renames, changes), base, merged)
+    from ..locate import edit_report
+
+    ops = _carried_ops(puts, {b: follow(a) for b, a in renames.items()}, current)
+    with edit_report.muted():  # the edits were reported where they were located, at the base
+        plan = make_plan(ops, current, normalize, ignore_case=ignore_case)
+    return ThreeWayPlan(plan, base, merged)
+
+
+def _gone_since(path: str, now: str, theirs, moved: bool, current: Snapshot, base: str,
+                by: str | None) -> Problem:
+    """The conflict of an answer that touches a file of its base gone from the current
+    files (``now``: where it is now, when renamed since)."""
+    by = by or "a later commit"
+    names = {"dir": "a folder", "submodule": "a submodule", "file": "a file",
+             "symlink": "a symbolic link"}
+    what = f"{by} deleted it"
+    if now != path:
+        what = f"{by} renamed it to {now}"
+    elif current.kind(path) in names:
+        what = f"{by} replaced it by {names[current.kind(path)]}"
+    else:  # a leading folder that is something else now (a submodule: its files are not ours)
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            k = current.kind("/".join(parts[:i]))
+            if k in ("submodule", "file", "symlink"):
+                what = f"{by} replaced {'/'.join(parts[:i])} by {names[k]}"
+                break
+    does = "moves it away" if moved else "deletes it" if theirs is None else "changes it"
+    return Problem(f"the answer was written against {base[:12]}; since then {what}, and the "
+                   f"answer {does}: the two cannot be merged", file=path,
+                   hint="write the edits against the files as they are now (send them to "
+                        "the model again)")
+
+
+_CARRIED = Source("three-way", "")
+
+
+def _net_renames(at_base: Plan) -> dict[str, str]:
+    """The answer's renames, destination -> source at the base: a chain a -> b -> c is one
+    rename a -> c; a file the answer made and then moved, or moved and then deleted, is
+    no rename."""
+    origin: dict[str, str] = {}
+    for a, b in at_base.renames:
+        origin[b] = origin.pop(a, a)
+    return {b: a for b, a in origin.items()
+            if at_base.final.get(b) is not None and at_base.base.get(a) is not None
+            and at_base.final.get(a) is None}
+
+
+def _taken_since(path: str, src: str, then, current: Snapshot, base: str) -> Problem:
+    """The conflict of a rename onto a path whose file was added, changed or deleted since
+    the base (``then``: what the base held there)."""
+    now = current.entry(path)
+    since = "added" if then is None else "deleted" if now is None else "changed"
+    return Problem(f"the answer was written against {base[:12]}; since then the file was "
+                   f"{since}, and the answer moves {src} onto it: the two cannot be merged",
+                   file=path, hint="write the edits against the files as they are now (send "
+                                   "them to the model again)")
+
+
+def _carried_ops(puts: dict, renames: dict[str, str], current: Snapshot) -> list:
+    """The carried result as operations on the current files: the renames first (each
+    moves the current file), then each path's new content or its deletion."""
+    from ..ops import DeleteFile, PutFile, RenameFile
+
+    ops: list = [RenameFile(src, dst, _CARRIED) for dst, src in renames.items()]
+    sources = set(renames.values())
+    for path, st in sorted(puts.items()):
+        if st is not None:
+            ops.append(PutFile(path, st.mode, st.data, _CARRIED))
+        elif path not in sources and current.entry(path) is not None:
+            ops.append(DeleteFile(path, _CARRIED))
+    return ops
 
 
 _CONFLICT = object()
@@ -150,28 +244,37 @@ def _carry(path, ancestor, ours, theirs, merge, base, problems):
         return ours
     short = base[:12]
     if ours is None or theirs is None or ancestor is None:
-        gone = "deleted" if ours is None else "changed"
+        since = "added" if ancestor is None else "changed"
         problems.append(Problem(
-            f"the answer was written against {short}; since then the file was {gone}, and "
-            f"the answer {'deletes' if theirs is None else 'changes'} it: the two cannot be "
-            "merged", file=path,
+            f"the answer was written against {short}; since then the file was {since}, and "
+            f"the answer {'deletes' if theirs is None else 'adds' if ancestor is None else 'changes'}"
+            " it: the two cannot be merged", file=path,
             hint="write the edits against the file as it is now (send it to the model again)"))
         return _CONFLICT
-    if is_binary(ours.data) or is_binary(theirs.data) or is_binary(ancestor.data):
-        problems.append(Problem(f"binary file changed both since {short} and by the answer",
-                                file=path))
+    if MODE_LINK in (ancestor.mode, ours.mode, theirs.mode):  # a link's target is no text
+        now = "is a symbolic link now" if ours.mode == MODE_LINK else "changed since then"
+        problems.append(Problem(
+            f"the answer was written against {short}; the file {now}, and a symbolic link is "
+            "never merged with a file's lines: the two cannot be merged", file=path,
+            hint="write the edits against the files as they are now (send them to the model "
+                 "again)"))
         return _CONFLICT
     m = merge(path, (ancestor.mode, ancestor.data), (ours.mode, ours.data),
               (theirs.mode, theirs.data))
     if not m.clean:
-        problems.append(_conflict_problem(path, m.data, short))
+        problems.append(_conflict_problem(path, m, short))
         return _CONFLICT
     mode = theirs.mode if ancestor.mode == ours.mode else ours.mode
     return FileState(mode, m.data)
 
 
-def _conflict_problem(path: str, merged: bytes, short: str) -> Problem:
-    hunks = conflict_hunks(merged)
+def _conflict_problem(path: str, m: MergeResult, short: str) -> Problem:
+    hunks = conflict_hunks(m.data)
+    if not hunks:
+        why = m.note or "the merge reported a conflict"
+        return Problem(f"the answer was written against {short}, and the file changed since "
+                       f"then; {why}, so the two versions cannot be merged", file=path,
+                       hint="rewrite these edits against the file as it is now")
     shown = []
     for n, (line, now, answer) in enumerate(hunks[:5], 1):
         shown.append(f"conflict {n}, near line {line}:")
@@ -208,27 +311,6 @@ def conflict_hunks(merged: bytes) -> list[tuple[int, list[str], list[str]]]:
             if side == "ours":
                 ours.append(line)
     return out
-
-
-def _changes(final, before, renames) -> list[FileChange]:
-    renamed_to = {b: a for a, b in renames}
-    out = []
-    for path, new in final.items():
-        old = before.get(path)
-        if path in renamed_to:
-            out.append(FileChange(path, "rename", renamed_to[path]))
-        elif old is None and new is not None:
-            out.append(FileChange(path, "add", added=_lines(new)))
-        elif new is None and old is not None:
-            if not any(a == path for a, _b in renames):
-                out.append(FileChange(path, "delete", removed=_lines(old)))
-        elif old is not None and new is not None and old != new:
-            out.append(FileChange(path, "update" if old.data != new.data else "mode"))
-    return out
-
-
-def _lines(st: FileState) -> int:
-    return 0 if is_binary(st.data) else len(FileText.from_bytes(st.data))
 
 
 @record

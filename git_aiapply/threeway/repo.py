@@ -53,7 +53,7 @@ def through_base(repo, response, ops, opts, current, base_commit, normalize,
                  refusal: ApplyError):
     """``ops`` applied at the commit the answer was written against and merged into the
     current files (threeway/drift.py); ``refusal`` (why they do not fit now) when no base fits."""
-    from ..git.merge import merge_file, renamed_since
+    from ..git.merge import merge_file, removed_in, renamed_since
     from .drift import merge_into_current, plan_at_base
 
     found = plan_at_base(ops, _candidates(repo, response, ops, opts, base_commit, normalize),
@@ -67,8 +67,14 @@ def through_base(repo, response, ops, opts, current, base_commit, normalize,
                if at_base.base.get(p) is not None and current.entry(p) is None]
     moved = renamed_since(repo, cand.commit, base_commit.tree if base_commit else None,
                           missing) if missing else {}
-    return merge_into_current(at_base, cand.commit, current, lambda p: moved.get(p, p),
-                              lambda path, a, o, t: merge_file(repo, path, a, o, t))
+    head = base_commit.id if base_commit is not None else None
+    # --branch plans on a commit: its attributes, not the worktree's, choose the driver
+    attrs_at = head if opts.branch is not None else None
+    return merge_into_current(
+        at_base, cand.commit, current, lambda p: moved.get(p, p),
+        lambda path, a, o, t: merge_file(repo, path, a, o, t, commit=attrs_at), normalize,
+        removed_by=lambda p: removed_in(repo, head, cand.commit, p),
+        ignore_case=repo.config_bool("core.ignorecase"))
 
 
 def _candidates(repo, response, ops, opts, base_commit, normalize):

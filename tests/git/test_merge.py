@@ -1,5 +1,6 @@
 """git/merge.py on real repositories: the three-way merge of one file (clean, in conflict,
-any bytes, a side absent) as `git merge-file` makes it, the commits of the first-parent
+any bytes) as `git merge-file` makes it, its merge attribute and driver as `git apply -3`
+honours them, nothing written to the repository, the commit that took a file, the commits of the first-parent
 history that touched some paths as `git log --first-parent -- PATHS` lists them, and
 renames as `git diff -M` finds them."""
 from __future__ import annotations
@@ -9,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import GitRepo
-from git_aiapply.git.merge import commits_touching, merge_file, renamed_since
+from git_aiapply.git.merge import commits_touching, merge_file, removed_in, renamed_since
 from git_aiapply.git.repo import Repo
 
 FILE = 0o100644
@@ -46,24 +47,93 @@ def test_a_file_merges_as_git_merge_file_merges_it(repo: GitRepo, r: Repo, tmp_p
         assert b"<<<<<<< f.txt\n" in got.data and b"\n>>>>>>> f.txt\n" in got.data
 
 
-def test_absent_sides(r: Repo):
-    same = merge_file(r, "f.txt", None, (FILE, b"a\nX\n"), (FILE, b"a\nX\n"))
-    assert (same.data, same.clean) == (b"a\nX\n", True)  # added alike on both sides
-    apart = merge_file(r, "f.txt", None, (FILE, b"a\nX\n"), (FILE, b"a\nY\n"))
-    assert not apart.clean and b"=======" in apart.data  # added differently
-    gone = merge_file(r, "f.txt", (FILE, b"a\n"), (FILE, b"a\nX\n"), None)
-    assert not gone.clean  # changed on one side, deleted on the other
+def _objects(repo: GitRepo) -> list[str]:
+    return sorted(str(p.relative_to(repo.root)) for p in (repo.root / ".git" / "objects").rglob("*")
+                  if p.is_file())
 
 
-def test_the_sides_are_written_as_objects_as_git_apply_3_writes_them(repo: GitRepo, r: Repo):
-    sides = [b"base side\n", b"our side\n", b"their side\n"]
-    ids = [repo.git("hash-object", "--stdin", input=s).strip() for s in sides]
-    for oid in ids:
-        assert subprocess.run(["git", "cat-file", "-e", oid], cwd=repo.root,
-                              env=repo.env).returncode != 0  # not there yet
-    merge_file(r, "f.txt", *((FILE, s) for s in sides))
-    for oid, data in zip(ids, sides):
-        assert repo.git("cat-file", "blob", oid).encode() == data
+def test_nothing_is_written_to_the_repository(repo: GitRepo, r: Repo):
+    """The sides are read from memory: `--check -3` leaves no object, and works where the
+    object store cannot be written (git apply -3 writes them; docs/DECISIONS.md)."""
+    sides = [b"base side\n1\n2\n", b"our side\n1\n2\n", b"base side\n1\n2\ntheirs\n"]
+    before = _objects(repo)
+    got = merge_file(r, "f.txt", *((FILE, s) for s in sides))
+    assert (got.data, got.clean) == (b"our side\n1\n2\ntheirs\n", True)
+    assert _objects(repo) == before
+
+
+DRIVER = "printf 'driver: %s %s\\n' %P %L > %A"
+
+
+@pytest.mark.parametrize("attributes, config", [
+    ("", {}),
+    ("f.txt merge=binary\n", {}),
+    ("f.txt -merge\n", {}),
+    ("f.txt merge=union\n", {}),
+    ("f.txt merge=text\n", {}),
+    ("f.txt merge=nosuchdriver\n", {}),  # a name no driver has: the text merge, as git
+    ("", {"merge.default": "binary"}),
+    ("f.txt merge=mine conflict-marker-size=9\n", {"merge.mine.driver": DRIVER}),
+    ("f.txt merge=mine\n", {"merge.mine.driver": DRIVER + "; exit 3"}),
+    ("f.txt merge=text\n", {"merge.text.driver": DRIVER}),  # a user's driver comes first
+])
+def test_merge_attributes_are_honoured_as_git_apply_3_honours_them(repo: GitRepo, env,
+                                                                     attributes, config):
+    """The same three sides through `git apply -3` (its result and whether it conflicts)
+    and through merge_file: the same answer for each merge attribute and driver."""
+    base, ours, theirs = "1\n2\n3\n4\n5\n", "1\nTWO\n3\n4\n5\n", "1\n2\n3\n4\nFIVE\n"
+    for key, value in config.items():
+        repo.git("config", key, value)
+    repo.write(".gitattributes", attributes)
+    repo.write("f.txt", theirs)
+    repo.write("f.txt", base)
+    repo.commit_all("base")
+    repo.write("f.txt", theirs)
+    patch = repo.git("diff", "f.txt")
+    repo.write("f.txt", ours)
+    repo.commit_all("ours")
+    applied = subprocess.run(["git", "apply", "-3", "-"], cwd=repo.root, env=repo.env,
+                             input=patch.encode(), capture_output=True)
+    assert applied.returncode in (0, 1), applied.stderr
+    by_git = repo.read("f.txt")
+    got = merge_file(Repo(str(repo.root)), "f.txt", (FILE, base.encode()), (FILE, ours.encode()), (FILE, theirs.encode()))
+    assert got.clean == (applied.returncode == 0), applied.stderr
+    if got.clean or b"<<<<<<<" not in by_git:  # git's conflict markers name its own sides
+        assert got.data == by_git
+    if not got.clean and b"<<<<<<<" not in got.data:
+        assert got.note  # why there is nothing to show: the attribute or the driver
+
+
+def test_with_a_commit_the_attributes_are_that_commits(repo: GitRepo, r: Repo):
+    """--branch plans on a commit: its .gitattributes choose the driver, not the worktree's."""
+    repo.write(".gitattributes", "f.txt merge=binary\n")
+    tip = repo.commit_all("binary")
+    repo.write(".gitattributes", "")
+    repo.commit_all("text again")
+    sides = [(FILE, b"1\n2\n3\n4\n"), (FILE, b"one\n2\n3\n4\n"), (FILE, b"1\n2\n3\nfour\n")]
+    assert merge_file(r, "f.txt", *sides).clean
+    kept = merge_file(r, "f.txt", *sides, commit=tip)
+    assert not kept.clean and kept.data == b"one\n2\n3\n4\n" and "merge=binary" in kept.note
+
+
+def test_removed_in_names_the_commit_that_took_the_file(repo: GitRepo, env):
+    repo.write("a.txt", "a\n")
+    repo.write("d/b.txt", "b\n")
+    base = repo.commit_all("base")
+    repo.write("other.txt", "x\n")
+    repo.commit_all("unrelated")
+    repo.git("rm", "-q", "a.txt")
+    gone = repo.commit_all("drop a")
+    repo.git("rm", "-q", "d/b.txt")
+    repo.write("d", "now a file\n")
+    folder = repo.commit_all("d is a file")
+    repo.write("z.txt", "z\n")
+    head = repo.commit_all("later")
+    r = Repo(str(repo.root))
+    assert removed_in(r, head, base, "a.txt") == f"commit {gone[:12]} (drop a)"
+    assert removed_in(r, head, base, "d/b.txt") == f"commit {folder[:12]} (d is a file)"
+    assert removed_in(r, head, base, "other.txt") is None
+    assert removed_in(r, head, folder, "a.txt") is None  # not below the base
 
 
 def _linear_history(repo: GitRepo) -> list[str]:

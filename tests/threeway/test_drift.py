@@ -96,7 +96,7 @@ def test_unchanged_since_the_base_takes_the_planned_result_without_a_merge():
         raise AssertionError("no merge needed")
 
     three = merge_into_current(_at_base(b"a\n", b"A\n"), "1" * 40, Files({"f.txt": b"a\n"}),
-                               lambda p: p, merge)
+                               lambda p: p, merge, _norm)
     assert three.plan.final["f.txt"].data == b"A\n" and three.merged == []
 
 
@@ -108,14 +108,14 @@ def test_changed_on_both_sides_is_merged_or_refused_on_conflict():
         return MergeResult(b"merged\n", True)
 
     three = merge_into_current(_at_base(b"a\n", b"A\n"), "1" * 40, Files({"g.txt": b"now\n"}),
-                               lambda p: "g.txt", merge)
+                               lambda p: "g.txt", merge, _norm)
     assert seen == [("g.txt", b"a\n", b"now\n", b"A\n")]
     assert three.plan.final == {"g.txt": FileState(MODE_FILE, b"merged\n")}
     assert three.merged == ["g.txt"]
     with pytest.raises(ApplyError) as e:
         merge_into_current(_at_base(b"a\n", b"A\n"), "1" * 40, Files({"f.txt": b"now\n"}),
                            lambda p: p, lambda *a: MergeResult(
-                               b"<<<<<<< f\nnow\n=======\nA\n>>>>>>> f\n", False))
+                               b"<<<<<<< f\nnow\n=======\nA\n>>>>>>> f\n", False), _norm)
     text = e.value.render()
     assert "the file now has:" in text and "    now" in text and "    A" in text
     assert "<<<<<<<" not in text
@@ -124,7 +124,7 @@ def test_changed_on_both_sides_is_merged_or_refused_on_conflict():
 def test_deleted_since_the_base_and_changed_by_the_answer_is_refused():
     with pytest.raises(ApplyError, match="deleted"):
         merge_into_current(_at_base(b"a\n", b"A\n"), "1" * 40, Files({}), lambda p: p,
-                           lambda *a: MergeResult(b"", True))
+                           lambda *a: MergeResult(b"", True), _norm)
 
 
 # --------------------------------------------------------------------------- the command
@@ -281,3 +281,22 @@ def test_the_library_merges_a_drifted_answer_too(drifted: GitRepo):
     assert result.files[0].merged_from == drifted.base_id
     with pytest.raises(git_aiapply.InvalidOptions):
         git_aiapply.apply(ANSWER, repo=str(drifted.root), base="HEAD", three_way=False)
+
+
+def _renamed_at_base() -> Plan:
+    """f.txt moved to g.txt and edited, at the base."""
+    return Plan({"f.txt": None, "g.txt": FileState(MODE_FILE, b"A\n")},
+                {"f.txt": FileState(MODE_FILE, b"a\n"), "g.txt": None}, [("f.txt", "g.txt")])
+
+
+@pytest.mark.parametrize("now, want", [
+    ({}, "since then commit 1234 (drop f) deleted it, and the answer moves it away"),
+    ({"f.txt": b"a\n", "g.txt": b"mine\n"},
+     "since then the file was added, and the answer moves f.txt onto it"),
+])
+def test_a_rename_whose_source_or_destination_changed_since_is_a_conflict(now, want):
+    with pytest.raises(ApplyError) as e:
+        merge_into_current(_renamed_at_base(), "1" * 40, Files({k: v for k, v in now.items()}),
+                           lambda p: p, lambda *a: MergeResult(b"", True), _norm,
+                           removed_by=lambda p: "commit 1234 (drop f)")
+    assert want in e.value.render()
