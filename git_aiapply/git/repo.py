@@ -167,24 +167,27 @@ class Repo:
         self.workdir = self._worktree(git_dir, start)
         if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
             self.repo.workdir = self.workdir
-        self._index_file = self._index_file_from_env()
         _use_object_directories(self.repo)
         fetch_lazily(self.repo, self._config())
 
     def _worktree(self, git_dir: str | None, start: str) -> str | None:
-        """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
+        """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir; not in a
+        linked worktree), else
         none when bare, else the current folder when GIT_DIR is set, else none when the
         command runs inside the git dir (git finds it as a bare repository then, where
         libgit2 would give the folder above), else the folder that holds ``.git``."""
         env_tree = os.environ.get("GIT_WORK_TREE")
         if env_tree:
             return os.path.normpath(os.path.abspath(env_tree))
-        configured = self.config_get("core.worktree")
+        # core.worktree (and core.bare) are the main worktree's: git reads them only where
+        # the git dir is its own common dir, never in a linked worktree
+        linked = self.gitdir != self.commondir
+        configured = None if linked else self.config_get("core.worktree")
         if configured:
             return os.path.normpath(os.path.join(self.gitdir, os.path.expanduser(configured)))
         # a linked worktree of a bare repository: the common config's core.bare is the
         # main repository's, not this worktree's (git ignores it there too)
-        if self.gitdir == self.commondir and self.config_bool("core.bare", False):
+        if not linked and self.config_bool("core.bare", False):
             return None
         if git_dir:
             return os.path.normpath(os.getcwd())
@@ -331,17 +334,16 @@ class Repo:
         return number
 
     # -- the index lock taken ahead ---------------------------------------------------
-    def _index_file_from_env(self) -> str | None:
-        """``GIT_INDEX_FILE`` as git reads it: a relative path is taken from the top of the
-        worktree, where git runs its commands (or the current folder without one)."""
+    def index_path(self) -> str:
+        """The index git uses: ``GIT_INDEX_FILE`` when set, else ``<gitdir>/index``.  Read
+        at each call, as each git command reads it when it starts: a library caller or a
+        long-lived server may set it between two calls.  A relative path is taken from the
+        top of the worktree, where git runs its commands (or the current folder without
+        one)."""
         value = os.environ.get("GIT_INDEX_FILE")
         if not value:
-            return None
+            return os.path.join(self.gitdir, "index")
         return os.path.normpath(os.path.join(self.workdir or os.getcwd(), value))
-
-    def index_path(self) -> str:
-        """The index git uses: ``GIT_INDEX_FILE`` when set, else ``<gitdir>/index``."""
-        return self._index_file or os.path.join(self.gitdir, "index")
 
     def new_index_lock(self):
         from .index import IndexLock
