@@ -133,6 +133,7 @@ class Repo:
     def __init__(self, start: str = "."):
         self.overrides = command_line_settings()
         self._config_snapshot = None
+        self._aligned = False  # libgit2's system and user files replaced (_read_config)
         env = os.environ
         start = os.path.abspath(start)
         git_dir = env.get("GIT_DIR")
@@ -278,15 +279,28 @@ class Repo:
         except (KeyError, pygit2.GitError, ValueError):
             return _ABSENT
 
-    def _config(self) -> pygit2.Config:
+    def _config(self):
         """The config files as they were at the first read of this run: git reads them
-        once when it starts, and a snapshot spares libgit2's check of every config file
-        on disk at each read (a run reads some thirty settings).  A long-lived caller
+        once when it starts, and reading them once spares libgit2's check of every config
+        file on disk at each read (a run reads some thirty settings).  A long-lived caller
         (serve, the library) calls forget_config() before each request."""
         snapshot = self._config_snapshot
         if snapshot is None:
-            snapshot = self._config_snapshot = self.repo.config.snapshot()
+            snapshot = self._config_snapshot = self._read_config()
         return snapshot
+
+    def _read_config(self):
+        """The config files git reads, read in git's order (git/config_files.py); when
+        the environment chooses the system and user files, libgit2's own reads are given
+        them too (and from then on: the next call may have unset the variables)."""
+        from .config_files import (align_repository, chosen_by_environment, config_files,
+                                   read_settings)
+
+        files = config_files(self.gitdir, self.commondir)
+        if self._aligned or chosen_by_environment():
+            align_repository(self.repo, files)
+            self._aligned = True
+        return read_settings(self.repo, files, self.overrides)
 
     def free(self) -> None:
         """Release the repository's open files (pack files, the object database); a later
