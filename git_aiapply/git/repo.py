@@ -30,21 +30,53 @@ class _Repository(pygit2.Repository):
     ``lookup_reference`` keeps a reference to the name it is given, so each lookup with a
     freshly built name (``repo.head()`` does three a call) leaked it: 66 bytes a request
     in a long-lived server.  An interned name leaks one reference to one string, however
-    many lookups (``references[...]``, ``.get`` and ``in`` come through here too)."""
+    many lookups (``references[...]``, ``.get`` and ``in`` come through here too).
+
+    Every object the tool writes comes through here (``create_blob``, ``write``,
+    ``create_commit_with_signature``, a TreeBuilder's ``write``), and is given the modes
+    of ``core.sharedRepository`` (``shared_perm``, set by Repo when it reads the config;
+    git/shared_repo.py)."""
+
+    shared_perm = 0  # git's PERM_UMASK: the umask decides
+    objects_dir = ""
 
     def lookup_reference(self, name):
         return super().lookup_reference(sys.intern(name) if type(name) is str else name)
 
     def TreeBuilder(self, *args):  # noqa: N802 (pygit2's name)
-        return _InterningTreeBuilder(super().TreeBuilder(*args))
+        return _InterningTreeBuilder(super().TreeBuilder(*args), self)
+
+    def create_blob(self, data):
+        return self.shared_object(super().create_blob(data))
+
+    def write(self, type, data):  # noqa: A002 (pygit2's name)
+        return self.shared_object(super().write(type, data))
+
+    def create_commit_with_signature(self, content, signature, *args):
+        return self.shared_object(super().create_commit_with_signature(content, signature, *args))
+
+    def shared_object(self, oid):
+        """``oid``'s loose file and its fan-out folder given the shared modes."""
+        if self.shared_perm and self.objects_dir:
+            from .shared_repo import adjust
+
+            h = str(oid)
+            adjust(os.path.join(self.objects_dir, h[:2]), self.shared_perm)
+            adjust(os.path.join(self.objects_dir, h[:2], h[2:]), self.shared_perm)
+        return oid
 
 
 class _InterningTreeBuilder:
     """A pygit2 TreeBuilder whose ``get`` and ``remove`` intern the name: pygit2 1.21
-    keeps a reference to it, as for lookup_reference above."""
+    keeps a reference to it, as for lookup_reference above; the tree it writes is given
+    the shared modes (_Repository.shared_object)."""
 
-    def __init__(self, builder):
+    def __init__(self, builder, repo):
         self._builder = builder
+        self._repo = repo
+
+    def write(self):
+        return self._repo.shared_object(self._builder.write())
 
     def get(self, name):
         return self._builder.get(sys.intern(name))
@@ -287,7 +319,18 @@ class Repo:
         snapshot = self._config_snapshot
         if snapshot is None:
             snapshot = self._config_snapshot = self._read_config()
+            self._share_writes()
         return snapshot
+
+    def _share_writes(self) -> None:
+        """Tell the repository object the modes of ``core.sharedRepository`` for the
+        objects, refs and reflogs written through it (git/shared_repo.py)."""
+        from .shared_repo import shared_setting
+
+        value = self._raw("core.sharedRepository")
+        self.repo.shared_perm = 0 if value is _ABSENT else shared_setting(value)
+        self.repo.objects_dir = os.path.abspath(os.environ.get("GIT_OBJECT_DIRECTORY")
+                                                or os.path.join(self.commondir, "objects"))
 
     def _read_config(self):
         """The config files git reads, read in git's order (git/config_files.py); when
@@ -364,6 +407,7 @@ class Repo:
 
         lock = IndexLock(self.index_path(), cache=self.index_cache)
         lock.maybe_sparse = self.config_bool("index.sparse", False)
+        lock.shared_perm = getattr(self.repo, "shared_perm", 0)
         return lock
 
     def lock_index_ahead(self) -> bool:
