@@ -263,10 +263,11 @@ class Repo:
         """(branch ref name or None when detached, commit id as hex or None when unborn).
         A branch that is itself a symbolic ref is followed to the ref it names, as git
         does, so that a commit moves the real branch.  Plain values: callers outside git/
-        compare and show them, and give them back to the git layer as they are."""
+        compare and show them, and give them back to the git layer as they are.  A HEAD
+        that names no readable commit is fatal (tip_commit)."""
         ref = self.repo.lookup_reference("HEAD")
         if ref.type != pygit2.enums.ReferenceType.SYMBOLIC:
-            return None, str(ref.target)
+            return None, str(self.tip_commit(ref.target, "HEAD").id)
         name = ref.target
         for _ in range(5):  # git's symref depth limit
             try:
@@ -274,30 +275,75 @@ class Repo:
             except (KeyError, pygit2.GitError, ValueError):
                 return name, None
             if target.type != pygit2.enums.ReferenceType.SYMBOLIC:
-                return name, str(target.target)
+                return name, str(self.tip_commit(target.target, "HEAD").id)
             name = target.target
         raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind=ErrorKind.STATE)
 
+    def tip_commit(self, oid, name: str, peel: bool = False) -> pygit2.Commit:
+        """The one guard on what HEAD, a branch or a base names: the commit ``oid``, whose
+        tree can be read; a broken repository is fatal in git's words, never an internal
+        error (a missing object: ``bad object NAME``; a tree or a blob: ``expected commit
+        type``; the commit's tree gone: ``bad tree object NAME``).  ``peel``: a tag is
+        followed to its commit, as a revision is."""
+        r = self.repo
+        try:
+            obj = r[oid]
+            if peel and obj.type == pygit2.enums.ObjectType.TAG:
+                obj = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            raise FatalError(f"bad object {name} ({oid})", kind=ErrorKind.REPOSITORY) from None
+        if obj.type != pygit2.enums.ObjectType.COMMIT:
+            raise FatalError(f"{name}: expected commit type, but the object dereferences to "
+                             f"{obj.type_str} type ({oid})", kind=ErrorKind.REPOSITORY)
+        try:
+            obj.tree  # noqa: B018 (read: a commit whose tree is gone)
+        except (KeyError, ValueError, pygit2.GitError):
+            raise FatalError(f"bad tree object {name} ({obj.tree_id})",
+                             kind=ErrorKind.REPOSITORY) from None
+        return obj
+
     def resolve_commit(self, rev: str) -> pygit2.Commit:
+        """The commit ``rev`` names: UsageError when it names nothing, fatal when what
+        it names is broken (tip_commit)."""
         try:
             obj = self.repo.revparse_single(rev)
-            return obj.peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            broken = self._broken_ref_target(rev)
+            if broken is not None:  # a branch or tag that names a missing object
+                self.tip_commit(broken, rev)
             raise UsageError(f"unknown revision {rev!r}") from None
+        if obj.type not in (pygit2.enums.ObjectType.COMMIT, pygit2.enums.ObjectType.TAG):
+            if self._broken_ref_target(rev) is not None:  # a branch naming a tree: broken
+                self.tip_commit(obj.id, rev)
+            raise UsageError(f"unknown revision {rev!r}")  # a tree or a blob named: not a commit
+        return self.tip_commit(obj.id, rev, peel=True)
+
+    def _broken_ref_target(self, rev: str):
+        """What ``rev`` names when it is a ref's name (as git's dwim finds it), else None."""
+        try:
+            target = self.repo.lookup_reference_dwim(rev).resolve().target
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return target if isinstance(target, pygit2.Oid) else None
 
     def branch_commit(self, refname: str):
-        """The commit ``refname`` points at, or None (no such ref, not a commit)."""
-        try:
-            return self.repo.lookup_reference(refname).peel(pygit2.Commit)
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
+        """The commit ``refname`` points at, or None when there is no such ref; fatal
+        when it names no readable commit (tip_commit)."""
+        tip = self.ref_target(refname)
+        return None if tip is None else self.tip_commit(tip, refname, peel=True)
 
     def ref_target(self, refname: str):
-        """The id ``refname`` points at (symbolic refs followed), or None."""
+        """The id ``refname`` points at (symbolic refs followed), or None when there is
+        no such ref; fatal when it names no readable commit (tip_commit)."""
         try:
-            return self.repo.lookup_reference(refname).resolve().target
+            ref = self.repo.lookup_reference(refname).resolve()
         except (KeyError, ValueError, pygit2.GitError):
             return None
+        target = ref.target
+        if not isinstance(target, pygit2.Oid):
+            return None
+        self.tip_commit(target, refname, peel=True)
+        return target
 
     # -- config ------------------------------------------------------------------------
     def _raw(self, key: str):
