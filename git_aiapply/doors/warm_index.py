@@ -24,6 +24,15 @@ def _index_stamp(path: str) -> tuple[int, int, int, int, bytes] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, tail)
 
 
+def _usable(index, stamp, kept: str | None, path: str):
+    """``index`` if it was kept from ``path`` and the file there is still the one it was
+    read from or written to; else None."""
+    if index is not None and stamp is not None and kept == path \
+            and stamp == _index_stamp(path):
+        return index
+    return None
+
+
 class IndexCache:
     """One repository's index kept in memory between transactions.
 
@@ -32,12 +41,15 @@ class IndexCache:
     file on disk is exactly the one it was read from or written to (device, inode, size,
     mtime in nanoseconds, and the file's own trailing checksum) and HEAD is where
     it was: another git process that wrote the index or moved HEAD between two requests
-    makes the next transaction read the file again, so its update is never lost."""
+    makes the next transaction read the file again, so its update is never lost.  It is
+    kept with the path it was read from: an index named by another ``GIT_INDEX_FILE`` is
+    never answered with it, even a hard link of the same file."""
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
         self._index: Index | None = None
         self._stamp: tuple[int, int, int, int, bytes] | None = None
+        self._path: str | None = None
         self._head: object = None
 
     def clear(self) -> None:
@@ -59,25 +71,21 @@ class IndexCache:
     def take(self, path: str) -> Index | None:
         """The warm index for a transaction that holds ``index.lock``, or None (read it)."""
         with self._guard:
-            index, stamp = self._index, self._stamp
+            index, stamp, kept = self._index, self._stamp, self._path
             self._index = self._stamp = None
-        if index is not None and stamp is not None and stamp == _index_stamp(path):
-            return index
-        return None
+        return _usable(index, stamp, kept, path)
 
     def peek(self, path: str) -> Index | None:
         """The warm index to look at (never to change), or None."""
         with self._guard:
-            index, stamp = self._index, self._stamp
-        if index is not None and stamp is not None and stamp == _index_stamp(path):
-            return index
-        return None
+            index, stamp, kept = self._index, self._stamp, self._path
+        return _usable(index, stamp, kept, path)
 
     def give_back(self, path: str, index: Index) -> None:
         """An index read (or taken) and left unchanged: keep it for the next request."""
         stamp = _index_stamp(path)
         with self._guard:
-            self._index, self._stamp = index, stamp
+            self._index, self._stamp, self._path = index, stamp, path
 
     def keep(self, path: str, index: Index, staged: os.stat_result) -> None:
         """After a commit: keep the index written from memory, if the installed file is
@@ -87,3 +95,4 @@ class IndexCache:
                                                    staged.st_size, staged.st_mtime_ns)
         with self._guard:
             self._index, self._stamp = (index, stamp) if same else (None, None)
+            self._path = path

@@ -6,6 +6,7 @@ is fatal, with git's message."""
 from __future__ import annotations
 
 import os
+import re
 
 from ..errors import ErrorKind, FatalError
 
@@ -118,16 +119,25 @@ def parse_bool(value: str | None, key: str) -> bool:
         raise FatalError(f"bad boolean config value '{value}' for '{key}'", kind=ErrorKind.CONFIG) from None
 
 
+_NUMBER = re.compile(r"([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)(.*)", re.S)
+_UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+_INT64 = 2 ** 63
+
+
 def parse_int(value: str | None, key: str) -> int:
-    """An integer as git reads it (an optional k, m or g unit)."""
+    """An integer as git reads it (git_parse_signed: strtoimax in base 0, so 0x10 is 16
+    and 010 is 8, then an optional k, m or g unit and nothing else; within 64 bits)."""
     v = (value or "").strip()
-    units = {"k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
-    factor = 1
-    if v and v[-1].lower() in units:
-        factor = units[v[-1].lower()]
-        v = v[:-1]
-    try:
-        return int(v, 10) * factor
-    except ValueError:
+    m = _NUMBER.fullmatch(v)
+    if m is None or m.group(3).lower() not in _UNITS:
         raise FatalError(f"bad numeric config value '{value}' for '{key}': invalid unit",
-                         kind=ErrorKind.CONFIG) from None
+                         kind=ErrorKind.CONFIG)
+    sign, digits, unit = m.groups()
+    number = int(digits, 0) if digits[:2].lower() == "0x" or digits == "0" else \
+        int(digits, 8 if digits.startswith("0") else 10)
+    number *= -1 if sign == "-" else 1
+    # strtoimax's own range first (out of range before the unit applies), then the unit's
+    if not -_INT64 <= number < _INT64 or not -_INT64 <= number * _UNITS[unit.lower()] < _INT64:
+        raise FatalError(f"bad numeric config value '{value}' for '{key}': out of range",
+                         kind=ErrorKind.CONFIG)
+    return number * _UNITS[unit.lower()]

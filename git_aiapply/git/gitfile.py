@@ -11,11 +11,13 @@ def gitfile_target(path: str) -> str:
     (relative to the gitfile's folder, as git reads it)."""
     if os.path.isfile(path):
         try:
-            with open(path) as f:
-                text = f.read().strip()
+            with open(path, "rb") as f:
+                data = f.read().strip()
         except OSError:
             return path
-        if text.startswith("gitdir:"):
-            target = text[len("gitdir:"):].strip()
+        # bytes, as git reads it: a file that is not text is no gitfile (never a decode
+        # error); the path it names is decoded as the file system's names are
+        if data.startswith(b"gitdir:"):
+            target = os.fsdecode(data[len(b"gitdir:"):].strip())
             return os.path.normpath(os.path.join(os.path.dirname(path), target))
     return path

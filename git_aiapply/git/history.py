@@ -65,16 +65,10 @@ def entries_at_commit(repo, commit_id, paths) -> dict:
 
 
 def ref_tip(repo, refname: str) -> str | None:
-    """The commit id (hex) ``refname`` points at (HEAD: detached HEAD's target), or None."""
-    r = repo.repo
-    try:
-        ref = r.lookup_reference(refname)
-    except (KeyError, ValueError):
-        return None
-    try:
-        return str(ref.resolve().target)
-    except (KeyError, ValueError):
-        return None
+    """The commit id (hex) ``refname`` points at (HEAD: detached HEAD's target), or None;
+    fatal when it names no readable commit (Repo.tip_commit)."""
+    tip = repo.ref_target(refname)
+    return None if tip is None else str(tip)
 
 
 # how far back `recover` looks for the run's commit below a branch that moved on

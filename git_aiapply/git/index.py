@@ -180,6 +180,7 @@ class IndexLock:
         self.installed = False
         self._ahead = None  # the thread reading the index ahead, and what it read
         self.maybe_sparse = False  # index.sparse is set (see read_index)
+        self.shared_perm = 0  # core.sharedRepository (git/shared_repo.py)
         self._lent = False  # read() handed the index to the transaction (it may change it)
         self._staged = None  # the lock file's stat right after stage(), for the cache
 
@@ -309,6 +310,10 @@ class IndexLock:
         """Write ``index`` into the lock file (not yet installed)."""
         index.write()
         os.replace(self.work_path, self.lock_path)
+        if self.shared_perm:  # core.sharedRepository: the modes git gives its index
+            from .shared_repo import adjust
+
+            adjust(self.lock_path, self.shared_perm)
         if self.cache is not None:
             self._staged = (index, os.stat(self.lock_path))
 

@@ -180,7 +180,7 @@ def commits_touching(repo, start, paths: list[str], depth: int) -> list[str]:
     # a bound on the walk too, so that a long history that never touched the files stays cheap
     for _step in range(depth * 20):
         if not commit.parents:
-            if any(tree_entry(commit.tree, p) is not None for p in paths):
+            if commit.id != start and any(tree_entry(commit.tree, p) is not None for p in paths):
                 out.append(str(commit.id))
             break
         parent = commit.parents[0]

@@ -97,11 +97,60 @@ def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygi
     # The reflog entry takes the repository's identity (pygit2 cannot pass a Signature to
     # a reference transaction), so set it to the committer first.
     repo.set_ident(committer.name, committer.email)
+    shared = _shared_targets(repo, refname)
     with _ref_locked_at(repo, refname, old, "moved while the response was being applied",
                         "update") as txn:
         txn.set_target(refname, new, message=message)
     if not committer.email:
         _name_committer_in_reflogs(repo, refname, old, new, committer)
+    _share(repo, shared)
+
+
+_PER_WORKTREE = ("refs/worktree/", "refs/bisect/", "refs/rewritten/")
+
+
+def _common_dir(gitdir: str) -> str:
+    try:
+        with open(os.path.join(gitdir, "commondir")) as f:
+            return os.path.normpath(os.path.join(gitdir, f.read().strip()))
+    except OSError:
+        return gitdir
+
+
+def _shared_targets(repo, refname: str) -> list[str]:
+    """With ``core.sharedRepository`` (git/shared_repo.py), what a move of ``refname``
+    writes that git gives the shared modes, to be given them once written: the folders
+    it will create, the loose ref file (rewritten at each move), the reflogs it will
+    create (appending to one keeps its mode, as git)."""
+    if not getattr(repo, "shared_perm", 0):
+        return []
+    from .shared_repo import missing_folders
+
+    gitdir = os.path.normpath(repo.path)
+    base = gitdir if refname == "HEAD" or refname.startswith(_PER_WORKTREE) \
+        else _common_dir(gitdir)
+    ref = os.path.join(base, *refname.split("/"))
+    logs = [os.path.join(base, "logs", *refname.split("/"))]
+    try:
+        head = repo.lookup_reference("HEAD")
+        if refname != "HEAD" and head.type == pygit2.enums.ReferenceType.SYMBOLIC \
+                and head.target == refname:
+            logs.append(os.path.join(gitdir, "logs", "HEAD"))
+    except (KeyError, pygit2.GitError):
+        pass
+    out = missing_folders(ref, base)
+    for log in logs:
+        out += missing_folders(log, base if log.startswith(base + os.sep) else gitdir)
+    out.append(ref)
+    return out + [log for log in logs if not os.path.lexists(log)]
+
+
+def _share(repo, paths: list[str]) -> None:
+    if paths:
+        from .shared_repo import adjust
+
+        for path in paths:
+            adjust(path, repo.shared_perm)
 
 
 def _name_committer_in_reflogs(repo: pygit2.Repository, refname: str, old, new,
@@ -111,11 +160,7 @@ def _name_committer_in_reflogs(repo: pygit2.Repository, refname: str, old, new,
     into the entries just written for ``refname`` and for HEAD when it points there, only
     when the newest line is that very move."""
     gitdir = repo.path
-    try:
-        with open(os.path.join(gitdir, "commondir")) as f:
-            common = os.path.normpath(os.path.join(gitdir, f.read().strip()))
-    except OSError:
-        common = gitdir
+    common = _common_dir(gitdir)
     logs = [os.path.join(gitdir if refname == "HEAD" else common, "logs", *refname.split("/"))]
     try:
         head = repo.lookup_reference("HEAD")
@@ -187,12 +232,16 @@ def ensure_reflog_entry(wrapper, refname: str, old, new, message: str,
     line = (f"{old or zero} {new} {committer.name} <{committer.email}> {committer.time} {tz}"
             f"\t{' '.join(message.splitlines())}\n")
     path = os.path.join(wrapper.commondir, "logs", *refname.split("/"))
+    from .shared_repo import missing_folders
+
+    made = missing_folders(path, wrapper.commondir) + ([] if os.path.lexists(path) else [path])
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "ab") as f:
             f.write(line.encode("utf-8", "surrogateescape"))
     except OSError:
         pass  # no record: prune keeps the branch, which loses nothing
+    _share(wrapper.repo, made)
 
 
 def delete_ref(wrapper, refname: str, expected: pygit2.Oid) -> None:

@@ -30,21 +30,53 @@ class _Repository(pygit2.Repository):
     ``lookup_reference`` keeps a reference to the name it is given, so each lookup with a
     freshly built name (``repo.head()`` does three a call) leaked it: 66 bytes a request
     in a long-lived server.  An interned name leaks one reference to one string, however
-    many lookups (``references[...]``, ``.get`` and ``in`` come through here too)."""
+    many lookups (``references[...]``, ``.get`` and ``in`` come through here too).
+
+    Every object the tool writes comes through here (``create_blob``, ``write``,
+    ``create_commit_with_signature``, a TreeBuilder's ``write``), and is given the modes
+    of ``core.sharedRepository`` (``shared_perm``, set by Repo when it reads the config;
+    git/shared_repo.py)."""
+
+    shared_perm = 0  # git's PERM_UMASK: the umask decides
+    objects_dir = ""
 
     def lookup_reference(self, name):
         return super().lookup_reference(sys.intern(name) if type(name) is str else name)
 
     def TreeBuilder(self, *args):  # noqa: N802 (pygit2's name)
-        return _InterningTreeBuilder(super().TreeBuilder(*args))
+        return _InterningTreeBuilder(super().TreeBuilder(*args), self)
+
+    def create_blob(self, data):
+        return self.shared_object(super().create_blob(data))
+
+    def write(self, type, data):  # noqa: A002 (pygit2's name)
+        return self.shared_object(super().write(type, data))
+
+    def create_commit_with_signature(self, content, signature, *args):
+        return self.shared_object(super().create_commit_with_signature(content, signature, *args))
+
+    def shared_object(self, oid):
+        """``oid``'s loose file and its fan-out folder given the shared modes."""
+        if self.shared_perm and self.objects_dir:
+            from .shared_repo import adjust
+
+            h = str(oid)
+            adjust(os.path.join(self.objects_dir, h[:2]), self.shared_perm)
+            adjust(os.path.join(self.objects_dir, h[:2], h[2:]), self.shared_perm)
+        return oid
 
 
 class _InterningTreeBuilder:
     """A pygit2 TreeBuilder whose ``get`` and ``remove`` intern the name: pygit2 1.21
-    keeps a reference to it, as for lookup_reference above."""
+    keeps a reference to it, as for lookup_reference above; the tree it writes is given
+    the shared modes (_Repository.shared_object)."""
 
-    def __init__(self, builder):
+    def __init__(self, builder, repo):
         self._builder = builder
+        self._repo = repo
+
+    def write(self):
+        return self._repo.shared_object(self._builder.write())
 
     def get(self, name):
         return self._builder.get(sys.intern(name))
@@ -133,6 +165,7 @@ class Repo:
     def __init__(self, start: str = "."):
         self.overrides = command_line_settings()
         self._config_snapshot = None
+        self._aligned = False  # libgit2's system and user files replaced (_read_config)
         env = os.environ
         start = os.path.abspath(start)
         git_dir = env.get("GIT_DIR")
@@ -167,24 +200,27 @@ class Repo:
         self.workdir = self._worktree(git_dir, start)
         if self.workdir is not None and os.path.normpath(self.repo.workdir or "") != self.workdir:
             self.repo.workdir = self.workdir
-        self._index_file = self._index_file_from_env()
         _use_object_directories(self.repo)
         fetch_lazily(self.repo, self._config())
 
     def _worktree(self, git_dir: str | None, start: str) -> str | None:
-        """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir), else
+        """git's rule: GIT_WORK_TREE, else core.worktree (relative to the git dir; not in a
+        linked worktree), else
         none when bare, else the current folder when GIT_DIR is set, else none when the
         command runs inside the git dir (git finds it as a bare repository then, where
         libgit2 would give the folder above), else the folder that holds ``.git``."""
         env_tree = os.environ.get("GIT_WORK_TREE")
         if env_tree:
             return os.path.normpath(os.path.abspath(env_tree))
-        configured = self.config_get("core.worktree")
+        # core.worktree (and core.bare) are the main worktree's: git reads them only where
+        # the git dir is its own common dir, never in a linked worktree
+        linked = self.gitdir != self.commondir
+        configured = None if linked else self.config_get("core.worktree")
         if configured:
             return os.path.normpath(os.path.join(self.gitdir, os.path.expanduser(configured)))
         # a linked worktree of a bare repository: the common config's core.bare is the
         # main repository's, not this worktree's (git ignores it there too)
-        if self.gitdir == self.commondir and self.config_bool("core.bare", False):
+        if not linked and self.config_bool("core.bare", False):
             return None
         if git_dir:
             return os.path.normpath(os.getcwd())
@@ -227,10 +263,11 @@ class Repo:
         """(branch ref name or None when detached, commit id as hex or None when unborn).
         A branch that is itself a symbolic ref is followed to the ref it names, as git
         does, so that a commit moves the real branch.  Plain values: callers outside git/
-        compare and show them, and give them back to the git layer as they are."""
+        compare and show them, and give them back to the git layer as they are.  A HEAD
+        that names no readable commit is fatal (tip_commit)."""
         ref = self.repo.lookup_reference("HEAD")
         if ref.type != pygit2.enums.ReferenceType.SYMBOLIC:
-            return None, str(ref.target)
+            return None, str(self.tip_commit(ref.target, "HEAD").id)
         name = ref.target
         for _ in range(5):  # git's symref depth limit
             try:
@@ -238,30 +275,75 @@ class Repo:
             except (KeyError, pygit2.GitError, ValueError):
                 return name, None
             if target.type != pygit2.enums.ReferenceType.SYMBOLIC:
-                return name, str(target.target)
+                return name, str(self.tip_commit(target.target, "HEAD").id)
             name = target.target
         raise FatalError(f"HEAD: too many levels of symbolic refs at {name}", kind=ErrorKind.STATE)
 
+    def tip_commit(self, oid, name: str, peel: bool = False) -> pygit2.Commit:
+        """The one guard on what HEAD, a branch or a base names: the commit ``oid``, whose
+        tree can be read; a broken repository is fatal in git's words, never an internal
+        error (a missing object: ``bad object NAME``; a tree or a blob: ``expected commit
+        type``; the commit's tree gone: ``bad tree object NAME``).  ``peel``: a tag is
+        followed to its commit, as a revision is."""
+        r = self.repo
+        try:
+            obj = r[oid]
+            if peel and obj.type == pygit2.enums.ObjectType.TAG:
+                obj = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            raise FatalError(f"bad object {name} ({oid})", kind=ErrorKind.REPOSITORY) from None
+        if obj.type != pygit2.enums.ObjectType.COMMIT:
+            raise FatalError(f"{name}: expected commit type, but the object dereferences to "
+                             f"{obj.type_str} type ({oid})", kind=ErrorKind.REPOSITORY)
+        try:
+            obj.tree  # noqa: B018 (read: a commit whose tree is gone)
+        except (KeyError, ValueError, pygit2.GitError):
+            raise FatalError(f"bad tree object {name} ({obj.tree_id})",
+                             kind=ErrorKind.REPOSITORY) from None
+        return obj
+
     def resolve_commit(self, rev: str) -> pygit2.Commit:
+        """The commit ``rev`` names: UsageError when it names nothing, fatal when what
+        it names is broken (tip_commit)."""
         try:
             obj = self.repo.revparse_single(rev)
-            return obj.peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            broken = self._broken_ref_target(rev)
+            if broken is not None:  # a branch or tag that names a missing object
+                self.tip_commit(broken, rev)
             raise UsageError(f"unknown revision {rev!r}") from None
+        if obj.type not in (pygit2.enums.ObjectType.COMMIT, pygit2.enums.ObjectType.TAG):
+            if self._broken_ref_target(rev) is not None:  # a branch naming a tree: broken
+                self.tip_commit(obj.id, rev)
+            raise UsageError(f"unknown revision {rev!r}")  # a tree or a blob named: not a commit
+        return self.tip_commit(obj.id, rev, peel=True)
+
+    def _broken_ref_target(self, rev: str):
+        """What ``rev`` names when it is a ref's name (as git's dwim finds it), else None."""
+        try:
+            target = self.repo.lookup_reference_dwim(rev).resolve().target
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return target if isinstance(target, pygit2.Oid) else None
 
     def branch_commit(self, refname: str):
-        """The commit ``refname`` points at, or None (no such ref, not a commit)."""
-        try:
-            return self.repo.lookup_reference(refname).peel(pygit2.Commit)
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
+        """The commit ``refname`` points at, or None when there is no such ref; fatal
+        when it names no readable commit (tip_commit)."""
+        tip = self.ref_target(refname)
+        return None if tip is None else self.tip_commit(tip, refname, peel=True)
 
     def ref_target(self, refname: str):
-        """The id ``refname`` points at (symbolic refs followed), or None."""
+        """The id ``refname`` points at (symbolic refs followed), or None when there is
+        no such ref; fatal when it names no readable commit (tip_commit)."""
         try:
-            return self.repo.lookup_reference(refname).resolve().target
+            ref = self.repo.lookup_reference(refname).resolve()
         except (KeyError, ValueError, pygit2.GitError):
             return None
+        target = ref.target
+        if not isinstance(target, pygit2.Oid):
+            return None
+        self.tip_commit(target, refname, peel=True)
+        return target
 
     # -- config ------------------------------------------------------------------------
     def _raw(self, key: str):
@@ -275,15 +357,39 @@ class Repo:
         except (KeyError, pygit2.GitError, ValueError):
             return _ABSENT
 
-    def _config(self) -> pygit2.Config:
+    def _config(self):
         """The config files as they were at the first read of this run: git reads them
-        once when it starts, and a snapshot spares libgit2's check of every config file
-        on disk at each read (a run reads some thirty settings).  A long-lived caller
+        once when it starts, and reading them once spares libgit2's check of every config
+        file on disk at each read (a run reads some thirty settings).  A long-lived caller
         (serve, the library) calls forget_config() before each request."""
         snapshot = self._config_snapshot
         if snapshot is None:
-            snapshot = self._config_snapshot = self.repo.config.snapshot()
+            snapshot = self._config_snapshot = self._read_config()
+            self._share_writes()
         return snapshot
+
+    def _share_writes(self) -> None:
+        """Tell the repository object the modes of ``core.sharedRepository`` for the
+        objects, refs and reflogs written through it (git/shared_repo.py)."""
+        from .shared_repo import shared_setting
+
+        value = self._raw("core.sharedRepository")
+        self.repo.shared_perm = 0 if value is _ABSENT else shared_setting(value)
+        self.repo.objects_dir = os.path.abspath(os.environ.get("GIT_OBJECT_DIRECTORY")
+                                                or os.path.join(self.commondir, "objects"))
+
+    def _read_config(self):
+        """The config files git reads, read in git's order (git/config_files.py); when
+        the environment chooses the system and user files, libgit2's own reads are given
+        them too (and from then on: the next call may have unset the variables)."""
+        from .config_files import (align_repository, chosen_by_environment, config_files,
+                                   read_settings)
+
+        files = config_files(self.gitdir, self.commondir)
+        if self._aligned or chosen_by_environment():
+            align_repository(self.repo, files)
+            self._aligned = True
+        return read_settings(self.repo, files, self.overrides)
 
     def free(self) -> None:
         """Release the repository's open files (pack files, the object database); a later
@@ -331,23 +437,23 @@ class Repo:
         return number
 
     # -- the index lock taken ahead ---------------------------------------------------
-    def _index_file_from_env(self) -> str | None:
-        """``GIT_INDEX_FILE`` as git reads it: a relative path is taken from the top of the
-        worktree, where git runs its commands (or the current folder without one)."""
+    def index_path(self) -> str:
+        """The index git uses: ``GIT_INDEX_FILE`` when set, else ``<gitdir>/index``.  Read
+        at each call, as each git command reads it when it starts: a library caller or a
+        long-lived server may set it between two calls.  A relative path is taken from the
+        top of the worktree, where git runs its commands (or the current folder without
+        one)."""
         value = os.environ.get("GIT_INDEX_FILE")
         if not value:
-            return None
+            return os.path.join(self.gitdir, "index")
         return os.path.normpath(os.path.join(self.workdir or os.getcwd(), value))
-
-    def index_path(self) -> str:
-        """The index git uses: ``GIT_INDEX_FILE`` when set, else ``<gitdir>/index``."""
-        return self._index_file or os.path.join(self.gitdir, "index")
 
     def new_index_lock(self):
         from .index import IndexLock
 
         lock = IndexLock(self.index_path(), cache=self.index_cache)
         lock.maybe_sparse = self.config_bool("index.sparse", False)
+        lock.shared_perm = getattr(self.repo, "shared_perm", 0)
         return lock
 
     def lock_index_ahead(self) -> bool:

@@ -111,8 +111,8 @@ def write_commit(r, author, committer, message: str, tree_id, parents, sign=None
               f"author {author.line()}", f"committer {committer.line()}"]
     content = "\n".join(header) + "\n\n" + message
     if sign is None:
-        return r.odb.write(pygit2.enums.ObjectType.COMMIT,
-                           content.encode("utf-8", "surrogateescape"))
+        return r.write(pygit2.enums.ObjectType.COMMIT,
+                       content.encode("utf-8", "surrogateescape"))
     # without its final newline, or libgit2 writes an extra " " line into the header,
     # which git never does
     signature = sign(content).rstrip("\n")

@@ -231,6 +231,35 @@ def test_warm_index_sees_what_other_git_processes_did(base: GitRepo):
     base.git("fsck", "--no-progress")
 
 
+def test_git_index_file_is_read_at_each_call(base: GitRepo, tmp_path, monkeypatch):
+    s = Session(base.root)
+    assert s.apply(LOUDER_BETA).status == "applied"  # the index warm, from .git/index
+    other = tmp_path / "other-index"
+    base.git("read-tree", "HEAD", "--index-output", str(other))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other))
+    r = s.apply(diff("README.md", "hello", "HELLO"), cached=True)
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    assert r.status == "staged"
+    by_git = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=base.root,
+                            env=dict(base.env, GIT_INDEX_FILE=str(other)), capture_output=True)
+    assert by_git.stdout == b"README.md\n"  # staged in the index GIT_INDEX_FILE names
+    assert base.git("diff", "--cached", "--name-only") == ""  # .git/index untouched
+    assert base.git("status", "--porcelain") == "" and base.read("README.md") == b"hello\n"
+
+
+def test_the_config_files_are_chosen_at_each_call(base: GitRepo, tmp_path, monkeypatch):
+    base.git("config", "--remove-section", "user")
+    for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.delenv(k, raising=False)
+    s = Session(base.root)
+    for n, who in enumerate(("first", "second")):
+        (tmp_path / f"{who}.cfg").write_text(f"[user]\n\tname = {who}\n\temail = {who}@x\n")
+        monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / f"{who}.cfg"))
+        old, new = ("beta", "BETA") if n == 0 else ("BETA", "BETA2")
+        assert s.apply(diff("src/b.txt", old, new)).status == "applied"
+        assert base.git("log", "-1", "--format=%an %ae %cn").strip() == f"{who} {who}@x {who}"
+
+
 def test_warm_index_dropped_when_a_hook_restages(base: GitRepo):
     hook = base.root / ".git" / "hooks" / "pre-commit"
     hook.write_text("#!/bin/sh\necho generated > gen.txt\ngit add gen.txt\n")

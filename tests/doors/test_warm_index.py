@@ -44,6 +44,15 @@ def test_the_index_given_back_is_lent_to_one_transaction_at_a_time(based: GitRep
     assert cache.peek(path) is None
 
 
+def test_an_index_kept_from_one_path_is_never_lent_for_another(based: GitRepo):
+    cache, index = warm(based)
+    other = str(based.root / ".git" / "other-index")
+    os.link(index_path(based), other)  # the same file, named by another GIT_INDEX_FILE
+    assert cache.peek(other) is None and cache.take(other) is None
+    cache.give_back(other, index)
+    assert cache.peek(index_path(based)) is None and cache.peek(other) is index
+
+
 def test_an_index_another_git_process_wrote_is_read_again(based: GitRepo):
     cache, _index = warm(based)
     based.write("c.txt", "gamma\n")

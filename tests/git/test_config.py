@@ -128,11 +128,13 @@ def test_a_bad_number_is_fatal_as_git_says_it(repo: GitRepo, value):
             parse_bool(value, "n.v")
 
 
-@pytest.mark.xfail(strict=True, reason="config.parse_int reads digits in base 10 only; git "
-                   "(strtoimax base 0) reads 0x10 as 16 and 010 as 8, so a hex or octal "
-                   "setting is fatal or misread where git accepts it")
 def test_hex_and_octal_integers_read_as_git_reads_them(repo: GitRepo):
-    for value in ("0x10", "010"):
+    for value in ("0x10", "010", "0X1fk", "-010", "+5", "8g", "9223372036854775807"):
         by_git = _git(repo, "-c", f"n.v={value}", "config", "--int", "n.v")
         assert by_git.returncode == 0
         assert parse_int(value, "n.v") == int(by_git.stdout)
+    for value in ("08", "0x", "1e3", "99999999999999999999", "8589934592g", "1kk"):
+        by_git = _git(repo, "-c", f"n.v={value}", "config", "--int", "n.v")
+        with pytest.raises(FatalError) as e:
+            parse_int(value, "n.v")
+        assert by_git.stderr.strip() == f"fatal: {e.value.message}", value

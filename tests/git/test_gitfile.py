@@ -48,10 +48,6 @@ def test_anything_but_a_gitfile_is_given_back(repo: GitRepo, tmp_path):
     assert gitfile_target(str(other)) == str(other)
 
 
-@pytest.mark.xfail(strict=True, reason="gitfile_target reads the file as text and catches only "
-                   "OSError: a .git file that is not UTF-8 raises UnicodeDecodeError, and the "
-                   "command (early_index, Repo with GIT_DIR) stops with a traceback and "
-                   "'internal error' where git says 'fatal: invalid gitfile format'")
 def test_a_gitfile_that_is_not_text_is_given_back(tmp_path):
     binary = tmp_path / ".git"
     binary.write_bytes(b"\xff\xfe gitdir: x")

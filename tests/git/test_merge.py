@@ -168,9 +168,6 @@ def test_commits_touching_are_git_log_first_parent_without_the_start(repo: GitRe
     assert commits_touching(r, start, [], 5) == [] == commits_touching(r, start, ["a.txt"], 0)
 
 
-@pytest.mark.xfail(strict=True, reason="commits_touching promises the start excluded, but a "
-                   "root commit as the start is listed when it holds one of the paths (the "
-                   "root-commit branch of the walk does not check commit.id != start)")
 def test_a_root_start_is_not_among_the_commits_touching(repo: GitRepo, env):
     repo.write("a.txt", "1\n")
     root = repo.commit_all("root")

@@ -119,8 +119,12 @@ def test_core_worktree_is_the_worktree(tmp_path, git_env):
 
 def test_linked_worktree_from_a_subfolder_commits_on_its_own_branch(tmp_path, git_env):
     main = make_repo(tmp_path / "main", git_env, {"src/a.txt": "alpha\n"})
+    # the main worktree named in the common config: git ignores core.worktree in a
+    # linked worktree, and so must the command (it wrote the main worktree's file)
+    main.git("config", "core.worktree", str(main.root))
     linked = tmp_path / "linked"
     main.git("worktree", "add", "-q", "-b", "feature", str(linked))
+    assert git(git_env, "rev-parse", "--show-toplevel", cwd=linked / "src").strip() == str(linked)
     main_head = main.head()
     resp = response_file(tmp_path, patch("src/a.txt", "alpha", "ALPHA"))
     r = subprocess.run([*AI_APPLY, resp], cwd=linked / "src", env=git_env, capture_output=True,
@@ -130,6 +134,7 @@ def test_linked_worktree_from_a_subfolder_commits_on_its_own_branch(tmp_path, gi
     assert main.git("show", "feature:src/a.txt") == "ALPHA\n"
     assert main.head() == main_head and main.read("src/a.txt") == b"alpha\n"
     assert git(git_env, "status", "--porcelain", cwd=linked) == ""
+    assert main.git("status", "--porcelain") == ""
 
 
 def test_inside_the_git_dir_there_is_no_worktree_as_in_git(tmp_path, git_env):
