@@ -21,7 +21,7 @@ from ..errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
 __all__ = [
     "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
     "ErrorDetail", "NearbyLine", "Parsed", "InvalidOptions", "UndoResult", "UndoFile",
-    "EditResult", "KeptLines",
+    "EditResult", "KeptLines", "Suggestion",
 ]
 
 TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 # the results, here for the package's face (git_aiapply.Result ...) and older imports
 from .results import (EditResult, ErrorDetail, FileResult, KeptLines, NearbyLine, Result,
-                      UndoFile, UndoResult)
+                      Suggestion, UndoFile, UndoResult)
 
 
 class InvalidOptions(UsageError, ValueError):

@@ -203,6 +203,10 @@ def _schemas():
         warnings: list[ErrorEntry] = Field(default_factory=list, description=(
             "applied anyway, worth a look: with syntax_check warn, files that no longer parse"))
         diff: Optional[str] = Field(None, description="the change as a git diff (with diff)")
+        suggestion: Optional[dict] = Field(None, description=(
+            "for refused, the fix the tool knows: kind three-way (retry with three_way; "
+            "base), already-applied (commit; nothing to do) or format (retry with format "
+            "whole); text says it in words"))
 
     class UndoOutcome(Open):
         status: str = Field(description="undone, refused or fatal")

@@ -95,6 +95,26 @@ class EditResult:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """The fix a refusal names because the tool knows it (docs/JSON.md, ``suggestion``):
+    ``kind`` ``three-way`` (retry with ``-3``: every edit fits ``base``), ``already-applied``
+    (``commit``, one of the tool's, made this change; nothing to do) or ``format`` (retry
+    with ``--format`` ``format``); ``argv``: the options to add; ``text``: in words."""
+
+    kind: str
+    text: str
+    argv: tuple[str, ...] = ()
+    base: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+    commit: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+    format: str | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Suggestion:
+        return cls(d["kind"], d["text"], tuple(d.get("argv", ())), d.get("base"),
+                   d.get("commit"), d.get("format"))
+
+
+@dataclass(frozen=True)
 class Result:
     """What happened to one response: the fields of the ``--json`` object (docs/JSON.md)."""
 
@@ -122,6 +142,8 @@ class Result:
     diff: str | None
     # only with the verbose option (-v)
     edits: tuple[EditResult, ...] | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
+    # a refusal's fix the tool knows (retry with -3, already applied, --format whole)
+    suggestion: Suggestion | None = field(default=None, metadata=_OMITTED_WHEN_EMPTY)
 
     @property
     def ok(self) -> bool:
@@ -139,6 +161,8 @@ class Result:
         if d.get("edits") is not None:
             values["edits"] = tuple(EditResult(**{**e, "how": tuple(e["how"]), "kept": tuple(
                 KeptLines(**k) for k in e.get("kept", ()))}) for e in d["edits"])
+        if d.get("suggestion") is not None:
+            values["suggestion"] = Suggestion.from_json(d["suggestion"])
         result = cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values
                         or f.default is MISSING})
         # the object it views, as pipeline.Outcome.to_json wrote it: the one writer

@@ -604,6 +604,27 @@ def find_response_commit(repo: Repo, tip, response_id: str, limit: int = 1000,
     return None
 
 
+def tool_commits_touching(repo: Repo, tip, paths: list[str], depth: int):
+    """(commit, first parent or None) of each of the tool's own commits (an AI-Response
+    trailer) among ``tip``'s ``depth`` most recent first-parent commits (``tip``
+    included, newest first) that changed any of ``paths``."""
+    from .state import tree_entry
+
+    if tip is None or not paths:
+        return
+    commit = repo.repo[tip]
+    for _step in range(max(depth, 0)):
+        parent = commit.parents[0] if commit.parents else None
+        if f"{AI_RESPONSE}: ".encode() in commit.raw_message and trailer_values(
+                commit.raw_message.decode("utf-8", "replace"), AI_RESPONSE) and any(
+                tree_entry(commit.tree, p) != tree_entry(parent.tree if parent else None, p)
+                for p in paths):
+            yield str(commit.id), None if parent is None else str(parent.id)
+        if parent is None:
+            return
+        commit = parent
+
+
 def still_holds(repo: Repo, commit_id, tree_id) -> bool:
     """Whether the tree ``tree_id`` (None: empty) still holds what commit ``commit_id``
     changed: each path it added or changed with the same mode and content, each path it

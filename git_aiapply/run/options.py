@@ -88,8 +88,8 @@ APPLY_OPTIONS: list[Opt] = [
     Opt(("--branch",), "branch", VALUE, "Commit onto branch NAME without touching HEAD, the "
         "index or the worktree ({n} and {name} give each response its own branch).",
         metavar="NAME"),
-    Opt(("--base",), "base", VALUE, "With --branch: where a new branch starts (default HEAD).",
-        metavar="REV"),
+    Opt(("--base",), "base", VALUE, "With --branch: where a new branch starts (default "
+        "HEAD); with -3 alone: the commit the response was written against.", metavar="REV"),
     Opt(("-s", "--signoff"), "signoff", FLAG, "Add a Signed-off-by trailer."),
     Opt(("-S", "--gpg-sign"), "gpg_sign", CONST, "Sign the commit.", const=True),
     Opt(("--no-gpg-sign",), "gpg_sign", CONST, "Do not sign the commit (overrides "

@@ -96,6 +96,7 @@ class Outcome:
     three_way_base: str | None = None  # -3: the commit the edits were applied at
     # -v: where and how each edit landed (edit_report.EditReport); None when not asked
     edits: list | None = None
+    suggestion: dict | None = None  # a refusal's fix the tool knows (run/suggest.py)
 
     @property
     def added(self) -> int:
@@ -136,7 +137,8 @@ class Outcome:
             "warnings": [p.to_json() for p in self.warnings],
             "hook_output": self.hook_output or None,
             "diff": self.diff,
-        } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]})
+        } | ({} if self.edits is None else {"edits": [e.to_json() for e in self.edits]}) \
+          | ({} if self.suggestion is None else {"suggestion": dict(self.suggestion)})
 
 
 def fatal_outcome(name: str, e: FatalError, verbose: bool = False) -> Outcome:
@@ -444,6 +446,10 @@ def _read_changes(response: Response, opts: Options, out: Outcome):
         if opts.allow_empty:
             out.status, out.exit_code, out.note = Status.EMPTY, 0, "no file changes found; nothing done"
             return None
+        if opts.format is None:  # --format whole reads a fence after a tracked path?
+            from .suggest import format_suggestion
+
+            out.suggestion = format_suggestion(response.text)
         raise ApplyError(no_changes_problem(opts.format), kind=ErrorKind.EMPTY)
     return parsed
 
@@ -540,6 +546,7 @@ def _make_plan(repo, response: Response, ops, opts: Options, base, start: _Start
     from ..plan.plan import make_plan
     from ..threeway.repo import drift_refusal_or_none, through_base
 
+    drift = None
     try:  # a named base's drifted line numbers place nothing here (BEHAVIOR.md §3)
         drift = drift_refusal_or_none(repo, response, ops, opts, base, start.base, normalize)
         if drift is not None:
@@ -547,6 +554,11 @@ def _make_plan(repo, response: Response, ops, opts: Options, base, start: _Start
         plan = make_plan(ops, base, normalize, ignore_case=repo.config_bool("core.ignorecase"))
     except ApplyError as e:
         if not opts.three_way or e.kind != ErrorKind.REFUSED:
+            if e.kind == ErrorKind.REFUSED and drift is None:  # a fix the tool knows?
+                from .suggest import refusal_suggestion
+
+                out.suggestion = refusal_suggestion(repo, response, ops, opts, base,
+                                                    start.base, normalize)
             raise
         three = through_base(repo, response, ops, opts, base, start.base, normalize, e)
         out.merged = {p: three.base for p in three.merged}

@@ -80,7 +80,7 @@ def plan_at_base(ops, candidates: Iterable[Candidate], normalize) -> tuple[Candi
     version the answer was written against).  A named base that does not fit is the
     answer: its problems are raised as they are."""
     for cand in candidates:
-        if not cand.named and not _fits_exactly(ops, cand.snapshot, normalize):
+        if not cand.named and not fits_exactly(ops, cand.snapshot, normalize):
             continue
         try:
             return cand, make_plan(ops, cand.snapshot, normalize)
@@ -90,7 +90,7 @@ def plan_at_base(ops, candidates: Iterable[Candidate], normalize) -> tuple[Candi
     return None
 
 
-def _fits_exactly(ops, snapshot: Snapshot, normalize) -> bool:
+def fits_exactly(ops, snapshot: Snapshot, normalize) -> bool:
     """Every located edit's old side (hunks, SEARCH blocks, string replacements) occurs
     in its file at ``snapshot`` byte for byte; other operations are the planner's to judge."""
     from ..locate.matching import LineIndex

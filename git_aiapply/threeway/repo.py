@@ -77,6 +77,25 @@ def through_base(repo, response, ops, opts, current, base_commit, normalize,
         ignore_case=repo.config_bool("core.ignorecase"))
 
 
+def fitting_base(repo, response, ops, opts, current, base_commit, normalize) -> str | None:
+    """The commit ``-3`` would apply ``ops`` at, for a refusal to name (without -3): the
+    base it names or the newest of the commits -3 searches (as bounded) where every edit
+    fits, when some edit's old lines are not in the current files as written; None
+    otherwise.  Only planned, never merged: no object is written for a suggestion."""
+    from .drift import fits_exactly, plan_at_base
+
+    if fits_exactly(ops, current, normalize):
+        return None  # the lines are there: not a matter of an older base
+    try:
+        found = plan_at_base(ops, _candidates(repo, response, ops, opts, base_commit,
+                                              normalize), normalize)
+    except ApplyError:
+        return None  # the base it names does not fit either
+    if found is None or (base_commit is not None and found[0].commit == base_commit.id):
+        return None
+    return found[0].commit
+
+
 def _candidates(repo, response, ops, opts, base_commit, normalize):
     """The commits the answer may have been written against: the one it (or --base) names,
     else those that changed its files, newest first."""

@@ -5,7 +5,11 @@ inside the package as ``git_aiapply/kit/`` (pyproject maps that package onto ``h
 ``install-hooks`` copies them into the hooks folder git uses (``core.hooksPath`` or the
 common git dir's ``hooks``), records the running Python so that the hooks find this
 installation, and keeps an existing hook as ``NAME.before-ai-apply``, which the kit's
-hook runs first; ``--uninstall`` puts it back.
+hook runs first; ``--uninstall`` puts it back.  Where the pre-commit framework owns the
+hooks (a ``.pre-commit-config.yaml``, or its own script installed as the hook), the kit
+installs no hook the framework would move aside (its installer keeps a hook it replaces
+as ``NAME.legacy``, still run): it prints the ``ai-apply-guard`` entry to add to that
+file instead; ``--uninstall`` also removes a kit hook the framework kept as ``NAME.legacy``.
 
 ``git ai-apply hook guard`` (pre-commit, and the pre-commit framework through
 ``.pre-commit-hooks.yaml``) refuses leftover edit markup in what is being committed;
@@ -28,6 +32,25 @@ KIT_HOOKS = ("pre-commit", "commit-msg")
 MARKER = "git-ai-apply hook kit"
 CHAINED_SUFFIX = ".before-ai-apply"
 PYTHON_LINE = "AI_APPLY_PYTHON=''"
+GUARD_ID = "ai-apply-guard"  # .pre-commit-hooks.yaml's id; SKIP=ai-apply-guard skips it
+
+# The pre-commit framework (pre-commit.com): the file that says a repository uses it, the
+# name its installer gives the hook it replaces (and still runs), and the ids its hook
+# scripts carry (its install_uninstall.py: CURRENT_HASH, then PRIOR_HASHES), by which
+# it knows its own scripts, as the kit knows its own by MARKER.
+PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
+LEGACY_SUFFIX = ".legacy"
+_PRE_COMMIT_IDS = (b"138fd403232d2ddd5efb44317e38bf03", b"4d9958c90bc262f47553e2c073f14cfe",
+                   b"d8ee923c46731b42cd95cc869add4062", b"49fd668cb42069aa1b6048464be5d395",
+                   b"79f09a650522a87b0da915d0d983b2de", b"e358c9dae00eac5d06b38dfdb1e33a8c")
+GUARD_SNIPPET = f"""\
+  - repo: local
+    hooks:
+      - id: {GUARD_ID}
+        name: no leftover AI edit markup
+        entry: git-ai-apply hook guard
+        language: system
+        types: [text]"""
 
 
 # --------------------------------------------------------------------------- the kit files
@@ -55,12 +78,48 @@ def kit_script(name: str, python: str | None) -> str:
 
 
 def is_kit_hook(path: str) -> bool:
+    return MARKER.encode() in _head(path, 400)
+
+
+def is_pre_commit_hook(path: str) -> bool:
+    """Whether ``path`` is a hook script the pre-commit framework installed."""
+    head = _head(path, 8192)
+    return any(i in head for i in _PRE_COMMIT_IDS)
+
+
+def _head(path: str, n: int) -> bytes:
     try:
         with open(path, "rb") as f:
-            head = f.read(400)
+            return f.read(n)
     except OSError:
-        return False
-    return MARKER.encode() in head
+        return b""
+
+
+def pre_commit_framework(repo, folder: str) -> str | None:
+    """What says the pre-commit framework owns this repository's hooks (its config file,
+    or its script installed as the pre-commit hook), in words; None when nothing does."""
+    if repo.workdir and os.path.isfile(os.path.join(repo.workdir, PRE_COMMIT_CONFIG)):
+        return f"this repository has a {PRE_COMMIT_CONFIG}"
+    if is_pre_commit_hook(os.path.join(folder, "pre-commit")):
+        return "the pre-commit framework's hook is installed"
+    return None
+
+
+def _framework_lines(repo, name: str, why: str) -> list[str]:
+    """What install says instead of installing ``name`` where the framework owns it."""
+    lines = [f"{name}: not installed: {why}, and `pre-commit install` would move the kit's "
+             f"hook aside as {name}{LEGACY_SUFFIX}."]
+    if name != "pre-commit":
+        return lines
+    config = os.path.join(repo.workdir or "", PRE_COMMIT_CONFIG)
+    if re.search(rf"^[\s-]*id:\s*['\"]?{GUARD_ID}['\"]?\s*$", _head(config, 1 << 20)
+                 .decode("utf-8", "replace"), re.M):
+        return lines + [f"Its {PRE_COMMIT_CONFIG} runs the guard already (hook id {GUARD_ID})."]
+    return lines + [f"Run the guard as the framework's hook {GUARD_ID}: add this under "
+                    f"`repos:` in {PRE_COMMIT_CONFIG}, then run `pre-commit install`:",
+                    GUARD_SNIPPET,
+                    "(The test gate, aiapply.testCommand, is the kit's pre-commit hook: "
+                    "docs/HOOKS.md says how to keep it under the framework.)"]
 
 
 # --------------------------------------------------------------------------- install
@@ -81,11 +140,15 @@ def install(repo, names: tuple[str, ...], python: str) -> list[str]:
     from ..git.githooks import hooks_dir
 
     folder = hooks_dir(repo)
+    framework = pre_commit_framework(repo, folder)
     plans = []
+    skipped: list[str] = []
     for name in names:
         path = os.path.join(folder, name)
         chained = path + CHAINED_SUFFIX
-        if os.path.lexists(path) and not is_kit_hook(path):
+        if framework and (name == "pre-commit" or is_pre_commit_hook(path)):
+            skipped += _framework_lines(repo, name, framework)
+        elif os.path.lexists(path) and not is_kit_hook(path):
             if os.path.isdir(path):
                 raise UsageError(f"{path} is a folder; cannot install the {name} hook there")
             if os.path.lexists(chained):
@@ -114,7 +177,7 @@ def install(repo, names: tuple[str, ...], python: str) -> list[str]:
             done.append(f"updated {shown}{note}")
         else:
             done.append(f"installed {shown}")
-    return done
+    return done + skipped
 
 
 def uninstall(repo, names: tuple[str, ...]) -> list[str]:
@@ -127,6 +190,9 @@ def uninstall(repo, names: tuple[str, ...]) -> list[str]:
         chained = path + CHAINED_SUFFIX
         shown = _shown(repo, path)
         if os.path.lexists(path) and not is_kit_hook(path):
+            if is_kit_hook(path + LEGACY_SUFFIX):
+                done.append(_remove_legacy(path, chained, shown))
+                continue
             note = f" ({os.path.basename(chained)} left as it is)" if os.path.lexists(chained) else ""
             done.append(f"{shown} is not the kit's hook; left as it is{note}")
             continue
@@ -143,6 +209,22 @@ def uninstall(repo, names: tuple[str, ...]) -> list[str]:
         else:
             done.append(f"{shown}: not installed")
     return done
+
+
+def _remove_legacy(path: str, chained: str, shown: str) -> str:
+    """The kit's hook that the pre-commit framework's installer kept as NAME.legacy (and
+    runs) removed; the hook the kit had kept before it becomes that legacy hook, unless it
+    is the framework's own script (which is the hook now)."""
+    legacy = path + LEGACY_SUFFIX
+    os.unlink(legacy)
+    said = f"removed the kit's hook {os.path.basename(legacy)} (pre-commit ran it before {shown})"
+    if not os.path.lexists(chained):
+        return said
+    if is_pre_commit_hook(chained):
+        os.unlink(chained)
+        return said + f"; removed {os.path.basename(chained)}, an old copy of pre-commit's hook"
+    os.rename(chained, legacy)
+    return said + f"; the hook it had kept runs as {os.path.basename(legacy)} again"
 
 
 def _shown(repo, path: str) -> str:
@@ -267,8 +349,8 @@ def exempt_paths(paths: list[str], cached: bool) -> set[str]:
 
 
 def render_findings(findings, staged: bool) -> str:
-    where = "staged changes add" if staged else "these files hold"
-    out = [f"ai-apply guard: the {where} leftover edit markup (an edit was pasted as text "
+    where = "the staged changes add" if staged else "these files hold"
+    out = [f"ai-apply guard: {where} leftover edit markup (an edit was pasted as text "
            "instead of applied):"]
     for path, n, text, what in findings[:_MAX_SHOWN]:
         shown = text.strip()
@@ -277,9 +359,9 @@ def render_findings(findings, staged: bool) -> str:
         out.append(f"  {path}:{n}: {shown}    <- {what}")
     if len(findings) > _MAX_SHOWN:
         out.append(f"  ... and {len(findings) - _MAX_SHOWN} more")
-    out.append("Remove these lines and stage the files again.  A file that legitimately holds "
+    out.append("Remove these lines and stage the files again.  A file that rightly holds "
                f"such text can be exempted in .gitattributes (`PATH -{ATTRIBUTE}`); "
-               "--no-verify skips the check once.")
+               f"`SKIP={GUARD_ID} git commit ...` skips this check once.")
     return "\n".join(out)
 
 

@@ -45,8 +45,10 @@ def test_apply_commits_and_result_is_the_json_object(base: GitRepo, tmp_path):
     resp = tmp_path / "again.md"
     resp.write_text(diff("README.md", "hello", "HELLO"))
     out = json.loads(base.run("--json", "--check", str(resp)).out)
-    # (all but ``edits``, which only -v / verbose=True adds: run/test_pipeline_verbose.py)
-    assert [f for f in Result.__dataclass_fields__ if f != "edits"] == list(out)
+    # (all but ``edits``, which only -v / verbose=True adds: run/test_pipeline_verbose.py,
+    # and ``suggestion``, only on a refusal whose fix is known: run/test_suggest.py)
+    assert [f for f in Result.__dataclass_fields__ if f not in ("edits", "suggestion")] \
+        == list(out)
     assert Result.from_json(out).to_json() == out
     # the result is frozen
     with pytest.raises(AttributeError):

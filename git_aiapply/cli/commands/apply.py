@@ -304,6 +304,8 @@ def _print_refusal(o) -> None:
     echo_err(f"error: {label}{kind}; nothing was changed.")
     for p in o.problems:
         echo_err(p.render())
+    if o.suggestion is not None:  # the fix the tool knows (run/suggest.py)
+        echo_err(f"hint: {o.suggestion['text']}")
 
 
 def _print_what_came_with(o, show) -> None:

@@ -16,8 +16,11 @@ def command():
 def guard_cmd(files):
     """Refuse leftover edit markup: in the lines the staged changes add or, with FILES
     (the pre-commit framework), anywhere in those files.  Exit 1 when some is found."""
-    from ...workflows.hook_kit import exempt_paths, file_findings, render_findings, staged_findings
+    from ...workflows.hook_kit import (GUARD_ID, exempt_paths, file_findings, render_findings,
+                                       staged_findings)
 
+    if GUARD_ID in {word.strip() for word in os.environ.get("SKIP", "").split(",")}:
+        return  # SKIP=ai-apply-guard: skipped once, as the pre-commit framework skips an id
     if files:
         findings = file_findings(list(files))
     else:
@@ -59,4 +62,7 @@ def commit_msg_cmd(message_file):
 
 
 if __name__ == "__main__":  # python -m git_aiapply.cli.commands.hook guard
-    command()
+    from ...run.term import guarded
+
+    # as the command runs it: the package's errors are messages and git's exit codes
+    guarded(command)

@@ -17,7 +17,9 @@ def command(remove, names, quiet):
     pre-commit: refuses leftover edit markup in staged changes (every commit), and runs
     `git config aiapply.testCommand` for commits made by git ai-apply.  commit-msg: commits
     made by git ai-apply must carry their AI-* trailers.  An existing hook is kept as
-    NAME.before-ai-apply and still runs first; --uninstall puts it back.
+    NAME.before-ai-apply and still runs first; --uninstall puts it back.  Where the
+    pre-commit framework owns the hooks (.pre-commit-config.yaml), no hook it would move
+    aside is installed: the ai-apply-guard entry to add to that file is printed instead.
     """
     from ...errors import UsageError
     from ...git.githooks import hooks_dir

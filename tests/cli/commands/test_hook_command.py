@@ -42,9 +42,6 @@ def test_guard_staged_changes_or_files_each_with_its_attributes(based: GitRepo):
     assert (r.returncode, r.out, r.err) == (0, "", "")
 
 
-@pytest.mark.xfail(strict=True, reason="workflows/hook_kit.render_findings writes "
-                   "f'ai-apply guard: the {where} ...' and hook guard FILES passes where='these "
-                   "files hold': the line reads 'ai-apply guard: the these files hold ...'")
 def test_guard_of_files_says_these_files_hold(based: GitRepo):
     based.write("leak.py", "*** End Patch\n")
     r = based.run("hook", "guard", "leak.py")
@@ -110,10 +107,6 @@ def test_run_as_a_module_the_guard_checks_the_staged_changes(based: GitRepo):
     assert r.returncode == 1 and "leak.py:1: <<<<<<< SEARCH" in r.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="hook.py's `if __name__ == '__main__': command()` "
-                   "runs the click group without term.guarded, so the package's UsageError "
-                   "(an unreadable message file) escapes as a Python traceback and exit 1 "
-                   "instead of `usage error: cannot read ...` and exit 2")
 def test_run_as_a_module_an_unreadable_file_is_a_usage_error(based: GitRepo, tmp_path):
     r = _as_module(based, "commit-msg", str(tmp_path / "gone"))
     assert "Traceback" not in r.stderr

@@ -1,0 +1,96 @@
+"""The fix a refusal can name because the tool already knows it (issue 35): the
+``suggestion`` of a refused outcome (``--json``, the library's Result, serve, MCP; docs/
+JSON.md), and the line the command prints after the reasons.
+
+- ``already-applied``: the answer's edits do not fit because their result is already in
+  the files, and one of the tool's own commits on the branch made that change;
+- ``three-way``: the edits do not fit the files as they are, and fit a commit that `-3`
+  would apply them at (it searches as -3 does, bounded alike, and writes nothing);
+- ``format``: no change block was found, and ``--format whole`` reads a fenced block
+  after a line naming a tracked file.
+
+Each is asked only after the refusal it explains, so a plain run pays nothing for it.
+"""
+from __future__ import annotations
+
+def refusal_suggestion(repo, response, ops, opts, current, base_commit,
+                       normalize) -> dict | None:
+    """What fixes a refusal of ``ops`` planned against ``current`` (the files at
+    ``base_commit``, the branch's tip), or None: their result already on the branch (a
+    commit of the tool's holds it), else the base -3 would apply them at."""
+    from ..errors import ApplyError
+    from ..threeway.repo import fitting_base
+
+    try:  # a path the planner refuses is its refusal's matter, not a suggestion's
+        done = applied_in(repo, ops, current, base_commit, normalize, opts.three_way_depth)
+        if done is not None:
+            return already_applied(done)
+        base = fitting_base(repo, response, ops, opts, current, base_commit, normalize)
+    except ApplyError:
+        return None
+    return None if base is None else three_way(base)
+
+
+def applied_in(repo, ops, current, base_commit, normalize, depth: int) -> str | None:
+    """The tool's commit on the branch's recent history (``depth`` commits back) that
+    made the change ``ops`` describe, when the files still hold every edit's result and
+    the commit's parent did not (so the change is that commit's, and not a subset of
+    edits that cannot be read back); None otherwise."""
+    from ..git.base_commit import base_at, tree_snapshot
+    from ..git.repo import tool_commits_touching
+    from ..verify.already import missing_edit
+
+    if base_commit is None or missing_edit(ops, current.entry, normalize) is not None:
+        return None
+    paths = sorted({p for p in (_path(op, normalize) for op in ops) if p})
+    for commit, parent in tool_commits_touching(repo, base_commit.id, paths, depth):
+        at = tree_snapshot(repo, base_at(repo, commit), None)
+        before = tree_snapshot(repo, base_at(repo, parent), None)
+        if missing_edit(ops, at.entry, normalize) is None \
+                and missing_edit(ops, before.entry, normalize) is not None:
+            return commit
+    return None
+
+
+def format_suggestion(text: str) -> dict | None:
+    """``--format whole`` when it reads a change of a tracked file in ``text`` (a fenced
+    block after a line naming the file), for a response where no format found one; None
+    otherwise.  Asked while the repository's tracked paths are known (paths.known_paths)."""
+    from ..errors import ApplyError
+    from ..formats import parse_response
+    from ..paths import tracked_kind
+
+    try:
+        ops = parse_response(text, "whole").ops
+    except ApplyError:
+        return None
+    if not any(tracked_kind(getattr(op, "path", "") or "") == "file" for op in ops):
+        return None
+    return {"kind": "format", "format": "whole", "argv": ["--format", "whole"],
+            "text": "retry with --format whole: a fenced block follows a line naming a "
+                    "tracked file, and --format whole reads it as that file's new content"}
+
+
+def already_applied(commit: str) -> dict:
+    return {"kind": "already-applied", "commit": commit, "argv": [],
+            "text": f"already applied in {commit[:12]}: the files hold every edit's result, "
+                    "made by that commit of the tool's; nothing to do"}
+
+
+def three_way(base: str) -> dict:
+    return {"kind": "three-way", "base": base, "argv": ["-3"],
+            "text": f"retry with -3 (base {base[:12]}): every edit fits that commit, the "
+                    "one the answer was written against; -3 applies it there and merges "
+                    "the result into the files as they are now"}
+
+
+def _path(op, normalize) -> str | None:
+    raw = getattr(op, "path", None) or getattr(op, "old_path", None)
+    if not raw:
+        return None
+    from ..errors import ApplyError
+
+    try:
+        return normalize(raw)
+    except ApplyError:
+        return None
