@@ -96,6 +96,8 @@ class Outcome:
     three_way_base: str | None = None  # -3: the commit the edits were applied at
     # -v: where and how each edit landed (edit_report.EditReport); None when not asked
     edits: list | None = None
+    # files a refused run left as someone changed them while it ran (never overwritten)
+    kept: list[str] = field(default_factory=list)
 
     @property
     def added(self) -> int:
@@ -364,6 +366,10 @@ def _apply_one_outcome(repo, response: Response, opts: Options, out: Outcome, ed
         # keep what was learnt before the refusal (formats, branch, base, files)
         out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
+        out.kept = list(getattr(e, "kept", None) or [])
+        if out.kept:  # never "nothing was changed" (transaction.raise_with_kept)
+            out.note = ("files changed during the run were left as they are: "
+                        + ", ".join(out.kept))
         if opts.verbose:  # nothing landed (also a refusal after planning: dirty files, a hook)
             out.edits = []
         return out

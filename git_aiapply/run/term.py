@@ -62,7 +62,9 @@ def refused(what: str, e: ApplyError) -> None:
     """Report a refusal and exit 1: ``error: WHAT; nothing was changed.``, then its
     problems.  WHAT names what was refused in the command's own terms ("the response was
     refused", "undo refused", "pick refused")."""
-    echo_err(f"error: {what}; nothing was changed.")
+    kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
+    echo_err(f"error: {what}; " + ("nothing was changed." if not kept else
+             "files changed during the run were left as they are: " + ", ".join(kept) + "."))
     echo_err(e.render())
     sys.exit(1)
 

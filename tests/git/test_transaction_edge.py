@@ -161,7 +161,7 @@ def test_new_file_never_replaces_a_file_that_appeared(repo, monkeypatch):
         writer.write("x.txt", FileState(MODE_FILE, b"ours\n"))
     assert repo.read("x.txt") == b"someone else's\n"
     assert [n for n in os.listdir(repo.root) if "ai-apply" in n] == []
-    assert writer.rollback() == []
+    assert writer.rollback() == ([], [])
     assert repo.read("x.txt") == b"someone else's\n"  # not ours: never removed
 
 
