@@ -262,28 +262,10 @@ def lock_holder(lock_path: str) -> str:
     if owner is not None:
         return (f"git ai-apply (pid {owner}), still running" if pid_alive(owner)
                 else f"another interrupted git ai-apply (pid {owner})")
-    holders = []
-    try:
-        target = os.path.realpath(lock_path)
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            fd_dir = f"/proc/{pid}/fd"
-            try:
-                fds = os.listdir(fd_dir)
-            except OSError:
-                continue
-            for fd in fds:
-                try:
-                    if os.readlink(os.path.join(fd_dir, fd)) == target:
-                        with open(f"/proc/{pid}/cmdline", "rb") as f:
-                            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-                        holders.append(f"pid {pid} ({cmd.strip()[:80]})")
-                        break
-                except OSError:
-                    continue
-    except OSError:
-        pass
+    from ..git.leftovers import open_by
+
+    found = (open_by([lock_path]) or {}).get(lock_path, [])
+    holders = [f"pid {pid} ({cmd})" for pid, cmd in found]
     if holders:
         return ", ".join(holders)
     return ("another git process (the file was not written by git ai-apply; git holds it "
@@ -421,7 +403,7 @@ def _finish_after(rec: Recovery, repo, j: JournalNote, tip, why: str, moved_on: 
         outcome = (f"the interrupted {_what(kind)} committed "
                    f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
                    "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
-    _remove_temps(rec, repo, j.pid, j.paths, j.temps, index=j.index)
+    _remove_temps(rec, repo, j.pid, j.paths, j.temps, index=j.index, refname=j.branch)
     return outcome
 
 
@@ -470,7 +452,8 @@ def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
                 j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
     # temporary files before the folders they are in; the backups only after the old
     # files are renamed back from them (no free space needed: a full disk's case)
-    _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False, index=j.index)
+    _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False, index=j.index,
+                  refname=j.branch)
     for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
         if os.path.isdir(os.path.join(repo.workdir, d)):
             rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
@@ -527,12 +510,21 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
 
 
 def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded,
-                  backups: bool = True, index: str | None = None) -> None:
+                  backups: bool = True, index: str | None = None,
+                  refname: str | None = None) -> None:
     """Remove the temporary files and (``backups``) the backup folder of ``pid`` (None:
-    of any dead ai-apply process)."""
+    of any dead ai-apply process), the loose objects a killed writer left half made, and
+    the lock of the run's ref ``refname`` its death left (git/leftovers.py)."""
+    from ..git import leftovers
+
     for t in _temp_files(repo, pid, paths, recorded, index):
         if rec.dry_run or os.path.lexists(t):
             rec.act(f"remove the temporary file {t}", _remove_file, t)
+    for t in leftovers.object_temps(os.path.join(repo.commondir, "objects")):
+        rec.act(f"remove the unfinished object file {t}", _remove_file, t)
+    lock = leftovers.ref_lock(repo.gitdir, repo.commondir, refname)
+    if lock is not None:
+        rec.act(f"remove the lock {lock}, left by the interrupted run", _remove_file, lock)
     if backups:
         _remove_backups(rec, repo, pid)
     from ..git import verify_worktree
