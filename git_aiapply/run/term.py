@@ -88,8 +88,11 @@ def guarded(fn, *args, **kwargs) -> None:
     except AiApplyError as e:
         echo_err(f"error: {e}")
         sys.exit(1)
-    except KeyboardInterrupt:
-        echo_err("interrupted; nothing was changed")
+    except KeyboardInterrupt as e:
+        kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
+        echo_err("interrupted; nothing was changed" if not kept else
+                 "interrupted; nothing was committed, and files changed during the run were "
+                 "left as they are: " + ", ".join(kept))
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)

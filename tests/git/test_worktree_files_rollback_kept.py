@@ -188,3 +188,50 @@ def test_an_io_error_after_an_edit_during_the_hook_keeps_the_edit(repo):
     assert repo.read("mod.txt") == b"mine\n"
     assert repo.git("status", "--porcelain", "-uall").split("\n")[:2] == [" M mod.txt",
                                                                            "A  staged.txt"]
+
+
+# --------------------------------------------------------------------------- in process
+
+
+def test_each_cause_keeps_its_kind_and_names_the_kept_files():
+    """transaction.raise_with_kept: a refusal keeps its kind (exit 1) with a problem per
+    file; a fatal error and a disk error say it in their message (exit 128); Ctrl-C
+    carries the names for the command to print."""
+    import errno
+
+    from git_aiapply.errors import ApplyError, ErrorKind, FatalError
+    from git_aiapply.git.transaction import raise_with_kept
+
+    before = {"a.txt": [0o100644, "8" * 40], "new.txt": None}
+    hook = ApplyError("the pre-commit hook failed (exit 1)", kind=ErrorKind.HOOK)
+    raise_with_kept(hook, ["a.txt", "new.txt"], before, "commit", [])
+    assert hook.kind == ErrorKind.HOOK and hook.kept == ["a.txt", "new.txt"]
+    assert [p.file for p in hook.problems] == [None, "a.txt", "new.txt"]
+    assert "git cat-file -p 888888888888" in hook.problems[1].hint
+    assert "did not exist before the run" in hook.problems[2].hint
+    fatal = FatalError("signing failed", kind=ErrorKind.SIGNING)
+    raise_with_kept(fatal, ["a.txt"], before, "commit", [])
+    assert "left as they are: a.txt" in fatal.message and fatal.kind == ErrorKind.SIGNING
+    with pytest.raises(FatalError) as e:
+        raise_with_kept(OSError(errno.ENOSPC, "No space left on device"), ["a.txt"], before,
+                        "commit", [])
+    assert e.value.kind == ErrorKind.IO and "nothing was changed" not in e.value.message
+    assert e.value.kept == ["a.txt"]
+    stop = KeyboardInterrupt()
+    raise_with_kept(stop, ["a.txt"], before, "commit", [])
+    assert stop.kept == ["a.txt"]
+
+
+def test_ctrl_c_after_a_rollback_that_kept_files_says_so(capsys):
+    from git_aiapply.run.term import guarded
+
+    def interrupted():
+        e = KeyboardInterrupt()
+        e.kept = ["a.txt"]
+        raise e
+
+    with pytest.raises(SystemExit) as done:
+        guarded(interrupted)
+    assert done.value.code == 130
+    err = capsys.readouterr().err
+    assert "nothing was changed" not in err and "left as they are: a.txt" in err
