@@ -27,19 +27,18 @@ import stat
 import pygit2
 
 from ..errors import ApplyError, ErrorKind, FatalError, Problem
-from ..plan.plan import MODE_EXEC, MODE_LINK, FileState, Plan
+from ..plan.plan import MODE_EXEC, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
 from .io_errors import io_error, probe_dirs, write_cause
-from .journal import Journal, RunKind, backup_dir, backup_name, temp_name
+from .journal import Journal, RunKind
 from .worktree_files import WorktreeWriter, appeared, git_perm, perm_of
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
 from .checks import refuse_dirty, refuse_in_progress, refuse_unmerged, require_worktree
-from .state import (LeadingFolders, TreeSnapshot, read_disk, read_disk_here,
-                    refuse_symlinked_parent, tree_entry)
+from .state import LeadingFolders, TreeSnapshot, tree_entry
 
 
 # --------------------------------------------------------------------------- worktree
