@@ -39,6 +39,31 @@ def open_by(paths) -> dict[str, list[tuple[int, str]]] | None:
     return out
 
 
+def with_environment(name: str, path: str) -> list[tuple[int, str]]:
+    """(pid, command line) of the running processes whose environment sets ``name`` to
+    the file ``path`` (compared as real paths; processes of this user only:
+    /proc/PID/environ is readable to its owner), e.g. the commit hooks of a killed run,
+    which outlive it and are given its hooks' index as ``GIT_INDEX_FILE``."""
+    key = name.encode() + b"="
+    want = os.path.realpath(path)
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return []
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read()
+        except OSError:
+            continue
+        for item in env.split(b"\0"):
+            if item.startswith(key) and os.path.realpath(os.fsdecode(item[len(key):])) == want:
+                out.append((int(pid), _command(pid)))
+                break
+    return out
+
+
 def _command(pid: str) -> str:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:

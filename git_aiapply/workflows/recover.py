@@ -355,11 +355,29 @@ def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
         rec.problems.append(Problem(f"git ai-apply (pid {j.pid}) is still running in this "
                                     "repository", hint="wait for it to finish"))
         return None
+    hooks = _hooks_still_running(repo, j)
+    if hooks:
+        rec.problems.append(Problem(
+            "a hook of the interrupted git ai-apply is still running ("
+            + ", ".join(f"pid {pid}: {cmd}" for pid, cmd in hooks) + "); it may still "
+            "change files or the index", hint="wait for it to finish (or stop it), then run "
+                                              "`git ai-apply recover` again"))
+        return None
     if repo.workdir is None:
         rec.problems.append(Problem("the journal is in a bare repository; nothing to repair",
                                     hint=f"remove {jpath}"))
         return None
     return j
+
+
+def _hooks_still_running(repo, j: JournalNote) -> list[tuple[int, str]]:
+    """The commit hooks of the interrupted run still running: killed, it left them
+    orphaned, and they have its hooks' index as GIT_INDEX_FILE (git/leftovers.py)."""
+    from ..git.leftovers import with_environment
+
+    if j.hook_index is None or os.path.basename(j.hook_index) != j.hook_index:
+        return []
+    return with_environment("GIT_INDEX_FILE", os.path.join(repo.gitdir, j.hook_index))
 
 
 def _undecidable(j: JournalNote, tip, why: str, jpath: str) -> Problem:

@@ -59,3 +59,22 @@ def test_ref_lock_of_a_branch_or_of_a_detached_head(tmp_path):
     fresh = common / "refs" / "heads" / "new.lock"
     fresh.write_bytes(b"")
     assert leftovers.ref_lock(str(gitdir), str(common), "refs/heads/new") is None
+
+
+def test_with_environment_finds_a_process_given_a_file(tmp_path):
+    import subprocess
+    import sys
+
+    index = tmp_path / "next-index-ai-apply-1.lock"
+    env = dict(os.environ, GIT_INDEX_FILE=str(tmp_path / "." / index.name))
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], env=env)
+    try:
+        deadline = time.time() + 5
+        found = []
+        while not found and time.time() < deadline:  # until the child's environ is readable
+            found = leftovers.with_environment("GIT_INDEX_FILE", str(index))
+        assert [pid for pid, _cmd in found] == [child.pid]
+        assert leftovers.with_environment("GIT_INDEX_FILE", str(tmp_path / "other")) == []
+    finally:
+        child.kill()
+        child.wait()

@@ -9,6 +9,7 @@ temporary file left."""
 from __future__ import annotations
 
 import signal
+import time
 
 import pytest
 
@@ -82,3 +83,35 @@ def test_kill_by_the_hook_after_its_git_add_goes_back_to_before(repo, expected, 
     setup(repo, staged, KILLING_HOOK)
     killed_then_recovered(repo, expected[staged][:1], dict(repo.env))
     assert repo.read("src/a.txt") == b"one\ntwo\nthree\n"
+
+
+def test_recover_waits_for_a_hook_that_outlived_its_run(repo, expected, tmp_path):
+    """A killed run's hook keeps running (orphaned), and may still write: `recover`
+    names it and changes nothing until it is gone."""
+    go = tmp_path / "go"
+    setup(repo, staged=True, hook=f"#!/bin/sh\n{FORMAT} && kill -9 $PPID\n"
+                                  f"while [ ! -e '{go}' ]; do sleep 0.05; done\n")
+    r = repo.run(response=RESPONSE)
+    assert r.returncode == -signal.SIGKILL
+    snap = repo.snapshot()
+    rec = repo.run("recover")
+    assert rec.returncode == 128 and "a hook of the interrupted git ai-apply is still " \
+        "running (pid " in rec.err, rec.err
+    assert repo.snapshot() == snap
+    go.touch()
+    from git_aiapply.git.leftovers import with_environment
+
+    index = repo.root / ".git" / f"next-index-ai-apply-{_journal_pid(repo)}.lock"
+    for _ in range(100):
+        if not with_environment("GIT_INDEX_FILE", str(index)):
+            break
+        time.sleep(0.05)
+    rec = repo.run("recover")
+    assert rec.returncode == 0, rec.err
+    assert state(repo) == expected[True][0]
+
+
+def _journal_pid(repo) -> int:
+    import json
+
+    return json.loads((repo.root / ".git" / "AI_APPLY_JOURNAL").read_text())["pid"]
