@@ -22,7 +22,7 @@ HOOK = f"#!/bin/sh\n{FORMAT}\n"
 # the same hook, killing the run once its `git add` is done (the run is its parent)
 KILLING_HOOK = f"#!/bin/sh\n{FORMAT} && kill -9 $PPID\n"
 
-STEPS = ["hooks", "hook-index", "commit", "ref-update", "index-install", "journal-end"]
+STEPS = ["hooks", "hook-index", "ref-update", "journal-end"]  # commit, index-install: as hooks, ref-update
 
 
 def setup(repo, staged: bool, hook: str = HOOK) -> None:
