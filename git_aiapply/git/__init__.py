@@ -8,7 +8,8 @@
 - ``index``: ``index.lock``, lock ownership, index entries with stat data;
   ``early_index``: the plain command's index read started before pygit2 is imported;
 - ``filters``: converting between blob content and worktree bytes (eol, clean/smudge);
-- ``journal``: the note that makes an interrupted run recoverable;
+- ``journal``: the note that makes an interrupted run recoverable; ``leftovers``: what a
+  killed process leaves that no name of ours marks (libgit2's object temporaries, a ref lock);
 - ``transaction``: writing objects, files, the index and the ref as one transaction;
 - ``githooks``: running the repository's hooks as ``git commit`` does;
 - ``signing``: signing commits as ``git commit -S``.
@@ -19,5 +20,5 @@ modules named in ``OPEN_MODULES``; the rest (config, filters, staging...) are th
 """
 
 OPEN_MODULES = ("base_commit", "checks", "commits", "early_index", "githooks", "history", "ident",
-                "index", "journal", "merge", "pick_change", "refs", "repo", "signing", "state",
+                "index", "journal", "leftovers", "merge", "pick_change", "refs", "repo", "signing", "state",
                 "take_back", "transaction", "verify_worktree", "worktree_files")

@@ -22,7 +22,6 @@ import os
 
 from ..errors import ApplyError, ErrorKind, Problem
 from ..record import field, record
-from .faults import remove_file
 
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
 
@@ -126,7 +125,7 @@ class HookedCommit:
 
     tree_id: object
     message: str
-    hook_index: str | None  # a temporary index the caller removes (may be the lock itself)
+    hook_index: object  # the index.HookIndex the hooks were given, or None (no hook ran)
     output: list[str] = field(default_factory=list)
 
 
@@ -184,12 +183,14 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
                      hints: dict[str, str] | None = None) -> HookedCommit:
     """pre-commit, prepare-commit-msg, the editor, commit-msg, as ``git commit`` runs them.
 
-    ``lock`` is the held ``index.IndexLock`` whose lock file holds the new index; ``editor``
+    ``lock`` is the held ``index.IndexLock`` whose lock file holds the new index; the
+    hooks are given an index of their own (index.HookIndex, a temporary file the caller
+    removes, whatever happens); ``editor``
     is a callable(path) that lets the user edit the message file, or None.  Returns the
     tree to commit (a pre-commit hook may re-stage files) and the final message; raises
-    ApplyError (kind "hook") when a hook fails, after removing its temporary index, with
+    ApplyError (kind "hook") when a hook fails, with
     ``hints[hook]`` (default ``APPLY_HOOK_HINTS``) saying what to do."""
-    from .index import after_pre_commit, hook_index as make_hook_index
+    from .index import HookIndex
 
     hints = APPLY_HOOK_HINTS if hints is None else hints
     names = [h for h in COMMIT_HOOKS if not (no_verify and h != "prepare-commit-msg")]
@@ -197,18 +198,13 @@ def run_commit_hooks(repo, lock, tree_id, message: str, env: dict[str, str], *,
     output = [hint for hint in (ignored_hook_hint(repo, h) for h in names) if hint]
     if not present and editor is None:
         return HookedCommit(tree_id, message, None, output)
-    hook_index = make_hook_index(repo, lock, tree_id) if present else None
-    try:
-        if hook_index:
-            env = dict(env, GIT_INDEX_FILE=hook_index)
-        if "pre-commit" in present:
-            _run_or_refuse(repo, "pre-commit", [], env, output, hints)
-            tree_id = after_pre_commit(repo, lock, hook_index, tree_id)
-        message = _commit_message(repo, message, env, present, editor, output, hints)
-    except BaseException:
-        if hook_index and hook_index != lock.lock_path:
-            remove_file(hook_index)
-        raise
+    hook_index = HookIndex(repo, lock, tree_id) if present else None
+    if hook_index:
+        env = dict(env, GIT_INDEX_FILE=hook_index.path)
+    if "pre-commit" in present:
+        _run_or_refuse(repo, "pre-commit", [], env, output, hints)
+        tree_id = hook_index.tree(repo)
+    message = _commit_message(repo, message, env, present, editor, output, hints)
     return HookedCommit(tree_id, message, hook_index, output)
 
 

@@ -109,7 +109,7 @@ def _staging_side(repo, j: JournalNote) -> tuple[str, str]:
 
     from .index import index_holds
 
-    index = repo.index_path()  # GIT_INDEX_FILE, as git
+    index = j.index or repo.index_path()  # the run's (GIT_INDEX_FILE, as git)
     if not os.path.lexists(index + ".lock") and index_holds(index, j.final):
         return "after", ""
     return "before", ""

@@ -159,6 +159,25 @@ def index_holds(index_path: str, final: dict) -> bool:
     return entries_hold(idx, final)
 
 
+def entries_of(index_path: str, paths) -> dict:
+    """path -> [mode, hex id] of those of ``paths`` the index file at ``index_path`` holds
+    (empty when there is no such file, or it cannot be read)."""
+    if not os.path.exists(index_path):
+        return {}
+    try:
+        idx = pygit2.Index(index_path)
+    except (pygit2.GitError, OSError, ValueError):
+        return {}
+    out = {}
+    for p in paths:
+        try:
+            e = idx[p]
+        except (KeyError, ValueError):
+            continue
+        out[p] = [int(e.mode), str(e.id)]
+    return out
+
+
 def tree_of_index(repo: pygit2.Repository, index_path: str) -> pygit2.Oid:
     """The tree an index file holds (written to the object database)."""
     return pygit2.Index(index_path).write_tree(repo)
@@ -328,6 +347,11 @@ class IndexLock:
             self._staged = None
             self.cache.keep(self.path, index, staged)
 
+    def forget_staged(self) -> None:
+        """The lock file is no longer the index stage() wrote (the hooks' index replaced
+        it): nothing of it is kept warm."""
+        self._staged = None
+
     def release(self) -> None:
         try:
             box = self._join_ahead()
@@ -402,34 +426,74 @@ def pid_alive(pid: int) -> bool:
 # --------------------------------------------------------------------------- the hooks' index
 
 
-def hook_index(repo, lock: IndexLock, tree_id) -> str:
-    """The index the hooks see: the new index itself when it holds exactly the commit's
-    tree (the usual case), otherwise a temporary index of the commit's tree."""
-    staged = pygit2.Index(lock.lock_path)
-    if staged.write_tree(repo.repo) == tree_id:
-        return lock.lock_path
-    path = os.path.join(repo.gitdir, f"next-index-ai-apply-{os.getpid()}.lock")
-    remove_file(path)
-    tmp = pygit2.Index(path)
-    tmp.read_tree(repo.repo[tree_id])
-    tmp.write()
-    return path
+def hook_index_name(pid: int) -> str:
+    """The name, in the git dir, of the index process ``pid`` gives its commit hooks."""
+    return f"next-index-ai-apply-{pid}.lock"
 
 
-def after_pre_commit(repo, lock: IndexLock, hook_index_path: str, tree_id):
-    """A pre-commit hook may re-stage files (formatters): commit what its index holds."""
-    idx = pygit2.Index(hook_index_path)
-    new_tree = idx.write_tree(repo.repo)
-    if new_tree == tree_id:
-        return tree_id
-    if hook_index_path != lock.lock_path:
-        # carry the hook's changes of the committed paths into the real index as well
-        real = pygit2.Index(lock.lock_path)
-        diff = repo.repo[tree_id].diff_to_tree(repo.repo[new_tree])
-        for d in diff.deltas:
+class HookIndex:
+    """The index the commit hooks see (``GIT_INDEX_FILE``), never the lock itself, so that
+    a hook's ``git add`` (which writes a new file and renames it over the one it was
+    given) leaves the lock as the journal describes it.  ``whole``: it is the new index
+    (a hard link to the lock, or a copy where no hard link can be made), the usual case;
+    otherwise (the index holds more than the commit: staged changes of other files) an
+    index of the commit's tree only.  Named for this process in the git dir
+    (``hook_index_name``; the journal names it for `recover`)."""
+
+    def __init__(self, repo, lock: IndexLock, tree_id):
+        self.path = os.path.join(repo.gitdir, hook_index_name(os.getpid()))
+        remove_file(self.path)
+        staged = pygit2.Index(lock.lock_path)
+        self.whole = staged.write_tree(repo.repo) == tree_id
+        if self.whole:
+            try:
+                os.link(lock.lock_path, self.path)
+            except OSError:
+                import shutil
+
+                shutil.copyfile(lock.lock_path, self.path)
+        else:
+            tmp = pygit2.Index(self.path)
+            tmp.read_tree(repo.repo[tree_id])
+            tmp.write()
+        self.start = _stamp(os.stat(self.path))
+
+    def tree(self, repo):
+        """The tree it holds now (a pre-commit hook may have re-staged files)."""
+        return pygit2.Index(self.path).write_tree(repo.repo)
+
+    def rewritten(self) -> bool:
+        """Whether a hook wrote it since (a new file, or other bytes)."""
+        try:
+            return _stamp(os.stat(self.path)) != self.start
+        except OSError:
+            return False
+
+    def next_index(self, repo, lock: IndexLock, tree_id, new_tree) -> str | None:
+        """The file that is to become the new index after the hooks (None: the lock stays
+        as it is): this index itself when it was the whole new index and a hook re-staged;
+        else the new index with the hooks' changes of the commit's tree carried into it,
+        written to a temporary file of this process."""
+        if self.whole:
+            return self.path if self.rewritten() else None
+        if new_tree == tree_id:
+            return None
+        path = self.path + ".carry"
+        remove_file(path)
+        import shutil
+
+        shutil.copyfile(lock.lock_path, path)
+        real = pygit2.Index(path)
+        for d in repo.repo[tree_id].diff_to_tree(repo.repo[new_tree]).deltas:
             if d.status == pygit2.enums.DeltaStatus.DELETED:
                 remove_entry(real, d.old_file.path)
             else:
-                entry_with_stat(real, d.new_file.path, d.new_file.id, int(d.new_file.mode), None)
+                entry_with_stat(real, d.new_file.path, d.new_file.id, int(d.new_file.mode),
+                                None)
         real.write()
-    return new_tree
+        return path
+
+
+def _stamp(st: os.stat_result) -> tuple:
+    """What tells one version of a file from another: which file, its size, when changed."""
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns

@@ -75,8 +75,13 @@ class Journal:
     checkout); ``made_dirs``: folders the writing creates; ``kind``: the command;
     ``moves_to``: the commit the ref will point at when known beforehand (a fast-forward
     pick, undo; "unborn": undo of a root commit deletes the branch), None for a commit yet
-    to be made; ``staged_index``: once the new index is in ``index.lock``, that file's size
-    and trailing checksum, so that recover knows the lock as the run's own; ``perms``:
+    to be made; ``index``: the index file the run writes (``GIT_INDEX_FILE`` or the git
+    dir's ``index``), whose ``.lock`` it holds; ``staged_index``: once the new index is in
+    ``index.lock``, that file's size and trailing checksum, so that recover knows the lock
+    as the run's own, and ``staged_indexes``: each of them the lock has been (the index a
+    pre-commit hook re-staged is noted before it replaces the lock, so that no hook's
+    ``git add`` makes the note stale); ``hook_index``: the index the commit hooks are given
+    (``GIT_INDEX_FILE``), a temporary file of the run in the git dir; ``perms``:
     path -> permission bits of a regular file that was there (recover puts them back
     exactly), only where they are not what git would make; ``temps``: how the
     temporary names the run may leave in the worktree are made (TEMP_SCHEME: ``temp_name``
@@ -91,7 +96,7 @@ class Journal:
     def begin(self, originals: dict, head_id, *, final: dict | None = None,
               written: dict | None = None, branch: str | None = None,
               workdir: str | None = None, kind: str = "apply", moves_to=None,
-              perms: dict | None = None) -> None:
+              perms: dict | None = None, index: str | None = None) -> None:
         made_dirs: list[str] = []
         if workdir and final:
             looked: set[str] = set()  # folders already looked at (made or there)
@@ -111,18 +116,34 @@ class Journal:
                 "paths": originals, "branch": branch, "time": int(time.time()),
                 "final": ids(final), "written": ids(written), "made_dirs": made_dirs,
                 "kind": kind, "moves_to": str(moves_to) if moves_to is not None else None,
-                "perms": perms or {},
+                "perms": perms or {}, "index": index,
+                "hook_index": _hook_index_name(),
                 "temps": TEMP_SCHEME,
                 "backups": os.path.basename(backup_dir("", os.getpid()))}
         self._write(data)
         self.active = True
 
-    def note_staged_index(self, lock_path: str) -> None:
-        """Record which file the staged ``index.lock`` is (its size and trailing checksum):
-        staging replaced the lock's owner line, and recover must tell our lock from one a
-        git process took after the crash."""
-        self._data["staged_index"] = file_fingerprint(lock_path)
+    def note_staged_index(self, path: str, final: dict | None = None) -> None:
+        """Record which file the staged ``index.lock`` is (its size and trailing checksum),
+        before ``path`` becomes it: staging replaced the lock's owner line, and recover
+        must tell our lock from one a git process took after the crash.  ``final``: path ->
+        (mode, id) or None, the committed entries a pre-commit hook changed (what the run
+        now commits there)."""
+        mark = file_fingerprint(path)
+        self._data["staged_index"] = mark
+        self._data.setdefault("staged_indexes", []).append(mark)
+        if final:
+            self._data["final"] = {**self._data.get("final", {}), **{
+                p: ([int(e[0]), str(e[1])] if e else None) for p, e in final.items()}}
         self._write(self._data)
+
+    def paths(self) -> list[str]:
+        """The worktree paths the run touches (``paths``)."""
+        return sorted(self._data.get("paths") or {})
+
+    def before(self) -> dict:
+        """path -> [mode, id] of what was on disk before the run, or None (``paths``)."""
+        return dict(self._data.get("paths") or {})
 
     def _write(self, data: dict) -> None:
         self._data = data
@@ -144,6 +165,12 @@ class Journal:
             except OSError:
                 pass  # left behind: the next run notices it and `recover` explains it
             self.active = False
+
+
+def _hook_index_name() -> str:
+    from .index import hook_index_name
+
+    return hook_index_name(os.getpid())
 
 
 def file_fingerprint(path: str) -> list:
@@ -170,9 +197,11 @@ class JournalNote:
     made_dirs: list
     moves_to: str | None
     kind: str
-    staged_index: list | None
+    staged_index: list  # every [size, checksum] the staged index.lock has been
     perms: dict  # path -> permission bits (journals of older versions: empty)
     temps: list  # worktree-relative temporary names, from TEMP_SCHEME (older: empty)
+    index: str | None = None  # the index file of the run (journals of older versions: None)
+    hook_index: str | None = None  # the file name of the hooks' index in the git dir
 
 
 def read_journal(path: str) -> JournalNote:
@@ -187,12 +216,21 @@ def read_journal(path: str) -> JournalNote:
             final=j.get("final") or {}, written=j.get("written") or {},
             branch=j.get("branch") or "HEAD", made_dirs=j.get("made_dirs") or [],
             moves_to=j.get("moves_to"), kind=j.get("kind") or "apply",
-            staged_index=staged if isinstance(staged, list) and len(staged) == 2 else None,
+            staged_index=_fingerprints(j.get("staged_indexes"), staged),
+            index=j.get("index") if isinstance(j.get("index"), str) else None,
+            hook_index=j.get("hook_index") if isinstance(j.get("hook_index"), str) else None,
             perms=dict(j.get("perms") or {}),
             temps=[temp_name(p, int(j["pid"]), k) for p in j["paths"] for k in TEMP_KINDS]
             if j.get("temps") == TEMP_SCHEME else [])
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{type(e).__name__}: {e}") from None
+
+
+def _fingerprints(many, one) -> list:
+    """The fingerprints a journal names (``staged_indexes``; older journals: the one
+    ``staged_index``), each [size, hex]."""
+    marks = many if isinstance(many, list) else [one]
+    return [m for m in marks if isinstance(m, list) and len(m) == 2]
 
 
 def interrupted_problem(gitdir: str) -> Problem | None:

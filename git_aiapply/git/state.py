@@ -345,6 +345,42 @@ def worktree_matches(repo, path: str, mode: int, oid, index=None) -> bool:
     return pygit2.hash(f.to_git(path, st.data, _index_has_crlf(repo, index, path))) == oid
 
 
+def same_mode(repo, have: int, want: int) -> bool:
+    """Whether a file of mode ``have`` on disk counts as mode ``want``: the same, or both
+    regular files where core.fileMode is false (git then ignores the executable bit)."""
+    return have == want or (want in (MODE_FILE, MODE_EXEC) and have in (MODE_FILE, MODE_EXEC)
+                            and not _filemode_tracked(repo))
+
+
+def is_on_disk(repo, st: FileState | None, want) -> bool:
+    """Whether a worktree state (FileState, or None: nothing there) is exactly the bytes
+    ``want`` names ([mode, hex id of those bytes], or None: nothing)."""
+    if want is None or st is None:
+        return want is None and st is None
+    return same_mode(repo, st.mode, int(want[0])) and blob_id(st.data) == str(want[1])
+
+
+def holds_blob(repo, path: str, st: FileState | None, want) -> bool:
+    """Whether a worktree state holds the committed ``want`` ([mode, hex blob id] or None):
+    its bytes are the blob, or become it through the clean filters (as git status sees)."""
+    if is_on_disk(repo, st, want):
+        return True
+    if want is None or st is None or not same_mode(repo, st.mode, int(want[0])) \
+            or st.mode == MODE_LINK:
+        return False
+    return worktree_matches(repo, path, st.mode, want[1])
+
+
+def holds_run_state(repo, path: str, st: FileState | None, *, on_disk=(), blobs=()) -> bool:
+    """Whether the worktree state ``st`` at ``path`` is one a run left there: exactly the
+    bytes of one of ``on_disk`` ([mode, id] of the bytes it wrote, or None: it removed the
+    file), or one of the blobs ``blobs`` ([mode, blob id]: what it committed or its hook
+    staged) as git status sees them.  The one test of "this run wrote it" that a rollback
+    (transaction.py) and `recover` make: anything else is someone else's, never overwritten."""
+    return any(is_on_disk(repo, st, w) for w in on_disk) or \
+        any(holds_blob(repo, path, st, w) for w in blobs if w is not None)
+
+
 def dirty_paths(repo, index: pygit2.Index, base: TreeSnapshot, paths: list[str]) -> list[tuple[str, str]]:
     """(path, why) for every touched path whose worktree, index and HEAD disagree."""
     out = []

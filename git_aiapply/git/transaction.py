@@ -27,224 +27,21 @@ import stat
 import pygit2
 
 from ..errors import ApplyError, ErrorKind, FatalError, Problem
-from ..plan.plan import MODE_EXEC, MODE_LINK, FileState, Plan
+from ..plan.plan import MODE_EXEC, FileState, Plan
 from ..record import field, record
 from .faults import fault, remove_file
 from .index import set_entries
 from .io_errors import io_error, probe_dirs, write_cause
-from .journal import Journal, RunKind, backup_dir, backup_name, temp_name
-from .worktree_files import (NO_HARD_LINKS, git_perm, open_new, perm_of, restore_file,
-                             write_all)
+from .journal import Journal, RunKind
+from .worktree_files import WorktreeWriter, appeared, git_perm, perm_of
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
 from .repo import Repo
 from .checks import refuse_dirty, refuse_in_progress, refuse_unmerged, require_worktree
-from .state import (LeadingFolders, TreeSnapshot, read_disk, read_disk_here,
-                    refuse_symlinked_parent, tree_entry)
+from .state import LeadingFolders, TreeSnapshot, tree_entry
 
 
 # --------------------------------------------------------------------------- worktree
-
-
-@record
-class _Saved:
-    """A worktree path as it was before the writer touched it."""
-
-    path: str
-    state: FileState | None  # what was on disk before we touched it
-    perm: int | None = None  # its permission bits (0o600 stays 0o600 on rollback)
-    backup: str | None = None  # a hard link to the very file, in the git dir (see _backup)
-
-
-class WorktreeWriter:
-    """Writes files through a temporary file and a rename, converted as ``git checkout``
-    writes them (eol, smudge filters), never through a symlinked folder; remembers what
-    it replaced so that everything can be put back."""
-
-    def __init__(self, repo: Repo):
-        self.repo = repo
-        self.workdir = repo.workdir
-        self.backup_dir = backup_dir(repo.gitdir, os.getpid())
-        self.saved: list[_Saved] = []
-        self.made_dirs: list[str] = []
-        self.stats: dict[str, os.stat_result] = {}
-
-    def _full(self, path: str) -> str:
-        return os.path.join(self.workdir, path)
-
-    def disk_bytes(self, path: str, st: FileState) -> bytes:
-        """What ``git checkout`` would put on disk for ``st`` at ``path``."""
-        if st.mode == MODE_LINK:
-            return st.data
-        from .filters import filters_of
-
-        return filters_of(self.repo).to_worktree(path, st.data)
-
-    def _makedirs(self, path: str) -> None:
-        parent = os.path.dirname(self._full(path))
-        missing = []
-        while parent and not os.path.isdir(parent):
-            missing.append(parent)
-            parent = os.path.dirname(parent)
-        for d in reversed(missing):
-            os.mkdir(d)
-            self.made_dirs.append(d)
-
-    def write(self, path: str, st: FileState, data: bytes | None = None) -> None:
-        """Write ``st`` (blob content) at ``path``; ``data``: the bytes for disk when
-        already converted.  Always through a temporary file (``temp_name``: short, so any
-        file name fits), so that a kill never leaves a half file under the final name."""
-        refuse_symlinked_parent(self.workdir, path)
-        if data is None:
-            data = self.disk_bytes(path, st)
-        full = self._full(path)
-        before = read_disk_here(self.workdir, path)
-        if before is None:
-            return self._create(path, st, data, full)
-        self.saved.append(_Saved(path, before, perm_of(full), self._backup(path, full)))
-        self._makedirs(path)
-        refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
-        tmp = self._temp(path, st, data)
-        try:
-            if os.path.isdir(full) and not os.path.islink(full):
-                raise ApplyError(f"cannot write {path}: a folder is in the way")
-            os.replace(tmp, full)
-        except BaseException:
-            remove_file(tmp)
-            raise
-        self.stats[path] = os.lstat(full)
-
-    def _backup(self, path: str, full: str) -> str | None:
-        """A hard link to the file at ``full`` in the git dir (``backup_dir``), so that a
-        rollback puts back the very file (bytes, mode, owner) by a rename, which needs no
-        free space; None where no hard link can be made (another file system, no hard
-        links), and the rollback then rewrites the file from its saved bytes."""
-        name = os.path.join(self.backup_dir, backup_name(path))
-        try:
-            try:
-                os.link(full, name, follow_symlinks=False)
-            except FileNotFoundError:  # the folder, made at the first backup
-                os.makedirs(self.backup_dir, exist_ok=True)
-                os.link(full, name, follow_symlinks=False)
-        except OSError:
-            return None
-        return name
-
-    def drop_backups(self) -> None:
-        """Remove the backups (the run is complete, or rolled back)."""
-        import shutil
-
-        shutil.rmtree(self.backup_dir, ignore_errors=True)
-
-    def _temp(self, path: str, st: FileState, data: bytes) -> str:
-        """A temporary file (or link) next to ``path`` holding ``data``; its name."""
-        tmp = os.path.join(self.workdir, temp_name(path, os.getpid(), "tmp"))
-        remove_file(tmp)
-        if st.mode == MODE_LINK:
-            os.symlink(os.fsdecode(data), tmp)
-        else:
-            fd = open_new(tmp, st.mode)
-            try:
-                write_all(fd, data)
-            except BaseException:
-                remove_file(tmp)
-                raise
-        fault("worktree-temp")
-        return tmp
-
-    def _create(self, path: str, st: FileState, data: bytes, full: str) -> None:
-        """A new file (nothing at ``path``): written to a temporary file, then hard-linked
-        to its name, which fails when anything is there (a file that appeared since, a
-        link: never followed, never replaced), then the temporary name is removed.  Where
-        the file system has no hard links, created in place with O_EXCL|O_NOFOLLOW."""
-        self._makedirs(path)
-        refuse_symlinked_parent(self.workdir, path)  # a folder swapped meanwhile
-        tmp = self._temp(path, st, data)
-        try:
-            os.link(tmp, full, follow_symlinks=False)
-        except FileExistsError:
-            remove_file(tmp)
-            if os.path.isdir(full) and not os.path.islink(full):
-                # a folder the response empties of tracked files, still holding others
-                raise ApplyError(Problem(
-                    f"cannot write {path}: the folder {path} is in the way; it still holds "
-                    "files that git does not track", file=path,
-                    hint=f"move the untracked files out of {path}/ first")) from None
-            raise _appeared(path) from None
-        except OSError as e:
-            remove_file(tmp)
-            if e.errno not in NO_HARD_LINKS:
-                raise
-            return self._create_in_place(path, st, data, full)
-        except BaseException:
-            remove_file(tmp)
-            raise
-        self.saved.append(_Saved(path, None))  # ours from here: rollback removes it
-        remove_file(tmp)
-        self.stats[path] = os.lstat(full)  # after the unlink: the link count is in ctime
-
-    def _create_in_place(self, path: str, st: FileState, data: bytes, full: str) -> None:
-        """``_create`` on a file system without hard links (FAT, some FUSE mounts): a
-        kill while writing may leave a half file here, which `recover` then explains."""
-        try:
-            if st.mode == MODE_LINK:
-                os.symlink(os.fsdecode(data), full)  # whole at once, never over anything
-                self.saved.append(_Saved(path, None))
-                self.stats[path] = os.lstat(full)
-                return
-            fd = open_new(full, st.mode)
-        except FileExistsError:
-            raise _appeared(path) from None
-        self.saved.append(_Saved(path, None))
-        write_all(fd, data)
-        self.stats[path] = os.lstat(full)
-
-    def delete(self, path: str) -> None:
-        refuse_symlinked_parent(self.workdir, path)
-        full = self._full(path)
-        before = read_disk(self.workdir, path)
-        if before is None:
-            self.saved.append(_Saved(path, None))
-        else:
-            backup = self._backup(path, full)
-            self.saved.append(_Saved(path, before, perm_of(full), backup))
-            os.unlink(full)
-        # git removes folders that the deletion left empty
-        d = os.path.dirname(full)
-        while d and os.path.normpath(d) != os.path.normpath(self.workdir):
-            try:
-                os.rmdir(d)
-            except OSError:
-                break
-            self.saved.append(_Saved(os.path.relpath(d, self.workdir), FileState(-1, b"")))
-            d = os.path.dirname(d)
-
-    def rollback(self) -> list[str]:
-        """Put back everything written; returns the paths it could not restore."""
-        failed = []
-        for s in reversed(self.saved):
-            full = self._full(s.path)
-            try:
-                if s.state is not None and s.state.mode == -1:  # a folder we removed
-                    os.makedirs(full, exist_ok=True)
-                elif s.state is None:
-                    if os.path.lexists(full):
-                        os.unlink(full)
-                else:
-                    if full in self.made_dirs and os.path.isdir(full) and not os.path.islink(full):
-                        os.rmdir(full)  # a file replaced by a folder (x -> x/y): x again
-                    if s.backup is not None and os.path.lexists(s.backup):
-                        os.replace(s.backup, full)  # the very file, kept as a hard link
-                    else:
-                        restore_file(self.workdir, s.path, s.state, s.perm)
-            except OSError:
-                failed.append(s.path)
-        for d in reversed(self.made_dirs):
-            try:
-                os.rmdir(d)
-            except OSError:
-                pass
-        return failed
 
 
 def _replaced_by_folder(workdir: str, final: dict, folder: str | None) -> bool:
@@ -257,12 +54,6 @@ def _replaced_by_folder(workdir: str, final: dict, folder: str | None) -> bool:
         return stat.S_ISREG(os.lstat(os.path.join(workdir, folder)).st_mode)
     except OSError:
         return False
-
-
-def _appeared(path: str) -> ApplyError:
-    return ApplyError(Problem(f"{path} appeared on disk while the response was being applied; "
-                              "ai-apply never overwrites an untracked file", file=path,
-                              hint="move it away and run the command again"))
 
 
 # --------------------------------------------------------------------------- objects
@@ -429,7 +220,7 @@ class Transaction:
                     and tree_entry(head_tree, p) is None:
                 # a new path (in neither HEAD nor the index), but an untracked file is
                 # there now: someone wrote it after planning
-                raise _appeared(p)
+                raise appeared(p)
         written, disk = {}, {}
         for p in paths:
             st = final[p]
@@ -457,7 +248,7 @@ class Transaction:
         """The journal of this run written (Journal.begin: ``more`` its workdir, moves_to,
         perms), before any file or index entry: what recover decides on from here."""
         self.journal.begin(originals, head_id, final=entries, written=written, branch=branch,
-                           kind=self.kind, **more)
+                           kind=self.kind, index=os.path.abspath(self.lock.path), **more)
         fault("journal")
 
     def stage_entries(self, entries: dict, stats) -> None:
@@ -495,6 +286,26 @@ class Transaction:
             self._moved.append((refname, new, old, committer))
         fault("ref-update")
 
+    def adopt_hooks_index(self, hooked, tree_id) -> None:
+        """After the commit hooks: when a hook re-staged files (``hooked.hook_index``,
+        index.HookIndex), the index they leave becomes the new index: the journal notes
+        it (and what the run now commits at its paths) before it replaces the lock, so
+        that recover knows the lock as the run's own at every moment."""
+        hook = hooked.hook_index
+        if hook is None:
+            return
+        nxt = hook.next_index(self.repo, self.lock, tree_id, hooked.tree_id)
+        if nxt is None:
+            return
+        from .history import entries_at
+
+        paths = self.journal.paths()
+        now = entries_at(self.r[hooked.tree_id], paths)
+        self.journal.note_staged_index(nxt, final={p: now[p] for p in paths})
+        fault("hook-index")
+        os.replace(nxt, self.lock.lock_path)
+        self.lock.forget_staged()
+
     def install(self) -> None:
         for p in self.temp_files:
             if p != self.lock.lock_path:
@@ -526,26 +337,81 @@ class Transaction:
             unmove_ref(self.r, refname, new, old, committer,
                        message=f"{'ai-apply undo' if self.kind == RunKind.UNDO else 'ai-apply'}: "
                                "rolled back")
+        # a file is put back only while it holds what the run (or its hook) left there
+        failed, kept = self.writer.rollback(hooked_entries(self.repo, self.writer.wrote))
         for p in self.temp_files:
             if p != self.lock.lock_path:
                 remove_file(p)
-        failed = self.writer.rollback()
         self.lock.release()
+        what = "undo" if self.kind == RunKind.UNDO else "commit"
         if failed:
             # the journal stays: it names what the files held, for `recover` once the
             # cause (a full disk...) is gone; the backups stay with it
             raise FatalError(
-                f"the {'undo' if self.kind == RunKind.UNDO else 'commit'} failed "
-                f"({write_cause(exc)}) and "
+                f"the {what} failed ({write_cause(exc)}) and "
                 "these files could not be put back yet: " + ", ".join(failed) + "\n"
                 "hint: fix the cause, then run `git ai-apply recover`, which puts them back "
                 "as they were", kind=ErrorKind.IO) from None
         self.writer.drop_backups()
         self.journal.end()
+        if kept:
+            raise_with_kept(exc, kept, self.journal.before(), what, probe_dirs(self.repo))
         if isinstance(exc, (OSError, pygit2.GitError)):
             # a disk or repository error (full disk, I/O error): nothing changed
-            raise io_error("undo" if self.kind == RunKind.UNDO else "commit", exc,
-                           probe_dirs(self.repo)) from None
+            raise io_error(what, exc, probe_dirs(self.repo)) from None
+
+
+def hooked_entries(repo: Repo, paths) -> dict:
+    """path -> [mode, blob id] of ``paths`` in the index this process gave its commit
+    hooks (index.HookIndex), when it is still there: what the run's pre-commit hook
+    staged (a formatter's rewrite is the run's, not a user's edit)."""
+    from .index import entries_of
+    from .index import hook_index_name
+
+    return entries_of(os.path.join(repo.gitdir, hook_index_name(os.getpid())), paths)
+
+
+def kept_problems(kept: list[str], before: dict) -> list[Problem]:
+    """One Problem for each file a rollback left alone (``before``: the journal's path ->
+    [mode, id] of what was on disk before the run, or None)."""
+    out = []
+    for p in kept:
+        was = before.get(p)
+        held = (f"before the run it held blob {was[1][:12]} (`git cat-file -p {was[1][:12]}`)"
+                if was else "it did not exist before the run")
+        out.append(Problem(
+            "changed while the run was going on (by hand or by a hook): it no longer "
+            "holds what git ai-apply wrote there, so it was left as it is", file=p,
+            hint=f"check it with `git status` and `git diff`; {held}"))
+    return out
+
+
+def raise_with_kept(exc: BaseException, kept: list[str], before: dict, what: str,
+                    dirs) -> None:
+    """The run's error, telling that ``kept`` were left as someone changed them during the
+    run: never "nothing was changed".  A refusal (ApplyError: a hook failed) keeps its
+    kind and exit status, with a problem per file; ``exc.kept`` names them."""
+    problems = kept_problems(kept, before)
+    if isinstance(exc, ApplyError):
+        exc.problems = [*exc.problems, *problems]
+        exc.args = (exc.render(),)
+        exc.kept = kept
+        return None
+    text = ("the " + what + " was not made; "
+            + "these files were changed during the run and left as they are: "
+            + ", ".join(kept) + "\n" + "\n".join(p.render() for p in problems))
+    if isinstance(exc, FatalError):
+        exc.message = f"{exc.message}; {text}"
+        exc.args = (exc.message,)
+        exc.kept = kept
+        return None
+    if isinstance(exc, (OSError, pygit2.GitError)):
+        err = FatalError(f"cannot write the {what}: {write_cause(exc, dirs)}; {text}",
+                         kind=ErrorKind.IO)
+        err.kept = kept
+        raise err from None
+    exc.kept = kept  # Ctrl-C, ...: the caller reports it
+    return None
 
 
 # --------------------------------------------------------------------------- apply, pick
@@ -595,12 +461,13 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
                                             editing=req.edit_message is not None)
         message = req.message
         if req.fast_forward_to is None:
+            tree_id_before = tree_id
+            txn.temp_files.extend(hook_index_files(repo))  # removed whatever happens
             hooked = githooks.run_commit_hooks(repo, txn.lock, tree_id, message, hook_env,
                                                no_verify=req.no_verify, editor=req.edit_message,
                                                hints=req.hook_hints)
             tree_id, message = hooked.tree_id, hooked.message
-            if hooked.hook_index:
-                txn.temp_files.append(hooked.hook_index)
+            txn.adopt_hooks_index(hooked, tree_id_before)
             hook_output.extend(hooked.output)
         fault("hooks")
         message = valid_utf8(message)
@@ -626,6 +493,14 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
     if res is not None:
         hook_output.append(res.output)
     return CommitResult(commit_id, tree_id, branch, message, "".join(hook_output))
+
+
+def hook_index_files(repo: Repo) -> list[str]:
+    """The temporary files of the index this process gives its commit hooks."""
+    from .index import hook_index_name
+
+    path = os.path.join(repo.gitdir, hook_index_name(os.getpid()))
+    return [path, path + ".carry"]
 
 
 def check_touched(repo: Repo, txn: Transaction, plan: Plan, head_tree,

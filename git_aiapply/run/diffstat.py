@@ -1,6 +1,6 @@
 """What a change did, printed as git prints it: the lines after `git commit`
 (``[main 1a2b3c4] subject``, the short stat, ``create mode 100644 x``, ``rename a => b
-(100%)``), and ``git apply``'s ``--stat``, ``--numstat`` and ``--summary``.
+(100%)``), and ``git apply``'s ``--stat``, ``--numstat`` and ``--summary``, and ``--diff``'s colours.
 
 The change is the net difference between two states of the touched paths (before and
 after), whatever steps the response took to get there: a file deleted and created again
@@ -388,3 +388,21 @@ def apply_summary_lines(stats: list[FileStat]) -> list[str]:
         else:
             out += _mode_change(st, True, quote=False)
     return out
+
+
+def colorize_diff(diff: str) -> str:
+    """``--diff``'s text in git's default colours (meta bold, hunk headers cyan)."""
+    out = []
+    for line in diff.splitlines(True):
+        if line.startswith(("diff --git", "--- ", "+++ ", "new file", "deleted file", "old mode",
+                            "new mode", "rename ", "index ")):
+            out.append(f"\x1b[1m{line.rstrip(chr(10))}\x1b[m\n")
+        elif line.startswith("@@"):
+            out.append(f"\x1b[36m{line.rstrip(chr(10))}\x1b[m\n")
+        elif line.startswith("+"):
+            out.append(f"\x1b[32m{line.rstrip(chr(10))}\x1b[m\n")
+        elif line.startswith("-"):
+            out.append(f"\x1b[31m{line.rstrip(chr(10))}\x1b[m\n")
+        else:
+            out.append(line)
+    return "".join(out)

@@ -97,6 +97,8 @@ class Outcome:
     # -v: where and how each edit landed (edit_report.EditReport); None when not asked
     edits: list | None = None
     suggestion: dict | None = None  # a refusal's fix the tool knows (run/suggest.py)
+    # files a refused run left as someone changed them while it ran (never overwritten)
+    kept: list[str] = field(default_factory=list)
 
     @property
     def added(self) -> int:
@@ -316,25 +318,10 @@ def render_diff(plan: Plan, color: bool = False) -> str:
         parts.append(header + extra + "".join(lines))
     out = "".join(parts)
     if color:
-        out = _colorize(out)
+        from .diffstat import colorize_diff
+
+        out = colorize_diff(out)
     return out
-
-
-def _colorize(diff: str) -> str:
-    out = []
-    for line in diff.splitlines(True):
-        if line.startswith(("diff --git", "--- ", "+++ ", "new file", "deleted file", "old mode",
-                            "new mode", "rename ", "index ")):
-            out.append(f"\x1b[1m{line.rstrip(chr(10))}\x1b[m\n")
-        elif line.startswith("@@"):
-            out.append(f"\x1b[36m{line.rstrip(chr(10))}\x1b[m\n")
-        elif line.startswith("+"):
-            out.append(f"\x1b[32m{line.rstrip(chr(10))}\x1b[m\n")
-        elif line.startswith("-"):
-            out.append(f"\x1b[31m{line.rstrip(chr(10))}\x1b[m\n")
-        else:
-            out.append(line)
-    return "".join(out)
 
 
 def apply_one(repo, response: Response, opts: Options, *, editor=None, color: bool = False,
@@ -366,6 +353,10 @@ def _apply_one_outcome(repo, response: Response, opts: Options, out: Outcome, ed
         # keep what was learnt before the refusal (formats, branch, base, files)
         out.status, out.exit_code, out.commit = Status.REFUSED, 1, None
         out.problems, out.error_kind = e.problems, e.kind
+        out.kept = list(getattr(e, "kept", None) or [])
+        if out.kept:  # never "nothing was changed" (transaction.raise_with_kept)
+            out.note = ("files changed during the run were left as they are: "
+                        + ", ".join(out.kept))
         if opts.verbose:  # nothing landed (also a refusal after planning: dirty files, a hook)
             out.edits = []
         return out

@@ -62,7 +62,9 @@ def refused(what: str, e: ApplyError) -> None:
     """Report a refusal and exit 1: ``error: WHAT; nothing was changed.``, then its
     problems.  WHAT names what was refused in the command's own terms ("the response was
     refused", "undo refused", "pick refused")."""
-    echo_err(f"error: {what}; nothing was changed.")
+    kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
+    echo_err(f"error: {what}; " + ("nothing was changed." if not kept else
+             "files changed during the run were left as they are: " + ", ".join(kept) + "."))
     echo_err(e.render())
     sys.exit(1)
 
@@ -86,8 +88,11 @@ def guarded(fn, *args, **kwargs) -> None:
     except AiApplyError as e:
         echo_err(f"error: {e}")
         sys.exit(1)
-    except KeyboardInterrupt:
-        echo_err("interrupted; nothing was changed")
+    except KeyboardInterrupt as e:
+        kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
+        echo_err("interrupted; nothing was changed" if not kept else
+                 "interrupted; nothing was committed, and files changed during the run were "
+                 "left as they are: " + ", ".join(kept))
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)

@@ -53,7 +53,8 @@ from ..git.journal import (STAGE_KINDS, JournalNote, RunKind, file_fingerprint, 
     read_journal)
 
 # temporary files in the git dir, with the pid of the process that made them
-_GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?|next-index-ai-apply-(\d+)\.lock"
+_GITDIR_TEMP = re.compile(r"^(?:index\.ai-apply-(\d+)(?:\.lock)?"
+                          r"|next-index-ai-apply-(\d+)\.lock(?:\.carry)?(?:\.lock)?"
                           r"|AI_APPLY_JOURNAL\.ai-apply-(\d+)\.tmp|index\.lock\.ai-apply-(\d+))$")
 
 _BACKUP_DIR = re.compile(r"^ai-apply-backup-(\d+)$")
@@ -83,37 +84,35 @@ def _state_of(repo, path: str):
     return read_disk(repo.workdir, path)
 
 
-def _same_mode(repo, have: int, want: int) -> bool:
-    return have == want or (want in (0o100644, 0o100755) and have in (0o100644, 0o100755)
-                            and not _filemode(repo))
-
-
 def _is_on_disk(repo, st, want) -> bool:
     """Whether a worktree state (FileState or None) is exactly the bytes ``want`` names
-    ([mode, id of those bytes], or None: nothing)."""
-    from ..git.state import blob_id
+    ([mode, id of those bytes], or None: nothing): git/state.py's test."""
+    from ..git.state import is_on_disk
 
-    if want is None or st is None:
-        return want is None and st is None
-    return _same_mode(repo, st.mode, want[0]) and blob_id(st.data) == want[1]
+    return is_on_disk(repo, st, want)
 
 
-def _holds_blob(repo, path: str, st, want) -> bool:
-    """Whether a worktree state holds the committed ``want`` ([mode, blob id] or None):
-    its bytes are the blob, or become it through the clean filters (as git status sees)."""
-    from ..git.state import worktree_matches
+def _run_left(repo, j: JournalNote, p: str, st, hooked: dict, *, before: bool) -> bool:
+    """Whether the worktree state ``st`` of ``p`` is one the interrupted run left there
+    (git/state.py's holds_run_state, the test a rollback makes too): what it was writing
+    (committed or, converted, on disk), what its pre-commit hook staged for it (the hooks'
+    index, when still there), or (``before``) what it held before the run."""
+    from ..git.state import holds_run_state
 
-    if _is_on_disk(repo, st, want):
-        return True
-    if want is None or st is None or not _same_mode(repo, st.mode, want[0]) \
-            or st.mode == 0o120000:
-        return False
-    # eol conversion and clean filters, as the transaction wrote them
-    return worktree_matches(repo, path, st.mode, want[1])
+    on_disk = [j.written[p]] if p in j.written else []
+    if before:
+        on_disk.append(j.paths.get(p))
+    blobs = [j.final.get(p), hooked.get(p)]
+    return holds_run_state(repo, p, st, on_disk=on_disk, blobs=blobs)
 
 
-def _filemode(repo) -> bool:
-    return repo.config_bool("core.fileMode", True)
+def _hooked(repo, j: JournalNote) -> dict:
+    """path -> [mode, blob id] the interrupted run's hooks' index stages (empty without it)."""
+    from ..git.index import entries_of
+
+    if j.hook_index is None or os.path.basename(j.hook_index) != j.hook_index:
+        return {}
+    return entries_of(os.path.join(repo.gitdir, j.hook_index), list(j.paths))
 
 
 def _restore(repo, path: str, want, perm: int | None = None, backup: str | None = None,
@@ -158,13 +157,12 @@ def _rmdir_if_empty(repo, d: str) -> None:
         pass
 
 
-def _index_file_temps(repo, pid: int | None, found: list[str]) -> list[str]:
+def _index_file_temps(repo, pid: int | None, found: list[str], index: str | None) -> list[str]:
     """The index lock's temporary names (git/index.py) next to an index elsewhere than
     the git dir (GIT_INDEX_FILE): INDEX.ai-apply-PID and INDEX.lock.ai-apply-PID."""
     from ..git.index import pid_alive
 
-    index = repo.index_path()
-    folder, base = os.path.split(index)
+    folder, base = os.path.split(index or repo.index_path())
     if os.path.realpath(folder) == os.path.realpath(repo.gitdir):
         return []  # found with the git dir's own
     pat = re.compile(rf"^{re.escape(base)}(?:\.lock)?\.ai-apply-(\d+)$")
@@ -183,12 +181,12 @@ def _index_file_temps(repo, pid: int | None, found: list[str]) -> list[str]:
     return out
 
 
-def _temp_files(repo, pid: int | None, paths, recorded=()) -> list[str]:
+def _temp_files(repo, pid: int | None, paths, recorded=(), index: str | None = None) -> list[str]:
     """Temporary files of dead ai-apply processes (of ``pid`` only, when given): in the git
     dir, the journal's ``recorded`` temporary names, and others of ``pid`` next to the
     journal's paths in the worktree."""
     out = _gitdir_temps(repo, pid)
-    out += _index_file_temps(repo, pid, out)
+    out += _index_file_temps(repo, pid, out, index)
     if pid is not None and repo.workdir:
         _add_worktree_temps(repo, pid, paths, recorded, out)
     return out
@@ -248,10 +246,10 @@ def _lock_is_ours(lock_path: str, journal: "JournalNote | None", pid: int | None
     owner = lock_owner(lock_path)
     if owner is not None:
         return owner == pid
-    if journal is None or journal.staged_index is None:
+    if journal is None or not journal.staged_index:
         return False
     try:
-        return file_fingerprint(lock_path) == journal.staged_index
+        return file_fingerprint(lock_path) in journal.staged_index
     except OSError:
         return False
 
@@ -264,28 +262,10 @@ def lock_holder(lock_path: str) -> str:
     if owner is not None:
         return (f"git ai-apply (pid {owner}), still running" if pid_alive(owner)
                 else f"another interrupted git ai-apply (pid {owner})")
-    holders = []
-    try:
-        target = os.path.realpath(lock_path)
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            fd_dir = f"/proc/{pid}/fd"
-            try:
-                fds = os.listdir(fd_dir)
-            except OSError:
-                continue
-            for fd in fds:
-                try:
-                    if os.readlink(os.path.join(fd_dir, fd)) == target:
-                        with open(f"/proc/{pid}/cmdline", "rb") as f:
-                            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-                        holders.append(f"pid {pid} ({cmd.strip()[:80]})")
-                        break
-                except OSError:
-                    continue
-    except OSError:
-        pass
+    from ..git.leftovers import open_by
+
+    found = (open_by([lock_path]) or {}).get(lock_path, [])
+    holders = [f"pid {pid} ({cmd})" for pid, cmd in found]
     if holders:
         return ", ".join(holders)
     return ("another git process (the file was not written by git ai-apply; git holds it "
@@ -310,13 +290,14 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
     jpath = journal_path(repo.gitdir)
-    lock_path = repo.index_path() + ".lock"  # the index git uses (GIT_INDEX_FILE)
     if not os.path.exists(jpath):
-        _clean_up_without_journal(rec, repo, lock_path)
+        # the index git uses (GIT_INDEX_FILE)
+        _clean_up_without_journal(rec, repo, repo.index_path() + ".lock")
         return rec
     j = _journal_to_act_on(rec, repo, jpath)
     if j is None:
         return rec
+    lock_path = _index_of(repo, j) + ".lock"  # the run's index, whatever GIT_INDEX_FILE is now
     has_lock = os.path.lexists(lock_path)
     if has_lock and not _lock_is_ours(lock_path, j, j.pid):
         raise _foreign_lock(lock_path)
@@ -339,6 +320,12 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     rec.act(f"remove the journal {jpath}", _remove_file, jpath)
     rec.done.append(outcome)
     return rec
+
+
+def _index_of(repo, j: JournalNote) -> str:
+    """The index file the interrupted run wrote (the journal's ``index``; journals of older
+    versions: the one git uses now)."""
+    return j.index or repo.index_path()
 
 
 def _clean_up_without_journal(rec: Recovery, repo, lock_path: str) -> None:
@@ -368,11 +355,29 @@ def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
         rec.problems.append(Problem(f"git ai-apply (pid {j.pid}) is still running in this "
                                     "repository", hint="wait for it to finish"))
         return None
+    hooks = _hooks_still_running(repo, j)
+    if hooks:
+        rec.problems.append(Problem(
+            "a hook of the interrupted git ai-apply is still running ("
+            + ", ".join(f"pid {pid}: {cmd}" for pid, cmd in hooks) + "); it may still "
+            "change files or the index", hint="wait for it to finish (or stop it), then run "
+                                              "`git ai-apply recover` again"))
+        return None
     if repo.workdir is None:
         rec.problems.append(Problem("the journal is in a bare repository; nothing to repair",
                                     hint=f"remove {jpath}"))
         return None
     return j
+
+
+def _hooks_still_running(repo, j: JournalNote) -> list[tuple[int, str]]:
+    """The commit hooks of the interrupted run still running: killed, it left them
+    orphaned, and they have its hooks' index as GIT_INDEX_FILE (git/leftovers.py)."""
+    from ..git.leftovers import with_environment
+
+    if j.hook_index is None or os.path.basename(j.hook_index) != j.hook_index:
+        return []
+    return with_environment("GIT_INDEX_FILE", os.path.join(repo.gitdir, j.hook_index))
 
 
 def _undecidable(j: JournalNote, tip, why: str, jpath: str) -> Problem:
@@ -416,7 +421,7 @@ def _finish_after(rec: Recovery, repo, j: JournalNote, tip, why: str, moved_on: 
         outcome = (f"the interrupted {_what(kind)} committed "
                    f"{why if moved_on else str(tip)[:12]}; its commit, worktree and index "
                    "are complete" + (f" ({_short(refname)} moved on since)" if moved_on else ""))
-    _remove_temps(rec, repo, j.pid, j.paths, j.temps)
+    _remove_temps(rec, repo, j.pid, j.paths, j.temps, index=j.index, refname=j.branch)
     return outcome
 
 
@@ -442,11 +447,8 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
 def _refuse_changed_since(rec: Recovery, repo, j: JournalNote, current: dict) -> list[str]:
     """A problem for each touched file holding neither what it held before the run nor
     what the run was writing (committed or, converted, on disk); those files."""
-    originals, final, written = j.paths, j.final, j.written
-    odd = [p for p in originals
-           if not _is_on_disk(repo, current[p], originals[p])
-           and not (p in final and _holds_blob(repo, p, current[p], final[p]))
-           and not (p in written and _is_on_disk(repo, current[p], written[p]))]
+    hooked = _hooked(repo, j)
+    odd = [p for p in j.paths if not _run_left(repo, j, p, current[p], hooked, before=True)]
     for p in odd:
         rec.problems.append(Problem(
             f"{p} holds neither what it held before the interrupted run nor what the "
@@ -468,7 +470,8 @@ def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
                 j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
     # temporary files before the folders they are in; the backups only after the old
     # files are renamed back from them (no free space needed: a full disk's case)
-    _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False)
+    _remove_temps(rec, repo, j.pid, originals, j.temps, backups=False, index=j.index,
+                  refname=j.branch)
     for d in sorted(j.made_dirs, key=lambda d: -d.count("/")):
         if os.path.isdir(os.path.join(repo.workdir, d)):
             rec.act(f"remove the folder {d}/ if it is empty", _rmdir_if_empty, repo, d)
@@ -484,7 +487,7 @@ def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
     from ..git.history import entries_at_commit, index_differs
 
     base = entries_at_commit(repo, j.head, j.paths)
-    for p in index_differs(repo.index_path(), base):
+    for p in index_differs(_index_of(repo, j), base):
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",
             file=p, hint="nothing was changed; unstage it (`git restore --staged "
@@ -497,12 +500,12 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     file was changed since."""
     from ..git.index import index_holds
 
-    final, written = j.final, j.written
-    index_path = repo.index_path()
+    final = j.final
+    index_path = _index_of(repo, j)
     # --cached wrote no worktree file: only the index is the run's
+    hooked = _hooked(repo, j)
     odd = [p for p in final if j.kind != RunKind.CACHED
-           and not _holds_blob(repo, p, current.get(p), final[p])
-           and not (p in written and _is_on_disk(repo, current.get(p), written[p]))]
+           and not _run_left(repo, j, p, current.get(p), hooked, before=False)]
     for p in odd:
         rec.problems.append(Problem(
             f"{p} does not hold what the interrupted {_what(j.kind)} left there; it was "
@@ -519,17 +522,27 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     if has_lock:
         rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
     if not index_holds(index_path, final):
-        rec.act("update the index to the interrupted run's result", _stage_final, repo, final)
+        rec.act("update the index to the interrupted run's result", _stage_final, index_path,
+                final)
     return True
 
 
 def _remove_temps(rec: Recovery, repo, pid: int | None, paths, recorded,
-                  backups: bool = True) -> None:
+                  backups: bool = True, index: str | None = None,
+                  refname: str | None = None) -> None:
     """Remove the temporary files and (``backups``) the backup folder of ``pid`` (None:
-    of any dead ai-apply process)."""
-    for t in _temp_files(repo, pid, paths, recorded):
+    of any dead ai-apply process), the loose objects a killed writer left half made, and
+    the lock of the run's ref ``refname`` its death left (git/leftovers.py)."""
+    from ..git import leftovers
+
+    for t in _temp_files(repo, pid, paths, recorded, index):
         if rec.dry_run or os.path.lexists(t):
             rec.act(f"remove the temporary file {t}", _remove_file, t)
+    for t in leftovers.object_temps(os.path.join(repo.commondir, "objects")):
+        rec.act(f"remove the unfinished object file {t}", _remove_file, t)
+    lock = leftovers.ref_lock(repo.gitdir, repo.commondir, refname)
+    if lock is not None:
+        rec.act(f"remove the lock {lock}, left by the interrupted run", _remove_file, lock)
     if backups:
         _remove_backups(rec, repo, pid)
     from ..git import verify_worktree
@@ -583,9 +596,9 @@ def _write_orig_head(repo, head: str) -> None:
         f.write(f"{head}\n")
 
 
-def _stage_final(repo, final: dict) -> None:
+def _stage_final(index_path: str, final: dict) -> None:
     """Set the index entries of the journal's paths to what was committed (the index lock
     was removed by hand after the crash)."""
     from ..git.index import stage_entries
 
-    stage_entries(repo.index_path(), final)
+    stage_entries(index_path, final)

@@ -75,7 +75,7 @@ def _note(repo: GitRepo, **given) -> JournalNote:
     fields = dict(pid=1, head=ids["c0"], paths={"a.txt": [MODE, _blob(repo, ids["c0"], "a.txt")]},
                   final={"a.txt": [MODE, _blob(repo, ids["R"], "a.txt")]}, written={},
                   branch="refs/heads/main", made_dirs=[], moves_to=None, kind="apply",
-                  staged_index=None, perms={}, temps=[])
+                  staged_index=[], perms={}, temps=[])
     fields.update(given)
     return JournalNote(**fields)
 
@@ -207,7 +207,7 @@ def test_run_side_of_a_staging_run_is_read_from_the_index(repo: GitRepo, env):
     new = repo.git("hash-object", "-w", "--stdin", input=b"a1\n").strip()
     note = JournalNote(pid=1, head=head, paths={"a.txt": [MODE, old]},
                        final={"a.txt": [MODE, new]}, written={}, branch="refs/heads/main",
-                       made_dirs=[], moves_to=None, kind="no-commit", staged_index=None,
+                       made_dirs=[], moves_to=None, kind="no-commit", staged_index=[],
                        perms={}, temps=[])
     r = Repo(str(repo.root))
     assert run_side(r, note, head) == ("before", "")  # the index still holds a0

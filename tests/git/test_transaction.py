@@ -168,7 +168,7 @@ def test_begin_journal_writes_the_runs_kind_before_anything_else(inside: GitRepo
             raise OSError(5, "stop")
     assert note.kind == "cached" and note.head == str(head_id) and note.paths == {}
     assert note.final == {"a.txt": [MODE_FILE, str(entries["a.txt"][1])]}
-    assert note.written == {} and note.staged_index is None
+    assert note.written == {} and note.staged_index == []
     assert inside.snapshot() == before
     assert not os.path.exists(journal_path(repo.gitdir))
 

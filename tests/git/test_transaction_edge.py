@@ -27,7 +27,7 @@ NAME_MAX = 255
                         min_size=1, max_size=255), min_size=1, max_size=4),
        hs.integers(1, 2**22), hs.sampled_from(["tmp", "restore"]))
 def test_temp_names_fit_any_file_name_and_stay_in_the_folder(parts, pid, kind):
-    from git_aiapply.git.transaction import temp_name
+    from git_aiapply.git.journal import temp_name
 
     path = "/".join(parts)
     name = temp_name(path, pid, kind)
@@ -38,7 +38,7 @@ def test_temp_names_fit_any_file_name_and_stay_in_the_folder(parts, pid, kind):
 
 
 def test_temp_names_differ_per_path_and_per_process():
-    from git_aiapply.git.transaction import temp_name
+    from git_aiapply.git.journal import temp_name
 
     names = {temp_name(f"dir/{c}" * 3, 7, "tmp") for c in "abcdefghij"}
     assert len(names) == 10
@@ -143,7 +143,7 @@ def test_new_file_never_replaces_a_file_that_appeared(repo, monkeypatch):
     writer itself, with a file appearing between planning and writing)."""
     from git_aiapply.errors import ApplyError
     from git_aiapply.git.repo import Repo
-    from git_aiapply.git.transaction import WorktreeWriter
+    from git_aiapply.git.worktree_files import WorktreeWriter
     from git_aiapply.plan.plan import MODE_FILE, FileState
 
     repo.write("base.txt", "base\n")
@@ -161,7 +161,7 @@ def test_new_file_never_replaces_a_file_that_appeared(repo, monkeypatch):
         writer.write("x.txt", FileState(MODE_FILE, b"ours\n"))
     assert repo.read("x.txt") == b"someone else's\n"
     assert [n for n in os.listdir(repo.root) if "ai-apply" in n] == []
-    assert writer.rollback() == []
+    assert writer.rollback() == ([], [])
     assert repo.read("x.txt") == b"someone else's\n"  # not ours: never removed
 
 

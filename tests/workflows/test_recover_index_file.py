@@ -18,8 +18,11 @@ def _status(repo: GitRepo, env: dict) -> str:
                           capture_output=True, text=True).stdout
 
 
-@pytest.mark.parametrize("fault", ["worktree-temp:2", "index-stage:1", "ref-update:1"])  # before / after
-def test_recover_follows_git_index_file(repo: GitRepo, fault):
+@pytest.mark.parametrize("fault, recover_env", [
+    ("worktree-temp:2", "same"), ("index-stage:1", "same"), ("ref-update:1", "same"),
+    # recover run without GIT_INDEX_FILE: the journal names the run's index (issue 33)
+    ("index-stage:1", "plain"), ("ref-update:1", "plain")])  # before / after
+def test_recover_follows_git_index_file(repo: GitRepo, fault, recover_env):
     setup_repo(repo)
     alt = repo.root.parent / "alt-index"
     shutil.copy(repo.root / ".git" / "index", alt)
@@ -30,7 +33,7 @@ def test_recover_follows_git_index_file(repo: GitRepo, fault):
     r = repo.run(response=RESPONSE, env={**env, "GIT_AI_APPLY_FAULT": f"kill:{fault}"})
     assert r.returncode == -signal.SIGKILL, (r.returncode, r.err)
     assert (repo.root.parent / "alt-index.lock").exists()  # the run held that index's lock
-    rec = repo.run("recover", env=env)
+    rec = repo.run("recover", env=env if recover_env == "same" else repo.env)
     assert rec.returncode == 0, rec.out + rec.err
     assert not list(repo.root.parent.glob("alt-index.*")), "the lock was left behind"
     assert (repo.root / ".git" / "index").read_bytes() == default_before

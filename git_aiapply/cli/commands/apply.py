@@ -301,7 +301,11 @@ def _print_refusal(o) -> None:
         return
     kind = _KIND_WORDS.get(o.error_kind or "", "the response was refused")
     label = f"{o.response.name}: " if o.response.name not in ("-", None) else ""
-    echo_err(f"error: {label}{kind}; nothing was changed.")
+    if o.kept:  # a rollback left them: someone changed them during the run
+        echo_err(f"error: {label}{kind}; nothing was committed, and files changed during "
+                 "the run were left as they are: " + ", ".join(o.kept) + ".")
+    else:
+        echo_err(f"error: {label}{kind}; nothing was changed.")
     for p in o.problems:
         echo_err(p.render())
     if o.suggestion is not None:  # the fix the tool knows (run/suggest.py)
