@@ -18,7 +18,9 @@ operations by that entry alone:
 - BLOCKS: Cline's and Roo's SEARCH/REPLACE text (``------- SEARCH`` / ``=======`` /
   ``+++++++ REPLACE``, ``<<<<<<< SEARCH`` / ``:start_line:N`` / ``-------`` / ``=======``
   / ``>>>>>>> REPLACE``): one ``EditFile`` whose hunks are located together against the
-  file as it was, a ``:start_line:`` being each hunk's line hint.
+  file as it was, a ``:start_line:`` being each hunk's line hint.  Roo's multi-file
+  ``apply_diff`` (``files``, each a path and ``diffs``): each diff such an EditFile, in
+  turn, its ``start_line`` the hint of all its blocks.
 - UNIFIED: a unified diff, read by that format's parser (PATCH, apply-patch text, is
   read by ``toolcalls`` as every apply_patch call is).
 - DELETE / MOVE / READ: ``DeleteFile``, ``RenameFile``, nothing.
@@ -64,6 +66,8 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
         return _delete(call, args, shape, source)
     if shape.per_edit_path:
         return _per_edit_path(call, args, shape, source)
+    if shape.files:
+        return _files(call, args, shape, source)
     path = _file_path(call, args, shape)
     if shape.kind == S.LAZY:
         return [_lazy_edit(call, args, shape, path, source)]
@@ -233,7 +237,13 @@ def _line(call, args: dict, key: str, what: str, path: str) -> int | None:
 
 
 def _edits_of(call, args: dict, shape: "S.Shape", path: str) -> list:
-    edits = args.get(shape.edits)
+    return _list_of(call, args, shape.edits, path,
+                    f"give the edits as a list of {{{shape.old or shape.content}, "
+                    f"{shape.new or shape.hint}}} objects")
+
+
+def _list_of(call, args: dict, key: str, path: str, hint: str) -> list:
+    edits = args.get(key)
     if isinstance(edits, str) and edits.lstrip().startswith("["):
         import json  # a model that sent the list as a JSON string
 
@@ -242,8 +252,7 @@ def _edits_of(call, args: dict, shape: "S.Shape", path: str) -> list:
         except (ValueError, RecursionError):
             pass
     if not isinstance(edits, list) or not edits:
-        raise _refuse(call, f"{call.name} {path} has no '{shape.edits}' list", path=path,
-                      hint=f"give the edits as a list of {{{shape.old}, {shape.new}}} objects")
+        raise _refuse(call, f"{call.name} {path} has no '{key}' list", path=path, hint=hint)
     return edits
 
 
@@ -272,6 +281,29 @@ def _per_edit_path(call, args: dict, shape: "S.Shape", source: SourceOf) -> list
         path = _file_path(call, edit, shape)
         what = f"{call.name} {path}, edit {i}{_after_edits(i)}"
         ops.extend(_one_edit(call, edit, shape, path, source, what, number=i))
+    return ops
+
+
+def _files(call, args: dict, shape: "S.Shape", source: SourceOf) -> list[Operation]:
+    """A list of files, each with a list of diffs (Roo's and Kilo's multi-file apply_diff):
+    each diff an EditFile on the file as the diffs before it left it, as Roo applies them,
+    its ``start_line`` the line hint of every block it holds."""
+    files = _list_of(call, args, shape.files, "(its files)",
+                     f"give the files as a list of {{path, {shape.edits}}} objects")
+    ops: list[Operation] = []
+    for i, entry in enumerate(files, 1):
+        if not isinstance(entry, dict):
+            raise _refuse(call, f"{call.name}, file {i} is not an object",
+                          hint=f"each file is {{path, {shape.edits}}}")
+        path = _file_path(call, entry, shape)
+        for j, diff in enumerate(_edits_of(call, entry, shape, path), 1):
+            what = f"{call.name} {path}, diff {j}{_after_edits(j)}"
+            if not isinstance(diff, dict):
+                raise _refuse(call, f"{what} is not an object", path=path,
+                              hint=f"each diff is {{{shape.content}, {shape.hint}}}")
+            hint = _line(call, diff, shape.hint, what, path)
+            ops.extend(blocks_ops(call, _text(call, diff, shape.content, path), path, source,
+                                  line_hint=hint or None))
     return ops
 
 
@@ -390,10 +422,12 @@ _ROO_LINE = re.compile(r"[ \t]*:(start|end)_line:[ \t]*(-?\d+)[ \t]*")
 _ROO_SEPARATOR = re.compile(r"[ \t]*-{3,}[ \t]*")
 
 
-def blocks_ops(call, diff: str, path: str, source: SourceOf) -> list[Operation]:
+def blocks_ops(call, diff: str, path: str, source: SourceOf, line_hint: int | None = None
+               ) -> list[Operation]:
     """Cline's / Roo's SEARCH/REPLACE text for ``path``: one EditFile whose hunks are
     located together against the file as it was (both agents match every block against
-    the file as read, in order), each ``:start_line:`` its hunk's line hint; an empty
+    the file as read, in order), each ``:start_line:`` its hunk's line hint (``line_hint``,
+    a multi-file diff's ``start_line``, stands for all of them, as in Roo); an empty
     SEARCH as the only block creates the file."""
     from ..formats.search_blocks import diff_lines
     from ..text import normalize_newlines
@@ -422,7 +456,7 @@ def blocks_ops(call, diff: str, path: str, source: SourceOf) -> list[Operation]:
                               source(what), replace=False)
             continue
         hunks.append(Hunk(diff_lines(search, replace), number=number, kind="search",
-                          line_hint=hint))
+                          line_hint=line_hint or hint))
     if created is not None:
         if hunks:
             raise _refuse(call, f"{what}: block 1 creates the file and later blocks edit it",

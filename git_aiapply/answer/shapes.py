@@ -67,6 +67,7 @@ class Shape:
     numbered: bool = False  # old_str_1, new_str_1, old_str_2... (Augment)
     destination: str | None = None  # the destination's key (MOVE)
     per_edit_path: bool = False  # each edit names its own file (Copilot's multi_replace)
+    files: str | None = None  # a list of files, each with its path and its ``edits`` list
     replaces_file: bool = True  # WRITE over an existing file (False: creates only, Cline's editor)
     dry_run: str | None = None  # a flag that makes the call change nothing (MCP's dryRun)
 
@@ -94,6 +95,11 @@ SHAPES: tuple = (
           requires=("old_text",)),
     Shape("Cline", ("editor",), WRITE, ("path",), content="new_text", replaces_file=False),
     # Roo Code and Kilo Code (src/core/prompts/tools/native-tools/*.ts, their XML tools)
+    # multi-file apply_diff (Roo's and Kilo's MultiFileSearchReplace): files, each a path
+    # and diffs, each a content of blocks and a start_line that stands for every block's
+    # :start_line: (their text form <args><file>... is read as this call)
+    Shape("Roo Code", ("apply_diff",), BLOCKS, ("path",), content="content", edits="diffs",
+          files="files", hint="start_line", requires=("files",)),
     Shape("Roo Code", ("apply_diff",), BLOCKS, ("path",), content="diff", requires=("diff",)),
     Shape("Roo Code", ("insert_content",), INSERT, ("path",), new="content", line="line",
           insert=BEFORE_OR_END),

@@ -101,6 +101,12 @@ CASES = [
     ("Roo apply_diff start_line breaks the tie", openai, "apply_diff", {"path": "a.py", "diff":
      "<<<<<<< SEARCH\n:start_line:6\n-------\n    return 1\n=======\n    return 2\n"
      ">>>>>>> REPLACE"}, {"a.py": G2}),
+    ("Roo multi-file apply_diff, start_line breaks the tie", openai, "apply_diff", {"files": [
+        {"path": "a.py", "diffs": [{"content": "<<<<<<< SEARCH\n    return 1\n=======\n"
+                                               "    return 2\n>>>>>>> REPLACE", "start_line": 6}]},
+        {"path": "/repo/n.txt", "diffs": [{"content": "<<<<<<< SEARCH\nn\n=======\nm\n"
+                                                      ">>>>>>> REPLACE", "start_line": 1}]}]},
+     {"a.py": G2, "n.txt": b"m\n"}),
     ("Roo insert_content 0 = the end", openai, "insert_content", {"path": "a.py", "line": "0",
      "content": "x = 3\n"}, {"a.py": A + b"x = 3\n"}),
     ("Roo insert_content before line 1", openai, "insert_content", {"path": "a.py", "line": 1,
@@ -238,6 +244,10 @@ def test_count_rules(k, flag, shape):
     ("replace_in_file", {"path": "a.py", "diff": "------- SEARCH\nx\n=======\ny\n=======\nz\n"
                          "+++++++ REPLACE"}, "2 ======= lines"),
     ("insert_content", {"path": "a.py", "line": -3, "content": "x"}, "'line' must be"),
+    ("apply_diff", {"files": [{"path": "a.py", "diffs": []}]}, "no 'diffs' list"),
+    ("apply_diff", {"files": [{"path": "a.py", "diffs": [{"content": "<<<<<<< SEARCH\n"
+                    "    return 1\n=======\n    return 2\n>>>>>>> REPLACE"}]}]}, "occur 2 times"),
+    ("apply_diff", {"files": [{"diffs": [{"content": "x", "start_line": 1}]}]}, "without a path"),
     ("developer__text_editor", {"command": "undo_edit", "path": "a.py"}, "undo_edit"),
     ("NotebookEdit", {"notebook_path": "n.ipynb", "new_source": "x"}, "NotebookEdit"),
     ("generate_image", {"prompt": "a cat", "path": "cat.png"}, "generate_image"),
