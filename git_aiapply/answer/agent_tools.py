@@ -112,6 +112,34 @@ def _unfenced(text: str, path: str) -> str:
     return "\n".join(lines[1:-1]) + "\n"
 
 
+def project_path(call, path: str) -> str:
+    """A path that begins with the project folder's name, as Zed writes every path
+    (``myproject/src/a.rs`` for ``src/a.rs``): that name dropped when the repository says
+    so.  Kept as given when it does not begin with the worktree folder's name, or when it
+    names a tracked file and the rest does not; dropped when the rest names a tracked
+    file, or when neither does and the repository has no folder of that name; refused
+    when both readings name tracked files, or neither does and both could be meant (a
+    new file, and the repository has a folder of the project's name).  Without a
+    repository (a parse alone) the path stays as given."""
+    from ..paths import tracked_kind, worktree_folder
+
+    folder = worktree_folder()
+    first, sep, rest = path.strip().partition("/")
+    if not folder or not sep or first != folder or not rest:
+        return path
+    given, stripped = tracked_kind(path.strip()) == "file", tracked_kind(rest) == "file"
+    if given != stripped:
+        return path if given else rest
+    if not given and tracked_kind(first) is None:
+        return rest  # a new file: the project's folder holds no folder of its name
+    why = ("both name tracked files" if given else
+           f"the file is new and the repository has a folder {first}/ too")
+    raise _refuse(call, f"the path {path!r} may be {rest!r} in the project folder "
+                        f"{folder!r} or {path.strip()!r} itself: {why}", path=path,
+                  hint=f"name it {rest} for the file at the worktree root, "
+                       f"{folder}/{path.strip()} for the one under {first}/")
+
+
 def _refuse(call, reason: str, hint: str | None = None, path: str | None = None) -> ApplyError:
     return ApplyError(Problem(f"{call.words()}: {reason}", file=path, hint=hint))
 
@@ -128,7 +156,7 @@ def _file_path(call, args: dict, shape: "S.Shape") -> str:
     for key in shape.path:
         path = _a_path(call, args.get(key), key)
         if path is not None:
-            return path
+            return project_path(call, path) if shape.project_folder else path
     key = shape.path[0] if shape.path else "path"
     raise _refuse(call, f"{call.name} without a {key}", hint=f"give the file's path in '{key}'")
 
@@ -378,6 +406,8 @@ def _delete(call, args: dict, shape: "S.Shape", source: SourceOf) -> list[Operat
         value = args.get(key)
         paths = value if isinstance(value, list) else [value]
         if value is not None and paths and all(isinstance(p, str) and p.strip() for p in paths):
+            if shape.project_folder:
+                paths = [project_path(call, p) for p in paths]
             return [DeleteFile(_a_path(call, p, key), source(f"{call.name} {p}")) for p in paths]
     raise _refuse(call, f"{call.name} without a {shape.path[0]}",
                   hint=f"give the file's path in '{shape.path[0]}'")
@@ -388,6 +418,8 @@ def _move(call, args: dict, shape: "S.Shape", source: SourceOf) -> RenameFile:
     dst = _a_path(call, args.get(shape.destination), shape.destination)
     if dst is None:
         raise _refuse(call, f"{call.name} {src} without a {shape.destination}", path=src)
+    if shape.project_folder:
+        dst = project_path(call, dst)
     return RenameFile(src, dst, source(f"{call.name} {src} -> {dst}"))
 
 

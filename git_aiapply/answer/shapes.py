@@ -70,6 +70,9 @@ class Shape:
     files: str | None = None  # a list of files, each with its path and its ``edits`` list
     replaces_file: bool = True  # WRITE over an existing file (False: creates only, Cline's editor)
     dry_run: str | None = None  # a flag that makes the call change nothing (MCP's dryRun)
+    # paths begin with the project folder's name (Zed: 'myproject/src/a.rs'), dropped
+    # where the repository says so (agent_tools.project_path)
+    project_folder: bool = False
 
 
 # Every agent's edit tools.  Where two agents share a name, the entry with the more
@@ -166,11 +169,12 @@ SHAPES: tuple = (
     Shape("Continue", ("create_new_file",), WRITE, ("filepath",), content="contents"),
     # Zed (crates/agent/src/tools: streaming_edit_file, move_path, delete_path)
     Shape("Zed", ("streaming_edit_file",), WRITE, ("path",), content="content",
-          when=("mode", "write")),
+          when=("mode", "write"), project_folder=True),
     Shape("Zed", ("streaming_edit_file",), REPLACE, ("path",), "old_text", "new_text",
-          edits="edits", hint="line", when=("mode", "edit")),
-    Shape("Zed", ("move_path",), MOVE, ("source_path",), destination="destination_path"),
-    Shape("Zed", ("delete_path",), DELETE, ("path",)),
+          edits="edits", hint="line", when=("mode", "edit"), project_folder=True),
+    Shape("Zed", ("move_path",), MOVE, ("source_path",), destination="destination_path",
+          project_folder=True),
+    Shape("Zed", ("delete_path",), DELETE, ("path",), project_folder=True),
     # Cursor's delete_file, an MCP server's
     Shape("Cursor", ("delete_file",), DELETE, ("target_file", "path", "file_path")),
     # Augment (str-replace-editor with numbered edits, save-file, remove-files)

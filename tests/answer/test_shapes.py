@@ -308,3 +308,41 @@ def test_gemini_conversation_contents():
                              "file_path": "a.py", "old_string": "def g():\n    return 1",
                              "new_string": "def g():\n    return 2"}}}]}]}
     assert applied(data, {"a.py": A}) == {"a.py": G2}
+
+
+# Zed writes every path from the project folder's name ('proj/src/a.rs'): dropped where
+# the repository says so (agent_tools.project_path), refused where both are meant
+def zed_applied(files, path, name="streaming_edit_file"):
+    from git_aiapply.paths import TrackedKinds, known_paths
+
+    args = {"display_description": "x", "path": path, "mode": "edit",
+            "edits": [{"old_text": "n", "new_text": "m"}]}
+    if name == "move_path":
+        args = {"source_path": path, "destination_path": "proj/m.txt"}
+    with known_paths(TrackedKinds(lambda: list(files)), "proj"):
+        return applied(anthropic(name, args), files)
+
+
+@pytest.mark.parametrize("files, path, after", [
+    ({"n.txt": b"n\n"}, "proj/n.txt", {"n.txt": b"m\n"}),  # the folder's name dropped
+    ({"proj/n.txt": b"n\n"}, "proj/n.txt", {"proj/n.txt": b"m\n"}),  # a folder of its name
+    ({"proj/n.txt": b"n\n", "n.txt": b"n\n"}, "proj/proj/n.txt",
+     {"proj/n.txt": b"m\n", "n.txt": b"n\n"}),
+    ({"n.txt": b"n\n"}, "n.txt", {"n.txt": b"m\n"}),  # written without it
+])
+def test_zed_project_folder_prefix(files, path, after):
+    assert zed_applied(files, path) == after
+
+
+def test_zed_move_path_drops_the_prefix_of_both():
+    assert zed_applied({"n.txt": b"n\n"}, "proj/n.txt", "move_path") == {"m.txt": b"n\n"}
+
+
+@pytest.mark.parametrize("files, path, fragment", [
+    ({"proj/n.txt": b"n\n", "n.txt": b"n\n"}, "proj/n.txt", "both name tracked files"),
+    ({"proj/a.txt": b"n\n"}, "proj/n.txt", "has a folder proj/ too"),
+])
+def test_zed_ambiguous_project_prefix_refused(files, path, fragment):
+    with pytest.raises(ApplyError) as e:
+        zed_applied(files, path)
+    assert fragment in str(e.value) and "streaming_edit_file" in str(e.value)
