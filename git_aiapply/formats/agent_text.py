@@ -190,10 +190,17 @@ def slugify(text):
 </diff>
 </replace_in_file>
 
+<write_to_file>
+<path>src/names.py</path>
+<content>
+SEPARATOR = "-"
+</content>
+</write_to_file>
+
 - SEARCH holds lines copied exactly from the file; REPLACE holds what replaces them.
-  A <diff> may hold several blocks, in the file's order.
-- A new file, or a file rewritten whole: <write_to_file><path>PATH</path><content>the
-  whole text</content></write_to_file>.
+  A <diff> may hold several blocks, in the file's order, each matching the file as it
+  was before any of them.
+- <write_to_file> gives a file's whole content: it creates the file or replaces it.
 """
 
 

@@ -510,8 +510,8 @@ def slugify(text):
 
 - SEARCH holds lines copied exactly from the file, whole lines, enough of them to match
   only one place; REPLACE holds what replaces them.
-- Give the path before every block (a block without one edits the previous block's file).
-  Several blocks may edit one file; each SEARCH must match the file as it is now.
+- Give the path before every block. Several blocks may edit one file, in turn: each
+  SEARCH must match the file as the blocks before it left it.
 - An empty SEARCH creates a new file whose content is the REPLACE part.
 - When the content holds lines of ``` fences, fence the block with ```` instead.
 """
