@@ -46,6 +46,8 @@ from ..locate.text_edits import TOOL_CALL as NAME  # noqa: E402
 
 APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
+# the text editors whose harness (SWE-agent, OpenHands) refuses ``create`` over a file
+CREATE_ONLY_EDITORS = frozenset({"str_replace_editor"})
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
 # SWE-agent/OpenHands call the text editor str_replace_editor (above); every agent's own
 # edit tools are entries of shapes.SHAPES; the lazy edit tools (a snippet with placeholders:
@@ -518,7 +520,10 @@ def _text_editor_create(call: ToolCall, args: dict, path: str, source: Source) -
     text = args.get("file_text")
     if not isinstance(text, str):
         raise _refuse(call, f"create {path} has no 'file_text'", path=path)
-    return NewFile(path, text, source, replace=True)
+    # SWE-agent's and OpenHands' editor refuses a create over a file that exists
+    # ("File already exists at: ... Cannot overwrite files using command `create`.")
+    create_only = call.name if _named(call, CREATE_ONLY_EDITORS) else None
+    return NewFile(path, text, source, replace=True, create_only=create_only)
 
 
 def _text_editor_str_replace(call: ToolCall, args: dict, path: str,

@@ -32,3 +32,25 @@ def namesake_refusal(base, path: str) -> tuple[str, str] | None:
     return (f"cannot write {path}: no such file, and the response does not say it is a new "
             "file", f"did you mean {', '.join(found)}? Use the path as git tracks it; to "
             f"create {path}, say so on its path line (`{path} (new file)`)")
+
+
+def create_over_existing(op, path: str, later: list, normalize) -> tuple[str, str] | None:
+    """A ``create`` (``op.create_only``) of ``path``, which exists here: its harness
+    refused it ("File already exists at: PATH. Cannot overwrite files using command
+    `create`.", SWE-agent's and OpenHands' editor), so it is never a write over the
+    file.  None when a ``later`` operation of the response writes ``path`` (the model's
+    retry after that refusal: the create is passed over, the retry applies); else the
+    refusal (reason, hint), naming the tool."""
+    from ..errors import ApplyError
+
+    for other in later:
+        raw = getattr(other, "path", None) or getattr(other, "new_path", None)
+        try:
+            if isinstance(raw, str) and normalize(raw) == path:
+                return None
+        except ApplyError:  # a path the planner refuses in its own turn
+            continue
+    return (f"{path} already exists, and {op.create_only} (SWE-agent, OpenHands) refuses to "
+            f"create a file that exists (\"File already exists at: {path}. Cannot overwrite files "
+            "using command `create`.\"), so this content was never written there",
+            "edit the file with str_replace (or insert), or remove it first and say so")

@@ -89,3 +89,15 @@ def test_a_stated_line_far_from_both_fits_still_chooses_the_clearly_nearer():
     diff = ("```diff\n--- a/f.txt\n+++ b/f.txt\n@@ -30,3 +30,3 @@\n begin\n-x = 1\n+x = 2\n end\n```\n")
     after = plan("Set x.\n\n" + diff, {"f.txt": (0o100644, before.encode())}).final["f.txt"].data
     assert after.decode().index("x = 2") < after.decode().index("l0")
+
+
+def test_create_over_existing_passes_over_a_create_the_response_retries():
+    from git_aiapply.ops import NewFile, ReplaceText, Source
+    from git_aiapply.plan.whole_write import create_over_existing
+
+    src = Source("tool-call", "create m.py")
+    op = NewFile("/w/m.py", "x\n", src, create_only="str_replace_editor")
+    norm = lambda p: p.removeprefix("/w/")  # noqa: E731
+    assert create_over_existing(op, "m.py", [ReplaceText("/w/m.py", "a", "b", src)], norm) is None
+    reason, hint = create_over_existing(op, "m.py", [ReplaceText("n.py", "a", "b", src)], norm)
+    assert "str_replace_editor" in reason and "Cannot overwrite files using command" in reason
