@@ -32,6 +32,7 @@ import re
 from typing import Callable
 
 from ..errors import ParseError
+from .agent_blocks import LEFTOVER_MARKUP
 from .scan import Block, Format, Scan
 from ..lazy_re import lazy_compile
 from .search_replace import fence_of, path_in_info, strip_path
@@ -210,7 +211,7 @@ class AgentText(Format):
     name = "agent-text"
     prompts = {"agent-text": PROMPT}
     leftover_markup = tuple((rf"^\s*</?{t}>\s*$", f"a <{t}> tag") for t in TOOLS) + (
-        (r"^\s*</?edits>\s*$", "an <edits> tag"),)
+        (r"^\s*</?edits>\s*$", "an <edits> tag"),) + LEFTOVER_MARKUP
     triggers = "<`~"
     markers = tuple(f"<{t}>" for t in TOOLS) + ("<edits>",)  # a bare ``` is no tool's start
     tells = tuple(f"</{t}>" for t in TOOLS) + ("</old_text>", "BEGIN_ARG:")

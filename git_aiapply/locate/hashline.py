@@ -217,6 +217,8 @@ def _check_refs(ft: FileText, edit: HashlineEdit, path: str) -> list[Problem]:
             if number > n:
                 reason = (f"line {number} does not exist (the file has {n} line"
                           f"{'' if n == 1 else 's'})")
+            elif not ident:  # an agent's line-range edit (formats/agent_blocks.py): no id
+                continue
             else:
                 now = line_id(ft.lines[number - 1])
                 if now == ident:

@@ -91,13 +91,21 @@ def test_a_stated_line_far_from_both_fits_still_chooses_the_clearly_nearer():
     assert after.decode().index("x = 2") < after.decode().index("l0")
 
 
-def test_create_over_existing_passes_over_a_create_the_response_retries():
+
+def test_a_create_only_write_over_a_file_is_refused_unless_the_response_retries_it():
     from git_aiapply.ops import NewFile, ReplaceText, Source
-    from git_aiapply.plan.whole_write import create_over_existing
+    from git_aiapply.paths import normalize_path
+    from git_aiapply.plan.plan import make_plan
+    from plan_base import DictBase
 
     src = Source("tool-call", "create m.py")
-    op = NewFile("/w/m.py", "x\n", src, create_only="str_replace_editor")
-    norm = lambda p: p.removeprefix("/w/")  # noqa: E731
-    assert create_over_existing(op, "m.py", [ReplaceText("/w/m.py", "a", "b", src)], norm) is None
-    reason, hint = create_over_existing(op, "m.py", [ReplaceText("n.py", "a", "b", src)], norm)
-    assert "str_replace_editor" in reason and "Cannot overwrite files using command" in reason
+    create = NewFile("m.py", "x = 2\n", src, create_only="str_replace_editor")
+    files = {"m.py": (0o100644, b"x = 1\n")}
+    norm = lambda p: normalize_path(p, worktree="/w")  # noqa: E731
+    with pytest.raises(ApplyError) as e:
+        make_plan([create], DictBase(files), norm)
+    assert "str_replace_editor" in str(e.value) and "Cannot overwrite files" in str(e.value)
+    retried = make_plan([create, ReplaceText("/w/m.py", "x = 1", "x = 3", src)],
+                        DictBase(files), norm)
+    assert retried.final["m.py"].data == b"x = 3\n"
+    assert make_plan([create], DictBase({}), norm).final["m.py"].data == b"x = 2\n"
