@@ -39,8 +39,8 @@ import re
 from typing import Callable
 
 from ..errors import ApplyError, Problem
-from ..ops import DeleteFile, EditFile, Hunk, InsertText, NewFile, Operation, RenameFile, \
-    ReplaceText, Source
+from ..ops import DeleteFile, EditFile, HashlineEdit, HashlineOp, Hunk, InsertText, NewFile, \
+    Operation, RenameFile, ReplaceText, Source
 from . import shapes as S
 
 # where an operation came from, given what it does ('Edit a.py'): toolcalls.py's naming
@@ -68,7 +68,14 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
         return _per_edit_path(call, args, shape, source)
     if shape.files:
         return _files(call, args, shape, source)
-    path = _file_path(call, args, shape)
+    if shape.kind == S.LINES:
+        return [_lines(call, args, shape, source)]
+    return _file_ops(call, args, shape, _file_path(call, args, shape), source)
+
+
+def _file_ops(call, args: dict, shape: "S.Shape", path: str, source: SourceOf
+              ) -> list[Operation]:
+    """The operations of a call that names its one file, ``path``."""
     if shape.kind == S.LAZY:
         return [_lazy_edit(call, args, shape, path, source)]
     if shape.kind == S.WRITE:
@@ -84,6 +91,26 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
     if shape.numbered:
         return _numbered(call, args, shape, path, source)
     return _one_edit(call, args, shape, path, source, what=f"{call.name} {path}")
+
+
+def _lines(call, args: dict, shape: "S.Shape", source: SourceOf) -> HashlineEdit:
+    """SWE-agent's ``edit``: lines start to end (inclusive) of the opened file replaced
+    by the text's lines, as the file is at this point (a HashlineEdit without ids: the
+    lines must exist); an empty text deletes them."""
+    path = _a_path(call, args.get("path"), "path")
+    if path is None:
+        raise _refuse(call, "no file is open: SWE-agent's edit changes the file the last "
+                            "`open` named, and no open comes before it",
+                      hint="open the file (open PATH) before editing it")
+    what = f"{call.name} {path}"
+    start, end = (_line(call, args, k, what, path) for k in (shape.line, shape.end))
+    if start is None or end is None or start < 1 or end < start:
+        raise _refuse(call, f"{what}: {shape.line} and {shape.end} must be line numbers, the "
+                            f"end not before the start (not {start!r}:{end!r})", path=path)
+    text = _text(call, args, shape.new, path)
+    op = HashlineOp("set", start, "", end, "", text.split("\n") if text else [], 1,
+                    f"edit {start}:{end}")
+    return HashlineEdit(path, [op], source(f"{what} {start}:{end}"))
 
 
 def _lazy_edit(call, args: dict, shape: "S.Shape", path: str, source: SourceOf) -> NewFile:

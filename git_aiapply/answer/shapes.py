@@ -32,6 +32,7 @@ DELETE = "delete"  # remove the file(s)
 MOVE = "move"  # a source and a destination
 READ = "read"  # changes nothing (a view command)
 LAZY = "lazy"  # a snippet of the file with placeholders, merged into it (plan/lazy_merge.py)
+LINES = "lines"  # lines N to M replaced by the text, as the file is then (SWE-agent's edit)
 
 # insert rules: where line N puts the text
 AFTER = "after"  # after line N, 0 = the top (Anthropic, OpenHands, Augment)
@@ -57,7 +58,8 @@ class Shape:
     every: str | None = None
     expected: str | None = None
     all_always: bool = False
-    line: str | None = None  # the insert line's key (INSERT)
+    line: str | None = None  # the insert line's key (INSERT), the first line's (LINES)
+    end: str | None = None  # the last line's key (LINES)
     insert: str = AFTER  # the insert rule
     hint: str | None = None  # a line the old text starts on: breaks ties
     when: tuple = ()  # (key, value): the call's command picks this entry
@@ -78,6 +80,11 @@ class Shape:
 # Every agent's edit tools.  Where two agents share a name, the entry with the more
 # specific ``requires`` comes first.
 SHAPES: tuple = (
+    # SWE-agent's windowed editor with function calling (tools/windowed_edit_linting):
+    # edit {start_line, end_line, replacement_text} of the file the last open named
+    # (toolcalls.parse_with_tools gives it as "path", answer/agent_tools.opened_files)
+    Shape("SWE-agent", ("edit",), LINES, ("path",), new="replacement_text", line="start_line",
+          end="end_line", requires=("start_line",)),
     # Claude Code (Edit / MultiEdit / Write; its tool definitions as the CLI sends them)
     Shape("Claude Code", ("Edit",), REPLACE, ("file_path", "path"), "old_string", "new_string",
           every="replace_all", empty_old_creates=True, fold_quotes=True),

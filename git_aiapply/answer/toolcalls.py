@@ -572,6 +572,24 @@ def text_call_ops(name: str, args: dict, label: str) -> list[Operation]:
     return call_ops(ToolCall(0, "text", name, args, label=label))
 
 
+def opened_files(calls: list) -> list:
+    """``(offset, call)`` pairs with the file SWE-agent's editor has open given as the
+    ``path`` of each ``edit`` that names none: the last ``open`` (``path``) before it
+    (answer/shapes.py, its LINES entry)."""
+    from .shapes import base_name
+
+    out, opened = [], None
+    for offset, call in calls:
+        base, args = base_name(call.name), arguments(call)
+        if base == "open" and isinstance(args, dict) and isinstance(args.get("path"), str):
+            opened = args["path"]
+        elif (base == "edit" and isinstance(args, dict) and "start_line" in args
+              and "path" not in args and opened is not None):
+            call = replace(call, args=dict(args, path=opened))
+        out.append((offset, call))
+    return out
+
+
 def parse_with_tools(response, only: str | None = None):
     """The response's text blocks and tool calls as one ParsedResponse, in answer order.
 
@@ -591,6 +609,7 @@ def parse_with_tools(response, only: str | None = None):
     calls = getattr(response, "tool_calls", None) or []
     if not calls:
         return parsed
+    calls = opened_files(calls)  # SWE-agent's edit changes the file open named
     problems: list[Problem] = []
     call_ops_at: list[tuple[int, list[Operation]]] = []
     for offset, call in calls:

@@ -346,3 +346,25 @@ def test_zed_ambiguous_project_prefix_refused(files, path, fragment):
     with pytest.raises(ApplyError) as e:
         zed_applied(files, path)
     assert fragment in str(e.value) and "streaming_edit_file" in str(e.value)
+
+
+def test_swe_agent_edit_tool_call_changes_the_file_open_named():
+    """SWE-agent with function calling: open {path}, then edit {start_line, end_line,
+    replacement_text} of that file, as it is then; an edit before any open is refused
+    (it was dropped)."""
+    def calls(*pairs):
+        return {"model": "gpt-x", "choices": [{"finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{k}", "type": "function", "function": {
+                    "name": name, "arguments": json.dumps(args)}}
+                for k, (name, args) in enumerate(pairs)]}}]}
+
+    edit = ("edit", {"start_line": 6, "end_line": 6, "replacement_text": "    return 2"})
+    assert applied(calls(("open", {"path": "/repo/a.py"}), edit), {"a.py": A}) == {"a.py": G2}
+    delete = ("edit", {"start_line": 1, "end_line": 2, "replacement_text": ""})
+    edit_after = ("edit", {"start_line": 4, "end_line": 4, "replacement_text": "    return 2"})
+    assert applied(calls(("open", {"path": "a.py", "line_number": 5}), delete, edit_after),
+                   {"a.py": A}) == {"a.py": b"\n\ndef g():\n    return 2\n"}
+    with pytest.raises(ApplyError) as e:
+        applied(calls(edit), {"a.py": A})
+    assert "no file is open" in str(e.value)
