@@ -97,6 +97,9 @@ class NewFile:
     # set when the text is such a snippet merged into the file: what each of its
     # placeholders kept (lazy_merge.KeptRun), for -v and --json
     merged: tuple | None = None
+    # a tool whose harness refuses to create a file that exists (SWE-agent's and
+    # OpenHands' str_replace_editor ``create``): its name, for errors (plan/whole_write.py)
+    create_only: str | None = None
 
 
 @record

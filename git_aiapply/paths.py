@@ -426,16 +426,26 @@ class TrackedKinds:
 # from prose (a path line with spaces, a file named in a sentence): the command sets
 # this around parsing; without it (the library's parse, a test) nothing is tracked.
 _KNOWN_PATHS: ContextVar[KindOf | None] = ContextVar("known_paths", default=None)
+# the worktree root folder's name (Zed writes paths beginning with it)
+_FOLDER: ContextVar[str | None] = ContextVar("worktree_folder", default=None)
 
 
 @contextmanager
-def known_paths(kind_of: KindOf) -> Iterator[None]:
-    """While parsing: ``kind_of`` says what the repository tracks at a path."""
+def known_paths(kind_of: KindOf, folder: str | None = None) -> Iterator[None]:
+    """While parsing: ``kind_of`` says what the repository tracks at a path; ``folder`` is
+    the worktree root folder's name."""
     token = _KNOWN_PATHS.set(kind_of)
+    folder_token = _FOLDER.set(folder or None)
     try:
         yield
     finally:
+        _FOLDER.reset(folder_token)
         _KNOWN_PATHS.reset(token)
+
+
+def worktree_folder() -> str | None:
+    """The worktree root folder's name while parsing (``known_paths``), else None."""
+    return _FOLDER.get()
 
 
 def tracked_kind(path: str) -> str | None:

@@ -18,7 +18,9 @@ operations by that entry alone:
 - BLOCKS: Cline's and Roo's SEARCH/REPLACE text (``------- SEARCH`` / ``=======`` /
   ``+++++++ REPLACE``, ``<<<<<<< SEARCH`` / ``:start_line:N`` / ``-------`` / ``=======``
   / ``>>>>>>> REPLACE``): one ``EditFile`` whose hunks are located together against the
-  file as it was, a ``:start_line:`` being each hunk's line hint.
+  file as it was, a ``:start_line:`` being each hunk's line hint.  Roo's multi-file
+  ``apply_diff`` (``files``, each a path and ``diffs``): each diff such an EditFile, in
+  turn, its ``start_line`` the hint of all its blocks.
 - UNIFIED: a unified diff, read by that format's parser (PATCH, apply-patch text, is
   read by ``toolcalls`` as every apply_patch call is).
 - DELETE / MOVE / READ: ``DeleteFile``, ``RenameFile``, nothing.
@@ -37,8 +39,8 @@ import re
 from typing import Callable
 
 from ..errors import ApplyError, Problem
-from ..ops import DeleteFile, EditFile, Hunk, InsertText, NewFile, Operation, RenameFile, \
-    ReplaceText, Source
+from ..ops import DeleteFile, EditFile, HashlineEdit, HashlineOp, Hunk, InsertText, NewFile, \
+    Operation, RenameFile, ReplaceText, Source
 from . import shapes as S
 
 # where an operation came from, given what it does ('Edit a.py'): toolcalls.py's naming
@@ -64,7 +66,16 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
         return _delete(call, args, shape, source)
     if shape.per_edit_path:
         return _per_edit_path(call, args, shape, source)
-    path = _file_path(call, args, shape)
+    if shape.files:
+        return _files(call, args, shape, source)
+    if shape.kind == S.LINES:
+        return [_lines(call, args, shape, source)]
+    return _file_ops(call, args, shape, _file_path(call, args, shape), source)
+
+
+def _file_ops(call, args: dict, shape: "S.Shape", path: str, source: SourceOf
+              ) -> list[Operation]:
+    """The operations of a call that names its one file, ``path``."""
     if shape.kind == S.LAZY:
         return [_lazy_edit(call, args, shape, path, source)]
     if shape.kind == S.WRITE:
@@ -80,6 +91,26 @@ def agent_tool_ops(call, args: object, source: SourceOf, shape: "S.Shape | None"
     if shape.numbered:
         return _numbered(call, args, shape, path, source)
     return _one_edit(call, args, shape, path, source, what=f"{call.name} {path}")
+
+
+def _lines(call, args: dict, shape: "S.Shape", source: SourceOf) -> HashlineEdit:
+    """SWE-agent's ``edit``: lines start to end (inclusive) of the opened file replaced
+    by the text's lines, as the file is at this point (a HashlineEdit without ids: the
+    lines must exist); an empty text deletes them."""
+    path = _a_path(call, args.get("path"), "path")
+    if path is None:
+        raise _refuse(call, "no file is open: SWE-agent's edit changes the file the last "
+                            "`open` named, and no open comes before it",
+                      hint="open the file (open PATH) before editing it")
+    what = f"{call.name} {path}"
+    start, end = (_line(call, args, k, what, path) for k in (shape.line, shape.end))
+    if start is None or end is None or start < 1 or end < start:
+        raise _refuse(call, f"{what}: {shape.line} and {shape.end} must be line numbers, the "
+                            f"end not before the start (not {start!r}:{end!r})", path=path)
+    text = _text(call, args, shape.new, path)
+    op = HashlineOp("set", start, "", end, "", text.split("\n") if text else [], 1,
+                    f"edit {start}:{end}")
+    return HashlineEdit(path, [op], source(f"{what} {start}:{end}"))
 
 
 def _lazy_edit(call, args: dict, shape: "S.Shape", path: str, source: SourceOf) -> NewFile:
@@ -108,6 +139,34 @@ def _unfenced(text: str, path: str) -> str:
     return "\n".join(lines[1:-1]) + "\n"
 
 
+def project_path(call, path: str) -> str:
+    """A path that begins with the project folder's name, as Zed writes every path
+    (``myproject/src/a.rs`` for ``src/a.rs``): that name dropped when the repository says
+    so.  Kept as given when it does not begin with the worktree folder's name, or when it
+    names a tracked file and the rest does not; dropped when the rest names a tracked
+    file, or when neither does and the repository has no folder of that name; refused
+    when both readings name tracked files, or neither does and both could be meant (a
+    new file, and the repository has a folder of the project's name).  Without a
+    repository (a parse alone) the path stays as given."""
+    from ..paths import tracked_kind, worktree_folder
+
+    folder = worktree_folder()
+    first, sep, rest = path.strip().partition("/")
+    if not folder or not sep or first != folder or not rest:
+        return path
+    given, stripped = tracked_kind(path.strip()) == "file", tracked_kind(rest) == "file"
+    if given != stripped:
+        return path if given else rest
+    if not given and tracked_kind(first) is None:
+        return rest  # a new file: the project's folder holds no folder of its name
+    why = ("both name tracked files" if given else
+           f"the file is new and the repository has a folder {first}/ too")
+    raise _refuse(call, f"the path {path!r} may be {rest!r} in the project folder "
+                        f"{folder!r} or {path.strip()!r} itself: {why}", path=path,
+                  hint=f"name it {rest} for the file at the worktree root, "
+                       f"{folder}/{path.strip()} for the one under {first}/")
+
+
 def _refuse(call, reason: str, hint: str | None = None, path: str | None = None) -> ApplyError:
     return ApplyError(Problem(f"{call.words()}: {reason}", file=path, hint=hint))
 
@@ -124,7 +183,7 @@ def _file_path(call, args: dict, shape: "S.Shape") -> str:
     for key in shape.path:
         path = _a_path(call, args.get(key), key)
         if path is not None:
-            return path
+            return project_path(call, path) if shape.project_folder else path
     key = shape.path[0] if shape.path else "path"
     raise _refuse(call, f"{call.name} without a {key}", hint=f"give the file's path in '{key}'")
 
@@ -233,7 +292,13 @@ def _line(call, args: dict, key: str, what: str, path: str) -> int | None:
 
 
 def _edits_of(call, args: dict, shape: "S.Shape", path: str) -> list:
-    edits = args.get(shape.edits)
+    return _list_of(call, args, shape.edits, path,
+                    f"give the edits as a list of {{{shape.old or shape.content}, "
+                    f"{shape.new or shape.hint}}} objects")
+
+
+def _list_of(call, args: dict, key: str, path: str, hint: str) -> list:
+    edits = args.get(key)
     if isinstance(edits, str) and edits.lstrip().startswith("["):
         import json  # a model that sent the list as a JSON string
 
@@ -242,8 +307,7 @@ def _edits_of(call, args: dict, shape: "S.Shape", path: str) -> list:
         except (ValueError, RecursionError):
             pass
     if not isinstance(edits, list) or not edits:
-        raise _refuse(call, f"{call.name} {path} has no '{shape.edits}' list", path=path,
-                      hint=f"give the edits as a list of {{{shape.old}, {shape.new}}} objects")
+        raise _refuse(call, f"{call.name} {path} has no '{key}' list", path=path, hint=hint)
     return edits
 
 
@@ -272,6 +336,29 @@ def _per_edit_path(call, args: dict, shape: "S.Shape", source: SourceOf) -> list
         path = _file_path(call, edit, shape)
         what = f"{call.name} {path}, edit {i}{_after_edits(i)}"
         ops.extend(_one_edit(call, edit, shape, path, source, what, number=i))
+    return ops
+
+
+def _files(call, args: dict, shape: "S.Shape", source: SourceOf) -> list[Operation]:
+    """A list of files, each with a list of diffs (Roo's and Kilo's multi-file apply_diff):
+    each diff an EditFile on the file as the diffs before it left it, as Roo applies them,
+    its ``start_line`` the line hint of every block it holds."""
+    files = _list_of(call, args, shape.files, "(its files)",
+                     f"give the files as a list of {{path, {shape.edits}}} objects")
+    ops: list[Operation] = []
+    for i, entry in enumerate(files, 1):
+        if not isinstance(entry, dict):
+            raise _refuse(call, f"{call.name}, file {i} is not an object",
+                          hint=f"each file is {{path, {shape.edits}}}")
+        path = _file_path(call, entry, shape)
+        for j, diff in enumerate(_edits_of(call, entry, shape, path), 1):
+            what = f"{call.name} {path}, diff {j}{_after_edits(j)}"
+            if not isinstance(diff, dict):
+                raise _refuse(call, f"{what} is not an object", path=path,
+                              hint=f"each diff is {{{shape.content}, {shape.hint}}}")
+            hint = _line(call, diff, shape.hint, what, path)
+            ops.extend(blocks_ops(call, _text(call, diff, shape.content, path), path, source,
+                                  line_hint=hint or None))
     return ops
 
 
@@ -346,6 +433,8 @@ def _delete(call, args: dict, shape: "S.Shape", source: SourceOf) -> list[Operat
         value = args.get(key)
         paths = value if isinstance(value, list) else [value]
         if value is not None and paths and all(isinstance(p, str) and p.strip() for p in paths):
+            if shape.project_folder:
+                paths = [project_path(call, p) for p in paths]
             return [DeleteFile(_a_path(call, p, key), source(f"{call.name} {p}")) for p in paths]
     raise _refuse(call, f"{call.name} without a {shape.path[0]}",
                   hint=f"give the file's path in '{shape.path[0]}'")
@@ -356,6 +445,8 @@ def _move(call, args: dict, shape: "S.Shape", source: SourceOf) -> RenameFile:
     dst = _a_path(call, args.get(shape.destination), shape.destination)
     if dst is None:
         raise _refuse(call, f"{call.name} {src} without a {shape.destination}", path=src)
+    if shape.project_folder:
+        dst = project_path(call, dst)
     return RenameFile(src, dst, source(f"{call.name} {src} -> {dst}"))
 
 
@@ -390,10 +481,12 @@ _ROO_LINE = re.compile(r"[ \t]*:(start|end)_line:[ \t]*(-?\d+)[ \t]*")
 _ROO_SEPARATOR = re.compile(r"[ \t]*-{3,}[ \t]*")
 
 
-def blocks_ops(call, diff: str, path: str, source: SourceOf) -> list[Operation]:
+def blocks_ops(call, diff: str, path: str, source: SourceOf, line_hint: int | None = None
+               ) -> list[Operation]:
     """Cline's / Roo's SEARCH/REPLACE text for ``path``: one EditFile whose hunks are
     located together against the file as it was (both agents match every block against
-    the file as read, in order), each ``:start_line:`` its hunk's line hint; an empty
+    the file as read, in order), each ``:start_line:`` its hunk's line hint (``line_hint``,
+    a multi-file diff's ``start_line``, stands for all of them, as in Roo); an empty
     SEARCH as the only block creates the file."""
     from ..formats.search_blocks import diff_lines
     from ..text import normalize_newlines
@@ -422,7 +515,7 @@ def blocks_ops(call, diff: str, path: str, source: SourceOf) -> list[Operation]:
                               source(what), replace=False)
             continue
         hunks.append(Hunk(diff_lines(search, replace), number=number, kind="search",
-                          line_hint=hint))
+                          line_hint=line_hint or hint))
     if created is not None:
         if hunks:
             raise _refuse(call, f"{what}: block 1 creates the file and later blocks edit it",

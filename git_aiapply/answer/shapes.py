@@ -32,6 +32,7 @@ DELETE = "delete"  # remove the file(s)
 MOVE = "move"  # a source and a destination
 READ = "read"  # changes nothing (a view command)
 LAZY = "lazy"  # a snippet of the file with placeholders, merged into it (plan/lazy_merge.py)
+LINES = "lines"  # lines N to M replaced by the text, as the file is then (SWE-agent's edit)
 
 # insert rules: where line N puts the text
 AFTER = "after"  # after line N, 0 = the top (Anthropic, OpenHands, Augment)
@@ -57,7 +58,8 @@ class Shape:
     every: str | None = None
     expected: str | None = None
     all_always: bool = False
-    line: str | None = None  # the insert line's key (INSERT)
+    line: str | None = None  # the insert line's key (INSERT), the first line's (LINES)
+    end: str | None = None  # the last line's key (LINES)
     insert: str = AFTER  # the insert rule
     hint: str | None = None  # a line the old text starts on: breaks ties
     when: tuple = ()  # (key, value): the call's command picks this entry
@@ -67,13 +69,22 @@ class Shape:
     numbered: bool = False  # old_str_1, new_str_1, old_str_2... (Augment)
     destination: str | None = None  # the destination's key (MOVE)
     per_edit_path: bool = False  # each edit names its own file (Copilot's multi_replace)
+    files: str | None = None  # a list of files, each with its path and its ``edits`` list
     replaces_file: bool = True  # WRITE over an existing file (False: creates only, Cline's editor)
     dry_run: str | None = None  # a flag that makes the call change nothing (MCP's dryRun)
+    # paths begin with the project folder's name (Zed: 'myproject/src/a.rs'), dropped
+    # where the repository says so (agent_tools.project_path)
+    project_folder: bool = False
 
 
 # Every agent's edit tools.  Where two agents share a name, the entry with the more
 # specific ``requires`` comes first.
 SHAPES: tuple = (
+    # SWE-agent's windowed editor with function calling (tools/windowed_edit_linting):
+    # edit {start_line, end_line, replacement_text} of the file the last open named
+    # (toolcalls.parse_with_tools gives it as "path", answer/agent_tools.opened_files)
+    Shape("SWE-agent", ("edit",), LINES, ("path",), new="replacement_text", line="start_line",
+          end="end_line", requires=("start_line",)),
     # Claude Code (Edit / MultiEdit / Write; its tool definitions as the CLI sends them)
     Shape("Claude Code", ("Edit",), REPLACE, ("file_path", "path"), "old_string", "new_string",
           every="replace_all", empty_old_creates=True, fold_quotes=True),
@@ -94,6 +105,11 @@ SHAPES: tuple = (
           requires=("old_text",)),
     Shape("Cline", ("editor",), WRITE, ("path",), content="new_text", replaces_file=False),
     # Roo Code and Kilo Code (src/core/prompts/tools/native-tools/*.ts, their XML tools)
+    # multi-file apply_diff (Roo's and Kilo's MultiFileSearchReplace): files, each a path
+    # and diffs, each a content of blocks and a start_line that stands for every block's
+    # :start_line: (their text form <args><file>... is read as this call)
+    Shape("Roo Code", ("apply_diff",), BLOCKS, ("path",), content="content", edits="diffs",
+          files="files", hint="start_line", requires=("files",)),
     Shape("Roo Code", ("apply_diff",), BLOCKS, ("path",), content="diff", requires=("diff",)),
     Shape("Roo Code", ("insert_content",), INSERT, ("path",), new="content", line="line",
           insert=BEFORE_OR_END),
@@ -160,11 +176,12 @@ SHAPES: tuple = (
     Shape("Continue", ("create_new_file",), WRITE, ("filepath",), content="contents"),
     # Zed (crates/agent/src/tools: streaming_edit_file, move_path, delete_path)
     Shape("Zed", ("streaming_edit_file",), WRITE, ("path",), content="content",
-          when=("mode", "write")),
+          when=("mode", "write"), project_folder=True),
     Shape("Zed", ("streaming_edit_file",), REPLACE, ("path",), "old_text", "new_text",
-          edits="edits", hint="line", when=("mode", "edit")),
-    Shape("Zed", ("move_path",), MOVE, ("source_path",), destination="destination_path"),
-    Shape("Zed", ("delete_path",), DELETE, ("path",)),
+          edits="edits", hint="line", when=("mode", "edit"), project_folder=True),
+    Shape("Zed", ("move_path",), MOVE, ("source_path",), destination="destination_path",
+          project_folder=True),
+    Shape("Zed", ("delete_path",), DELETE, ("path",), project_folder=True),
     # Cursor's delete_file, an MCP server's
     Shape("Cursor", ("delete_file",), DELETE, ("target_file", "path", "file_path")),
     # Augment (str-replace-editor with numbered edits, save-file, remove-files)

@@ -46,6 +46,8 @@ from ..locate.text_edits import TOOL_CALL as NAME  # noqa: E402
 
 APPLY_PATCH_TOOLS = frozenset({"apply_patch", "applypatch"})
 TEXT_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor"})
+# the text editors whose harness (SWE-agent, OpenHands) refuses ``create`` over a file
+CREATE_ONLY_EDITORS = frozenset({"str_replace_editor"})
 SHELL_TOOLS = frozenset({"shell", "local_shell", "exec_command", "container.exec", "bash"})
 # SWE-agent/OpenHands call the text editor str_replace_editor (above); every agent's own
 # edit tools are entries of shapes.SHAPES; the lazy edit tools (a snippet with placeholders:
@@ -518,7 +520,10 @@ def _text_editor_create(call: ToolCall, args: dict, path: str, source: Source) -
     text = args.get("file_text")
     if not isinstance(text, str):
         raise _refuse(call, f"create {path} has no 'file_text'", path=path)
-    return NewFile(path, text, source, replace=True)
+    # SWE-agent's and OpenHands' editor refuses a create over a file that exists
+    # ("File already exists at: ... Cannot overwrite files using command `create`.")
+    create_only = call.name if _named(call, CREATE_ONLY_EDITORS) else None
+    return NewFile(path, text, source, replace=True, create_only=create_only)
 
 
 def _text_editor_str_replace(call: ToolCall, args: dict, path: str,
@@ -567,6 +572,24 @@ def text_call_ops(name: str, args: dict, label: str) -> list[Operation]:
     return call_ops(ToolCall(0, "text", name, args, label=label))
 
 
+def opened_files(calls: list) -> list:
+    """``(offset, call)`` pairs with the file SWE-agent's editor has open given as the
+    ``path`` of each ``edit`` that names none: the last ``open`` (``path``) before it
+    (answer/shapes.py, its LINES entry)."""
+    from .shapes import base_name
+
+    out, opened = [], None
+    for offset, call in calls:
+        base, args = base_name(call.name), arguments(call)
+        if base == "open" and isinstance(args, dict) and isinstance(args.get("path"), str):
+            opened = args["path"]
+        elif (base == "edit" and isinstance(args, dict) and "start_line" in args
+              and "path" not in args and opened is not None):
+            call = replace(call, args=dict(args, path=opened))
+        out.append((offset, call))
+    return out
+
+
 def parse_with_tools(response, only: str | None = None):
     """The response's text blocks and tool calls as one ParsedResponse, in answer order.
 
@@ -586,6 +609,7 @@ def parse_with_tools(response, only: str | None = None):
     calls = getattr(response, "tool_calls", None) or []
     if not calls:
         return parsed
+    calls = opened_files(calls)  # SWE-agent's edit changes the file open named
     problems: list[Problem] = []
     call_ops_at: list[tuple[int, list[Operation]]] = []
     for offset, call in calls:

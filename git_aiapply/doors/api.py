@@ -325,6 +325,40 @@ class Session:
 
     # -- the work ------------------------------------------------------------------------
     def _apply(self, raw: bytes, name: str, opts: dict[str, Any]) -> Outcome:
+        """One response; an mbox of several `git format-patch` mails is several, as
+        ``git am`` and the command take it (``_apply_mails``)."""
+        from ..run.inputs import mails_of
+
+        mails = mails_of(name, raw)
+        if len(mails) > 1:
+            return self._apply_mails(mails, opts)
+        return self._apply_one(raw, name, opts)
+
+    def _apply_mails(self, mails: list[tuple[str, bytes]], opts: dict[str, Any]) -> Outcome:
+        """Each mail its own commit, in order, stopping at the first that is refused (as
+        ``git am``; check and diff judge each on top of the ones before it).  The outcome
+        is the last mail's, its note naming what the mails before it made."""
+        from ..run.pipeline import Status
+
+        earlier: dict = {}
+        done: list[str] = []
+        for k, (name, raw) in enumerate(mails, 1):
+            o = self._apply_one(raw, name, opts, after=earlier)
+            if o.status == Status.WOULD_APPLY and o.plan is not None:
+                earlier.update(o.plan.final)
+            if o.exit_code or k == len(mails):
+                break
+            done.append(o.commit[:12] if o.commit else o.status)
+        if done:
+            made = ", ".join(done)
+            o.note = "; ".join(filter(None, [f"mail {k} of {len(mails)}; the mails before it: "
+                                             f"{made}", o.note]))
+        return o
+
+    def _apply_one(self, raw: bytes, name: str, opts: dict[str, Any],
+                   after: dict | None = None) -> Outcome:
+        from functools import partial
+
         from ..run.pipeline import apply_one
         from ..run.prepare import lock_index_ahead, options_for, with_identity
         from ..answer.response import read_response
@@ -346,7 +380,9 @@ class Session:
                 return _refused(blank_response(name), e.problems, e.kind)
             lock_index_ahead(repo, prepared)  # read the index while the response is parsed
             try:
-                outcome: Outcome = with_identity(prepared, apply_one, repo, response, options)
+                judged = after if after is not None and (options.check or options.diff) else None
+                outcome: Outcome = with_identity(prepared, partial(apply_one, after=judged),
+                                                 repo, response, options)
                 return outcome
             finally:
                 repo.release_index_lock()

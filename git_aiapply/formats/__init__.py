@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..errors import ApplyError, Problem
 from ..ops import Operation
 from ..record import field, record, replace
-from . import (agent_text, apply_patch, codechange, file_changes, lazy_snippet, search_replace,
-               unified_diff, whole)
+from . import (agent_blocks, agent_text, apply_patch, codechange, file_changes, lazy_snippet,
+               search_replace, unified_diff, whole)
 from .agent_text import ReadCall
 from .scan import Block, Format, SnippetTest, scan_blocks
 
@@ -29,6 +29,7 @@ FORMATS: list[Format] = [
     apply_patch.FORMAT,
     codechange.FORMAT,
     agent_text.FORMAT,  # before search_replace: a tool's diff holds SEARCH/REPLACE blocks
+    agent_blocks.FORMAT,  # SWE-agent's edit N:M, Mentat's @@start, Plandex's blocks
     search_replace.FORMAT,
     unified_diff.FORMAT,
     whole.FORMAT,

@@ -32,6 +32,7 @@ import re
 from typing import Callable
 
 from ..errors import ParseError
+from .agent_blocks import LEFTOVER_MARKUP
 from .scan import Block, Format, Scan
 from ..lazy_re import lazy_compile
 from .search_replace import fence_of, path_in_info, strip_path
@@ -143,26 +144,35 @@ def _xml_calls(tool: str, body: str) -> list[dict]:
 
 
 def _multi_file(raw: str, outer: dict) -> list[dict]:
-    """Roo's multi-file apply_diff: one call per (file, diff) pair, in order."""
+    """Roo's multi-file apply_diff: the call its native tool makes (``files``, each a
+    ``path`` and ``diffs``, each a ``content`` and its ``start_line``), so that both
+    forms mean the same (answer/shapes.py)."""
     if outer:
         raise _Refused(f"<args> is given with <{next(iter(outer))}>; give one or the other")
-    calls = []
+    files = []
     for _f, file_body in children(raw, ("file",)):
         path, diffs = None, []
         for name, value in children(file_body, ("path", "diff")):
             if name == "path":
                 path = _value(name, value)
-            else:
-                content = dict(children(value, ("content", "start_line"))).get("content")
-                if content is None:
-                    raise _Refused("a <diff> of <args> has no <content>")
-                diffs.append(_value("content", content))
+                continue
+            parts = children(value, ("content", "start_line"))
+            names = [n for n, _ in parts]
+            if names.count("content") != 1 or names.count("start_line") > 1:
+                raise _Refused("each <diff> of <args> holds one <content> (and at most one "
+                               "<start_line>)")
+            diff = {n: _value(n, v) for n, v in parts}
+            if "start_line" in diff:
+                if not re.fullmatch(r"-?\d+", diff["start_line"]):
+                    raise _Refused(f"<start_line> is {diff['start_line']!r}, not a line number")
+                diff["start_line"] = int(diff["start_line"])
+            diffs.append(diff)
         if not path or not diffs:
             raise _Refused("each <file> of <args> needs a <path> and a <diff>")
-        calls.extend({"path": path, "diff": d} for d in diffs)
-    if not calls:
+        files.append({"path": path, "diffs": diffs})
+    if not files:
         raise _Refused("<args> holds no <file>")
-    return calls
+    return [{"files": files}]
 
 
 PROMPT = """\
@@ -181,10 +191,17 @@ def slugify(text):
 </diff>
 </replace_in_file>
 
+<write_to_file>
+<path>src/names.py</path>
+<content>
+SEPARATOR = "-"
+</content>
+</write_to_file>
+
 - SEARCH holds lines copied exactly from the file; REPLACE holds what replaces them.
-  A <diff> may hold several blocks, in the file's order.
-- A new file, or a file rewritten whole: <write_to_file><path>PATH</path><content>the
-  whole text</content></write_to_file>.
+  A <diff> may hold several blocks, in the file's order, each matching the file as it
+  was before any of them.
+- <write_to_file> gives a file's whole content: it creates the file or replaces it.
 """
 
 
@@ -194,7 +211,7 @@ class AgentText(Format):
     name = "agent-text"
     prompts = {"agent-text": PROMPT}
     leftover_markup = tuple((rf"^\s*</?{t}>\s*$", f"a <{t}> tag") for t in TOOLS) + (
-        (r"^\s*</?edits>\s*$", "an <edits> tag"),)
+        (r"^\s*</?edits>\s*$", "an <edits> tag"),) + LEFTOVER_MARKUP
     triggers = "<`~"
     markers = tuple(f"<{t}>" for t in TOOLS) + ("<edits>",)  # a bare ``` is no tool's start
     tells = tuple(f"</{t}>" for t in TOOLS) + ("</old_text>", "BEGIN_ARG:")

@@ -30,7 +30,7 @@ from ..paths import tracked_kind
 from ..text import fence_close_line, fence_open
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan, read_attributes
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
-                            is_search, looks_like_marker, read_block)
+                            is_search, looks_like_marker, read_block, search_line_hint)
 
 NAME = "codechange"
 
@@ -337,7 +337,8 @@ class _TagBody:
             raise _block_error(tag, e, self.number, k + 1, tag.line) from None
         tag.blocks.append(NumberedBlock(self.number, k + 1, raw.readings,
                                         [content.response_index(r.divider) + 1
-                                         for r in raw.readings]))
+                                         for r in raw.readings],
+                                        search_line_hint(content[c])))
         closer = content[raw.end]
         close_at = _close_at(closer)
         if close_at >= 0 and not is_replace(closer):  # '>>>>>>> REPLACE</CodeChange>'

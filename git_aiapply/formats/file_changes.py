@@ -439,15 +439,26 @@ GREETING = "Hello"
 """
 
 HASHLINE_PROMPT = """\
-Files are shown to you with an id on every line, as `LINE#ID:text` (for example
-`12#3f:    return x`), inside <FILE_CONTENT path="..."> blocks. Edit them by those ids.
-Answer with your explanation, then:
+Files are shown to you with an id on every line, as `LINE#ID:text`, inside
+<FILE_CONTENT path="..."> blocks, for example:
+
+<FILE_CONTENT path="src/app.py">
+1#1f:import sys
+2#05:
+3#52:def greet(name):
+4#15:    print("Hi " + name)
+5#05:
+6#04:def unused():
+7#84:    pass
+</FILE_CONTENT>
+
+Edit them by those ids. Answer with your explanation, then:
 
 <FILE_CHANGES>
 <FILE_HASHLINE_PATCH file_path="src/app.py">
-2#33:    print(GREETING + ", " + name)
-<+1#6c:from config import GREETING
-5#a1-7#0e:
+4#15:    print(GREETING + ", " + name)
+<+1#1f:from config import GREETING
+5#05-7#84:
 </FILE_HASHLINE_PATCH>
 </FILE_CHANGES>
 

@@ -22,12 +22,17 @@ text, so a REPLACE holding a setext underline is never cut there.
 """
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Sequence
 
 from ..ops import ADD, CONTEXT, REMOVE, EditFile, Hunk, NewFile, Operation, Source
 from ..record import record
 from .scan import new_file_text
+from ..lazy_re import lazy_compile
 from ..text import fence_open, strip_fence
+
+_LINE_HINT = lazy_compile(r'[ \t]*SEARCH[ \t]+line=("?)(\d+)\1[ \t]*', re.IGNORECASE)
 
 # Files whose content legitimately is fenced markdown: a fence around their SEARCH and
 # REPLACE may be the file's own, so it is never stripped.
@@ -44,7 +49,19 @@ def _marker(line: str, char: str, word: str) -> bool:
 
 
 def is_search(line: str) -> bool:
-    return _marker(line, "<", "SEARCH")
+    return _marker(line, "<", "SEARCH") or search_line_hint(line) is not None
+
+
+def search_line_hint(line: str) -> int | None:
+    """The line hint of a SEARCH marker that carries one, as Zed's edit agent writes it
+    (``<<<<<<< SEARCH line=42``, its diff-fenced format): the 1-based line the SEARCH
+    text starts on, evidence of place that breaks a tie; None for a plain marker."""
+    s = line.strip()
+    n = len(s) - len(s.lstrip("<"))
+    if not 5 <= n <= 9:
+        return None
+    m = _LINE_HINT.fullmatch(s[n:])
+    return int(m.group(2)) or None if m else None
 
 
 def is_divider(line: str) -> bool:
@@ -229,6 +246,7 @@ class NumberedBlock:
     line: int  # response line of its SEARCH marker
     readings: list[Reading]
     divider_lines: list[int]  # response line of each reading's divider
+    line_hint: int | None = None  # the SEARCH marker's ``line=N`` (Zed)
 
 
 def file_operations(path: str, blocks: list[NumberedBlock], source: Source,
@@ -250,7 +268,8 @@ def file_operations(path: str, blocks: list[NumberedBlock], source: Source,
                             "put the whole new file in one block with an empty SEARCH")
             new_file = NewFile(path, new_file_text(readings[0][1]), source, replace=False)
             continue
-        hunk = Hunk(diff_lines(*readings[0]), number=b.number, kind="search")
+        hunk = Hunk(diff_lines(*readings[0]), number=b.number, kind="search",
+                    line_hint=b.line_hint)
         if len(readings) > 1:
             hunk.readings = [(f"the ======= at response line {at} as the divider", diff_lines(s, r))
                              for at, (s, r) in zip(b.divider_lines, readings)]

@@ -37,7 +37,7 @@ from ..ops import Source
 from ..paths import knows_tracked, tracked_kind
 from .scan import CUT_OFF, CUT_OFF_HINT, Block, Format, Scan
 from .search_blocks import (BlockError, NumberedBlock, file_operations, is_divider, is_replace,
-                            is_search, looks_like_marker, read_block)
+                            is_search, looks_like_marker, read_block, search_line_hint)
 
 NAME = "search-replace"
 
@@ -510,8 +510,8 @@ def slugify(text):
 
 - SEARCH holds lines copied exactly from the file, whole lines, enough of them to match
   only one place; REPLACE holds what replaces them.
-- Give the path before every block (a block without one edits the previous block's file).
-  Several blocks may edit one file; each SEARCH must match the file as it is now.
+- Give the path before every block. Several blocks may edit one file, in turn: each
+  SEARCH must match the file as the blocks before it left it.
 - An empty SEARCH creates a new file whose content is the REPLACE part.
 - When the content holds lines of ``` fences, fence the block with ```` instead.
 """
@@ -526,7 +526,7 @@ class SearchReplace(Format):
     prompts = {"search-replace": PROMPT}
     new_file_hint = 'a SEARCH/REPLACE block with an empty SEARCH'
     leftover_markup = (
-        (r"^\s*<{5,9} ?SEARCH\s*$", "a SEARCH/REPLACE marker"),
+        (r"^\s*<{5,9} ?SEARCH(?:\s+line=\"?\d+\"?)?\s*$", "a SEARCH/REPLACE marker"),
         (r"^\s*>{5,9} ?REPLACE\s*$", "a SEARCH/REPLACE marker"),
     )
     triggers = "<"
@@ -572,7 +572,8 @@ class SearchReplace(Format):
         run.last_line = last
         block = Block(NAME, scan.starts[first], scan.end_of(last), [])
         run.found.append((path, first, last, NumberedBlock(0, i + 1, readings,
-                                                           [r.divider + 1 for r in raw.readings]),
+                                                           [r.divider + 1 for r in raw.readings],
+                                                           search_line_hint(lines[i])),
                           block))
         return block
 
@@ -657,7 +658,7 @@ def _edits(found) -> None:
             run_end += 1
         run = found[k:run_end + 1]
         source = Source(NAME, f"SEARCH/REPLACE {path}", line=run[0][3].line)
-        numbered = [NumberedBlock(m, b.line, b.readings, b.divider_lines)
+        numbered = [NumberedBlock(m, b.line, b.readings, b.divider_lines, b.line_hint)
                     for m, (_p, _f, _l, b, _blk) in enumerate(run, 1)]
 
         def error(reason: str, line: int, hint: str | None = None, _path=path, _source=source):

@@ -256,6 +256,7 @@ def hashline_reports(path: str, directive: str | None, ops) -> list[EditReport]:
         what = {"set": "set", "insert_before": "insert before",
                 "insert_after": "insert after"}.get(op.kind, op.kind)
         ids = op.start_id if op.end_id in (None, "", op.start_id) else f"{op.start_id}-{op.end_id}"
+        ids = ids or (f"line {a}" if a == b else f"lines {a}-{b}")  # an agent's line range
         out.append((k, 0, EditReport(path, directive, op.number, a, b, new_a,
                                      new_a + len(op.text_lines) - 1, ["hashline id"],
                                      f"{what} {ids}")))

@@ -217,6 +217,8 @@ def _check_refs(ft: FileText, edit: HashlineEdit, path: str) -> list[Problem]:
             if number > n:
                 reason = (f"line {number} does not exist (the file has {n} line"
                           f"{'' if n == 1 else 's'})")
+            elif not ident:  # an agent's line-range edit (formats/agent_blocks.py): no id
+                continue
             else:
                 now = line_id(ft.lines[number - 1])
                 if now == ident:
@@ -229,7 +231,8 @@ def _check_refs(ft: FileText, edit: HashlineEdit, path: str) -> list[Problem]:
                 nearby=_nearby(ft, number) if n else [], nearby_label="current lines",
                 nearby_refs=True))
     if problems:  # said once, after the last problem
-        problems[-1].hint = HASHLINE_HINT
+        problems[-1].hint = HASHLINE_HINT if any(op.start_id for op in edit.ops) else (
+            "the line numbers are those of the file as the edits before this one left it")
     return problems
 
 

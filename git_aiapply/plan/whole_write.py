@@ -32,3 +32,33 @@ def namesake_refusal(base, path: str) -> tuple[str, str] | None:
     return (f"cannot write {path}: no such file, and the response does not say it is a new "
             "file", f"did you mean {', '.join(found)}? Use the path as git tracks it; to "
             f"create {path}, say so on its path line (`{path} (new file)`)")
+
+
+
+def create_only(planner, op) -> None:
+    """A ``create`` (``op.create_only``, the tool's name) whose harness refuses a file
+    that exists (SWE-agent's and OpenHands' ``str_replace_editor``: "File already exists
+    at: PATH. Cannot overwrite files using command `create`."): written where nothing is;
+    where a file is, never written over it: passed over when a later operation of the
+    response writes that path (the model's retry after that refusal), else refused,
+    naming the tool."""
+    from ..errors import ApplyError
+
+    try:
+        path = planner.normalize(op.path)
+    except ApplyError:
+        return planner.new_file(op)  # which reports the path
+    if planner.current(path)[1] is None:
+        return planner.new_file(op)
+    for other in planner.ops[planner.index + 1:]:
+        raw = getattr(other, "path", None) or getattr(other, "new_path", None)
+        try:
+            if isinstance(raw, str) and planner.normalize(raw) == path:
+                return None
+        except ApplyError:  # a path the planner refuses in its own turn
+            continue
+    return planner.fail(
+        op.source, path, f"{path} already exists, and {op.create_only} (SWE-agent, OpenHands) "
+        f"refuses to create a file that exists (\"File already exists at: {path}. Cannot "
+        "overwrite files using command `create`.\"), so this content was never written there",
+        hint="edit the file with str_replace (or insert), or remove it first and say so")

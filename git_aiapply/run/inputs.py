@@ -30,11 +30,11 @@ def read_inputs(paths: tuple[str, ...], max_bytes: int) -> list[tuple[str, bytes
                     raw = f.read(max_bytes + 1) if max_bytes > 0 else f.read()
             except OSError as e:
                 raise UsageError(f"cannot read {p}: {e.strerror}") from None
-        out.extend(_mails(p, raw))
+        out.extend(mails_of(p, raw))
     return out
 
 
-def _mails(name: str, raw: bytes) -> list[tuple[str, bytes]]:
+def mails_of(name: str, raw: bytes) -> list[tuple[str, bytes]]:
     """An mbox of `git format-patch` mails as one response each (named NAME-1, NAME-2...:
     one commit each, as git am); any other input as it is."""
     if not raw.startswith((b"From ", b"\xef\xbb\xbfFrom ")):

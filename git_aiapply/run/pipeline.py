@@ -389,7 +389,11 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
 
     from ..paths import TrackedKinds, known_paths
 
-    with known_paths(TrackedKinds(repo.tracked_paths)):  # to tell a path from prose
+    import os
+
+    folder = os.path.basename(os.path.normpath(repo.workdir)) if repo.workdir else None
+    # to tell a path from prose; the folder's name for Zed's project-prefixed paths
+    with known_paths(TrackedKinds(repo.tracked_paths), folder):
         parsed = _read_changes(response, opts, out)
     if parsed is None:  # nothing to apply; out.note says why
         return out

@@ -96,3 +96,21 @@ def test_multi_edit_whose_second_edit_fails_changes_nothing(repo: GitRepo):
             {"old_string": "one", "new_string": "uno"},
             {"old_string": "three", "new_string": "tres"}]})))
     assert "MultiEdit README, edit 2" in err and "does not occur in README" in err
+
+
+def test_zed_paths_begin_with_the_project_folder(repo: GitRepo):
+    """Zed names every path from the worktree root folder's name; the command drops it
+    (the repository's folder name is the project's)."""
+    setup(repo)
+    folder = repo.root.name
+    resp = anthropic(
+        ("streaming_edit_file", {"display_description": "Rename", "path":
+                                 f"{folder}/src/util.py", "mode": "edit", "edits": [
+                                     {"old_text": "def helper():", "new_text": "def assist():"}]}),
+        ("streaming_edit_file", {"display_description": "New", "path": f"{folder}/docs/z.md",
+                                 "mode": "write", "content": "# Z\n"}))
+    r = repo.run(response=resp)
+    assert r.returncode == 0, r.err
+    assert repo.read("src/util.py").startswith(b"def assist():")
+    assert repo.read("docs/z.md") == b"# Z\n"
+    assert repo.git("status", "--porcelain") == ""

@@ -101,6 +101,12 @@ CASES = [
     ("Roo apply_diff start_line breaks the tie", openai, "apply_diff", {"path": "a.py", "diff":
      "<<<<<<< SEARCH\n:start_line:6\n-------\n    return 1\n=======\n    return 2\n"
      ">>>>>>> REPLACE"}, {"a.py": G2}),
+    ("Roo multi-file apply_diff, start_line breaks the tie", openai, "apply_diff", {"files": [
+        {"path": "a.py", "diffs": [{"content": "<<<<<<< SEARCH\n    return 1\n=======\n"
+                                               "    return 2\n>>>>>>> REPLACE", "start_line": 6}]},
+        {"path": "/repo/n.txt", "diffs": [{"content": "<<<<<<< SEARCH\nn\n=======\nm\n"
+                                                      ">>>>>>> REPLACE", "start_line": 1}]}]},
+     {"a.py": G2, "n.txt": b"m\n"}),
     ("Roo insert_content 0 = the end", openai, "insert_content", {"path": "a.py", "line": "0",
      "content": "x = 3\n"}, {"a.py": A + b"x = 3\n"}),
     ("Roo insert_content before line 1", openai, "insert_content", {"path": "a.py", "line": 1,
@@ -238,6 +244,10 @@ def test_count_rules(k, flag, shape):
     ("replace_in_file", {"path": "a.py", "diff": "------- SEARCH\nx\n=======\ny\n=======\nz\n"
                          "+++++++ REPLACE"}, "2 ======= lines"),
     ("insert_content", {"path": "a.py", "line": -3, "content": "x"}, "'line' must be"),
+    ("apply_diff", {"files": [{"path": "a.py", "diffs": []}]}, "no 'diffs' list"),
+    ("apply_diff", {"files": [{"path": "a.py", "diffs": [{"content": "<<<<<<< SEARCH\n"
+                    "    return 1\n=======\n    return 2\n>>>>>>> REPLACE"}]}]}, "occur 2 times"),
+    ("apply_diff", {"files": [{"diffs": [{"content": "x", "start_line": 1}]}]}, "without a path"),
     ("developer__text_editor", {"command": "undo_edit", "path": "a.py"}, "undo_edit"),
     ("NotebookEdit", {"notebook_path": "n.ipynb", "new_source": "x"}, "NotebookEdit"),
     ("generate_image", {"prompt": "a cat", "path": "cat.png"}, "generate_image"),
@@ -298,3 +308,63 @@ def test_gemini_conversation_contents():
                              "file_path": "a.py", "old_string": "def g():\n    return 1",
                              "new_string": "def g():\n    return 2"}}}]}]}
     assert applied(data, {"a.py": A}) == {"a.py": G2}
+
+
+# Zed writes every path from the project folder's name ('proj/src/a.rs'): dropped where
+# the repository says so (agent_tools.project_path), refused where both are meant
+def zed_applied(files, path, name="streaming_edit_file"):
+    from git_aiapply.paths import TrackedKinds, known_paths
+
+    args = {"display_description": "x", "path": path, "mode": "edit",
+            "edits": [{"old_text": "n", "new_text": "m"}]}
+    if name == "move_path":
+        args = {"source_path": path, "destination_path": "proj/m.txt"}
+    with known_paths(TrackedKinds(lambda: list(files)), "proj"):
+        return applied(anthropic(name, args), files)
+
+
+@pytest.mark.parametrize("files, path, after", [
+    ({"n.txt": b"n\n"}, "proj/n.txt", {"n.txt": b"m\n"}),  # the folder's name dropped
+    ({"proj/n.txt": b"n\n"}, "proj/n.txt", {"proj/n.txt": b"m\n"}),  # a folder of its name
+    ({"proj/n.txt": b"n\n", "n.txt": b"n\n"}, "proj/proj/n.txt",
+     {"proj/n.txt": b"m\n", "n.txt": b"n\n"}),
+    ({"n.txt": b"n\n"}, "n.txt", {"n.txt": b"m\n"}),  # written without it
+])
+def test_zed_project_folder_prefix(files, path, after):
+    assert zed_applied(files, path) == after
+
+
+def test_zed_move_path_drops_the_prefix_of_both():
+    assert zed_applied({"n.txt": b"n\n"}, "proj/n.txt", "move_path") == {"m.txt": b"n\n"}
+
+
+@pytest.mark.parametrize("files, path, fragment", [
+    ({"proj/n.txt": b"n\n", "n.txt": b"n\n"}, "proj/n.txt", "both name tracked files"),
+    ({"proj/a.txt": b"n\n"}, "proj/n.txt", "has a folder proj/ too"),
+])
+def test_zed_ambiguous_project_prefix_refused(files, path, fragment):
+    with pytest.raises(ApplyError) as e:
+        zed_applied(files, path)
+    assert fragment in str(e.value) and "streaming_edit_file" in str(e.value)
+
+
+def test_swe_agent_edit_tool_call_changes_the_file_open_named():
+    """SWE-agent with function calling: open {path}, then edit {start_line, end_line,
+    replacement_text} of that file, as it is then; an edit before any open is refused
+    (it was dropped)."""
+    def calls(*pairs):
+        return {"model": "gpt-x", "choices": [{"finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{k}", "type": "function", "function": {
+                    "name": name, "arguments": json.dumps(args)}}
+                for k, (name, args) in enumerate(pairs)]}}]}
+
+    edit = ("edit", {"start_line": 6, "end_line": 6, "replacement_text": "    return 2"})
+    assert applied(calls(("open", {"path": "/repo/a.py"}), edit), {"a.py": A}) == {"a.py": G2}
+    delete = ("edit", {"start_line": 1, "end_line": 2, "replacement_text": ""})
+    edit_after = ("edit", {"start_line": 4, "end_line": 4, "replacement_text": "    return 2"})
+    assert applied(calls(("open", {"path": "a.py", "line_number": 5}), delete, edit_after),
+                   {"a.py": A}) == {"a.py": b"\n\ndef g():\n    return 2\n"}
+    with pytest.raises(ApplyError) as e:
+        applied(calls(edit), {"a.py": A})
+    assert "no file is open" in str(e.value)

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from git_aiapply.answer.response import read_response
 from git_aiapply.answer.tool_results import HARNESS_TEXTS, harness_says, tool_result_outcome
+from git_aiapply.errors import ApplyError
 
 CLAUDE_REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was "
                    "rejected (eg. if it was a file edit, the new_string was NOT written to the "
@@ -302,3 +303,56 @@ def test_a_kept_block_keeps_its_fence_and_a_dropped_one_leaves_none(fence):
     kept = _blocks_for_other_files(text, frozenset({"b.txt"}))
     assert [op.path for op in parse_response(kept).ops] == ["src/a.py"]
     assert fence + "diff" not in kept  # no empty fence left behind
+
+
+# SWE-agent's and OpenHands' str_replace_editor refuses `create` over a file that exists
+# (their text: "File already exists at: PATH. Cannot overwrite files using command
+# `create`."); a trajectory as their models write it, the refused create, then the retry.
+def _openhands_turns(*turns) -> bytes:
+    entries = []
+    for i, (args, result) in enumerate(turns, 1):
+        entries.append({"role": "assistant", "content": "Working on it.", "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {
+                "name": "str_replace_editor", "arguments": json.dumps(args)}}]})
+        if result is not None:
+            entries.append({"role": "tool", "tool_call_id": f"c{i}", "content": result})
+    return json.dumps(entries).encode()
+
+
+def _planned(data: bytes, files: dict) -> dict:
+    from plan_base import DictBase
+    from git_aiapply.answer.toolcalls import parse_with_tools
+    from git_aiapply.paths import normalize_path
+    from git_aiapply.plan.plan import make_plan
+
+    ops = parse_with_tools(read_response(data, "r.json")).ops
+    result = make_plan(ops, DictBase({p: (0o100644, d) for p, d in files.items()}),
+                       lambda p: normalize_path(p, worktree="/testbed"))
+    tree = dict(files)
+    tree.update({p: s.data for p, s in result.final.items() if s is not None})
+    return tree
+
+
+CREATE = {"command": "create", "path": "/testbed/m.py", "file_text": "x = 2\n"}
+RETRY = {"command": "str_replace", "path": "/testbed/m.py", "old_str": "x = 1",
+         "new_str": "x = 2"}
+EXISTS = ("ERROR:\nInvalid `path` parameter: /testbed/m.py. File already exists at: "
+          "/testbed/m.py. Cannot overwrite files using command `create`.")
+
+
+@pytest.mark.parametrize("result", [
+    EXISTS,  # OpenHands
+    "File already exists at: /testbed/m.py. Cannot overwrite files using command `create`.",
+    None,  # the result left out of the file: the retry still shows what happened
+])
+def test_a_refused_create_then_its_retry_applies_the_retry(result):
+    data = _openhands_turns((CREATE, result), (RETRY, "The file /testbed/m.py has been edited."))
+    assert _planned(data, {"m.py": b"x = 1\ny = 1\n"}) == {"m.py": b"x = 2\ny = 1\n"}
+
+
+def test_a_create_over_an_existing_file_without_a_later_write_is_refused_naming_the_tool():
+    with pytest.raises(ApplyError) as e:
+        _planned(_openhands_turns((CREATE, None)), {"m.py": b"x = 1\n"})
+    assert "str_replace_editor" in str(e.value) and "File already exists at" in str(e.value)
+    # a new path is created as the harness creates it
+    assert _planned(_openhands_turns((CREATE, None)), {}) == {"m.py": b"x = 2\n"}

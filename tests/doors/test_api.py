@@ -477,3 +477,47 @@ def test_hooks_see_the_calls_author_as_with_the_command(base: GitRepo, tmp_path)
     assert lines[1].startswith("Bo Chen|bo@example.com|")
     assert base.git("log", "-1", "--format=%an|%aI", "try/v").strip() == \
         "Bo Chen|2020-01-02T04:04:05+01:00"
+
+
+def _series(base: GitRepo, *changes: tuple[str, str, str]) -> str:
+    """A `git format-patch --stdout` series of ``changes`` (path, text, author name) made
+    on top of HEAD, which is then reset back: the mbox, and the tree it should give."""
+    start = base.head()
+    for path, text, who in changes:
+        base.write(path, text)
+        env = dict(base.env, GIT_AUTHOR_NAME=who, GIT_AUTHOR_EMAIL=f"{who.lower()}@x.org",
+                   GIT_AUTHOR_DATE="1700000000 +0200")
+        subprocess.run(["git", "commit", "-qam", f"Set {path} ({who})"], cwd=base.root,
+                       env=env, check=True)
+    mbox = base.git("format-patch", f"-{len(changes)}", "--stdout")
+    tree = base.git("rev-parse", "HEAD^{tree}")
+    base.git("reset", "-q", "--hard", start)
+    return mbox, tree
+
+
+def test_an_mbox_of_several_mails_is_one_commit_each_as_git_am(base: GitRepo):
+    mbox, tree = _series(base, ("README.md", "one\n", "Ann"), ("src/b.txt", "two\n", "Bob"))
+    start = base.head()
+    r = git_aiapply.apply(mbox, repo=base.root, name="series.mbox")
+    assert r.status == "applied" and r.commit == base.head()
+    assert base.git("rev-parse", "HEAD^{tree}") == tree
+    assert base.git("log", "--format=%an|%s", f"{start}..").splitlines() == [
+        "Bob|Set src/b.txt (Bob)", "Ann|Set README.md (Ann)"]
+    assert r.response == "series-2" and r.note.startswith("mail 2 of 2; the mails before it: ")
+    # a check judges each mail on top of the ones before it, and writes nothing
+    base.git("reset", "-q", "--hard", start)
+    mbox, _ = _series(base, ("README.md", "one\n", "Ann"), ("README.md", "two\n", "Bob"))
+    c = git_aiapply.check(mbox, repo=base.root)
+    assert c.status == "would-apply" and base.head() == start
+
+
+def test_an_mbox_stops_at_the_first_refused_mail_keeping_the_ones_before(base: GitRepo):
+    mbox, _ = _series(base, ("README.md", "one\n", "Ann"), ("src/b.txt", "two\n", "Bob"))
+    start = base.head()
+    base.write("src/b.txt", "changed elsewhere\n")
+    base.git("commit", "-qam", "elsewhere")
+    mid = base.head()
+    r = git_aiapply.apply(mbox, repo=base.root)
+    assert r.status == "refused" and r.response.endswith("-2")
+    assert base.git("log", "--format=%s", f"{mid}..").splitlines() == ["Set README.md (Ann)"]
+    assert start != mid

@@ -135,3 +135,22 @@ def test_batch_json_streams_one_line_per_response(base: GitRepo, tmp_path):
     hook.unlink()
     out = base.run("--json", str(r3))
     assert out.returncode == 0 and json.loads(out.out)["status"] == "applied"
+
+
+def test_a_request_holding_an_mbox_makes_one_commit_per_mail(base: GitRepo):
+    """serve answers through the library's session: a format-patch series in one request
+    is one commit per mail, as git am, and one answer line."""
+    from git_aiapply.doors.api import Session
+    from git_aiapply.doors.serve import answer
+
+    start = base.head()
+    for text, who in (("one\n", "Ann"), ("two\n", "Bob")):
+        base.write("README.md", text)
+        base.git("-c", f"user.name={who}", "commit", "-qam", f"Say {text.strip()}")
+    mbox = base.git("format-patch", "-2", "--stdout")
+    base.git("reset", "-q", "--hard", start)
+    with Session(base.root) as session:
+        out = answer(session, json.dumps({"response": mbox, "id": 7}).encode())
+    assert (out["id"], out["status"]) == (7, "applied")
+    assert base.git("log", "--format=%s", f"{start}..").splitlines() == ["Say two", "Say one"]
+    assert base.read("README.md") == b"two\n"

@@ -156,6 +156,40 @@ m
 </args>
 </apply_diff>
 """
+# Roo's multi-file prompt: blocks without :start_line:, the <diff>'s <start_line> standing
+# for them; two diffs of one file, the second on the file as the first left it
+ROO_MULTI_START_LINE = """Renaming g and changing what it returns.
+
+<apply_diff>
+<args>
+<file>
+  <path>a.py</path>
+  <diff>
+    <content><![CDATA[
+<<<<<<< SEARCH
+    return 1
+=======
+    return 2
+>>>>>>> REPLACE
+]]></content>
+    <start_line>6</start_line>
+  </diff>
+  <diff>
+    <content><![CDATA[
+<<<<<<< SEARCH
+def g():
+    return 2
+=======
+def h():
+    return 2
+>>>>>>> REPLACE
+]]></content>
+    <start_line>5</start_line>
+  </diff>
+</file>
+</args>
+</apply_diff>
+"""
 ROO_INSERT = """Import first.
 
 <insert_content>
@@ -241,6 +275,8 @@ CASES = [
      {"a.py": A, "doc.md": b"Write <content>text</content> inside.\n"}),
     ("Roo apply_diff :start_line:", ROO_APPLY_DIFF, {"a.py": G2}),
     ("Roo multi-file apply_diff", ROO_MULTI, {"a.py": G2, "n.txt": b"m\n"}),
+    ("Roo multi-file <start_line> breaks a tie, diffs in turn", ROO_MULTI_START_LINE,
+     {"a.py": G2.replace(b"def g", b"def h")}),
     ("Roo insert_content before line 1", ROO_INSERT, {"a.py": b"import os\n" + A}),
     ("Roo insert_content 0 = the end", ROO_INSERT_END, {"a.py": A + b"import os\n"}),
     ("Roo search_and_replace", ROO_SEARCH_REPLACE, {"a.py": BOTH}),
@@ -279,6 +315,9 @@ def test_the_commit_message_is_the_prose():
     (CLINE_REPLACE.replace("<diff>", "<patch>").replace("</diff>", "</patch>"), "<patch>"),
     (ROO_SEARCH_REPLACE.replace("</replace>", "</replace>\n<use_regex>true</use_regex>"),
      "<use_regex>"),
+    (ROO_MULTI_START_LINE.replace("<start_line>6<", "<start_line>six<"), "not a line number"),
+    (ROO_MULTI_START_LINE.replace("<start_line>6</start_line>", "").split("  <diff>\n    <content><![CDATA[\n<<<<<<< SEARCH\ndef")[0] + "</file>\n</args>\n</apply_diff>\n", "occur 2 times"),
+    (ROO_MULTI.replace("<path>n.txt</path>", ""), "needs a <path>"),
     (ZED_EDITS.replace("a.py\n", "Here it is:\n"), "no file is named"),
     (ZED_EDITS.replace("<new_text>", "<new>").replace("</new_text>", "</new>"),
      "not an <old_text>"),

@@ -6,7 +6,8 @@ import pytest
 
 from git_aiapply.errors import ApplyError
 from git_aiapply.formats.search_blocks import (BlockError, NumberedBlock, file_operations,
-                                               is_divider, is_replace, is_search, read_block)
+                                               is_divider, is_replace, is_search, read_block,
+                                               search_line_hint)
 from git_aiapply.locate.divider_readings import choose_readings
 from git_aiapply.locate.locate import apply_hunks
 from git_aiapply.ops import EditFile, NewFile, Source
@@ -33,6 +34,10 @@ def lines(text: str) -> list[str]:
     (">>>>>>>>>REPLACE ", False, False, True),
     (">>>>>>> REPLACE now", False, False, False),
     ("<<<<<<< HEAD", False, False, False),
+    ("<<<<<<< SEARCH line=42", True, False, False),  # Zed's diff-fenced format
+    ('<<<<<<< SEARCH line="7"', True, False, False),
+    ("<<<<<<< SEARCH line=x", False, False, False),
+    ("<<<<<<< SEARCH near line 4", False, False, False),
 ])
 def test_markers(line, search, divider, replace):
     assert (is_search(line), is_divider(line), is_replace(line)) == (search, divider, replace)
@@ -228,3 +233,11 @@ def test_in_turn_never_guesses_an_ambiguous_step():
     hunks = [hunk(1, ["x = 1"], ["x = 2"]), hunk(2, ["y"], ["z"])]
     with pytest.raises(ApplyError):
         apply_edit(FileText.from_bytes(text.encode()), hunks, path="m.py", in_turn=True)
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("<<<<<<< SEARCH line=42", 42), ('  <<<<<<< SEARCH line="7"  ', 7), ("<<<<<<< SEARCH", None),
+    ("<<<<<<< SEARCH line=0", None), ("<<<<<<< SEARCH line=x", None),
+])
+def test_search_line_hint(line, hint):
+    assert search_line_hint(line) == hint

@@ -269,3 +269,15 @@ def test_the_prompt_example_is_an_answer_in_its_format(fmt):
     assert parsed.formats == [fmt]
     assert [op.path for op in parsed.ops] == [{"search-replace": "src/util.py",
                                                "whole": "src/config.py"}[fmt]]
+
+
+ZED_TWICE = ("a.py\n```\n<<<<<<< SEARCH line={n}\n    return 1\n=======\n    return 2\n"
+             ">>>>>>> REPLACE\n```\n")
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_zed_search_line_hint_is_the_hunks(n):
+    """Zed's '<<<<<<< SEARCH line=N': the line is the hunk's hint, which picks one of
+    several places (locate); its refusal without one is the format's usual one."""
+    (op,) = parse_response(ZED_TWICE.format(n=n)).ops
+    assert isinstance(op, EditFile) and [h.line_hint for h in op.hunks] == [n]

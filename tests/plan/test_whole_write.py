@@ -89,3 +89,23 @@ def test_a_stated_line_far_from_both_fits_still_chooses_the_clearly_nearer():
     diff = ("```diff\n--- a/f.txt\n+++ b/f.txt\n@@ -30,3 +30,3 @@\n begin\n-x = 1\n+x = 2\n end\n```\n")
     after = plan("Set x.\n\n" + diff, {"f.txt": (0o100644, before.encode())}).final["f.txt"].data
     assert after.decode().index("x = 2") < after.decode().index("l0")
+
+
+
+def test_a_create_only_write_over_a_file_is_refused_unless_the_response_retries_it():
+    from git_aiapply.ops import NewFile, ReplaceText, Source
+    from git_aiapply.paths import normalize_path
+    from git_aiapply.plan.plan import make_plan
+    from plan_base import DictBase
+
+    src = Source("tool-call", "create m.py")
+    create = NewFile("m.py", "x = 2\n", src, create_only="str_replace_editor")
+    files = {"m.py": (0o100644, b"x = 1\n")}
+    norm = lambda p: normalize_path(p, worktree="/w")  # noqa: E731
+    with pytest.raises(ApplyError) as e:
+        make_plan([create], DictBase(files), norm)
+    assert "str_replace_editor" in str(e.value) and "Cannot overwrite files" in str(e.value)
+    retried = make_plan([create, ReplaceText("/w/m.py", "x = 1", "x = 3", src)],
+                        DictBase(files), norm)
+    assert retried.final["m.py"].data == b"x = 3\n"
+    assert make_plan([create], DictBase({}), norm).final["m.py"].data == b"x = 2\n"
