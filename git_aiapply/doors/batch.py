@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = ["apply_jobs", "group_jobs", "run_groups", "batch", "BatchResult", "read_jobs"]
 
+# repositories a worker keeps open at once (its shares come a repository at a time)
+MAX_WARM = 8
 # a result whose job's branch holds a commit: its diff is the branch's against the base
 _ON_BRANCH = ("applied", "already-applied", "no-change")
 
@@ -92,15 +94,20 @@ def _session(sessions: dict, repo: str) -> Session:
     from ..errors import FatalError
 
     key = os.path.realpath(repo)
-    s = sessions.get(key)
-    if s is None or not isinstance(s, JobError) and not s.is_current():
+    s = sessions.pop(key, None)
+    if s is not None and not isinstance(s, JobError) and not s.is_current():
+        s.close()  # the folder was removed or replaced: open what is there now
+        s = None
+    if s is None:
         from .api import Session
 
         try:
             s = Session(repo)
         except FatalError as e:
             s = JobError(f"{e.message} (the job's repo, {repo})", 128, e.kind)
-        sessions[key] = s
+        while len(sessions) >= MAX_WARM:  # the least recently used one is let go
+            close_sessions({0: sessions.pop(next(iter(sessions)))})
+    sessions[key] = s  # most recently used last
     if isinstance(s, JobError):
         raise s
     return s

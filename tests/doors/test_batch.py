@@ -69,3 +69,13 @@ def test_stop_lets_the_job_under_way_finish_and_starts_no_other(base: GitRepo):
         done.append(result["id"])
     assert done == [1]
     assert base.git("branch", "--list", "ai/*").split() == ["ai/batch/1"]
+
+
+def test_a_worker_keeps_at_most_max_warm_repositories_open(base: GitRepo, monkeypatch):
+    monkeypatch.setattr(batch_mod, "MAX_WARM", 1)
+    sessions: dict = {}
+    first = batch_mod._session(sessions, str(base.root))
+    assert batch_mod._session(sessions, str(base.root)) is first
+    with pytest.raises(batch_mod.JobError):
+        batch_mod._session(sessions, str(base.root / "nowhere"))
+    assert list(sessions.values())[0].exit_code == 128 and len(sessions) == 1
