@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .batch_jobs import JobError, checked_job, group_jobs, one_branch_each, read_jobs
+from .batch_jobs import JobError, checked_job, cores, group_jobs, one_branch_each, read_jobs
 
 TYPE_CHECKING = False  # `typing` stays unimported at run time
 if TYPE_CHECKING:
@@ -288,7 +288,7 @@ def batch(jobs: Iterable[Mapping[str, Any]] | str | os.PathLike[str], *,
 
         raise FatalError(f"cannot read {os.fsdecode(jobs)}: {e.strerror}",  # type: ignore[arg-type]
                          kind=ErrorKind.IO) from None
-    n = workers if workers is not None else (os.cpu_count() or 1)
+    n = workers if workers is not None else cores()
     for result in run_groups(group_jobs(read), defaults=defaults, workers=n):
         yield BatchResult.from_json(result)
 

@@ -230,6 +230,14 @@ def group_jobs(jobs: list[dict]) -> list[list[dict]]:
     return list(groups.values())
 
 
+def cores() -> int:
+    """The cores this process may run on (its affinity, else the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 # --------------------------------------------------------------------------- resuming
 
 

@@ -16,8 +16,8 @@ import time
 
 from ..errors import ErrorKind, FatalError, UsageError
 from ..run.term import clear_progress, isatty, progress_bar, table_lines, write
-from .batch_jobs import (done_results, group_jobs, one_branch_each, read_jobs, repo_key,
-                         to_resume)
+from .batch_jobs import (cores, done_results, group_jobs, one_branch_each, read_jobs,
+                         repo_key, to_resume)
 
 RAY_HINT = "pip install 'git-ai-apply[ray]'"
 
@@ -165,7 +165,7 @@ def run_batch(jobs_path: str, *, out: str | None = None, workers: int | None = N
     output = Output(out, resume)
     tally = Tally(len(jobs), skipped, isatty(sys.stderr))
     try:
-        return _run(jobs, output, tally, workers or os.cpu_count() or 1, executor, out)
+        return _run(jobs, output, tally, workers or cores(), executor, out)
     finally:
         output.close()
 

@@ -40,3 +40,19 @@ def test_a_line_cut_short_is_dropped_before_resuming(tmp_path):
 def test_an_output_that_cannot_be_written_is_fatal(tmp_path):
     with pytest.raises(FatalError, match="cannot write"):
         Output(str(tmp_path / "missing" / "out.jsonl"), resume=False)
+
+
+def test_first_ctrl_c_stops_new_jobs_a_second_stops_at_once(capsys):
+    import os
+    import signal
+
+    from git_aiapply.doors.batch_run import Interrupts
+
+    before = signal.getsignal(signal.SIGINT)
+    with Interrupts() as interrupts:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert interrupts.stopped
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is before
+    assert "finishing the jobs under way" in capsys.readouterr().err

@@ -122,7 +122,8 @@ def test_resume_keeps_what_is_done_and_runs_the_rest(two):
     assert len(lines) == 7 + 5  # a1 and b3 kept; the rest ran again, one line each
     rerun = [json.loads(x) for x in lines[7:]]
     assert [d["id"] for d in rerun] == ["a2", 3, "gone", "b1", "b2"]
-    assert rerun[-1]["status"] == "applied" and rerun[-1]["commit"] != first["b2"]["commit"]
+    assert rerun[-1]["status"] == "applied" and rerun[-1]["diff"] == first["b2"]["diff"]
+    assert r2.git("rev-parse", "ai/batch/b2").strip() == rerun[-1]["commit"]
     assert "kept (--resume)  2" in r.err
 
 
