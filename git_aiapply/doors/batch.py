@@ -17,10 +17,12 @@ from .batch_jobs import JobError, checked_job, cores, group_jobs, one_branch_eac
 TYPE_CHECKING = False  # `typing` stays unimported at run time
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
-    from typing import Any
+    from typing import Any, TypeAlias
 
     from .api import Session
     from .results import Result
+
+    Json: TypeAlias = "dict[str, Any]"  # a job, a result line, the defaults: JSON objects
 
 __all__ = ["apply_jobs", "group_jobs", "run_groups", "batch", "BatchResult", "read_jobs"]
 
@@ -30,13 +32,13 @@ MAX_WARM = 8
 _ON_BRANCH = ("applied", "already-applied", "no-change")
 
 
-def apply_jobs(jobs: list[dict], *, defaults: dict | None = None,
-               sessions: dict | None = None) -> Iterator[dict]:
+def apply_jobs(jobs: list[Json], *, defaults: Json | None = None,
+               sessions: Json | None = None) -> Iterator[Json]:
     """Apply ``jobs`` (dicts, as read_jobs reads them; usually of one repository) in this
     process, one by one, each onto its own branch; yield each one's result object as it
     is done.  One warm Session per repository path: in ``sessions`` when given (kept for
     the next call), else closed at the end."""
-    kept: dict[str, Session | JobError] = {} if sessions is None else sessions
+    kept: Json = {} if sessions is None else sessions
     try:
         for job in jobs:
             yield apply_job(job, defaults or {}, kept)
@@ -45,13 +47,13 @@ def apply_jobs(jobs: list[dict], *, defaults: dict | None = None,
             close_sessions(kept)
 
 
-def close_sessions(sessions: dict) -> None:
+def close_sessions(sessions: Json) -> None:
     for s in sessions.values():
         if not isinstance(s, JobError):
             s.close()
 
 
-def apply_job(job: dict, defaults: dict, sessions: dict) -> dict:
+def apply_job(job: Json, defaults: Json, sessions: Json) -> Json:
     """One job's result: the ``--json`` object of its run, with ``id``, ``branch`` and
     ``diff``; for a job that could not be run, an error object saying why."""
     from ..errors import AiApplyError, ErrorKind, FatalError, UsageError
@@ -82,13 +84,13 @@ def apply_job(job: dict, defaults: dict, sessions: dict) -> dict:
     return {"id": job_id, **out, "branch": branch, "diff": diff}
 
 
-def _error(exit_code: int, kind: str, text: str) -> dict:
+def _error(exit_code: int, kind: str, text: str) -> Json:
     from .serve import error_object
 
     return error_object(exit_code, kind, text)
 
 
-def _session(sessions: dict, repo: str) -> Session:
+def _session(sessions: Json, repo: str) -> Session:
     """The warm session of ``repo`` (opened on its first job; a folder that is no
     repository is remembered as such)."""
     from ..errors import FatalError
@@ -106,11 +108,12 @@ def _session(sessions: dict, repo: str) -> Session:
         except FatalError as e:
             s = JobError(f"{e.message} (the job's repo, {repo})", 128, e.kind)
         while len(sessions) >= MAX_WARM:  # the least recently used one is let go
-            close_sessions({0: sessions.pop(next(iter(sessions)))})
+            close_sessions({"": sessions.pop(next(iter(sessions)))})
     sessions[key] = s  # most recently used last
     if isinstance(s, JobError):
         raise s
-    return s
+    opened: Session = s
+    return opened
 
 
 def _base_id(session: Session, rev: str) -> str:
@@ -124,7 +127,7 @@ def _base_id(session: Session, rev: str) -> str:
                        f"{session.workdir or 'the repository'}") from None
 
 
-def _response(spec: dict) -> tuple[Any, str]:
+def _response(spec: Json) -> tuple[Any, str]:
     """(the response as the library takes it, its name in the result)."""
     if "response_file" in spec:
         from pathlib import Path
@@ -137,7 +140,7 @@ def _response(spec: dict) -> tuple[Any, str]:
     return spec["response"], "response"
 
 
-def _diff(session: Session, base: str, branch: str, out: dict) -> str:
+def _diff(session: Session, base: str, branch: str, out: Json) -> str:
     """The job's change as `git diff BASE BRANCH` prints it (git itself prints it: the
     user's diff settings, abbreviations and renames as git's); "" when no branch holds
     it (a refusal, --check).  A diff that is not UTF-8 keeps its bytes as surrogate
@@ -164,8 +167,8 @@ def _diff(session: Session, base: str, branch: str, out: dict) -> str:
 # --------------------------------------------------------------------------- executors
 
 
-def run_groups(groups: list[list[dict]], *, defaults: dict | None = None, workers: int = 1,
-               stop: Callable[[], bool] | None = None) -> Iterator[dict]:
+def run_groups(groups: list[list[Json]], *, defaults: Json | None = None, workers: int = 1,
+               stop: Callable[[], bool] | None = None) -> Iterator[Json]:
     """Every job of ``groups`` applied, the results as they come: in this process with
     one worker, else in ``workers`` processes, each taking whole shares of one repository
     (its jobs stay in one process, warm).  Once ``stop()`` is true no job starts; those
@@ -173,7 +176,7 @@ def run_groups(groups: list[list[dict]], *, defaults: dict | None = None, worker
     defaults = defaults or {}
     stop = stop or (lambda: False)
     if workers <= 1 or sum(map(len, groups)) <= 1:
-        sessions: dict = {}
+        sessions: Json = {}
         try:
             for job in (job for group in groups for job in group):
                 if stop():
@@ -185,7 +188,7 @@ def run_groups(groups: list[list[dict]], *, defaults: dict | None = None, worker
     yield from _in_processes(_shares(groups, workers), defaults, workers, stop)
 
 
-def _shares(groups: list[list[dict]], workers: int) -> list[list[dict]]:
+def _shares(groups: list[list[Json]], workers: int) -> list[list[Json]]:
     """The work units: a repository's jobs, cut in pieces when there are fewer
     repositories than workers (each piece still of one repository, each worker keeping
     the repositories of its pieces warm), largest first."""
@@ -197,8 +200,8 @@ def _shares(groups: list[list[dict]], workers: int) -> list[list[dict]]:
     return sorted(shares, key=len, reverse=True)
 
 
-def _in_processes(shares: list[list[dict]], defaults: dict, workers: int,
-                  stop: Callable[[], bool]) -> Iterator[dict]:
+def _in_processes(shares: list[list[Json]], defaults: Json, workers: int,
+                  stop: Callable[[], bool]) -> Iterator[Json]:
     """The shares run by a pool of ``workers`` processes, each result streamed back (a
     queue) as its job finishes."""
     import multiprocessing
@@ -228,8 +231,8 @@ def _in_processes(shares: list[list[dict]], defaults: dict, workers: int,
 
 # a worker's result queue and stop flag (_worker_start), and its warm sessions: one per
 # repository, kept from one share to the next
-_WORKER: dict = {}
-_SESSIONS: dict = {}
+_WORKER: Json = {}
+_SESSIONS: Json = {}
 
 
 def start_method() -> str:
@@ -242,14 +245,14 @@ def start_method() -> str:
     return wanted if wanted in multiprocessing.get_all_start_methods() else "fork"
 
 
-def _worker_start(results, stopping) -> None:
+def _worker_start(results: Any, stopping: Any) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
     _WORKER.update(results=results, stopping=stopping)
 
 
-def _run_share(args: tuple[list[dict], dict]) -> int:
+def _run_share(args: tuple[list[Json], Json]) -> int:
     share, defaults = args
     n = 0
     for job in share:
