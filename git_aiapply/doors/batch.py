@@ -203,30 +203,67 @@ def _shares(groups: list[list[Json]], workers: int) -> list[list[Json]]:
 def _in_processes(shares: list[list[Json]], defaults: Json, workers: int,
                   stop: Callable[[], bool]) -> Iterator[Json]:
     """The shares run by a pool of ``workers`` processes, each result streamed back (a
-    queue) as its job finishes."""
+    queue) as its job finishes.  A worker that dies (killed, out of memory) stops the
+    batch: FatalError, once the results of the others are given."""
     import multiprocessing
-    import queue as queues
+    from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context(start_method())
     results = ctx.Queue()
     stopping = ctx.Event()
-    with ctx.Pool(min(workers, len(shares)), initializer=_worker_start,
-                  initargs=(results, stopping)) as pool:
-        pending = pool.map_async(_run_share, [(s, defaults) for s in shares], chunksize=1)
+    with ProcessPoolExecutor(min(workers, len(shares)), mp_context=ctx,
+                             initializer=_worker_start,
+                             initargs=(results, stopping)) as pool:
+        futures = [pool.submit(_run_share, (s, defaults)) for s in shares]
         received = 0
-        while not pending.ready():
+        pending = set(futures)
+        while pending:
             if stop() and not stopping.is_set():
                 stopping.set()  # the workers start no other job
-            try:
-                result = results.get(timeout=0.2)
-            except queues.Empty:
+                for f in pending:
+                    f.cancel()  # nor any share not begun
+            got = _next_result(results, 0.2)
+            if got is None:
+                pending = {f for f in pending if not f.done()}
                 continue
             received += 1
-            yield result
-        sent = sum(pending.get())  # raises what stopped a worker, if anything did
-        while received < sent:  # what was still on its way
+            yield got
+        sent, broken = _shares_sent(futures)
+        while received < sent or broken:  # what is still on its way (all of it, unless
+            # the pool broke: then its other workers were stopped too, with what they held)
+            got = _next_result(results, 0.5 if broken else None)
+            if got is None:
+                break
             received += 1
-            yield results.get()
+            yield got
+    if broken:
+        from ..errors import ErrorKind, FatalError
+
+        raise FatalError(f"a batch worker process stopped: {broken}", kind=ErrorKind.ENVIRONMENT)
+
+
+def _next_result(results: Any, timeout: float | None) -> Json | None:
+    import queue
+
+    try:
+        got: Json = results.get(timeout=timeout)
+        return got
+    except queue.Empty:
+        return None
+
+
+def _shares_sent(futures: list[Any]) -> tuple[int, str | None]:
+    """(how many results the finished shares sent, what stopped a worker or None)."""
+    sent, broken = 0, None
+    for f in futures:
+        if f.cancelled():
+            continue
+        e = f.exception()
+        if e is None:
+            sent += f.result()
+        else:
+            broken = f"{type(e).__name__}: {e}"
+    return sent, broken
 
 
 # a worker's result queue and stop flag (_worker_start), and its warm sessions: one per

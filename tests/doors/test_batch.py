@@ -79,3 +79,23 @@ def test_a_worker_keeps_at_most_max_warm_repositories_open(base: GitRepo, monkey
     with pytest.raises(batch_mod.JobError):
         batch_mod._session(sessions, str(base.root / "nowhere"))
     assert list(sessions.values())[0].exit_code == 128 and len(sessions) == 1
+
+
+def _fake_apply(job, defaults, sessions):
+    import os
+
+    if job.get("die"):
+        os._exit(9)  # as a worker killed out of memory
+    return {"id": job["id"], "status": "applied", "exit_code": 0, "pid": os.getpid()}
+
+
+def test_workers_stream_every_result_and_a_dead_worker_stops_the_batch(monkeypatch):
+    # the workers are forked: they run this process's (patched) apply_job
+    monkeypatch.setattr(batch_mod, "apply_job", _fake_apply)
+    groups = [[{"id": f"{r}{n}", "repo": r} for n in range(5)] for r in "abc"]
+    got = list(batch_mod.run_groups(groups, workers=2))
+    assert sorted(r["id"] for r in got) == sorted(j["id"] for g in groups for j in g)
+    assert len({r["pid"] for r in got}) == 2
+    groups[1][2]["die"] = True
+    with pytest.raises(git_aiapply.FatalError, match="a batch worker process stopped"):
+        list(batch_mod.run_groups(groups, workers=2))
