@@ -69,7 +69,8 @@ def _clock(seconds: float) -> str:
 
 class Interrupts:
     """Ctrl-C while the batch runs: the first one stops new jobs (``stopped``), those
-    under way finish and are written; a second one stops at once."""
+    under way finish and are written; a second one stops waiting for their results (the
+    workers ignore SIGINT: their jobs still finish, unwritten)."""
 
     def __init__(self) -> None:
         self.stopped = False
@@ -88,8 +89,8 @@ class Interrupts:
         import signal
 
         self.stopped = True
-        write("\ninterrupted: finishing the jobs under way (Ctrl-C again to stop at once)",
-              err=True)
+        write("\ninterrupted: finishing the jobs under way (Ctrl-C again not to wait for "
+              "their results)", err=True)
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def __exit__(self, *exc) -> None:
