@@ -153,7 +153,11 @@ def test_tools_describe_every_parameter_and_their_results(base: GitRepo):
         if "format" in props:
             enum = next(o["enum"] for o in props["format"]["anyOf"] if "enum" in o)
             assert sorted(enum) == sorted(FORMAT_NAMES)
-        if t.name != "show_files":
+        if t.name == "batch_apply":  # a list of result lines, each an object as below
+            out = _schema(t, "output_schema", "outputSchema")
+            line = out["$defs"]["BatchLine"]["properties"]
+            assert {"id", "status", "branch", "diff"} <= set(line), line
+        elif t.name != "show_files":
             out = _schema(t, "output_schema", "outputSchema")
             assert out and "status" in out["properties"], t.name
     # the structured result is the --json object, the same as the text
