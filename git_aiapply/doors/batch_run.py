@@ -10,7 +10,6 @@ written), 130 on Ctrl-C: the jobs under way finish and are written, no other sta
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 
