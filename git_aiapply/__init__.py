@@ -19,15 +19,16 @@ _EXPORTS = {
     "session": "doors.api", "Session": "doors.api", "Result": "doors.api", "FileResult": "doors.api",
     "ErrorDetail": "doors.api", "NearbyLine": "doors.api", "Parsed": "doors.api", "InvalidOptions": "doors.api",
     "UndoResult": "doors.api", "UndoFile": "doors.api",
+    "batch": "doors.batch", "BatchResult": "doors.batch",
     "ApplyError": "errors", "FatalError": "errors", "UsageError": "errors",
     "Problem": "errors",
 }
 # a literal list, which type checkers read for `from git_aiapply import *` (the names of
 # _EXPORTS, sorted: tests/test_typing.py)
 __all__ = [
-    "ApplyError", "ErrorDetail", "FatalError", "FileResult", "InvalidOptions", "NearbyLine",
-    "Parsed", "Problem", "Result", "Session", "UndoFile", "UndoResult", "UsageError", "apply",
-    "check", "parse", "session", "show", "undo",
+    "ApplyError", "BatchResult", "ErrorDetail", "FatalError", "FileResult", "InvalidOptions",
+    "NearbyLine", "Parsed", "Problem", "Result", "Session", "UndoFile", "UndoResult",
+    "UsageError", "apply", "batch", "check", "parse", "session", "show", "undo",
 ]
 
 # Type checkers see the names as plain imports (``X as X``: re-exported under --strict);
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from .doors.api import session as session
     from .doors.api import show as show
     from .doors.api import undo as undo
+    from .doors.batch import BatchResult as BatchResult
+    from .doors.batch import batch as batch
     from .errors import ApplyError as ApplyError
     from .errors import FatalError as FatalError
     from .errors import Problem as Problem

@@ -23,7 +23,8 @@ from conftest import LOUDER_BETA, GitRepo
 ROOT = Path(__file__).resolve().parent.parent
 # the public API's modules, checked strictly; the rest of the package is read, not reported
 STRICT_FILES = ["git_aiapply/__init__.py", "git_aiapply/doors/api.py", "git_aiapply/errors.py",
-                "git_aiapply/api_types.py", "tests/typing_consumer.py"]
+                "git_aiapply/api_types.py", "git_aiapply/doors/batch.py",
+                "tests/typing_consumer.py"]
 
 # A program misusing the library: each line marked `# E: CODE` must be an error of that
 # code, and no other line may be one (the checker really sees the types: no `Any` leak).
@@ -43,6 +44,8 @@ git_aiapply.Result.from_json({}).files[0].added + "x"  # E: operator
 git_aiapply.apply("x").status = "applied"  # E: misc
 git_aiapply.apply("x").status == "refuse"  # E: comparison-overlap
 ok: bool = git_aiapply.apply(b"x", ".", include=["a", "b"], sign=None).ok
+git_aiapply.batch([{"id": 1, "response": "x"}], workers="2")  # E: arg-type
+diffs: list[str] = [r.diff for r in git_aiapply.batch("jobs.jsonl", repo=".")]
 from git_aiapply import *
 starred: Result = apply("x", repo=session("."))
 '''

@@ -4,10 +4,12 @@
 - ``api``: the library (its argument types are the package's face: ``git_aiapply.api_types``;
   its results, views of the ``--json`` objects, are in ``results``);
   ``warm_index``: the index a Session keeps warm between requests;
-- ``serve``: JSON lines in, ``--json`` objects out; ``mcp_server``: the MCP server.
+- ``serve``: JSON lines in, ``--json`` objects out; ``mcp_server``: the MCP server;
+- ``batch``: many jobs, each onto its own branch (``batch_jobs`` reads them,
+  ``batch_run`` is the command's run: output, resume, progress; docs/BATCH.md).
 
 The command line imports them (and the package's face the library); nothing is imported
 here.
 """
 
-OPEN_MODULES = ("api", "mcp_server", "serve")
+OPEN_MODULES = ("api", "batch", "batch_run", "mcp_server", "serve")

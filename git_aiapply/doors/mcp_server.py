@@ -8,7 +8,8 @@ between calls (git_aiapply.doors.api.Session).  Tools (docs/API.md):
 - ``apply_response``: apply a response and commit (or onto ``branch``); the ``--json`` object;
 - ``check_response``: would it apply?  Nothing is written;
 - ``show_files``: files with hashline ids (``LINE#ID:text``) for the prompt;
-- ``undo_last_apply``: take back the last commit this tool made.
+- ``undo_last_apply``: take back the last commit this tool made;
+- ``batch_apply``: many responses, each onto its own branch (``git ai-apply batch``).
 
 A refused response is a normal result (``status`` ``"refused"``, ``error_text`` to send
 back to the model); a bad call or a repository that stops the run is a tool error.
@@ -218,9 +219,20 @@ def _schemas():
         head: Optional[str] = Field(None, description="the branch's tip now")
         error_text: Optional[str] = Field(None, description="why it was refused")
 
+    class BatchLine(ApplyOutcome):
+        """One job's result line of ``git ai-apply batch`` (docs/BATCH.md)."""
+
+        id: Optional[object] = Field(None, description="the job's id")
+        diff: Optional[str] = Field(None, description=(
+            "the job's change as `git diff BASE BRANCH` prints it (empty when refused)"))
+
+    class BatchOutcome(Open):
+        results: list[BatchLine] = Field(default_factory=list, description=(
+            "one result per job, in the order the jobs were given"))
+
     Format = Optional[Literal[tuple(FORMAT_NAMES)]]  # type: ignore[valid-type]
     SyntaxMode = Optional[Literal["refuse", "warn", "off"]]
-    return Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome
+    return Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome, BatchOutcome
 
 
 # A tool call's response argument replaced by this marker (and the size) is answered with
@@ -361,7 +373,7 @@ def build_server(session):
     takes = inspect.signature(server_class.__init__).parameters
     info = {k: v for k, v in _server_info().items() if k in takes}
     server = server_class(SERVER_NAME, instructions=INSTRUCTIONS, **info)
-    Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome = _schemas()
+    Annotated, Field, Format, SyntaxMode, ApplyOutcome, UndoOutcome, BatchOutcome = _schemas()
 
     def tool(title: str, **hints):
         """A tool with its title and hints (open world: no, it acts on this repository)."""
@@ -481,9 +493,36 @@ def build_server(session):
         nothing changes."""
         return UndoOutcome(**session.undo_json(force=force, batch=batch))
 
+    # new branches (or a commit on a job's existing branch); the same jobs again are
+    # already-applied: additive and idempotent
+    @tool("Apply many responses, each onto its own branch", readOnlyHint=False,
+          destructiveHint=False, idempotentHint=True)
+    def batch_apply(
+            jobs: Annotated[list[dict], Field(description=(
+                "the jobs, each {\"id\": ID, \"response\": TEXT or a chat API's JSON, or "
+                "\"response_file\": PATH, \"repo\": PATH (default: this repository), "
+                "\"base\": REV (default HEAD), \"branch\": NAME (default ai/batch/{id}), "
+                "\"options\": {...}} (docs/BATCH.md)"))]) -> BatchOutcome:
+        """Apply each job's response onto its base commit as a commit on its own branch,
+        without touching the worktree, the index or HEAD.  Returns one result per job, in
+        order: the apply outcome plus id, branch and diff (against the base); a refused
+        response or a bad job is a result too."""
+        return BatchOutcome(results=batch_results(session, jobs))
+
     for fmt in PROMPTS:
         _add_format_prompt(server, fmt, prompt_for(fmt))
     return server
+
+
+def batch_results(session, jobs: list) -> list[dict]:
+    """The batch_apply tool's results: ``jobs`` run in this process, in order, a job
+    naming no repository run in the server's."""
+    from .batch import run_groups
+    from .batch_jobs import one_branch_each, read_jobs
+
+    defaults = {"repo": session.workdir or "."}
+    read = one_branch_each(read_jobs(jobs), defaults)
+    return list(run_groups([read], defaults=defaults))
 
 
 def _tool_errors_of(tool_error):

@@ -133,3 +133,21 @@ def table_lines(rows: list[tuple[str, ...]], wrap_last: bool = False) -> list[st
             out.append((lead + parts[0]).rstrip())
             out += [" " * len(lead) + part for part in parts[1:]]
     return out
+
+
+def progress_bar(done: int, total: int, label: str) -> None:
+    """A progress line on standard error (a terminal): a bar, ``done/total`` and
+    ``label``, drawn over the last one."""
+    import shutil
+
+    width = shutil.get_terminal_size((80, 20)).columns
+    bar_w = 24
+    filled = bar_w * done // total if total else bar_w
+    text = f"[{'#' * filled}{'.' * (bar_w - filled)}] {done}/{total} {label}"
+    sys.stderr.write("\r\x1b[K" + text[: max(10, width - 1)])
+    sys.stderr.flush()
+
+
+def clear_progress() -> None:
+    sys.stderr.write("\r\x1b[K")
+    sys.stderr.flush()

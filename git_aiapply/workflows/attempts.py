@@ -26,7 +26,7 @@ from ..record import record, replace
 from ..errors import AiApplyError, ApplyError, ErrorKind, FatalError, Problem, UsageError
 from ..run.inputs import Input, expand_inputs
 from ..run.pipeline import Status
-from ..run.term import isatty, table_lines, write
+from ..run.term import clear_progress, isatty, progress_bar, table_lines, write
 from ..message.trailers import AI_FORMAT, AI_MODEL, AI_RESPONSE, parse_trailers
 
 TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)
@@ -114,12 +114,12 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     outcomes: list[tuple[int, Input, object]] = []
     for n, (item, branch) in enumerate(zip(items, branches), 1):
         if show_progress:
-            _progress(n - 1, len(items), item.label)
+            progress_bar(n - 1, len(items), item.label)
         o = _attempt_one(repo, item, branch, opts, max_bytes)
         outcomes.append((n, item, o))
         _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
     if show_progress:
-        _clear_progress()
+        clear_progress()
 
     codes = {o.exit_code for _n, _i, o in outcomes}
     code = 128 if 128 in codes else (0 if codes <= {0} else 1)
@@ -201,32 +201,16 @@ def _show_attempt(n: int, item: Input, branch: str, o, *, as_json: bool,
     --diff its diff."""
     if as_json:
         if show_progress:
-            _clear_progress()
+            clear_progress()
         import json
 
         write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
         sys.stdout.flush()
     elif o.diff is not None:
         if show_progress:
-            _clear_progress()
+            clear_progress()
         write(f"==> {item.label} -> {branch} <==")
         write(o.diff, nl=False)
-
-
-def _progress(done: int, total: int, label: str) -> None:
-    import shutil
-
-    width = shutil.get_terminal_size((80, 20)).columns
-    bar_w = 24
-    filled = bar_w * done // total
-    text = f"[{'#' * filled}{'.' * (bar_w - filled)}] {done}/{total} {label}"
-    sys.stderr.write("\r\x1b[K" + text[: max(10, width - 1)])
-    sys.stderr.flush()
-
-
-def _clear_progress() -> None:
-    sys.stderr.write("\r\x1b[K")
-    sys.stderr.flush()
 
 
 def _first_error(o) -> str:

@@ -55,14 +55,17 @@ def payload(result) -> dict | str:
 def test_tools_apply_check_show_undo(base: GitRepo):
     before = base.head()
     refused_text = "Fix.\n\n```diff\n--- a/README.md\n+++ b/README.md\n@@\n-nothing\n+x\n```\n"
-    tools, (shown, checked, applied, refused, undone) = talk(base, [
+    tools, (shown, checked, applied, refused, undone, batched) = talk(base, [
         ("show_files", {"paths": ["src/b.txt"]}),
         ("check_response", {"response": LOUDER_BETA}),
         ("apply_response", {"response": LOUDER_BETA}),
         ("apply_response", {"response": refused_text}),
         ("undo_last_apply", {}),
+        ("batch_apply", {"jobs": [{"id": "x", "response": LOUDER_BETA},
+                                  {"id": "y", "response": refused_text}]}),
     ])
-    assert tools == ["apply_response", "check_response", "show_files", "undo_last_apply"]
+    assert tools == ["apply_response", "batch_apply", "check_response", "show_files",
+                     "undo_last_apply"]
     assert payload(shown) == base.run("show", "src/b.txt").out.rstrip("\n")
     c = payload(checked)
     assert not checked.is_error and c["status"] == "would-apply" and c["files"][0]["path"] == "src/b.txt"
@@ -76,6 +79,11 @@ def test_tools_apply_check_show_undo(base: GitRepo):
     assert base.head() == before and base.read("src/b.txt") == b"alpha\nbeta\n"
     assert a["commit"] in base.git("reflog", "--format=%H")
     assert base.git("status", "--porcelain").strip() == ""
+    # batch_apply: each job onto its own branch, HEAD untouched; a refusal is a result
+    x, y = payload(batched)["results"]
+    assert (x["id"], x["status"], y["id"], y["status"]) == ("x", "applied", "y", "refused")
+    assert x["diff"] == base.git("diff", before, "ai/batch/x") and y["diff"] == ""
+    assert base.head() == before and base.git("branch", "--list", "ai/batch/y") == ""
 
 
 def test_branch_and_bad_arguments(base: GitRepo):
@@ -145,7 +153,11 @@ def test_tools_describe_every_parameter_and_their_results(base: GitRepo):
         if "format" in props:
             enum = next(o["enum"] for o in props["format"]["anyOf"] if "enum" in o)
             assert sorted(enum) == sorted(FORMAT_NAMES)
-        if t.name != "show_files":
+        if t.name == "batch_apply":  # a list of result lines, each an object as below
+            out = _schema(t, "output_schema", "outputSchema")
+            line = out["$defs"]["BatchLine"]["properties"]
+            assert {"id", "status", "branch", "diff"} <= set(line), line
+        elif t.name != "show_files":
             out = _schema(t, "output_schema", "outputSchema")
             assert out and "status" in out["properties"], t.name
     # the structured result is the --json object, the same as the text

@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.skipif(find_spec("mcp") is None or find_spec("anyio") is None,
                                 reason="the optional mcp extra is not installed")
 
-TOOLS = ["apply_response", "check_response", "show_files", "undo_last_apply"]
+TOOLS = ["apply_response", "check_response", "show_files", "undo_last_apply", "batch_apply"]
 
 
 class _Session:
@@ -67,7 +67,8 @@ def tools(server):
 
 def _minimal(name):
     return {"apply_response": {"response": "x"}, "check_response": {"response": "x"},
-            "show_files": {"paths": ["a"]}, "undo_last_apply": {}}[name]
+            "show_files": {"paths": ["a"]}, "undo_last_apply": {},
+            "batch_apply": {"jobs": []}}[name]
 
 
 @pytest.mark.parametrize("name", TOOLS)
@@ -139,7 +140,9 @@ def test_annotations_titles_and_version(server):
     assert hints == {"apply_response": (False, False, False),
                      "check_response": (True, None, False),
                      "show_files": (True, None, False),
-                     "undo_last_apply": (False, True, False)}
+                     "undo_last_apply": (False, True, False),
+                     "batch_apply": (False, False, False)}
     assert all(t.title for t in listed.values())
     assert listed["apply_response"].annotations.idempotent_hint is True
+    assert listed["batch_apply"].annotations.idempotent_hint is True
     assert (srv.title, srv.version) == ("git ai-apply", version("git-ai-apply"))

@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "recover": "recover",
     "serve": "serve",  # docs/API.md
     "mcp": "mcp",  # docs/API.md
+    "batch": "batch",  # docs/BATCH.md
 }
 
 

@@ -1,0 +1,372 @@
+"""`git ai-apply batch`'s work (BEHAVIOR.md §12, docs/BATCH.md): every job applied as an
+attempt (``Session.apply_json`` with the job's branch and base: the one front door), each
+with its result line; the jobs of a batch spread over worker processes grouped by
+repository, each worker keeping its repositories warm; and the library's ``batch``.
+
+``apply_jobs`` is what every executor runs on its share of the jobs: this process's loop
+(``--jobs 1``), each local worker, and each Ray task (doors/batch_ray.py, the ``ray``
+extra).  It prints nothing and takes only plain values, so that it pickles.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .batch_jobs import JobError, checked_job, cores, group_jobs, one_branch_each, read_jobs
+
+TYPE_CHECKING = False  # `typing` stays unimported at run time
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import Any, TypeAlias
+
+    from .api import Session
+    from .results import Result
+
+    Json: TypeAlias = "dict[str, Any]"  # a job, a result line, the defaults: JSON objects
+
+__all__ = ["apply_jobs", "group_jobs", "run_groups", "batch", "BatchResult", "read_jobs"]
+
+# repositories a worker keeps open at once (its shares come a repository at a time)
+MAX_WARM = 8
+# a result whose job's branch holds a commit: its diff is the branch's against the base
+_ON_BRANCH = ("applied", "already-applied", "no-change")
+
+
+def apply_jobs(jobs: list[Json], *, defaults: Json | None = None,
+               sessions: Json | None = None) -> Iterator[Json]:
+    """Apply ``jobs`` (dicts, as read_jobs reads them; usually of one repository) in this
+    process, one by one, each onto its own branch; yield each one's result object as it
+    is done.  One warm Session per repository path: in ``sessions`` when given (kept for
+    the next call), else closed at the end."""
+    kept: Json = {} if sessions is None else sessions
+    try:
+        for job in jobs:
+            yield apply_job(job, defaults or {}, kept)
+    finally:
+        if sessions is None:
+            close_sessions(kept)
+
+
+def close_sessions(sessions: Json) -> None:
+    for s in sessions.values():
+        if not isinstance(s, JobError):
+            s.close()
+
+
+def apply_job(job: Json, defaults: Json, sessions: Json) -> Json:
+    """One job's result: the ``--json`` object of its run, with ``id``, ``branch`` and
+    ``diff``; for a job that could not be run, an error object saying why."""
+    from ..errors import AiApplyError, ErrorKind, FatalError, UsageError
+
+    job_id = job.get("id", job.get("_line"))
+    branch = None
+    try:
+        spec = checked_job(job, defaults)
+        branch = spec["branch"]
+        session = _session(sessions, spec["repo"])
+        base = _base_id(session, spec["base"])
+        response, name = _response(spec)
+        out = session.apply_json(response, name=name, branch=branch, base=base,
+                                 **spec["options"])
+        diff = _diff(session, base, branch, out)
+    except JobError as e:
+        out, diff = _error(e.exit_code, e.kind, e.text), ""
+    except UsageError as e:  # a bad option, an unreadable response file
+        out, diff = _error(2, ErrorKind.USAGE, str(e)), ""
+    except FatalError as e:  # the command's --json object for it (pipeline.fatal_outcome)
+        from ..run.pipeline import fatal_outcome
+
+        out, diff = fatal_outcome("response", e).to_json(), ""
+    except AiApplyError as e:
+        out, diff = _error(1, ErrorKind.REFUSED, str(e)), ""
+    except Exception as e:  # a bug in one job must not cost the others
+        out, diff = _error(1, ErrorKind.INTERNAL, f"internal error: {type(e).__name__}: {e}"), ""
+    return {"id": job_id, **out, "branch": branch, "diff": diff}
+
+
+def _error(exit_code: int, kind: str, text: str) -> Json:
+    from .serve import error_object
+
+    return error_object(exit_code, kind, text)
+
+
+def _session(sessions: Json, repo: str) -> Session:
+    """The warm session of ``repo`` (opened on its first job; a folder that is no
+    repository is remembered as such)."""
+    from ..errors import FatalError
+
+    key = os.path.realpath(repo)
+    s = sessions.pop(key, None)
+    if s is not None and not isinstance(s, JobError) and not s.is_current():
+        s.close()  # the folder was removed or replaced: open what is there now
+        s = None
+    if s is None:
+        from .api import Session
+
+        try:
+            s = Session(repo)
+        except FatalError as e:
+            s = JobError(f"{e.message} (the job's repo, {repo})", 128, e.kind)
+        while len(sessions) >= MAX_WARM:  # the least recently used one is let go
+            close_sessions({"": sessions.pop(next(iter(sessions)))})
+    sessions[key] = s  # most recently used last
+    if isinstance(s, JobError):
+        raise s
+    opened: Session = s
+    return opened
+
+
+def _base_id(session: Session, rev: str) -> str:
+    """The commit ``rev`` names in the session's repository (a JobError when none)."""
+    from ..errors import UsageError
+
+    try:
+        return str(session.repo.resolve_commit(rev).id)
+    except UsageError:
+        raise JobError(f"unknown base {rev!r}: it names no commit of "
+                       f"{session.workdir or 'the repository'}") from None
+
+
+def _response(spec: Json) -> tuple[Any, str]:
+    """(the response as the library takes it, its name in the result)."""
+    if "response_file" in spec:
+        from pathlib import Path
+
+        path = spec["response_file"]
+        if not os.path.isfile(path):
+            raise JobError(f"cannot read the response_file {path}: "
+                           f"{'not a file' if os.path.exists(path) else 'no such file'}")
+        return Path(path), path
+    return spec["response"], "response"
+
+
+def _diff(session: Session, base: str, branch: str, out: Json) -> str:
+    """The job's change as `git diff BASE BRANCH` prints it (git itself prints it: the
+    user's diff settings, abbreviations and renames as git's); "" when no branch holds
+    it (a refusal, --check).  A diff that is not UTF-8 keeps its bytes as surrogate
+    escapes."""
+    if out.get("status") not in _ON_BRANCH:
+        return out.get("diff") or ""
+    tip = session.repo.ref_target(f"refs/heads/{branch}")
+    if tip is None:
+        return ""
+    import subprocess
+
+    where = session.workdir or session.repo.gitdir
+    try:
+        done = subprocess.run(["git", "diff", base, str(tip), "--"], cwd=where,
+                              capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        from ..errors import ErrorKind, FatalError
+
+        raise FatalError(f"git diff {base[:12]} {branch} failed: "
+                         f"{getattr(e, 'stderr', b'') or e}", kind=ErrorKind.IO) from None
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+# --------------------------------------------------------------------------- executors
+
+
+def run_groups(groups: list[list[Json]], *, defaults: Json | None = None, workers: int = 1,
+               stop: Callable[[], bool] | None = None) -> Iterator[Json]:
+    """Every job of ``groups`` applied, the results as they come: in this process with
+    one worker, else in ``workers`` processes, each taking whole shares of one repository
+    (its jobs stay in one process, warm).  Once ``stop()`` is true no job starts; those
+    under way finish and their results still come (nothing is left half done)."""
+    defaults = defaults or {}
+    stop = stop or (lambda: False)
+    if workers <= 1 or sum(map(len, groups)) <= 1:
+        sessions: Json = {}
+        try:
+            for job in (job for group in groups for job in group):
+                if stop():
+                    return
+                yield from apply_jobs([job], defaults=defaults, sessions=sessions)
+        finally:
+            close_sessions(sessions)
+        return
+    yield from _in_processes(_shares(groups, workers), defaults, workers, stop)
+
+
+def _shares(groups: list[list[Json]], workers: int) -> list[list[Json]]:
+    """The work units: a repository's jobs, cut in pieces when there are fewer
+    repositories than workers (each piece still of one repository, each worker keeping
+    the repositories of its pieces warm), largest first."""
+    if len(groups) >= workers * 2:
+        return sorted(groups, key=len, reverse=True)
+    total = sum(map(len, groups))
+    piece = max(1, -(-total // (workers * 4)))  # a few pieces a worker: the load evens out
+    shares = [g[i:i + piece] for g in groups for i in range(0, len(g), piece)]
+    return sorted(shares, key=len, reverse=True)
+
+
+def _in_processes(shares: list[list[Json]], defaults: Json, workers: int,
+                  stop: Callable[[], bool]) -> Iterator[Json]:
+    """The shares run by a pool of ``workers`` processes, each result streamed back (a
+    queue) as its job finishes.  A worker that dies (killed, out of memory) stops the
+    batch: FatalError, once the results of the others are given."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context(start_method())
+    results = ctx.Queue()
+    stopping = ctx.Event()
+    with ProcessPoolExecutor(min(workers, len(shares)), mp_context=ctx,
+                             initializer=_worker_start,
+                             initargs=(results, stopping)) as pool:
+        futures = [pool.submit(_run_share, (s, defaults)) for s in shares]
+        received = 0
+        pending = set(futures)
+        while pending:
+            if stop() and not stopping.is_set():
+                stopping.set()  # the workers start no other job
+                for f in pending:
+                    f.cancel()  # nor any share not begun
+            got = _next_result(results, 0.2)
+            if got is None:
+                pending = {f for f in pending if not f.done()}
+                continue
+            received += 1
+            yield got
+        sent, broken = _shares_sent(futures)
+        while received < sent or broken:  # what is still on its way (all of it, unless
+            # the pool broke: then its other workers were stopped too, with what they held)
+            got = _next_result(results, 0.5 if broken else None)
+            if got is None:
+                break
+            received += 1
+            yield got
+    if broken:
+        from ..errors import ErrorKind, FatalError
+
+        raise FatalError(f"a batch worker process stopped: {broken}", kind=ErrorKind.ENVIRONMENT)
+
+
+def _next_result(results: Any, timeout: float | None) -> Json | None:
+    import queue
+
+    try:
+        got: Json = results.get(timeout=timeout)
+        return got
+    except queue.Empty:
+        return None
+
+
+def _shares_sent(futures: list[Any]) -> tuple[int, str | None]:
+    """(how many results the finished shares sent, what stopped a worker or None)."""
+    sent, broken = 0, None
+    for f in futures:
+        if f.cancelled():
+            continue
+        e = f.exception()
+        if e is None:
+            sent += f.result()
+        else:
+            broken = f"{type(e).__name__}: {e}"
+    return sent, broken
+
+
+# a worker's result queue and stop flag (_worker_start), and its warm sessions: one per
+# repository, kept from one share to the next
+_WORKER: Json = {}
+_SESSIONS: Json = {}
+
+
+def start_method() -> str:
+    """How workers start: ``fork`` copies this process, pygit2 included, at no start-up
+    cost (the parent opened no repository: it only read the jobs); GIT_AI_APPLY_BATCH_START
+    may name another (bench/results.md measures them)."""
+    import multiprocessing
+
+    wanted = os.environ.get("GIT_AI_APPLY_BATCH_START")
+    return wanted if wanted in multiprocessing.get_all_start_methods() else "fork"
+
+
+def _worker_start(results: Any, stopping: Any) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
+    _WORKER.update(results=results, stopping=stopping)
+
+
+def _run_share(args: tuple[list[Json], Json]) -> int:
+    share, defaults = args
+    n = 0
+    for job in share:
+        if _WORKER["stopping"].is_set():
+            break
+        for result in apply_jobs([job], defaults=defaults, sessions=_SESSIONS):
+            _WORKER["results"].put(result)
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- the library
+
+
+def batch(jobs: Iterable[Mapping[str, Any]] | str | os.PathLike[str], *,
+          workers: int | None = 1, options: Mapping[str, Any] | None = None,
+          branch: str | None = None, base: str | None = None,
+          repo: str | os.PathLike[str] | None = None) -> Iterator[BatchResult]:
+    """Apply many responses, each onto its own branch (``git ai-apply batch``): ``jobs``
+    are dicts of the job format (docs/BATCH.md) or a JSON Lines file's path; ``options``
+    go under every job's own; ``branch``, ``base`` and ``repo`` are the jobs' defaults.
+    ``workers``: processes (1: this one; None: every core).  Yields a ``BatchResult``
+    per job as it finishes (a refusal or a bad job too).  Raises ``InvalidOptions`` for
+    a bad option in ``options`` and ``FatalError`` when the jobs file cannot be read."""
+    from .api import validate_options
+
+    if options:
+        validate_options(options)
+    defaults = {"options": dict(options or {}), "branch": branch, "base": base,
+                "repo": os.fspath(repo) if repo is not None else None}
+    try:
+        read = one_branch_each(read_jobs(jobs if isinstance(jobs, (str, os.PathLike))
+                                         else list(jobs)), defaults)
+    except OSError as e:
+        from ..errors import ErrorKind, FatalError
+
+        raise FatalError(f"cannot read {os.fsdecode(jobs)}: {e.strerror}",  # type: ignore[arg-type]
+                         kind=ErrorKind.IO) from None
+    n = workers if workers is not None else cores()
+    for result in run_groups(group_jobs(read), defaults=defaults, workers=n):
+        yield BatchResult.from_json(result)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One job's result (a line of ``git ai-apply batch``'s output): its ``id``,
+    ``branch``, ``status``, ``exit_code``, ``commit``, ``diff`` (against the job's base;
+    "" when no branch holds a change) and ``error_text``; ``result`` is the run's
+    ``Result`` (None for a job that could not be run: status ``error``)."""
+
+    id: str | int | None
+    branch: str | None
+    status: str
+    exit_code: int
+    commit: str | None
+    diff: str
+    error_text: str | None
+    result: Result | None
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> BatchResult:
+        from .results import Result, json_copy
+
+        run = None
+        if d.get("status") != "error":
+            run = Result.from_json({k: v for k, v in d.items() if k != "id"})
+        made = cls(d.get("id"), d.get("branch"), d["status"], d["exit_code"], d.get("commit"),
+                   d.get("diff") or "", d.get("error_text"), run)
+        object.__setattr__(made, "_written", json_copy(d))
+        return made
+
+    def to_json(self) -> dict[str, Any]:
+        """The result line's object, as the command writes it (a copy)."""
+        from .results import json_copy
+
+        return json_copy(self.__dict__["_written"])
