@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 
+import subprocess
+
 import pytest
 
 from conftest import GitRepo
@@ -212,9 +214,16 @@ def test_undo_refuses_once_the_commit_was_rewritten(applied: GitRepo):
     assert repo.snapshot() == before
 
 
+def _recommit_the_same(r: GitRepo) -> None:
+    date = r.git("log", "-1", "--format=%cI").strip()
+    r.git("reset", "-q", "--soft", "HEAD~1")
+    subprocess.run(["git", "commit", "-q", "-C", "ORIG_HEAD"], cwd=r.root, check=True,
+                   env={**r.env, "GIT_COMMITTER_DATE": date})
+
+
 @pytest.mark.parametrize("back", [
-    # the same commit made again, byte for byte (the tests' dates are fixed)
-    lambda r: (r.git("reset", "-q", "--soft", "HEAD~1"), r.git("commit", "-q", "-C", "ORIG_HEAD")),
+    # the same commit made again, byte for byte (its committer date given again)
+    lambda r: _recommit_the_same(r),
     lambda r: (r.git("tag", "ai"), r.git("update-ref", "-m", "away", "HEAD", "HEAD~1"),
                r.git("update-ref", "-m", "and back", "HEAD", "ai")),
     # issue 35: a commit of one's own, then `git reset --hard` back onto the tool's
