@@ -178,6 +178,12 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "real_command: run git-ai-apply with exec, never from the warm server")
     _plain_asserts_for_the_whole_suite(config)
+    # hypothesis's per-example deadline is a timed assertion: on a loaded machine it
+    # failed tests that had nothing wrong (speed is measured in bench/, never asserted)
+    from hypothesis import settings
+
+    settings.register_profile("suite", deadline=None)
+    settings.load_profile("suite")
     if hasattr(config, "workerinput"):
         return  # the controller did it
     import compileall
