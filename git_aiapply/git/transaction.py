@@ -488,10 +488,11 @@ class Transaction:
         # moved and recorded, or neither: a Ctrl-C between the two left the branch on the
         # new commit while the rollback put the worktree and index back
         with interrupts_deferred():
+            # (the branch HEAD names: checked out here, but no other worktree may use it)
             if new is None:
-                remove_ref(self.r, refname, old)
+                remove_ref(self.repo, refname, old, mine=True)
             else:
-                update_ref(self.r, refname, new, old, message, committer)
+                update_ref(self.repo, refname, new, old, message, committer, mine=True)
             self._moved.append((refname, new, old, committer))
         fault("ref-update")
 
@@ -523,7 +524,7 @@ class Transaction:
     def _rollback(self, exc: BaseException) -> None:
         for refname, new, old, committer in reversed(self._moved):
             # the ref already moved: put it back, so that the failure leaves nothing
-            unmove_ref(self.r, refname, new, old, committer,
+            unmove_ref(self.repo, refname, new, old, committer,
                        message=f"{'ai-apply undo' if self.kind == RunKind.UNDO else 'ai-apply'}: "
                                "rolled back")
         for p in self.temp_files:
@@ -686,6 +687,6 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
         subject = (f"created branch from {base_commit.id if base_commit is not None else 'nothing'}"
                    f": {subject}")
     reflog_message = f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}"
-    update_ref(r, refname, commit_id, expected_tip, reflog_message, committer)
+    update_ref(repo, refname, commit_id, expected_tip, reflog_message, committer)
     ensure_reflog_entry(repo, refname, expected_tip, commit_id, reflog_message, committer)
     return CommitResult(commit_id, tree_id, refname, message, hook_output)
