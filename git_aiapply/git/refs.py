@@ -332,22 +332,6 @@ def branch_uses(repo) -> dict[str, tuple[str, str]]:
     return out
 
 
-def checked_out_branches(repo) -> dict[str, str]:
-    """refname -> worktree folder of every branch checked out in a worktree (the main one
-    unless the repository is bare, and each linked one), read from their HEAD files."""
-    out: dict[str, str] = {}
-    for ref, how, _gitdir, where in _uses(repo):
-        if how == "checked out":
-            out.setdefault(ref, where)
-    return out
-
-
-def branches_in_use(repo) -> dict[str, str]:
-    """refname -> why no other command may move it: checked out in a worktree, or being
-    rebased or bisected there (git refuses to touch those branches too)."""
-    return {ref: f"{how} in {where}" for ref, (how, where) in branch_uses(repo).items()}
-
-
 def delete_branch_at(wrapper, refname: str, tip: str) -> None:
     """``delete_ref`` with the expected tip as a hex string (the id a caller outside the
     git layer holds)."""

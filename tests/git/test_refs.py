@@ -17,8 +17,7 @@ from git_aiapply.git.refs import (
     branch_refname,
     BranchInUse,
     branch_in_use,
-    branches_in_use,
-    checked_out_branches,
+    branch_uses,
     delete_ref,
     merge_base,
     reflog,
@@ -126,12 +125,13 @@ def test_checked_out_branches_are_those_git_worktree_list_shows(base: GitRepo, t
     for block in base.git("worktree", "list", "--porcelain").strip().split("\n\n"):
         fields = dict(line.split(" ", 1) for line in block.splitlines() if " " in line)
         listed[fields["branch"]] = os.path.realpath(fields["worktree"])
-    got = checked_out_branches(Repo(str(base.root)))
-    assert {k: os.path.realpath(v) for k, v in got.items()} == listed
+    got = branch_uses(Repo(str(base.root)))
+    assert {k: (how, os.path.realpath(v)) for k, (how, v) in got.items()} == {
+        k: ("checked out", v) for k, v in listed.items()}
     assert set(listed) == {"refs/heads/main", "refs/heads/busy"}
     # seen alike from the linked worktree
-    from_linked = checked_out_branches(Repo(str(elsewhere)))
-    assert {k: os.path.realpath(v) for k, v in from_linked.items()} == listed
+    from_linked = branch_uses(Repo(str(elsewhere)))
+    assert from_linked == got
 
 
 def test_a_branch_being_bisected_is_in_use(base: GitRepo, tmp_path):
@@ -139,9 +139,9 @@ def test_a_branch_being_bisected_is_in_use(base: GitRepo, tmp_path):
     base.git("worktree", "add", "-q", "-b", "hunt", str(elsewhere))
     base.git("bisect", "start", cwd=elsewhere)
     base.git("checkout", "-q", "--detach", "HEAD", cwd=elsewhere)  # as bisect leaves it
-    used = branches_in_use(Repo(str(base.root)))
-    assert used["refs/heads/main"].startswith("checked out in ")
-    assert used["refs/heads/hunt"] == f"being bisected in {elsewhere}"
+    repo = Repo(str(base.root))
+    assert branch_in_use(repo, "refs/heads/main").startswith("checked out in ")
+    assert branch_in_use(repo, "refs/heads/hunt") == f"being bisected in {elsewhere}"
     base.git("bisect", "reset", cwd=elsewhere)
 
 
@@ -162,13 +162,13 @@ def test_update_ref_is_compare_and_swap(base: GitRepo):
     assert base.git("reflog", "-1", "--format=%gs", "side").strip() == "ai-apply: move"
 
 
-def test_branches_in_use_names_checked_out_branches(base: GitRepo, tmp_path):
+def test_branch_in_use_names_checked_out_branches(base: GitRepo, tmp_path):
     base.git("branch", "elsewhere")
     base.git("worktree", "add", "-q", str(tmp_path / "linked"), "elsewhere")
-    used = branches_in_use(Repo("."))
-    assert used["refs/heads/main"].startswith("checked out in")
-    assert "linked" in used["refs/heads/elsewhere"]
-    assert "refs/heads/side" not in used
+    repo = Repo(".")
+    assert branch_in_use(repo, "refs/heads/main").startswith("checked out in")
+    assert "linked" in branch_in_use(repo, "refs/heads/elsewhere")
+    assert branch_in_use(repo, "refs/heads/side") is None
 
 
 def _uses_of_every_kind(base: GitRepo, tmp_path) -> dict[str, str]:
