@@ -251,6 +251,15 @@ def serve(session, requests, write) -> None:
             continue  # (asked without a copy of the line)
         out = _too_long(line) if isinstance(line, LineTooLong) else answer(session, line)
         write(json.dumps(out).encode("ascii") + b"\n")
+        _reported()
+
+
+def _reported() -> None:
+    """The answer written names the request's commits: a Ctrl-C now names none of them
+    (run/term.interrupted names those of the request it cuts)."""
+    made = sys.modules.get("git_aiapply.git.commits_made")
+    if made is not None:
+        made.forget()
 
 
 def run_server() -> None:

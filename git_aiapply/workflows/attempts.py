@@ -111,16 +111,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     branches = _branch_names(branch_template, items)
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and isatty(sys.stderr))
-    outcomes: list[tuple[int, Input, object]] = []
-    for n, (item, branch) in enumerate(zip(items, branches), 1):
-        if show_progress:
-            _progress(n - 1, len(items), item.label)
-        o = _attempt_one(repo, item, branch, opts, max_bytes)
-        outcomes.append((n, item, o))
-        _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
-    if show_progress:
-        _clear_progress()
-
+    outcomes = _each_attempt(repo, items, branches, opts, max_bytes, as_json, show_progress)
     codes = {o.exit_code for _n, _i, o in outcomes}
     code = 128 if 128 in codes else (0 if codes <= {0} else 1)
     if as_json:
@@ -130,6 +121,48 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         for e in o.edits or ():
             write(f"{o.branch}: {e.render()}", err=True)
     return code
+
+
+def _each_attempt(repo, items: list, branches: list, opts, max_bytes: int, as_json: bool,
+                  show_progress: bool) -> list[tuple[int, Input, object]]:
+    """Every attempt in order, each shown as it ends; (n, input, Outcome) of each."""
+    outcomes: list[tuple[int, Input, object]] = []
+    try:
+        for n, (item, branch) in enumerate(zip(items, branches), 1):
+            if show_progress:
+                _progress(n - 1, len(items), item.label)
+            o = _attempt_one(repo, item, branch, opts, max_bytes)
+            outcomes.append((n, item, o))
+            _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
+    except KeyboardInterrupt:
+        # the commits made stay and are named (run/term.interrupted); with --json the
+        # attempt cut after its commit gets its line too
+        if show_progress:
+            _clear_progress()
+        if as_json and len(outcomes) < len(items):
+            _interrupted_line(len(outcomes) + 1, items[len(outcomes)], branches[len(outcomes)])
+        raise
+    if show_progress:
+        _clear_progress()
+    return outcomes
+
+
+def _interrupted_line(n: int, item: Input, branch: str) -> None:
+    """--json, Ctrl-C during attempt ``n``: its line when its commit was made (the branch
+    moved, git/commits_made.py), so that no harness reads "not run" for a commit."""
+    from ..git.commits_made import made
+    from ..run.pipeline import Outcome
+    from ..answer.response import blank_response
+
+    for made_on, commit_id, subject in made()[1]:
+        if made_on == branch:
+            o = Outcome(blank_response(item.label, model=item.model, stem=item.stem),
+                        Status.APPLIED, 130, commit=commit_id, branch=branch, message=subject,
+                        note="interrupted after the commit was made; the commit stays")
+            import json
+
+            write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+            sys.stdout.flush()
 
 
 def _branch_names(branch_template: str, items: list) -> list[str]:
