@@ -689,5 +689,5 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     if problems:
         raise ApplyError(problems)
     renames, changes = net_moves(base_states, final, planner.renames,
-                                 list(planner.changes.values()))
+                                 list(planner.changes.values()), FileChange)
     return Plan(final, base_states, renames, changes)
