@@ -8,15 +8,16 @@ import sys
 
 
 def _color_setting(repo, key: str) -> str | None:
+    """A bool-or-auto colour setting as git reads it (git_config_colorbool): never, always
+    or auto by name, in any case; anything else a boolean, an empty value false, true
+    meaning auto (git since 1.8.4)."""
     value = repo.config_get(key)
     if value is None:
         return None
     v = str(value).strip().lower()
-    if v in ("always",):
-        return "always"
-    if v in ("never", "false", "no", "off", "0"):
-        return "never"
-    return "auto"  # auto, true, yes, on, 1: colour on a terminal (git's meaning since 1.8.4)
+    if v in ("always", "never", "auto"):
+        return v
+    return "auto" if repo.config_bool(key) else "never"
 
 
 def diff_color(repo, stream=None) -> bool:

@@ -17,7 +17,9 @@ back to the model); a bad call or a repository that stops the run is a tool erro
 A message is read only up to the request line limit of ``serve`` (serve.py): a longer one
 is dropped as soon as it passes it, never held whole, and its caller is answered with an
 error naming the limit (a tool call with a tool error; any other request with JSON-RPC's
-"method not found", so that no caller waits for an answer).
+"method not found", so that no caller waits for an answer).  So is a message the SDK
+cannot read though it is JSON (a string escaping a lone surrogate, ``"\\ud800"``, which
+is no text): a tool call gets a tool error naming the argument.
 """
 import io
 import os
@@ -103,6 +105,8 @@ def _checked_server_class(server_class, tool_error):
 
     class Checked(server_class):
         async def call_tool(self, name, arguments, *args, **kwargs):
+            if NOT_TEXT in (arguments or {}):  # a call the SDK could not read (readable_message)
+                raise tool_error(arguments[NOT_TEXT])
             tool = self._tool_manager.get_tool(name)
             if tool is not None and not str((arguments or {}).get("response", "")
                                             ).startswith(TOO_LARGE):
@@ -304,7 +308,7 @@ class BoundedLines(io.RawIOBase):
             if self.skipping:
                 self._skip(b"", True)  # the line ends with the input
             else:
-                self.ready += self.line
+                self.ready += readable_message(self.line)
             self.line.clear()
             return
         while chunk:
@@ -325,7 +329,7 @@ class BoundedLines(io.RawIOBase):
                 self.skipping = True
                 self._skip(b"", newline >= 0)
             elif newline >= 0:
-                self.ready += self.line
+                self.ready += readable_message(self.line)
                 self.line.clear()
 
     def _skip(self, piece: bytes, ends: bool) -> None:
@@ -341,6 +345,67 @@ class BoundedLines(io.RawIOBase):
 
 
 _TAIL = 4096  # bytes of a skipped line's end kept for its id
+
+# A tool call whose arguments are not text is called with this one argument instead,
+# its value the error to answer (Checked.call_tool): the SDK owns the output.
+NOT_TEXT = "\x00git-ai-apply: not text"
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def readable_message(line: bytearray) -> bytes | bytearray:
+    """``line``, or what stands in for it when it is JSON the SDK cannot read: a string
+    escaping a lone surrogate (no text: the SDK's parser refuses the message and its
+    caller would wait forever).  The stand-in is the same call with one argument naming
+    the string, a request of no known method with the same id, or nothing (no id: no
+    one waits)."""
+    if _SURROGATE_ESCAPE.search(line) is None:  # (a surrogate pair is escaped so too)
+        return line
+    import json
+
+    from pydantic_core import from_json
+
+    try:
+        from_json(bytes(line))
+        return line  # the SDK reads it
+    except ValueError:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return line  # not JSON: the SDK's own answer
+    where = _not_text(message)
+    if where is None or not isinstance(message, dict) or \
+            not isinstance(message.get("id"), (int, str)) or _not_text(message["id"]):
+        return b""
+    if message.get("method") == "tools/call" and isinstance(message.get("params"), dict):
+        if where.startswith("params.arguments."):
+            where = f"argument {where[len('params.arguments.'):]}"
+        error = (f"usage error: {where} holds a lone surrogate, which is not text (a "
+                 "\\ud800 to \\udfff escape without its pair): send the text as it is")
+        params = {"name": message["params"].get("name"), "arguments": {NOT_TEXT: error}}
+        return json_bytes({"jsonrpc": "2.0", "id": message["id"], "method": "tools/call",
+                           "params": params}) + b"\n"
+    return json_bytes({"jsonrpc": "2.0", "id": message["id"],
+                       "method": "git-ai-apply/request-not-text"}) + b"\n"
+
+
+def _not_text(value, where: str = "") -> str | None:
+    """Where in ``value`` (a JSON value) a string holds a lone surrogate ('params.
+    arguments.response at character 3'), or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return f"{where or 'the message'} at character {e.start}"
+        return None
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and _not_text(key):
+            return f"a key of {where or 'the message'}"
+        found = _not_text(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 def bound_standard_input(session) -> None:

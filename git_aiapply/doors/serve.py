@@ -15,8 +15,9 @@ are read again for every request.  End of input ends the server (exit 0).
 
 A request line is read only up to its limit, ``6 × aiapply.maxResponseBytes + 64 KiB``
 (room for the largest response the limit lets through, however JSON escapes it; no limit
-when that setting is 0): a longer line is refused as soon as it passes the limit, its
-rest skipped unread into memory, and the next line is served.
+when that setting is 0): a line is read in 64 KiB pieces, and a longer one is refused as
+soon as it passes the limit (with its ``id`` when the part read shows it), its rest
+skipped unread into memory, and the next line is served.
 """
 from __future__ import annotations
 
@@ -61,6 +62,11 @@ def _request(req) -> dict:
         raise UsageError("path is a file name (a string)")
     if not isinstance(req.get("options", {}), dict):
         raise UsageError("options is an object: {\"check\": true, \"branch\": \"try/1\", ...}")
+    fields = sorted(REQUEST_KEYS & set(req.get("options", {})))
+    if fields:  # never passed on as a second value of the call's own parameter
+        raise UsageError(f"{', '.join(map(repr, fields))} {'is a field' if len(fields) == 1 else 'are fields'}"
+                         " of the request, not an option: put it beside options, "
+                         "{\"response\": TEXT, \"name\": ..., \"options\": {...}}")
     if not isinstance(req.get("name", ""), str):
         raise UsageError("name is a string")
     return req
@@ -74,7 +80,12 @@ def answer(session, line: bytes) -> dict:
     name = "response"
     req: dict = {}
     try:
-        parsed = _parse(line)
+        try:
+            parsed = _parse(line)
+        except UsageError:
+            # no JSON, but its id is echoed when the fields before the fault show it
+            req_id = known_fields(bytes(line[:_PEEK])).get("id")
+            raise
         if isinstance(parsed, dict):  # its id is echoed, whatever else is wrong with it
             req_id = parsed.get("id")
         req = _request(parsed)
@@ -100,14 +111,77 @@ def answer(session, line: bytes) -> dict:
 
 
 _LINE_SLACK = 64 * 1024  # the request's other fields around the response
-_SKIP_CHUNK = 64 * 1024
+_CHUNK = 64 * 1024  # a request line is read in pieces of this size at most
+_PEEK = 64 * 1024  # the start of a line over the limit, kept to read its id from
+_TAIL = 4096  # the end of a line over the limit, kept: its id may be the last field
+
+
+def known_fields(head: bytes) -> dict:
+    """The top-level fields of the request object whose start is ``head`` (a line cut at
+    the limit, or one that is not JSON), read as JSON up to the first field not whole in
+    it: what is known of the request."""
+    text = head.decode("utf-8", "replace")
+    decode = json.JSONDecoder().raw_decode
+    out: dict = {}
+    i = _blank_end(text, 0)
+    if not text.startswith("{", i):
+        return out
+    i += 1
+    while True:
+        try:
+            key, i = decode(text, _blank_end(text, i))
+            i = _blank_end(text, i)
+            if not isinstance(key, str) or not text.startswith(":", i):
+                return out
+            value, i = decode(text, _blank_end(text, i + 1))
+        except ValueError:
+            return out
+        i = _blank_end(text, i)
+        if i >= len(text) or text[i] not in ",}":  # cut (a number may go on): not known
+            return out
+        out.setdefault(key, value)
+        if text[i] == "}":
+            return out
+        i += 1
+
+
+def _blank_end(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _last_field(tail: bytes) -> dict:
+    """The request's ``id`` when it is the last top-level field, read from the end of a
+    line over the limit (``tail``): a key's quote right after a comma (inside a string
+    every quote is escaped), its value followed by the top level's closing brace alone."""
+    text = tail.decode("utf-8", "replace").rstrip()
+    decode = json.JSONDecoder().raw_decode
+    at = text.rfind('"id"')
+    while at > 0:
+        if text[:at].rstrip().endswith(","):
+            try:
+                _key, i = decode(text, at)
+                i = _blank_end(text, i)
+                value, i = decode(text, _blank_end(text, i + 1)) if text.startswith(":", i) \
+                    else (None, -1)
+            except ValueError:
+                i = -1
+            if i >= 0 and text[_blank_end(text, i):] == "}":
+                return {"id": value}
+        at = text.rfind('"id"', 0, at)
+    return {}
 
 
 class LineTooLong:
-    """A request line that passed ``limit`` bytes (what was read of it is dropped)."""
+    """A request line that passed ``limit`` bytes (what was read of it is dropped, but
+    for its start and end: what they show of the request is ``known``)."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, head: bytes = b"", tail: bytes = b""):
         self.limit = limit
+        self.known = known_fields(head)
+        if "id" not in self.known:
+            self.known.update(_last_field(tail))
 
     def strip(self):
         return self  # not blank: answered
@@ -128,37 +202,64 @@ def request_line_limit(session) -> int | None:
 
 
 def read_requests(stream, limit):
-    """The lines of ``stream`` (a binary reader), each read only up to ``limit()`` bytes:
-    a longer one is a LineTooLong, and the rest of it is skipped in chunks."""
+    """The lines of ``stream`` (a binary reader), each read in pieces and only up to
+    ``limit()`` bytes (a bytearray: no copy of a long line is ever made): a longer one is
+    a LineTooLong, and the rest of it is skipped in pieces, unkept."""
     while True:
         most = limit()
-        line = stream.readline() if most is None else stream.readline(most + 1)
+        line = bytearray()
+        while most is None or len(line) <= most:
+            piece = stream.readline(_CHUNK)
+            line += piece
+            if not piece or piece.endswith(b"\n"):
+                break
         if not line:
             return
         if most is None or len(line) <= most:
             yield line
             continue
-        while not line.endswith(b"\n"):  # skip the rest without keeping it
-            line = stream.readline(_SKIP_CHUNK)
-            if not line:
+        head, tail = bytes(line[:_PEEK]), bytearray(line[-_TAIL:])
+        ends = line.endswith(b"\n")
+        del line
+        while not ends:  # skip the rest, keeping only its last bytes
+            piece = stream.readline(_CHUNK)
+            if not piece:
                 break
-        yield LineTooLong(most)
+            tail += piece
+            del tail[:-_TAIL]
+            ends = piece.endswith(b"\n")
+        yield LineTooLong(most, head, bytes(tail))
 
 
 def _too_long(line: LineTooLong) -> dict:
     text = (f"the request line is more than {line.limit} bytes, the limit (6 × "
             "aiapply.maxResponseBytes + 64 KiB: room for the largest response allowed, "
             "JSON-escaped); set aiapply.maxResponseBytes to raise it")
-    return {**error_object(1, ErrorKind.REFUSED, text), "status": "refused", "fault": "response"}
+    out = {**error_object(1, ErrorKind.REFUSED, text), "status": "refused", "fault": "response"}
+    name = line.known.get("name", line.known.get("path"))
+    if isinstance(name, str):
+        out = {"response": name, **out}
+    if line.known.get("id") is not None:
+        out = {"id": line.known["id"], **out}
+    return out
 
 
 def serve(session, requests, write) -> None:
     """Answer every line of ``requests`` (bytes lines) with ``write(bytes)``, in order."""
     for line in requests:
-        if not line.strip():
-            continue
+        if isinstance(line, (bytes, bytearray)) and (not line or line.isspace()):
+            continue  # (asked without a copy of the line)
         out = _too_long(line) if isinstance(line, LineTooLong) else answer(session, line)
         write(json.dumps(out).encode("ascii") + b"\n")
+        _reported()
+
+
+def _reported() -> None:
+    """The answer written names the request's commits: a Ctrl-C now names none of them
+    (run/term.interrupted names those of the request it cuts)."""
+    made = sys.modules.get("git_aiapply.git.commits_made")
+    if made is not None:
+        made.forget()
 
 
 def run_server() -> None:

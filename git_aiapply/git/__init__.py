@@ -10,6 +10,8 @@
 - ``filters``: converting between blob content and worktree bytes (eol, clean/smudge);
 - ``journal``: the note that makes an interrupted run recoverable; ``leftovers``: what a
   killed process leaves that no name of ours marks (libgit2's object temporaries, a ref lock);
+  ``commits_made``: the commits this process made and no report has named yet (what a
+  Ctrl-C names);
 - ``transaction``: writing objects, files, the index and the ref as one transaction;
 - ``githooks``: running the repository's hooks as ``git commit`` does;
 - ``signing``: signing commits as ``git commit -S``.
@@ -19,6 +21,7 @@ names from their module (``from git_aiapply.git.repo import Repo``).  Other stag
 modules named in ``OPEN_MODULES``; the rest (config, filters, staging...) are the layer's own.
 """
 
-OPEN_MODULES = ("base_commit", "checks", "commits", "early_index", "githooks", "history", "ident",
-                "index", "journal", "leftovers", "merge", "pick_change", "refs", "repo", "signing", "state",
+OPEN_MODULES = ("base_commit", "checks", "commits", "commits_made", "early_index", "githooks",
+                "history", "ident", "index", "journal", "leftovers", "merge", "pick_change", "refs",
+                "repo", "signing", "state",
                 "take_back", "transaction", "verify_worktree", "worktree_files")

@@ -65,11 +65,26 @@ def merge_base(r: pygit2.Repository, a, b):
         return None
 
 
+class BranchInUse(FatalError):
+    """A branch a worktree is using (checked out there, or being rebased or bisected):
+    never moved or deleted under it, as git refuses `git branch -f` and `git branch -d`."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message, kind=ErrorKind.STATE, hint=hint)
+
+    def render(self) -> str:
+        return self.message
+
+
 @contextmanager
 def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid | None,
-                   moved: str, verb: str):
+                   moved: str, verb: str, users=None, mine: bool = False):
     """A reference transaction holding ``refname``'s lock, entered only while the ref
-    still points at ``expected`` (None: does not exist); ``moved`` words the refusal."""
+    still points at ``expected`` (None: does not exist) and, when ``users`` (the
+    repository wrapper) is given, while no worktree is using the branch (``mine``: the
+    run's own worktree having it checked out is no use: a commit onto the current
+    branch); ``moved`` words the refusal.  Both are asked with the lock held, at the
+    update itself: a checkout made while hooks or --verify ran is seen."""
     try:
         with repo.transaction() as txn:
             txn.lock_ref(refname)
@@ -82,6 +97,8 @@ def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid |
                     f"{refname} {moved} (expected {str(expected)[:12] if expected else 'no branch'}, "
                     f"found {str(current)[:12] if current else 'no branch'})",
                     hint="run the command again"))
+            if users is not None:
+                refuse_in_use(users, refname, verb, mine=mine)
             yield txn
     except pygit2.GitError as e:
         # the hint only where the lock is what failed, not a full disk or read-only mount
@@ -91,19 +108,26 @@ def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid |
                          kind=ErrorKind.LOCK if locked else "io") from None
 
 
-def update_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
-               message: str, committer: pygit2.Signature) -> None:
-    """Move ``refname`` from ``old`` (None: must not exist) to ``new``, or refuse."""
+def update_ref(repo, refname: str, new: pygit2.Oid, old: pygit2.Oid | None,
+               message: str, committer: pygit2.Signature, *, mine: bool = False) -> None:
+    """Move ``refname`` from ``old`` (None: must not exist) to ``new``, or refuse: moved
+    meanwhile, or a branch some worktree is using (``mine``: but for being checked out in
+    the run's own worktree).  ``repo`` is the repository wrapper (git/repo.py)."""
+    _set_ref(repo.repo, refname, new, old, message, committer, users=repo, mine=mine)
+
+
+def _set_ref(r: pygit2.Repository, refname: str, new, old, message: str, committer, *,
+             users, mine: bool = False) -> None:
     # The reflog entry takes the repository's identity (pygit2 cannot pass a Signature to
     # a reference transaction), so set it to the committer first.
-    repo.set_ident(committer.name, committer.email)
-    shared = _shared_targets(repo, refname)
-    with _ref_locked_at(repo, refname, old, "moved while the response was being applied",
-                        "update") as txn:
+    r.set_ident(committer.name, committer.email)
+    shared = _shared_targets(r, refname)
+    with _ref_locked_at(r, refname, old, "moved while the response was being applied",
+                        "update", users, mine) as txn:
         txn.set_target(refname, new, message=message)
     if not committer.email:
-        _name_committer_in_reflogs(repo, refname, old, new, committer)
-    _share(repo, shared)
+        _name_committer_in_reflogs(r, refname, old, new, committer)
+    _share(r, shared)
 
 
 _PER_WORKTREE = ("refs/worktree/", "refs/bisect/", "refs/rewritten/")
@@ -188,27 +212,35 @@ def _name_committer_in_reflogs(repo: pygit2.Repository, refname: str, old, new,
             pass  # the entry keeps libgit2's words; the move itself is done
 
 
-def remove_ref(repo: pygit2.Repository, refname: str, expected: pygit2.Oid) -> None:
-    """Delete ``refname`` only while it still points at ``expected`` (its reflog stays)."""
-    with _ref_locked_at(repo, refname, expected, "moved; not deleted", "delete") as txn:
+def remove_ref(repo, refname: str, expected: pygit2.Oid, *, mine: bool = False) -> None:
+    """Delete ``refname`` only while it still points at ``expected`` and no worktree is
+    using it (``mine`` as in ``update_ref``); its reflog stays."""
+    _drop_ref(repo.repo, refname, expected, users=repo, mine=mine)
+
+
+def _drop_ref(r: pygit2.Repository, refname: str, expected, *, users, mine: bool = False):
+    with _ref_locked_at(r, refname, expected, "moved; not deleted", "delete",
+                        users, mine) as txn:
         txn.remove(refname)
 
 
-def unmove_ref(repo: pygit2.Repository, refname: str, new: pygit2.Oid | None,
+def unmove_ref(repo, refname: str, new: pygit2.Oid | None,
                old: pygit2.Oid | None, committer: pygit2.Signature | None,
                message: str = "ai-apply: rolled back") -> None:
     """Undo a move of ``refname`` from ``old`` to ``new`` (None: absent) after a later
     step failed; only while the ref still points at ``new`` (compare-and-swap), best
-    effort: the failure is reported anyway."""
+    effort: the failure is reported anyway.  Whoever uses the branch now, it goes back
+    to where the run found it."""
+    r = repo.repo
     try:
         if old is not None and new is not None:
-            update_ref(repo, refname, old, new, message, committer)
+            _set_ref(r, refname, old, new, message, committer, users=None)
         elif old is None and new is not None:
             if refname != "HEAD":  # an unborn HEAD is always symbolic
-                remove_ref(repo, refname, new)
+                _drop_ref(r, refname, new, users=None)
         elif old is not None:
             # the ref was deleted (undo of a root commit): create it again
-            repo.references.create(refname, old)
+            r.references.create(refname, old)
     except (ApplyError, FatalError, KeyError, ValueError, pygit2.GitError, OSError):
         pass
 
@@ -246,8 +278,8 @@ def ensure_reflog_entry(wrapper, refname: str, old, new, message: str,
 
 def delete_ref(wrapper, refname: str, expected: pygit2.Oid) -> None:
     """Delete ``refname`` (and its reflog, as `git branch -d` does) only while it still
-    points at ``expected``."""
-    remove_ref(wrapper.repo, refname, expected)
+    points at ``expected`` and no worktree is using it."""
+    remove_ref(wrapper, refname, expected)
     # libgit2's transaction leaves the reflog (and empty folders) behind
     logs = os.path.join(wrapper.commondir, "logs")
     remove_file(os.path.join(logs, *refname.split("/")))
@@ -294,31 +326,58 @@ def _read_ref_file(path: str) -> str | None:
         return None
 
 
-def checked_out_branches(repo) -> dict[str, str]:
-    """refname -> worktree folder of every branch checked out in a worktree (the main one
-    unless the repository is bare, and each linked one), read from their HEAD files."""
-    out: dict[str, str] = {}
+def _uses(repo):
+    """(refname, how, git dir, worktree folder) of each use of a branch by a worktree: how
+    is 'checked out' (its HEAD, and the branch a symbolic branch there leads to), 'being
+    rebased' or 'being bisected' (the branch the rebase or bisect will come back to)."""
     for gitdir, where in _worktree_gitdirs(repo):
         text = _read_ref_file(os.path.join(gitdir, "HEAD"))
         if text and text.startswith("ref: "):
-            out.setdefault(resolve_symbolic(repo.repo, text[5:].strip()), where)
-            out.setdefault(text[5:].strip(), where)
-    return out
-
-
-def branches_in_use(repo) -> dict[str, str]:
-    """refname -> why no other command may move it: checked out in a worktree, or being
-    rebased or bisected there (git refuses to touch those branches too)."""
-    out = {ref: f"checked out in {where}" for ref, where in checked_out_branches(repo).items()}
-    for gitdir, where in _worktree_gitdirs(repo):
-        for folder, what in (("rebase-merge", "being rebased"), ("rebase-apply", "being rebased")):
+            name = text[5:].strip()
+            yield resolve_symbolic(repo.repo, name), "checked out", gitdir, where
+            yield name, "checked out", gitdir, where
+        for folder in ("rebase-merge", "rebase-apply"):
             name = _read_ref_file(os.path.join(gitdir, folder, "head-name"))
             if name and name.startswith("refs/"):
-                out.setdefault(name, f"{what} in {where}")
+                yield name, "being rebased", gitdir, where
         name = _read_ref_file(os.path.join(gitdir, "BISECT_START"))
         if name and os.path.exists(os.path.join(gitdir, "BISECT_LOG")):
             ref = name if name.startswith("refs/") else f"refs/heads/{name}"
-            out.setdefault(ref, f"being bisected in {where}")
+            yield ref, "being bisected", gitdir, where
+
+
+def branch_in_use(repo, refname: str, *, mine: bool = False) -> str | None:
+    """Whether a worktree is using branch ``refname``, and where ('checked out in PATH',
+    'being rebased in PATH', 'being bisected in PATH'), or None.  ``mine``: being checked
+    out in the worktree ``repo`` is (the run commits onto its current branch) does not
+    count.  The one answer every ref update and delete of the tool asks."""
+    if not refname.startswith("refs/heads/"):
+        return None  # a detached HEAD, or no branch
+    here = os.path.realpath(repo.gitdir)
+    for ref, how, gitdir, where in _uses(repo):
+        if ref == refname and not (mine and how == "checked out"
+                                   and os.path.realpath(gitdir) == here):
+            return f"{how} in {where}"
+    return None
+
+
+def refuse_in_use(repo, refname: str, verb: str, *, mine: bool = False) -> None:
+    """``BranchInUse`` (fatal, as git) when ``branch_in_use`` says a worktree uses
+    ``refname``."""
+    why = branch_in_use(repo, refname, mine=mine)
+    if why is not None:
+        raise BranchInUse(f"cannot {verb} branch '{short_branch(refname)}': it is {why}",
+                          hint="git ai-apply never moves or deletes a branch a worktree "
+                               "is using; finish or leave what uses it there, or name "
+                               "another branch")
+
+
+def branch_uses(repo) -> dict[str, tuple[str, str]]:
+    """refname -> (how, worktree folder) of every branch a worktree uses, as
+    ``branch_in_use`` reads them (the first use of each)."""
+    out: dict[str, tuple[str, str]] = {}
+    for ref, how, _gitdir, where in _uses(repo):
+        out.setdefault(ref, (how, where))
     return out
 
 

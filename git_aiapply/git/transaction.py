@@ -36,7 +36,8 @@ from .journal import Journal, RunKind
 from .worktree_files import WorktreeWriter, appeared, git_perm, perm_of
 from .refs import ensure_reflog_entry, remove_ref, unmove_ref, update_ref
 from .ident import identity
-from .repo import Repo
+from .repo import Repo, interrupts_deferred
+from . import commits_made
 from .checks import refuse_dirty, refuse_in_progress, refuse_unmerged, require_worktree
 from .state import LeadingFolders, TreeSnapshot, tree_entry
 
@@ -272,18 +273,21 @@ class Transaction:
         return out
 
     # -- 6, 7 ------------------------------------------------------------------------
-    def move_ref(self, refname: str, new, old, message: str, committer) -> None:
-        """Move ``refname`` from ``old`` to ``new`` (None: delete it) by compare-and-swap."""
-        from .repo import interrupts_deferred
-
+    def move_ref(self, refname: str, new, old, message: str, committer,
+                 subject: str | None = None) -> None:
+        """Move ``refname`` from ``old`` to ``new`` (None: delete it) by compare-and-swap;
+        ``subject``: ``new`` is a commit this run made, noted as such (commits_made)."""
         # moved and recorded, or neither: a Ctrl-C between the two left the branch on the
         # new commit while the rollback put the worktree and index back
         with interrupts_deferred():
+            # (the branch HEAD names: checked out here, but no other worktree may use it)
             if new is None:
-                remove_ref(self.r, refname, old)
+                remove_ref(self.repo, refname, old, mine=True)
             else:
-                update_ref(self.r, refname, new, old, message, committer)
+                update_ref(self.repo, refname, new, old, message, committer, mine=True)
             self._moved.append((refname, new, old, committer))
+            if subject is not None:
+                commits_made.note(refname, str(new), subject)
         fault("ref-update")
 
     def adopt_hooks_index(self, hooked, tree_id) -> None:
@@ -311,8 +315,6 @@ class Transaction:
             if p != self.lock.lock_path:
                 remove_file(p)
         fault("index-install")
-        from .repo import interrupts_deferred
-
         # installed and known to be, or neither: a Ctrl-C just after the index was put in
         # place rolled the branch and worktree back under the new index; and once installed,
         # the backups and the journal go too (a Ctrl-C between left them for `recover`)
@@ -333,8 +335,9 @@ class Transaction:
 
     def _rollback(self, exc: BaseException) -> None:
         for refname, new, old, committer in reversed(self._moved):
+            commits_made.unnote(str(new))
             # the ref already moved: put it back, so that the failure leaves nothing
-            unmove_ref(self.r, refname, new, old, committer,
+            unmove_ref(self.repo, refname, new, old, committer,
                        message=f"{'ai-apply undo' if self.kind == RunKind.UNDO else 'ai-apply'}: "
                                "rolled back")
         # a file is put back only while it holds what the run (or its hook) left there
@@ -484,7 +487,8 @@ def commit_to_worktree(repo: Repo, req: CommitRequest, planned_head: tuple) -> C
         fault("commit")
         subject = message.split("\n", 1)[0]
         label = req.reflog_prefix + (" (initial)" if not head_id else "")
-        txn.move_ref(branch or "HEAD", commit_id, head_id, f"{label}: {subject}", committer)
+        txn.move_ref(branch or "HEAD", commit_id, head_id, f"{label}: {subject}", committer,
+                     subject=subject)
         # 7. install the index
         txn.install()
     # post-commit sees the real index, as after git commit
@@ -561,6 +565,8 @@ def commit_to_branch(repo: Repo, plan: Plan, message: str, refname: str, base_co
         subject = (f"created branch from {base_commit.id if base_commit is not None else 'nothing'}"
                    f": {subject}")
     reflog_message = f"{reflog_prefix}{' (initial)' if not parents else ''}: {subject}"
-    update_ref(r, refname, commit_id, expected_tip, reflog_message, committer)
+    with interrupts_deferred():  # moved and noted, or neither (what a Ctrl-C names)
+        update_ref(repo, refname, commit_id, expected_tip, reflog_message, committer)
+        commits_made.note(refname, str(commit_id), message.split("\n", 1)[0])
     ensure_reflog_entry(repo, refname, expected_tip, commit_id, reflog_message, committer)
     return CommitResult(commit_id, tree_id, refname, message, hook_output)

@@ -36,7 +36,10 @@ class Overlay:
             return None
         if self._base.kind(path) == "dir":
             # a folder stays one unless the earlier responses removed everything in it
-            removed = [p for p, s in self._changed.items() if p.startswith(prefix) and s is None]
+            # (counting only the files the base holds: a path an earlier response made and
+            # removed again empties nothing)
+            removed = [p for p, s in self._changed.items() if p.startswith(prefix) and s is None
+                       and self._base.kind(p) not in (None, "dir")]
             if not removed or not _emptied(self._base, path, removed):
                 return "dir"
             return None
@@ -50,7 +53,7 @@ class Overlay:
 
 
 def _emptied(base, folder: str, removed: list[str]) -> bool:
-    """Whether removing ``removed`` empties ``folder`` of ``base``'s tree (the git layer's
+    """Whether removing ``removed`` (files of ``base``'s tree) empties ``folder`` of ``base``'s tree (the git layer's
     snapshot counts the tree's files: no pygit2 object here)."""
     files_under = getattr(base, "files_under", None)
     count = files_under(folder) if files_under is not None else None

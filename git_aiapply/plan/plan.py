@@ -14,7 +14,7 @@ from ..locate import edit_report
 from ..errors import ApplyError, Problem
 from .gather import apply_gathered, gather_edits, restates
 from ..paths import check_leading_folders, git_dotfile
-from .plan_moves import MoveChecks
+from .plan_moves import MoveChecks, net_moves
 from .put_file import PutChecks
 from .restated import EarlierContents
 from ..ops import (AppendFile, DeleteFile, EditFile, HashlineEdit, InsertText, NewFile, Operation,
@@ -694,5 +694,6 @@ def make_plan(ops: list[Operation], base: Snapshot, normalize, ignore_case: bool
     problems += files_under_files(final)
     if problems:
         raise ApplyError(problems)
-    changes = [c for c in planner.changes.values()]
-    return Plan(final, base_states, planner.renames, changes)
+    renames, changes = net_moves(base_states, final, planner.renames,
+                                 list(planner.changes.values()), FileChange)
+    return Plan(final, base_states, renames, changes)

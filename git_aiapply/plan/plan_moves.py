@@ -73,3 +73,46 @@ class MoveChecks:
                            "git diff with all the renames (they apply together, as git apply)")
             return False
         return True
+
+
+def net_moves(base: dict, final: dict, renames: list, changes: list,
+              change_type) -> tuple[list, list]:
+    """The plan's renames and changes as its net change (before -> after), not as the
+    steps the response took: renames in a chain are one (a -> b, b -> c is a -> c), and a
+    path moved away and back (a -> c, c -> a), as a path deleted and created again, is
+    no rename of a file onto itself but what it is from the first state to the last: an
+    update (or nothing); every other change too is an add, a delete or an update by the
+    path's first and last states.  ``base``/``final``: path -> FileState or None;
+    ``change_type``: plan.FileChange (plan.py imports this module)."""
+    origin: dict[str, str] = {}  # where each path renamed to came from, first
+    for src, dst in renames:
+        origin[dst] = origin.pop(src, src)
+    net = [(old, new) for new, old in origin.items()  # from a file of the base, to one kept
+           if old != new and base.get(old) is not None and final.get(new) is not None]
+    kept = {new: old for old, new in net}
+    out = [c for c in (_net_change(c, base, final, kept, change_type) for c in changes)
+           if c is not None]
+    # a file renamed away to a path the result does not hold (renamed, then deleted) is
+    # deleted: its change went with the rename
+    told = {c.path for c in out} | set(kept.values())
+    for old in dict.fromkeys(origin.values()):
+        if base.get(old) is not None and final.get(old) is None and old not in told:
+            out.append(change_type(old, "delete", None, 0, _lines(base[old].data)))
+    return net, out
+
+
+def _net_change(c, base: dict, final: dict, kept: dict, change_type):
+    """Change ``c`` as its path's first and last states say (None: no change)."""
+    if c.action == "mode" or (c.action == "rename" and kept.get(c.path) == c.old_path):
+        return c
+    before, after = base.get(c.path), final.get(c.path)
+    if before is None and after is None:
+        return None  # made and removed again
+    action = "add" if before is None else ("delete" if after is None else "update")
+    if action == c.action and c.old_path is None:
+        return c
+    return change_type(c.path, action, None, c.added, c.removed)
+
+
+def _lines(data: bytes | None) -> int:
+    return 0 if data is None or is_binary(data) else len(FileText.from_bytes(data))

@@ -88,13 +88,45 @@ def _stem(name: str) -> str:
     return response_name(name)
 
 
+def _read_line(item: Input, line: bytes, where: str) -> None:
+    """``item`` as one line of a JSON Lines file gives it: its text, or its problem."""
+    import json
+
+    try:
+        value = json.loads(line.decode("utf-8", "surrogateescape"))
+    except (ValueError, RecursionError) as e:
+        item.problem = Problem(f"{where} is not JSON: {e}")
+        return
+    if isinstance(value, dict) and "response" in value:
+        if isinstance(value.get("name"), str) and value["name"].strip():
+            item.stem = value["name"].strip()
+        if isinstance(value.get("model"), str) and value["model"]:
+            item.model = value["model"]
+        value = value["response"]
+    try:  # a JSON escape of a lone surrogate (\ud800) is no text: refused, this line alone
+        for text in (item.stem, item.model or "", value if isinstance(value, str) else ""):
+            text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as e:
+        item.stem = item.stem.encode("utf-8", "replace").decode()
+        item.model = None
+        item.problem = Problem(f"{where} holds a lone surrogate ({e.object[e.start]!r}), "
+                               "which is not text", hint="escape whole characters only")
+        return
+    if isinstance(value, str):
+        item.raw = value.encode("utf-8", "surrogateescape")
+    elif isinstance(value, dict):
+        item.raw = json.dumps(value).encode()
+    else:
+        item.problem = Problem(
+            f"{where} holds a JSON {type(value).__name__}, not a response",
+            hint='give a JSON string, {"response": ...}, or a chat API response object')
+
+
 def jsonl_inputs(name: str, raw: bytes, max_bytes: int) -> list[Input]:
     """One input per non-blank line of a JSON Lines file (docs/ATTEMPTS.md):
     a JSON string (the response text); an object with "response" (a string, or the chat
     API JSON) and optionally "name" and "model"; or any other object, taken as the JSON a
     chat API returned."""
-    import json
-
     if max_bytes and len(raw) > max_bytes and name != "-":
         # the size limit is per response, not per file of responses
         try:
@@ -114,25 +146,7 @@ def jsonl_inputs(name: str, raw: bytes, max_bytes: int) -> list[Input]:
         k = len(out) + 1
         item = Input(label=f"{name}:{lineno}", stem=f"{stem}-{k}", raw=None)
         out.append(item)
-        try:
-            value = json.loads(line.decode("utf-8", "surrogateescape"))
-        except (ValueError, RecursionError) as e:
-            item.problem = Problem(f"line {lineno} of {name} is not JSON: {e}")
-            continue
-        if isinstance(value, dict) and "response" in value:
-            if isinstance(value.get("name"), str) and value["name"].strip():
-                item.stem = value["name"].strip()
-            if isinstance(value.get("model"), str) and value["model"]:
-                item.model = value["model"]
-            value = value["response"]
-        if isinstance(value, str):
-            item.raw = value.encode("utf-8", "surrogateescape")
-        elif isinstance(value, dict):
-            item.raw = json.dumps(value).encode()
-        else:
-            item.problem = Problem(
-                f"line {lineno} of {name} holds a JSON {type(value).__name__}, not a response",
-                hint='give a JSON string, {"response": ...}, or a chat API response object')
+        _read_line(item, line, f"line {lineno} of {name}")
     if not out:
         item = Input(label=name, stem=stem, raw=None,
                       problem=Problem(f"{name} holds no responses (it is empty)"))

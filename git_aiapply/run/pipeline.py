@@ -453,13 +453,14 @@ def _branch_start(repo, opts: Options, out: Outcome) -> _Start:
     """--branch: the branch to write (a symbolic ref: the branch it names, as git) and the
     commit to plan on: its tip, or for a new branch --base or HEAD."""
     from ..git.base_commit import base_at, branch_tip, current_head, resolve_base
-    from ..git.refs import branch_refname, branches_in_use
+    from ..git.refs import branch_in_use, branch_refname
 
     refname, tip = branch_tip(repo, branch_refname(opts.branch))
     # committing under a worktree's feet would make its index and files disagree
     # with its branch (git refuses `git branch -f` there for the same reason), and a
-    # rebase in progress would drop the commit when it finishes or aborts
-    why = branches_in_use(repo).get(refname)
+    # rebase in progress would drop the commit when it finishes or aborts; asked here to
+    # refuse before any work, and again at the ref update (git/refs.py)
+    why = branch_in_use(repo, refname)
     if why is not None:
         raise FatalError(f"branch {short_branch(refname)} is {why}; --branch only writes "
                          "branches that no worktree is using (leave out --branch to commit "

@@ -69,6 +69,27 @@ def refused(what: str, e: ApplyError) -> None:
     sys.exit(1)
 
 
+def interrupted(kept: list[str] | None = None) -> None:
+    """Ctrl-C: exit 130 saying what stays, as git ends: the commits made that no report
+    named yet (git/commits_made.py: a series, attempts, serve's current request), else
+    "nothing was changed" (or the files a rollback kept: someone changed them meanwhile)."""
+    made_module = sys.modules.get("git_aiapply.git.commits_made")  # not loaded: none made
+    count, made = made_module.made() if made_module is not None else (0, [])
+    if not count:
+        echo_err("interrupted; nothing was changed" if not kept else
+                 "interrupted; nothing was committed, and files changed during the run were "
+                 "left as they are: " + ", ".join(kept))
+        sys.exit(130)
+    if count == 1:
+        echo_err("interrupted after a commit was made; it stays, nothing else was changed:")
+    else:
+        echo_err(f"interrupted after {count} commits were made; they stay, nothing else was "
+                 "changed" + (":" if count == len(made) else f"; the last {len(made)}:"))
+    for branch, commit_id, subject in made:
+        echo_err(printable(f"  [{branch} {commit_id[:7]}] {subject}"))
+    sys.exit(130)
+
+
 def guarded(fn, *args, **kwargs) -> None:
     """Run ``fn``: every error becomes a message and git's exit code, never a traceback.
     1: the response was refused; 2: a bad call; 128: ``fatal:``, the repository or the
@@ -89,11 +110,7 @@ def guarded(fn, *args, **kwargs) -> None:
         echo_err(f"error: {e}")
         sys.exit(1)
     except KeyboardInterrupt as e:
-        kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
-        echo_err("interrupted; nothing was changed" if not kept else
-                 "interrupted; nothing was committed, and files changed during the run were "
-                 "left as they are: " + ", ".join(kept))
-        sys.exit(130)
+        interrupted(getattr(e, "kept", None))  # kept: a rollback left them (transaction.raise_with_kept)
     except BrokenPipeError:
         sys.exit(0)
     except SystemExit:

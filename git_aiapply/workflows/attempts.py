@@ -111,16 +111,7 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
     branches = _branch_names(branch_template, items)
 
     show_progress = (len(items) >= PROGRESS_MIN and not quiet and isatty(sys.stderr))
-    outcomes: list[tuple[int, Input, object]] = []
-    for n, (item, branch) in enumerate(zip(items, branches), 1):
-        if show_progress:
-            progress_bar(n - 1, len(items), item.label)
-        o = _attempt_one(repo, item, branch, opts, max_bytes)
-        outcomes.append((n, item, o))
-        _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
-    if show_progress:
-        clear_progress()
-
+    outcomes = _each_attempt(repo, items, branches, opts, max_bytes, as_json, show_progress)
     codes = {o.exit_code for _n, _i, o in outcomes}
     code = 128 if 128 in codes else (0 if codes <= {0} else 1)
     if as_json:
@@ -130,6 +121,48 @@ def run_attempts(repo, inputs, opts, branch_template: str, *, as_json: bool = Fa
         for e in o.edits or ():
             write(f"{o.branch}: {e.render()}", err=True)
     return code
+
+
+def _each_attempt(repo, items: list, branches: list, opts, max_bytes: int, as_json: bool,
+                  show_progress: bool) -> list[tuple[int, Input, object]]:
+    """Every attempt in order, each shown as it ends; (n, input, Outcome) of each."""
+    outcomes: list[tuple[int, Input, object]] = []
+    try:
+        for n, (item, branch) in enumerate(zip(items, branches), 1):
+            if show_progress:
+                progress_bar(n - 1, len(items), item.label)
+            o = _attempt_one(repo, item, branch, opts, max_bytes)
+            outcomes.append((n, item, o))
+            _show_attempt(n, item, branch, o, as_json=as_json, show_progress=show_progress)
+    except KeyboardInterrupt:
+        # the commits made stay and are named (run/term.interrupted); with --json the
+        # attempt cut after its commit gets its line too
+        if show_progress:
+            clear_progress()
+        if as_json and len(outcomes) < len(items):
+            _interrupted_line(len(outcomes) + 1, items[len(outcomes)], branches[len(outcomes)])
+        raise
+    if show_progress:
+        clear_progress()
+    return outcomes
+
+
+def _interrupted_line(n: int, item: Input, branch: str) -> None:
+    """--json, Ctrl-C during attempt ``n``: its line when its commit was made (the branch
+    moved, git/commits_made.py), so that no harness reads "not run" for a commit."""
+    from ..git.commits_made import made
+    from ..run.pipeline import Outcome
+    from ..answer.response import blank_response
+
+    for made_on, commit_id, subject in made()[1]:
+        if made_on == branch:
+            o = Outcome(blank_response(item.label, model=item.model, stem=item.stem),
+                        Status.APPLIED, 130, commit=commit_id, branch=branch, message=subject,
+                        note="interrupted after the commit was made; the commit stays")
+            import json
+
+            write(json.dumps(dict(o.to_json(), n=n, input=item.label)))
+            sys.stdout.flush()
 
 
 def _branch_names(branch_template: str, items: list) -> list[str]:
@@ -271,8 +304,9 @@ class Attempt:
     files: int
     added: int
     removed: int
-    checked_out: str | None
+    checked_out: str | None  # the worktree folder where it is checked out
     kept_because: str | None = None  # why `--prune` keeps it (None: the tool's own)
+    in_use: str | None = None  # how a worktree uses it (checked out, rebased, bisected there)
 
     @property
     def state(self) -> str:
@@ -292,7 +326,8 @@ class Attempt:
                 "commits": len(self.commits), "format": self.format, "model": self.model,
                 "response_id": self.response, "files": self.files, "added": self.added,
                 "removed": self.removed, "subject": subject_of(self.tip),
-                "checked_out": self.checked_out, "prunable": self.kept_because is None,
+                "checked_out": self.checked_out, "in_use": self.in_use,
+                "prunable": self.kept_because is None and self.in_use is None,
                 "kept_because": self.kept_because}
 
 
@@ -304,12 +339,12 @@ def _is_ai_commit(commit) -> bool:
     return AI_RESPONSE in parse_trailers(commit.message)
 
 
-def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attempt | None:
+def describe(repo, refname: str, head_id, used: dict | None = None) -> Attempt | None:
     """The attempt on ``refname``, or None when its tip was not made by this tool.
 
     The attempt's commits are the run of ai-apply commits (AI-Response trailer) down the
     first-parent line from the tip, stopping at HEAD's history; the commit below them
-    is the attempt's base."""
+    is the attempt's base.  ``used``: git.refs.branch_uses, the branches worktrees use."""
     from ..git.commits import branch_tip_facts, diff_stats, first_parent_run
 
     tip = branch_tip_facts(repo, refname)
@@ -321,9 +356,11 @@ def describe(repo, refname: str, head_id, checked: dict | None = None) -> Attemp
                                        tip.id)
     t = parse_trailers(tip.message)
     short = refname[len("refs/heads/"):]
+    how, where = (used or {}).get(refname, (None, None))
     return Attempt(short, refname, tip, run.commits, run.base, head, t.get(AI_FORMAT),
                    t.get(AI_MODEL), t.get(AI_RESPONSE), files, added, removed,
-                   (checked or {}).get(refname), prune_verdict(repo, refname, tip.id))
+                   where if how == "checked out" else None, prune_verdict(repo, refname, tip.id),
+                   f"{how} in {where}" if how is not None else None)
 
 
 # --------------------------------------------------------------------------- what prune may delete
@@ -387,13 +424,14 @@ def _chain_verdict(repo, base: str | None, made: list[str]) -> str | None:
 
 
 def prune_choice(found: list[Attempt]) -> tuple[list[Attempt], list[tuple[str, str]]]:
-    """`attempts --prune`: the attempts to delete, and (branch, why) of those kept: checked
-    out in a worktree, or not the tool's own (``prune_verdict``)."""
-    doomed = [a for a in found if a.checked_out is None and a.kept_because is None]
+    """`attempts --prune`: the attempts to delete, and (branch, why) of those kept: used by
+    a worktree (checked out, rebased or bisected there), or not the tool's own
+    (``prune_verdict``)."""
+    doomed = [a for a in found if a.in_use is None and a.kept_because is None]
     kept = []
     for a in found:
-        if a.checked_out is not None:
-            kept.append((a.branch, f"it is checked out in {a.checked_out}"))
+        if a.in_use is not None:
+            kept.append((a.branch, f"it is {a.in_use}"))
         elif a.kept_because is not None:
             kept.append((a.branch, a.kept_because))
     return doomed, kept
@@ -401,13 +439,14 @@ def prune_choice(found: list[Attempt]) -> tuple[list[Attempt], list[tuple[str, s
 
 def delete_attempts(repo, doomed: list[Attempt]):
     """Delete each attempt's branch while it is still at the tip described; yields
-    (attempt, None) or (attempt, the ApplyError that kept it), one by one."""
-    from ..git.refs import delete_branch_at
+    (attempt, None) or (attempt, the error that kept it: moved, or a worktree took it up
+    since the listing), one by one."""
+    from ..git.refs import BranchInUse, delete_branch_at
 
     for a in doomed:
         try:
             delete_branch_at(repo, a.refname, a.tip.id)
-        except ApplyError as e:
+        except (ApplyError, BranchInUse) as e:
             yield a, e
             continue
         yield a, None
@@ -433,10 +472,10 @@ def _matches(short: str, pattern: str | None) -> bool:
 
 def list_attempts(repo, pattern: str | None) -> list[Attempt]:
     from ..git.commits import branch_refnames
-    from ..git.refs import checked_out_branches
+    from ..git.refs import branch_uses
 
     head_branch, head_id = repo.head()
-    checked = checked_out_branches(repo)
+    checked = branch_uses(repo)
     out = []
     for refname in branch_refnames(repo):
         if refname == head_branch:
@@ -564,9 +603,9 @@ def _attempt_or_refuse(repo, branch: str, refname: str, head_id) -> Attempt:
     """The attempt on ``refname``; a usage error when there is no such branch, a refusal
     when its tip is not the tool's."""
     from ..git.commits import ref_exists
-    from ..git.refs import checked_out_branches
+    from ..git.refs import branch_uses
 
-    attempt = describe(repo, refname, head_id, checked_out_branches(repo))
+    attempt = describe(repo, refname, head_id, branch_uses(repo))
     if attempt is None:
         if not ref_exists(repo, refname):
             raise UsageError(f"no branch {branch!r}")
@@ -578,17 +617,20 @@ def _attempt_or_refuse(repo, branch: str, refname: str, head_id) -> Attempt:
 
 def _delete_picked(repo, branch: str, attempt: Attempt,
                    delete_branch: bool) -> tuple[list[str], bool]:
-    """`pick -d`: delete the attempt's branch when it is the tool's own; (warnings, deleted)."""
-    from ..git.refs import delete_branch_at
+    """`pick -d`: delete the attempt's branch when it is the tool's own and no worktree
+    uses it (asked again at the delete itself); (warnings, deleted)."""
+    from ..git.refs import BranchInUse, delete_branch_at
 
     if not delete_branch:
         return [], False
-    if attempt.kept_because is not None:
-        # the same rule as `attempts --prune`: never delete someone's commits
-        return [f"warning: kept {branch}: {attempt.kept_because}"], False
+    # the same rules as `attempts --prune`: never delete someone's commits, nor a branch
+    # a worktree is using
+    why = attempt.kept_because or (f"it is {attempt.in_use}" if attempt.in_use else None)
+    if why is not None:
+        return [f"warning: kept {branch}: {why}"], False
     try:
         delete_branch_at(repo, attempt.refname, attempt.tip.id)
-    except ApplyError as e:
+    except (ApplyError, BranchInUse) as e:
         return [f"warning: {e.render()}"], False
     return [], True
 

@@ -123,10 +123,6 @@ def test_a_valueless_color_key_is_true_that_is_auto(plain: GitRepo, monkeypatch,
     assert diff_color(repo, file) is False
 
 
-@pytest.mark.xfail(strict=True, reason="pager._color_setting reads an empty value "
-                   "(`color.diff =`) as auto, so a diff on a terminal is coloured; git reads "
-                   "it as a false boolean (git_config_colorbool -> git_config_bool), no "
-                   "colour, as the package's own git/config.parse_bool does")
 def test_an_empty_color_value_is_false_as_in_git(plain: GitRepo, monkeypatch, streams):
     tty, _file = streams
     _config(plain, "[color]\n\tui = always\n\tdiff =\n")

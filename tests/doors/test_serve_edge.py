@@ -9,6 +9,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import tracemalloc
 from importlib.util import find_spec
 from pathlib import Path
@@ -72,6 +73,39 @@ def test_serve_refuses_an_oversized_line_and_serves_the_next(repo):
     first, second = [json.loads(x) for x in r.stdout.splitlines()]
     assert first["status"] == "refused" and "request line is more than" in first["error_text"]
     assert second["id"] == 2 and second["status"] == "applied", second
+
+
+_PEAK = """
+import resource, subprocess, sys
+cmd, size = sys.argv[1:-1], int(sys.argv[-1])
+def run(data):
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.write(b'{"id": 1, "response": "')
+    for _ in range(data // 65536):
+        p.stdin.write(b"x" * 65536)
+    p.stdin.write(b'"}\\n{"id": 2, "response": "y", "options": {"check": true}}\\n')
+    p.stdin.close()
+    out = p.stdout.read()
+    p.wait()
+    print(out.count(b'"id": 2'), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+run(0)
+run(size)
+"""
+
+
+def test_a_line_over_the_limit_is_held_once_at_most(repo, tmp_path):
+    """The peak memory of `serve` given a line just over the limit is the limit's worth
+    above a small request's (read in pieces into one buffer; reading it at once held it
+    twice), and the next request is still answered."""
+    beta_repo(repo)
+    repo.git("config", "aiapply.maxResponseBytes", "2m")  # a line limit of 12 MiB + 64 KiB
+    limit = 6 * 2 * 1024 * 1024 + 64 * 1024
+    r = subprocess.run([sys.executable, "-c", _PEAK, *AI_APPLY, "serve", str(limit + 65536)],
+                       cwd=repo.root, env=repo.env, capture_output=True, check=True)
+    (served_small, small), (served_big, big) = [map(int, x.split()) for x in
+                                                r.stdout.decode().splitlines()]
+    assert served_small == served_big == 1
+    assert (big - small) * 1024 < 1.4 * limit, (small, big)  # read at once: 1.8 × limit
 
 
 def test_a_path_request_reads_at_most_the_limit(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
 
 import pygit2
 import pytest
@@ -14,8 +15,9 @@ from git_aiapply.errors import ApplyError, UsageError
 from git_aiapply.git.ident import identity
 from git_aiapply.git.refs import (
     branch_refname,
-    branches_in_use,
-    checked_out_branches,
+    BranchInUse,
+    branch_in_use,
+    branch_uses,
     delete_ref,
     merge_base,
     reflog,
@@ -97,9 +99,9 @@ def test_a_ref_is_removed_only_while_it_points_where_expected(base: GitRepo):
     base.git("branch", "old", first)
     r = Repo(str(base.root))
     with pytest.raises(ApplyError, match="moved; not deleted"):
-        remove_ref(r.repo, "refs/heads/old", pygit2.Oid(hex=base.head()))
+        remove_ref(r, "refs/heads/old", pygit2.Oid(hex=base.head()))
     assert base.git("rev-parse", "refs/heads/old").strip() == first
-    remove_ref(r.repo, "refs/heads/old", pygit2.Oid(hex=first))
+    remove_ref(r, "refs/heads/old", pygit2.Oid(hex=first))
     assert base.git("show-ref", "--verify", "--quiet", "refs/heads/old", check=False) == ""
     assert "refs/heads/old" not in base.git("for-each-ref", "--format=%(refname)")
 
@@ -123,12 +125,13 @@ def test_checked_out_branches_are_those_git_worktree_list_shows(base: GitRepo, t
     for block in base.git("worktree", "list", "--porcelain").strip().split("\n\n"):
         fields = dict(line.split(" ", 1) for line in block.splitlines() if " " in line)
         listed[fields["branch"]] = os.path.realpath(fields["worktree"])
-    got = checked_out_branches(Repo(str(base.root)))
-    assert {k: os.path.realpath(v) for k, v in got.items()} == listed
+    got = branch_uses(Repo(str(base.root)))
+    assert {k: (how, os.path.realpath(v)) for k, (how, v) in got.items()} == {
+        k: ("checked out", v) for k, v in listed.items()}
     assert set(listed) == {"refs/heads/main", "refs/heads/busy"}
     # seen alike from the linked worktree
-    from_linked = checked_out_branches(Repo(str(elsewhere)))
-    assert {k: os.path.realpath(v) for k, v in from_linked.items()} == listed
+    from_linked = branch_uses(Repo(str(elsewhere)))
+    assert from_linked == got
 
 
 def test_a_branch_being_bisected_is_in_use(base: GitRepo, tmp_path):
@@ -136,9 +139,9 @@ def test_a_branch_being_bisected_is_in_use(base: GitRepo, tmp_path):
     base.git("worktree", "add", "-q", "-b", "hunt", str(elsewhere))
     base.git("bisect", "start", cwd=elsewhere)
     base.git("checkout", "-q", "--detach", "HEAD", cwd=elsewhere)  # as bisect leaves it
-    used = branches_in_use(Repo(str(base.root)))
-    assert used["refs/heads/main"].startswith("checked out in ")
-    assert used["refs/heads/hunt"] == f"being bisected in {elsewhere}"
+    repo = Repo(str(base.root))
+    assert branch_in_use(repo, "refs/heads/main").startswith("checked out in ")
+    assert branch_in_use(repo, "refs/heads/hunt") == f"being bisected in {elsewhere}"
     base.git("bisect", "reset", cwd=elsewhere)
 
 
@@ -152,17 +155,65 @@ def test_update_ref_is_compare_and_swap(base: GitRepo):
     who = identity(repo, "committer")
     ids = {h: r.revparse_single(h).id for h in (first, second)}
     with pytest.raises(ApplyError, match="moved"):  # side is at first, not second
-        update_ref(r, "refs/heads/side", ids[first], ids[second], "x", who)
+        update_ref(repo, "refs/heads/side", ids[first], ids[second], "x", who)
     assert base.git("rev-parse", "side").strip() == first
-    update_ref(r, "refs/heads/side", ids[second], ids[first], "ai-apply: move", who)
+    update_ref(repo, "refs/heads/side", ids[second], ids[first], "ai-apply: move", who)
     assert base.git("rev-parse", "side").strip() == second
     assert base.git("reflog", "-1", "--format=%gs", "side").strip() == "ai-apply: move"
 
 
-def test_branches_in_use_names_checked_out_branches(base: GitRepo, tmp_path):
+def test_branch_in_use_names_checked_out_branches(base: GitRepo, tmp_path):
     base.git("branch", "elsewhere")
     base.git("worktree", "add", "-q", str(tmp_path / "linked"), "elsewhere")
-    used = branches_in_use(Repo("."))
-    assert used["refs/heads/main"].startswith("checked out in")
-    assert "linked" in used["refs/heads/elsewhere"]
-    assert "refs/heads/side" not in used
+    repo = Repo(".")
+    assert branch_in_use(repo, "refs/heads/main").startswith("checked out in")
+    assert "linked" in branch_in_use(repo, "refs/heads/elsewhere")
+    assert branch_in_use(repo, "refs/heads/side") is None
+
+
+def _uses_of_every_kind(base: GitRepo, tmp_path) -> dict[str, str]:
+    """Branches a linked worktree uses, one of each kind git knows: checked out there,
+    being rebased there, being bisected there (the state files as git writes them)."""
+    for name in ("busy", "rebased", "hunted", "free"):
+        base.git("branch", name, "HEAD~1")
+    linked = tmp_path / "linked"
+    base.git("worktree", "add", "-q", str(linked), "busy")
+    gitdir = Path(base.git("rev-parse", "--absolute-git-dir", cwd=linked).strip())
+    (gitdir / "rebase-merge").mkdir()
+    (gitdir / "rebase-merge" / "head-name").write_text("refs/heads/rebased\n")
+    (gitdir / "BISECT_START").write_text("hunted\n")
+    (gitdir / "BISECT_LOG").write_text("")
+    return {"busy": f"checked out in {linked}", "rebased": f"being rebased in {linked}",
+            "hunted": f"being bisected in {linked}"}
+
+
+def test_no_ref_update_or_delete_touches_a_branch_a_worktree_uses(base: GitRepo, tmp_path):
+    """One answer (branch_in_use), asked under the ref's lock by every update and delete:
+    a branch checked out, rebased or bisected in a worktree stays where it is, as git
+    refuses `git branch -f` and `git branch -D` for it."""
+    uses = _uses_of_every_kind(base, tmp_path)
+    repo = Repo(".")
+    who = identity(repo, "committer")
+    old = pygit2.Oid(hex=base.git("rev-parse", "HEAD~1").strip())
+    new = pygit2.Oid(hex=base.head())
+    for name, why in uses.items():
+        refname = f"refs/heads/{name}"
+        assert branch_in_use(repo, refname) == why
+        with pytest.raises(BranchInUse, match=f"cannot update branch '{name}': it is {why}"):
+            update_ref(repo, refname, new, old, "x", who)
+        with pytest.raises(BranchInUse, match=f"cannot delete branch '{name}': it is {why}"):
+            delete_ref(repo, refname, old)
+        with pytest.raises(BranchInUse):  # not even as the run's own checked-out branch
+            update_ref(repo, refname, new, old, "x", who, mine=True)
+        assert base.git("rev-parse", name).strip() == str(old)
+        git_says = subprocess.run(["git", "branch", "-f", name, "HEAD"], cwd=base.root,
+                                  env=base.env, capture_output=True)
+        assert git_says.returncode != 0 and b"checked out" in git_says.stderr
+    assert branch_in_use(repo, "refs/heads/free") is None
+    update_ref(repo, "refs/heads/free", new, old, "x", who)
+    delete_ref(repo, "refs/heads/free", new)
+    # the current branch: in use here, which is no use for the run committing onto it
+    assert branch_in_use(repo, "refs/heads/main").startswith("checked out in ")
+    assert branch_in_use(repo, "refs/heads/main", mine=True) is None
+    assert branch_in_use(Repo(str(tmp_path / "linked")), "refs/heads/busy", mine=True) is None
+    assert branch_in_use(repo, "HEAD") is None

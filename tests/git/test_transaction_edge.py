@@ -287,3 +287,21 @@ def test_kill_while_the_lock_is_taken_is_cleaned_by_recover(repo):
     assert repo.snapshot() == before
     assert stray_files(repo) == []
     assert repo.run(response=_edit("a.txt", "two", "TWO")).returncode == 0
+
+
+def test_the_current_branch_checked_out_in_another_worktree_too_is_not_moved(repo, tmp_path):
+    """Issue 33 item 5: a commit onto the current branch asks, at the ref update, whether
+    another worktree uses the branch (here checked out there with --force): refused,
+    everything rolled back; the run's own checkout of it is no use by another."""
+    repo.write("a.txt", "a\n")
+    head = repo.commit_all("base")
+    resp = '<FILE_CHANGES>\n<FILE_PATCH file_path="a.txt">\n@@\n-a\n+b\n</FILE_PATCH>\n</FILE_CHANGES>\n'
+    repo.git("worktree", "add", "-q", "-f", str(tmp_path / "linked"), "main")
+    before = repo.snapshot()
+    r = repo.run(response=resp)
+    assert r.returncode == 128, r.out + r.err
+    assert f"cannot update branch 'main': it is checked out in {tmp_path / 'linked'}" in r.err
+    assert repo.snapshot() == before and repo.head() == head
+    repo.git("worktree", "remove", str(tmp_path / "linked"))
+    assert repo.run(response=resp).returncode == 0
+    assert repo.read("a.txt") == b"b\n"

@@ -223,7 +223,10 @@ def test_each_cause_keeps_its_kind_and_names_the_kept_files():
 
 
 def test_ctrl_c_after_a_rollback_that_kept_files_says_so(capsys):
+    from git_aiapply.git import commits_made
     from git_aiapply.run.term import guarded
+
+    commits_made.forget()  # commits earlier in-process tests made, never reported
 
     def interrupted():
         e = KeyboardInterrupt()

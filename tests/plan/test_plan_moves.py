@@ -103,3 +103,57 @@ def test_a_deletion_is_accepted_exactly_when_it_lists_the_files_lines(lines, dat
     with pytest.raises(ApplyError) as e:
         deleted(files, wrong)
     assert "removed lines are not the file's content" in e.value.problems[0].reason
+
+
+# --------------------------------------------------------------------------- the net change
+
+_RENAME = '<FILE_RENAME from_path="{}" to_path="{}" />'
+_DELETE = '<FILE_DELETE file_path="{}" />'
+_NEW = '<FILE_NEW file_path="{}">\nnew {}\n</FILE_NEW>'
+
+
+@pytest.mark.parametrize("steps, renames, changes", [
+    # moved away and back: no rename of a file onto itself (an update of a to what it
+    # was, which the report leaves out, pipeline._counted_as_git)
+    ([_RENAME.format("a", "c"), _RENAME.format("c", "a")], [], [("a", "update", None)]),
+    # a chain is one rename
+    ([_RENAME.format("a", "b"), _RENAME.format("b", "c")], [("a", "c")], [("c", "rename", "a")]),
+    # moved away and a new file made where it was: a rename and a new a
+    ([_RENAME.format("a", "c"), _NEW.format("a", "a")], [("a", "c")],
+     [("c", "rename", "a"), ("a", "update", None)]),
+    # deleted and made again: an update
+    ([_DELETE.format("a"), _NEW.format("a", "a")], [], [("a", "update", None)]),
+    # moved, then its new name deleted: the file is deleted
+    ([_RENAME.format("a", "b"), _DELETE.format("b")], [], [("a", "delete", None)]),
+])
+def test_renames_and_changes_are_the_net_change(steps, renames, changes):
+    p = plan(fc(*steps), dict(FILES))
+    assert p.renames == renames
+    assert [(c.path, c.action, c.old_path) for c in p.changes] == changes
+
+
+_STEP = st.sampled_from([_RENAME.format(a, b) for a in "abc" for b in "abc" if a != b]
+                        + [_DELETE.format(x) for x in "abc"] + [_NEW.format(x, x) for x in "abc"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_STEP, min_size=1, max_size=4))
+def test_no_step_sequence_reports_a_rename_the_net_change_does_not_hold(steps):
+    """Property: whatever renames, deletions and new files a response chains, a rename
+    reported goes from a path the base holds to one the result holds, never onto itself,
+    and every change's action is what the path's first and last states say."""
+    try:
+        p = plan(fc(*steps), {"a": (MODE_FILE, b"A\n"), "b": (MODE_FILE, b"B\n")})
+    except ApplyError:
+        return  # refused (a file in the way, no such file): nothing reported
+    for old, new in p.renames:
+        assert old != new and p.base.get(old) is not None and p.final.get(new) is not None
+    for c in p.changes:
+        before, after = p.base.get(c.path), p.final.get(c.path)
+        assert c.old_path != c.path
+        assert (before, after) != (None, None), c
+        if c.action == "rename":
+            assert (c.old_path, c.path) in p.renames
+        else:
+            assert c.action == ("add" if before is None else
+                                "delete" if after is None else "update"), c

@@ -105,10 +105,6 @@ def test_every_json_string_line_is_its_response_text_in_order(texts, wrapped):
     assert [i.label for i in items] == [f"t.jsonl:{2 * k - 1}" for k in range(1, len(texts) + 1)]
 
 
-@pytest.mark.xfail(strict=True, reason="run/inputs.py jsonl_inputs encodes a line's JSON string "
-                   "with surrogateescape: a lone surrogate escape such as \\ud800 raises "
-                   "UnicodeEncodeError, so one such line makes the whole run an internal error "
-                   "instead of being refused on its own (docs/ATTEMPTS.md)")
 def test_a_line_holding_a_lone_surrogate_is_refused_on_its_own():
     items = expand_inputs([("s.jsonl", b'"\\ud800"\n"fine"\n')], 0)
     assert items[0].problem is not None

@@ -34,3 +34,37 @@ def test_write_writes_what_click_echo_writes(text, nl, err):
 def test_colour_is_dropped_off_a_terminal(capsys):
     write("\x1b[31mred\x1b[m", err=True)
     assert capsys.readouterr().err == "red\n"
+
+
+def _interrupt(capsys) -> tuple[int, str]:
+    import pytest
+
+    from git_aiapply.run.term import guarded
+
+    def cut():
+        raise KeyboardInterrupt
+
+    with pytest.raises(SystemExit) as ended:
+        guarded(cut)
+    return ended.value.code, capsys.readouterr().err
+
+
+def test_ctrl_c_names_the_commits_made_or_says_nothing_was_changed(capsys):
+    from git_aiapply.git import commits_made
+
+    commits_made.forget()
+    assert _interrupt(capsys) == (130, "interrupted; nothing was changed\n")
+    commits_made.note("main", "a" * 40, "First")
+    assert _interrupt(capsys) == (130, "interrupted after a commit was made; it stays, nothing "
+                                       "else was changed:\n  [main aaaaaaa] First\n")
+    commits_made.note("try/2", "b" * 40, "Second")
+    assert _interrupt(capsys) == (130, "interrupted after 2 commits were made; they stay, "
+                                       "nothing else was changed:\n  [main aaaaaaa] First\n"
+                                       "  [try/2 bbbbbbb] Second\n")
+    for k in range(commits_made.KEPT + 5):
+        commits_made.note("main", f"{k:040x}", f"c{k}")
+    code, err = _interrupt(capsys)
+    assert err.startswith(f"interrupted after {commits_made.KEPT + 7} commits were made; they "
+                          f"stay, nothing else was changed; the last {commits_made.KEPT}:\n")
+    assert err.count("\n") == commits_made.KEPT + 1 and err.endswith(f"c{commits_made.KEPT + 4}\n")
+    commits_made.forget()

@@ -230,6 +230,8 @@ def _interrupted(repo, opts, before, outcomes, show, name, count) -> None:
     label = _branch_label(after[0])
     subject = message.split("\n", 1)[0]
     echo_err(f"interrupted after the commit was made: [{label} {commit_id[:7]}] {subject}")
+    if made:
+        echo_err(f"the responses before it were committed too ({', '.join(c[:7] for c in made)})")
     echo_err("the commit stays; `git ai-apply undo` takes it back")
     if show.as_json:
         _print_interrupted_json(name, commit_id, label, message, count)
