@@ -131,7 +131,6 @@ def test_resume_keeps_what_is_done_and_runs_the_rest(two):
     (["--resume"], 2, "--resume reads the results of an earlier run"),
     (["--push", "origin"], 2, "--push goes with --ray"),
     (["--jobs", "0"], 2, "--jobs takes a number of workers"),
-    (["--ray"], 128, "pip install 'git-ai-apply[ray]'"),
     (["-o", "no/such/folder/out.jsonl"], 128, "fatal: cannot write no/such/folder/out.jsonl"),
 ])
 def test_usage_and_fatal_errors(two, args, code, words):
