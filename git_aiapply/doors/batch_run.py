@@ -145,8 +145,8 @@ def run_batch(jobs_path: str, *, out: str | None = None, workers: int | None = N
               resume: bool = False, ray: str | bool | None = None,
               push: str | None = None) -> int:
     """The command: read the jobs, run them, write the results; the exit code.  ``ray``:
-    None for local workers, True for a local Ray cluster (or RAY_ADDRESS), else an
-    address."""
+    None for local workers, True or "" (a bare ``--ray``) for a local Ray cluster (or
+    RAY_ADDRESS), else an address."""
     if resume and out is None:
         raise UsageError("--resume reads the results of an earlier run: give its --out FILE")
     if push is not None and ray is None:
@@ -218,7 +218,8 @@ def _ray_executor(address, push, cpus: int):
         raise FatalError(f"--ray needs Ray ({e}); install it with: {RAY_HINT}",
                          kind=ErrorKind.ENVIRONMENT) from None
     return lambda groups, defaults, stop: run_on_ray(
-        groups, defaults=defaults, address=None if address is True else address, push=push,
+        groups, defaults=defaults, address=address if isinstance(address, str) and address
+        else None, push=push,
         cpus=cpus, stop=stop)
 
 
