@@ -59,7 +59,9 @@ def connect(address: str | None, cpus: int | None = None) -> bool:
 
     if ray.is_initialized():
         return False
-    settings: dict = {"log_to_driver": False, "include_dashboard": False}
+    # Ray's own INFO lines ("Started a local Ray instance") stay off the command's stderr
+    settings: dict = {"log_to_driver": False, "include_dashboard": False,
+                      "logging_level": "WARNING"}
     if address is None and not os.environ.get("RAY_ADDRESS"):
         import tempfile
 
@@ -70,8 +72,10 @@ def connect(address: str | None, cpus: int | None = None) -> bool:
     try:
         ray.init(address=address, **settings)
     except Exception as e:  # Ray's errors have no common class: ConnectionError, ValueError...
-        where = f"the Ray cluster at {address}" if address else "Ray"
-        raise FatalError(f"cannot start {where}: {type(e).__name__}: {e}",
+        what = (f"connect to the Ray cluster at {address}" if address
+                else "start a local Ray cluster" if "num_cpus" in settings
+                else f"connect to the Ray cluster at RAY_ADDRESS={os.environ['RAY_ADDRESS']}")
+        raise FatalError(f"cannot {what}: {type(e).__name__}: {_reason(e).split(': ', 1)[1]}",
                          kind=ErrorKind.ENVIRONMENT) from None
     return True
 
