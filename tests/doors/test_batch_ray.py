@@ -19,7 +19,7 @@ import ray
 
 from conftest import LOUDER_BETA, GitRepo, init_repo, make_env, run_command
 from git_aiapply.doors import batch_ray
-from git_aiapply.doors.batch_run import _ray_executor, run_batch
+from git_aiapply.doors.batch_run import _ray_executor
 from git_aiapply.errors import FatalError
 
 REFUSED = "Fix.\n\n```diff\n--- a/src/b.txt\n+++ b/src/b.txt\n@@\n-no such line\n+x\n```\n"
@@ -62,7 +62,7 @@ def _repos(folder: Path, env) -> list[GitRepo]:
     return repos
 
 
-def _jobs(folder: Path) -> Path:
+def _jobs(folder: Path, *more: dict) -> Path:
     lines = [json.dumps({"id": "a1", "repo": "r1", "base": "HEAD~1", "response": LOUDER_BETA}),
              json.dumps({"id": "a2", "repo": "r1", "response": REFUSED}),
              '{"id": "x", "repo": ',  # line 3: not JSON
@@ -70,16 +70,19 @@ def _jobs(folder: Path) -> Path:
              json.dumps({"id": "b1", "repo": "r2", "base": "v9", "response": LOUDER_BETA}),
              json.dumps({"id": "b2", "repo": "r2", "response": LOUDER_BETA}),
              json.dumps({"id": "b3", "repo": "r2", "base": "HEAD~1", "response": GAMMA,
-                         "branch": "try/{id}"})]
+                         "branch": "try/{id}"}), *map(json.dumps, more)]
     path = folder / "jobs.jsonl"
     path.write_text("\n".join(lines) + "\n")
     return path
 
 
-def _results(path: Path, folder: Path) -> dict:
-    """The result lines by id, the folder's path written as FOLDER (the copies differ
-    only there)."""
-    text = path.read_text().replace(str(folder), "FOLDER")
+def _results(path: Path, folder: Path, *also: tuple[str, str]) -> dict:
+    """The result lines by id, the folder's path written as FOLDER, and each (old, new)
+    of ``also`` replaced first."""
+    text = path.read_text()
+    for old, new in also:
+        text = text.replace(old, new)
+    text = text.replace(str(folder), "FOLDER")
     return {d["id"]: d for d in map(json.loads, text.splitlines())}
 
 
@@ -87,23 +90,53 @@ def _tips(r: GitRepo) -> str:
     return r.git("for-each-ref", "--format=%(refname) %(objectname)")
 
 
-def test_ray_makes_the_commits_and_lines_the_local_workers_make(cluster, tmp_path):
-    env, _address = cluster
-    local, on_ray = tmp_path / "local", tmp_path / "ray"
+@pytest.fixture(scope="module")
+def runs(cluster, tmp_path_factory):
+    """One run of the real command with --ray (a Ray driver and its workers start in
+    seconds: one run for the module's checks) on two repositories (a copy of those
+    --jobs 2 runs on) and a URL one, --push to a bare repository; and the --jobs 2 run."""
+    env, address = cluster
+    top = tmp_path_factory.mktemp("ray-runs")
+    local, on_ray = top / "local", top / "ray"
     repos = _repos(local, env)
     shutil.copytree(local, on_ray, symlinks=True)
-    jobs = _jobs(local), _jobs(on_ray)
-    r = run_command(["batch", "--jobs", "2", "-o", "out.jsonl", str(jobs[0])], cwd=local, env=env)
+    origin, target = top / "origin.git", top / "target.git"
+    for bare in (origin, target):
+        repos[0].git("clone", "-q", "--bare", str(repos[0].root), str(bare))
+    # the target already has a branch of the name job "clash" commits on, elsewhere
+    other = repos[0].git("commit-tree", "-m", "other", "HEAD^{tree}").strip()
+    repos[0].git("push", "-q", str(target), f"{other}:refs/heads/ai/batch/clash")
+    url = origin.as_uri()
+    r = run_command(["batch", "--jobs", "2", "-o", "out.jsonl", str(_jobs(local))], cwd=local,
+                    env=env)
     assert r.returncode == 0, r.stderr
-    assert run_batch(str(jobs[1]), out=str(on_ray / "out.jsonl"), ray=True) == 0
-    got = _results(on_ray / "out.jsonl", on_ray)
-    assert got == _results(local / "out.jsonl", local)  # no timings in a result line
-    assert {i: d["status"] for i, d in got.items()} == {
+    jobs = _jobs(on_ray, {"id": "u1", "repo": url, "base": "HEAD~1", "response": LOUDER_BETA},
+                 {"id": "u2", "repo": url, "response": GAMMA},
+                 {"id": "u3", "repo": url, "response": REFUSED},
+                 {"id": "clash", "repo": url, "response": LOUDER_BETA})
+    # a driver connecting to a cluster with token authentication says so (Ray's rule); the
+    # token is in the module's HOME, where the cluster's start saved it
+    r = run_command(["batch", "--ray", address, "--push", target.as_uri(), "-o", "out.jsonl",
+                     str(jobs)], cwd=on_ray,
+                    env={**env, "RAY_AUTH_MODE": os.environ["RAY_AUTH_MODE"]})
+    assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr.decode()
+    return env, top, repos, _results(on_ray / "out.jsonl", top)
+
+
+@pytest.mark.real_command
+def test_ray_makes_the_commits_and_lines_the_local_workers_make(runs):
+    env, top, repos, got = runs
+    # the copies differ in their folder's name only
+    local = _results(top / "local" / "out.jsonl", top, (str(top / "local"), str(top / "ray")))
+    mine = {i: {k: v for k, v in d.items() if k != "pushed_to"} for i, d in got.items()
+            if i in local}
+    assert mine == local  # no timings in a result line: equal, field for field
+    assert {i: d["status"] for i, d in mine.items()} == {
         "a1": "applied", "a2": "refused", 3: "error", "a4": "applied", "b1": "error",
         "b2": "applied", "b3": "applied"}
     made = []
     for r_local in repos:
-        r_ray = GitRepo(on_ray / r_local.root.name, env)
+        r_ray = GitRepo(top / "ray" / r_local.root.name, env)
         assert _tips(r_ray) == _tips(r_local)  # the same commit ids, branch for branch
         assert r_ray.git("status", "--porcelain") == ""
         made += [line.split()[0] for line in _tips(r_ray).splitlines()]
@@ -113,49 +146,28 @@ def test_ray_makes_the_commits_and_lines_the_local_workers_make(cluster, tmp_pat
 
 
 @pytest.mark.real_command
-def test_a_url_repository_is_cloned_on_the_node_and_each_branch_pushed(cluster, tmp_path):
-    env, address = cluster
-    (src,) = _repos(tmp_path, env)[:1]
-    origin, target = tmp_path / "origin.git", tmp_path / "target.git"
-    for bare in (origin, target):
-        src.git("clone", "-q", "--bare", str(src.root), str(bare))
-    # the target already has a branch of the name job "clash" commits on, elsewhere
-    other = src.git("commit-tree", "-m", "other", "HEAD^{tree}").strip()
-    src.git("push", "-q", str(target), f"{other}:refs/heads/ai/batch/clash")
-    url = origin.as_uri()
-    jobs = tmp_path / "url-jobs.jsonl"
-    jobs.write_text("".join(json.dumps(j) + "\n" for j in (
-        {"id": "u1", "repo": url, "base": "HEAD~1", "response": LOUDER_BETA},
-        {"id": "u2", "repo": url, "response": GAMMA},
-        {"id": "u3", "repo": url, "response": REFUSED},
-        {"id": "clash", "repo": url, "response": LOUDER_BETA})))
-    # a driver connecting to a cluster with token authentication says so (Ray's rule); the
-    # token is in the module's HOME, where the cluster's start saved it
-    r = run_command(["batch", "--ray", address, "--push", target.as_uri(), "-o", "out.jsonl",
-                     str(jobs)], cwd=tmp_path, env={**env, "RAY_AUTH_MODE": os.environ["RAY_AUTH_MODE"]})
-    assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr.decode()
-    got = _results(tmp_path / "out.jsonl", tmp_path)
+def test_a_url_repository_is_cloned_on_the_node_and_each_branch_pushed(runs):
+    env, top, repos, got = runs
+    src, origin, target = repos[0], top / "origin.git", top / "target.git"
     to = "file://FOLDER/target.git"
-    assert {i: (d["status"], d["pushed_to"]) for i, d in got.items()} == {
-        "u1": ("applied", to), "u2": ("applied", to),
-        "u3": ("refused", None), "clash": ("error", None)}
+    assert {i: (d["status"], d["pushed_to"]) for i, d in got.items() if i in (
+        "u1", "u2", "u3", "clash", "a1", "a2")} == {
+        "u1": ("applied", to), "u2": ("applied", to), "u3": ("refused", None),
+        "clash": ("error", None), "a1": ("applied", to), "a2": ("refused", None)}
     assert "cannot push ai/batch/clash" in got["clash"]["error_text"] and got["clash"]["commit"]
     pushed = dict(line.split("\t")[::-1] for line in
                   src.git("ls-remote", str(target), "refs/heads/ai/*").splitlines())
-    assert pushed["refs/heads/ai/batch/u1"] == got["u1"]["commit"]
-    assert pushed["refs/heads/ai/batch/u2"] == got["u2"]["commit"]
+    for job_id in ("u1", "u2", "a1"):  # a URL's job, and a shared folder's
+        assert pushed[f"refs/heads/ai/batch/{job_id}"] == got[job_id]["commit"]
     assert src.git("--git-dir", str(target), "log", "-1", "--format=%P",
                    "ai/batch/u1").strip() == src.git("rev-parse", "HEAD~1").strip()
     # one clone on the node, and the URL's own repository untouched
-    assert [p.name for p in (Path(env["GIT_AI_APPLY_BATCH_CACHE"])).iterdir()
-            if p.suffix == ".git"] == [Path(batch_ray_cache(url)).name]
-    assert "ai/" not in src.git("--git-dir", str(origin), "for-each-ref")
-
-
-def batch_ray_cache(url: str) -> str:
     from git_aiapply.git.clone_cache import cache_path
 
-    return cache_path(url, "/")
+    clones = [p.name for p in Path(env["GIT_AI_APPLY_BATCH_CACHE"]).iterdir()
+              if p.suffix == ".git"]
+    assert clones == [Path(cache_path(origin.as_uri(), "/")).name]
+    assert "ai/" not in src.git("--git-dir", str(origin), "for-each-ref")
 
 
 def test_a_task_that_fails_gives_each_of_its_jobs_an_error_result(cluster):
