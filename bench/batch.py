@@ -220,7 +220,8 @@ def main(argv=None) -> int:
         print(f"{len(jobs)} answers over {args.repos} repositories of {args.files} files "
               f"({refused} refused): {loop}batch --jobs {args.jobs} {batch_s:.2f} s{ratio}")
         if args.ray is not None:
-            where = f"--ray {args.ray}" if args.ray else "--ray (a local cluster, its start included)"
+            where = (f"--ray {args.ray}" if args.ray
+                     else "--ray (a local cluster, its start included)")
             print(f"  batch {where}: {report['ray_s']:.2f} s, "
                   f"{report['ray_ratio']:.2f}x batch --jobs {args.jobs}")
         for n, r in report["flat"].items():
