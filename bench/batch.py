@@ -16,8 +16,13 @@ Both sides must agree: every answer the same status, every applied one the same 
 loop's HEAD against the batch branch); the benchmark stops otherwise.  Then the per-answer
 flatness: batch on ``--flat`` answers (default 100 and 1,000) on one repository.
 
+With ``--ray [ADDRESS]``: the same set again with ``batch --ray`` (a local Ray cluster the
+command starts and stops, its start included; or the running cluster at ADDRESS, e.g.
+``auto`` after ``ray start --head``; the ``ray`` extra), which must agree too; its time
+against ``batch --jobs N``.  ``--no-loop`` leaves the harness loop out (Ray's figure only).
+
 Usage: python bench/batch.py [--repos 4] [--files 2000] [--answers 100] [--jobs 2]
-       [--flat 100,1000] [--workdir DIR] [--json]
+       [--flat 100,1000] [--ray [ADDRESS]] [--no-loop] [--workdir DIR] [--json]
 Needs git, bench/synth.py beside it, and git-ai-apply next to this Python or on PATH.
 """
 from __future__ import annotations
@@ -129,8 +134,10 @@ def run_loop(jobs: list[dict], env: dict) -> tuple[float, dict]:
     return dt, out
 
 
-def run_batch(jobs: list[dict], work: str, env: dict, workers: int) -> tuple[float, dict]:
-    """One `git ai-apply batch`; (seconds, id -> (status, tree or None))."""
+def run_batch(jobs: list[dict], work: str, env: dict, workers: int,
+              ray: str | None = None) -> tuple[float, dict]:
+    """One `git ai-apply batch` (``ray``: with --ray, "" for a local cluster, else the
+    cluster's address); (seconds, id -> (status, tree or None))."""
     for repo in {j["repo"] for j in jobs}:
         refs = synth.git(repo, "for-each-ref", "--format=delete %(refname)", "refs/heads/ai/")
         if refs:
@@ -141,7 +148,8 @@ def run_batch(jobs: list[dict], work: str, env: dict, workers: int) -> tuple[flo
         f.write("".join(json.dumps(j) + "\n" for j in jobs))
     results = os.path.join(work, "results.jsonl")
     t0 = time.perf_counter()
-    r = subprocess.run([*ai_apply_command(), "batch", "--jobs", str(workers), "-o", results,
+    how = [] if ray is None else ["--ray", ray] if ray else ["--ray"]
+    r = subprocess.run([*ai_apply_command(), "batch", *how, "--jobs", str(workers), "-o", results,
                         path], cwd=work, env=env, capture_output=True)
     dt = time.perf_counter() - t0
     if r.returncode != 0:
@@ -159,6 +167,13 @@ def run_batch(jobs: list[dict], work: str, env: dict, workers: int) -> tuple[flo
     return dt, out
 
 
+def _agree(one: dict, other: dict) -> None:
+    if one != other:
+        bad = sorted(k for k in one if one[k] != other.get(k))
+        raise SystemExit(f"the sides differ on answers {bad[:10]}: "
+                         f"{[(one[k], other.get(k)) for k in bad[:3]]}")
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -169,6 +184,8 @@ def main(argv=None) -> int:
     ap.add_argument("--answers", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--flat", default="100,1000")
+    ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS")
+    ap.add_argument("--no-loop", action="store_true")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -178,16 +195,18 @@ def main(argv=None) -> int:
     repos = [(p, build_repo(p, args.files)) for p in
              (os.path.join(work, f"repo{r}") for r in range(args.repos))]
     jobs = write_set(work, repos, args.answers, args.files)
-    loop_s, loop_out = run_loop(jobs, env)
     batch_s, batch_out = run_batch(jobs, work, env, args.jobs)
-    if loop_out != batch_out:
-        bad = sorted(k for k in loop_out if loop_out[k] != batch_out.get(k))
-        raise SystemExit(f"the sides differ on answers {bad[:10]}: "
-                         f"{[(loop_out[k], batch_out.get(k)) for k in bad[:3]]}")
+    loop_s, loop_out = (None, batch_out) if args.no_loop else run_loop(jobs, env)
+    _agree(loop_out, batch_out)
     refused = sum(1 for s, _t in loop_out.values() if s == "refused")
     report = {"answers": len(jobs), "repos": args.repos, "files": args.files,
-              "refused": refused, "loop_s": round(loop_s, 2), "batch_s": round(batch_s, 2),
-              "ratio": round(batch_s / loop_s, 3), "jobs": args.jobs, "flat": {}}
+              "refused": refused, "loop_s": loop_s and round(loop_s, 2),
+              "batch_s": round(batch_s, 2),
+              "ratio": loop_s and round(batch_s / loop_s, 3), "jobs": args.jobs, "flat": {}}
+    if args.ray is not None:
+        ray_s, ray_out = run_batch(jobs, work, env, args.jobs, ray=args.ray)
+        _agree(batch_out, ray_out)
+        report.update(ray_s=round(ray_s, 2), ray_ratio=round(ray_s / batch_s, 2))
     one = [repos[0]]
     for n in (int(x) for x in args.flat.split(",") if x):
         flat_jobs = write_set(os.path.join(work, f"flat{n}"), one, n, args.files)
@@ -196,9 +215,15 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(report))
     else:
+        loop = f"loop {loop_s:.2f} s, " if loop_s else ""
+        ratio = f": {batch_s / loop_s:.2f}x" if loop_s else ""
         print(f"{len(jobs)} answers over {args.repos} repositories of {args.files} files "
-              f"({refused} refused): loop {loop_s:.2f} s, batch --jobs {args.jobs} "
-              f"{batch_s:.2f} s: {batch_s / loop_s:.2f}x")
+              f"({refused} refused): {loop}batch --jobs {args.jobs} {batch_s:.2f} s{ratio}")
+        if args.ray is not None:
+            where = (f"--ray {args.ray}" if args.ray
+                     else "--ray (a local cluster, its start included)")
+            print(f"  batch {where}: {report['ray_s']:.2f} s, "
+                  f"{report['ray_ratio']:.2f}x batch --jobs {args.jobs}")
         for n, r in report["flat"].items():
             print(f"  one repository, {n} answers: {r['s']:.2f} s, {r['ms_per_answer']} ms "
                   "an answer")

@@ -153,7 +153,7 @@ def run_command(argv: list[str], *, cwd, env: dict[str, str],
 LONGEST_FIRST = ("tests/test_bench_smoke.py::test_bench_runs", "tests/cli/test_app_manpage.py",
                  "tests/test_races.py",
                  "tests/workflows/test_attempts.py::test_parallel", "tests/doors/test_mcp_server.py",
-                 "tests/doors/test_serve.py")
+                 "tests/doors/test_serve.py", "tests/doors/test_batch_ray.py")
 
 
 def pytest_collection_modifyitems(config, items):

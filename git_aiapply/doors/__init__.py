@@ -6,7 +6,8 @@
   ``warm_index``: the index a Session keeps warm between requests;
 - ``serve``: JSON lines in, ``--json`` objects out; ``mcp_server``: the MCP server;
 - ``batch``: many jobs, each onto its own branch (``batch_jobs`` reads them,
-  ``batch_run`` is the command's run: output, resume, progress; docs/BATCH.md).
+  ``batch_run`` is the command's run: output, resume, progress; ``batch_ray`` runs the
+  jobs as Ray tasks, ``--ray``; docs/BATCH.md).
 
 The command line imports them (and the package's face the library); nothing is imported
 here.

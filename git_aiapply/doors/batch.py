@@ -63,7 +63,7 @@ def apply_job(job: Json, defaults: Json, sessions: Json) -> Json:
     try:
         spec = checked_job(job, defaults)
         branch = spec["branch"]
-        session = _session(sessions, spec["repo"])
+        session = _session(sessions, job_repository(spec))
         base = _base_id(session, spec["base"])
         response, name = _response(spec)
         out = session.apply_json(response, name=name, branch=branch, base=base,
@@ -88,6 +88,25 @@ def _error(exit_code: int, kind: str, text: str) -> Json:
     from .serve import error_object
 
     return error_object(exit_code, kind, text)
+
+
+def job_repository(spec: Json) -> str:
+    """The folder of the checked job ``spec``'s repository: its ``repo``, or for a URL the
+    node's clone of it (git/clone_cache.py: cloned once, fetched when the job's base is
+    not in it yet); a JobError when it cannot be cloned."""
+    from ..git.clone_cache import fetch_missing, is_url, local_clone
+
+    repo: str = spec["repo"]
+    if not is_url(repo):
+        return repo
+    from ..errors import FatalError
+
+    try:
+        path = local_clone(repo)
+        fetch_missing(path, spec["base"])
+    except FatalError as e:
+        raise JobError(f"{e.message} (the job's repo)", 128, e.kind) from None
+    return path
 
 
 def _session(sessions: Json, repo: str) -> Session:

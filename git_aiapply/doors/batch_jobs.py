@@ -135,7 +135,7 @@ def checked_job(job: dict, defaults: dict | None = None) -> dict:
     repo = _string(job, "repo", defaults.get("repo"), where)
     if repo is None:
         raise JobError(f"{where} names no repository: give its \"repo\" (a folder)")
-    out = {"id": job_id, "repo": os.path.join(folder, repo),
+    out = {"id": job_id, "repo": repo if _is_url(repo, folder) else os.path.join(folder, repo),
            "base": _string(job, "base", defaults.get("base") or DEFAULT_BASE, where),
            "branch": branch_name(_string(job, "branch", defaults.get("branch"), where)
                                  or DEFAULT_BRANCH, job_id)}
@@ -218,7 +218,15 @@ def repo_key(job: dict) -> str:
     repo = job.get("repo")
     if "_error" in job or not isinstance(repo, str):
         return ""
-    return os.path.realpath(os.path.join(job.get("_dir") or os.getcwd(), repo))
+    folder = job.get("_dir") or os.getcwd()
+    return repo if _is_url(repo, folder) else os.path.realpath(os.path.join(folder, repo))
+
+
+def _is_url(repo: str, folder: str) -> bool:
+    """A ``repo`` to clone (``batch --ray``: git/clone_cache.py), not a folder."""
+    from ..git.clone_cache import is_url
+
+    return is_url(repo, folder)
 
 
 def group_jobs(jobs: list[dict]) -> list[list[dict]]:

@@ -145,8 +145,8 @@ def run_batch(jobs_path: str, *, out: str | None = None, workers: int | None = N
               resume: bool = False, ray: str | bool | None = None,
               push: str | None = None) -> int:
     """The command: read the jobs, run them, write the results; the exit code.  ``ray``:
-    None for local workers, True for a local Ray cluster (or RAY_ADDRESS), else an
-    address."""
+    None for local workers, True or "" (a bare ``--ray``) for a local Ray cluster (or
+    RAY_ADDRESS), else an address."""
     if resume and out is None:
         raise UsageError("--resume reads the results of an earlier run: give its --out FILE")
     if push is not None and ray is None:
@@ -154,7 +154,7 @@ def run_batch(jobs_path: str, *, out: str | None = None, workers: int | None = N
                          "repositories; push their branches with git push)")
     if workers is not None and workers < 1:
         raise UsageError(f"--jobs takes a number of workers (1 or more), not {workers}")
-    executor = _ray_executor(ray, push) if ray is not None else None
+    executor = _ray_executor(ray, push, workers or cores()) if ray is not None else None
     try:
         jobs = one_branch_each(read_jobs(jobs_path))
     except OSError as e:
@@ -208,7 +208,7 @@ def _refs(repo: str) -> dict[str, str]:
     return dict(pairs)
 
 
-def _ray_executor(address, push):
+def _ray_executor(address, push, cpus: int):
     """``run_on_ray`` of doors/batch_ray.py (the ``ray`` extra), or fatal naming it."""
     try:
         import ray  # noqa: F401  (installed? the executor imports it again)
@@ -217,8 +217,10 @@ def _ray_executor(address, push):
     except ImportError as e:
         raise FatalError(f"--ray needs Ray ({e}); install it with: {RAY_HINT}",
                          kind=ErrorKind.ENVIRONMENT) from None
-    return lambda groups, defaults: run_on_ray(
-        groups, defaults=defaults, address=None if address is True else address, push=push)
+    return lambda groups, defaults, stop: run_on_ray(
+        groups, defaults=defaults, address=address if isinstance(address, str) and address
+        else None, push=push,
+        cpus=cpus, stop=stop)
 
 
 def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,
@@ -228,7 +230,7 @@ def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,
     groups = group_jobs(jobs)
     with Interrupts() as interrupts:
         if executor is not None:
-            results = executor(groups, {})
+            results = executor(groups, {}, lambda: interrupts.stopped)
         else:
             results = run_groups(groups, workers=workers, stop=lambda: interrupts.stopped)
         try:

@@ -14,14 +14,16 @@
   Ctrl-C names);
 - ``transaction``: writing objects, files, the index and the ref as one transaction;
 - ``githooks``: running the repository's hooks as ``git commit`` does;
-- ``signing``: signing commits as ``git commit -S``.
+- ``signing``: signing commits as ``git commit -S``;
+- ``clone_cache``: a batch job's repository named by URL: a node's bare clone of it, a
+  fetch of a missing base, the push of a job's branch (the git program: it reaches servers).
 
 Nothing is imported here, so that importing one module loads only what it needs; import
 names from their module (``from git_aiapply.git.repo import Repo``).  Other stages import the
 modules named in ``OPEN_MODULES``; the rest (config, filters, staging...) are the layer's own.
 """
 
-OPEN_MODULES = ("base_commit", "checks", "commits", "commits_made", "early_index", "githooks",
+OPEN_MODULES = ("base_commit", "checks", "clone_cache", "commits", "commits_made", "early_index", "githooks",
                 "history", "ident", "index", "journal", "leftovers", "merge", "pick_change", "refs",
                 "repo", "signing", "state",
                 "take_back", "transaction", "verify_worktree", "worktree_files")

@@ -99,3 +99,19 @@ def test_workers_stream_every_result_and_a_dead_worker_stops_the_batch(monkeypat
     groups[1][2]["die"] = True
     with pytest.raises(git_aiapply.FatalError, match="a batch worker process stopped"):
         list(batch_mod.run_groups(groups, workers=2))
+
+
+def test_a_url_repo_is_applied_in_this_machines_clone_of_it(base: GitRepo, tmp_path,
+                                                           monkeypatch):
+    """A job whose repo is a URL runs in the clone git/clone_cache.py keeps (cloned once):
+    its branch is there, the URL's repository untouched."""
+    monkeypatch.setenv("GIT_AI_APPLY_BATCH_CACHE", str(tmp_path / "cache"))
+    origin = tmp_path / "origin.git"
+    base.git("clone", "-q", "--bare", str(base.root), str(origin))
+    jobs = [{"id": n, "repo": origin.as_uri(), "response": LOUDER_BETA} for n in (1, 2)]
+    got = list(batch_mod.apply_jobs(jobs, defaults={}))
+    assert [r["status"] for r in got] == ["applied", "applied"]
+    (clone,) = (tmp_path / "cache").glob("*.git")
+    assert base.git("--git-dir", str(clone), "rev-parse", "ai/batch/2").strip() == got[1]["commit"]
+    assert "+BETA" in got[0]["diff"] and "ai/" not in base.git("--git-dir", str(origin),
+                                                               "for-each-ref")

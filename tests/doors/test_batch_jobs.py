@@ -124,3 +124,14 @@ def test_two_jobs_of_one_branch_the_second_is_an_error(tmp_path):
     assert [("_error" in j) for j in out] == [False, True, False, False, True]
     assert 'its branch ai/batch/a-1 is the branch of job "a/1" too' in out[1]["_error"]
     assert "mine is the branch of job \"c\" too" in out[4]["_error"]
+
+
+def test_a_url_repo_is_kept_as_written_and_grouped_by_it(tmp_path):
+    """A URL is cloned by the worker (git/clone_cache.py): not a folder under the jobs
+    file's, and every job naming it is one group."""
+    url = "file:///srv/origin.git"
+    jobs = [{"id": 1, "repo": url, "response": "x", "_dir": str(tmp_path), "_line": 1},
+            {"id": 2, "repo": "host:r.git", "response": "x", "_dir": str(tmp_path), "_line": 2},
+            {"id": 3, "repo": url, "response": "x", "_dir": str(tmp_path), "_line": 3}]
+    assert checked_job(jobs[0])["repo"] == url and checked_job(jobs[1])["repo"] == "host:r.git"
+    assert [[j["id"] for j in g] for g in group_jobs(jobs)] == [[1, 3], [2]]

@@ -17,7 +17,7 @@ import click
 @click.option("--resume", is_flag=True,
               help="Keep the results already in --out FILE whose branch still holds their "
                    "commit; run the other jobs, adding their lines.")
-@click.option("--ray", is_flag=False, flag_value=True, default=None, metavar="[ADDRESS]",
+@click.option("--ray", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
               help="Run the jobs as Ray tasks, grouped by repository: on the cluster at "
                    "ADDRESS, or a local one (needs the ray extra).")
 @click.option("--push", default=None, metavar="REMOTE",

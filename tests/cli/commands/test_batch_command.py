@@ -131,7 +131,6 @@ def test_resume_keeps_what_is_done_and_runs_the_rest(two):
     (["--resume"], 2, "--resume reads the results of an earlier run"),
     (["--push", "origin"], 2, "--push goes with --ray"),
     (["--jobs", "0"], 2, "--jobs takes a number of workers"),
-    (["--ray"], 128, "pip install 'git-ai-apply[ray]'"),
     (["-o", "no/such/folder/out.jsonl"], 128, "fatal: cannot write no/such/folder/out.jsonl"),
 ])
 def test_usage_and_fatal_errors(two, args, code, words):
@@ -145,3 +144,22 @@ def test_a_missing_jobs_file_is_fatal(two):
     r1, _r2, folder = two
     r = _batch(folder, r1.env, "nope.jsonl")
     assert r.returncode == 128 and r.err.startswith("fatal: cannot read nope.jsonl")
+
+
+@pytest.mark.parametrize("args, address", [(["--ray"], None), (["--ray", "auto"], "auto"),
+                                           (["--ray", "ray://head:10001"], "ray://head:10001")])
+def test_a_bare_ray_is_a_local_cluster_and_an_address_is_kept(args, address, monkeypatch):
+    """What --ray hands the Ray executor (doors/batch_ray.py): no address for a bare --ray
+    (a local cluster, or RAY_ADDRESS), else the one given."""
+    from click.testing import CliRunner
+
+    from git_aiapply.cli.commands.batch import command
+    from git_aiapply.doors import batch_ray, batch_run
+
+    seen = {}
+    monkeypatch.setattr(batch_ray, "run_on_ray", lambda groups, **kw: seen.update(kw) or iter(()))
+    monkeypatch.setattr(batch_run, "_run", lambda jobs, o, t, w, executor, out:
+                        executor([], {}, lambda: False) and 0)
+    r = CliRunner().invoke(command, [*args, "--push", "origin", "-"], input="")
+    assert r.exit_code == 0, r.output
+    assert seen["address"] == address and seen["push"] == "origin"
