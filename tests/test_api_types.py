@@ -131,8 +131,6 @@ def test_the_option_types_are_those_docs_api_lists():
         assert set(typing.get_args(HINTS[name])) - {types.NoneType} == words[word], name
 
 
-@pytest.mark.xfail(strict=True, reason="docs/API.md's table of options has no row for "
-                   "three_way (-3 / --3way), which ApplyOptions and the library accept")
 def test_docs_api_lists_every_option():
     assert set(HINTS) - set(documented_options()) == set()
 

@@ -340,7 +340,7 @@ class Session:
         is the last mail's, its note naming what the mails before it made."""
         from ..run.pipeline import Status
 
-        earlier: dict = {}
+        earlier: dict[str, Any] = {}
         done: list[str] = []
         for k, (name, raw) in enumerate(mails, 1):
             o = self._apply_one(raw, name, opts, after=earlier)
@@ -356,7 +356,7 @@ class Session:
         return o
 
     def _apply_one(self, raw: bytes, name: str, opts: dict[str, Any],
-                   after: dict | None = None) -> Outcome:
+                   after: dict[str, Any] | None = None) -> Outcome:
         from functools import partial
 
         from ..run.pipeline import apply_one
