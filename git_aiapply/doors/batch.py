@@ -323,20 +323,49 @@ def _run_share(args: tuple[list[Json], Json]) -> int:
 # --------------------------------------------------------------------------- the library
 
 
+RAY_HINT = "pip install 'git-ai-apply[ray]'"
+
+
+def ray_executor(address: str | bool, push: str | None,
+                 cpus: int) -> Callable[..., Iterator[dict[str, Any]]]:
+    """``run_on_ray`` of doors/batch_ray.py (the ``ray`` extra), or fatal naming it."""
+    from ..errors import ErrorKind, FatalError
+
+    try:
+        import ray  # noqa: F401  (installed? the executor imports it again)
+
+        from .batch_ray import run_on_ray
+    except ImportError as e:
+        raise FatalError(f"--ray needs Ray ({e}); install it with: {RAY_HINT}",
+                         kind=ErrorKind.ENVIRONMENT) from None
+    return lambda groups, defaults, stop: run_on_ray(
+        groups, defaults=defaults, address=address if isinstance(address, str) and address
+        else None, push=push,
+        cpus=cpus, stop=stop)
+
+
 def batch(jobs: Iterable[Mapping[str, Any]] | str | os.PathLike[str], *,
           workers: int | None = 1, options: Mapping[str, Any] | None = None,
           branch: str | None = None, base: str | None = None,
-          repo: str | os.PathLike[str] | None = None) -> Iterator[BatchResult]:
+          repo: str | os.PathLike[str] | None = None, ray: str | bool | None = None,
+          push: str | None = None) -> Iterator[BatchResult]:
     """Apply many responses, each onto its own branch (``git ai-apply batch``): ``jobs``
     are dicts of the job format (docs/BATCH.md) or a JSON Lines file's path; ``options``
     go under every job's own; ``branch``, ``base`` and ``repo`` are the jobs' defaults.
-    ``workers``: processes (1: this one; None: every core).  Yields a ``BatchResult``
+    ``workers``: processes (1: this one; None: every core); ``ray``: the jobs as Ray tasks
+    instead (``--ray``: True for a local cluster, or the cluster's address; the ``ray``
+    extra), ``push`` each job's branch to that remote (with ``ray``).  Yields a ``BatchResult``
     per job as it finishes (a refusal or a bad job too).  Raises ``InvalidOptions`` for
     a bad option in ``options`` and ``FatalError`` when the jobs file cannot be read."""
     from .api import validate_options
 
     if options:
         validate_options(options)
+    if push is not None and ray is None:
+        from .api import InvalidOptions
+
+        raise InvalidOptions("push goes with ray (the local workers write to the jobs' own "
+                             "repositories; push their branches with git push)")
     defaults = {"options": dict(options or {}), "branch": branch, "base": base,
                 "repo": os.fspath(repo) if repo is not None else None}
     try:
@@ -348,7 +377,10 @@ def batch(jobs: Iterable[Mapping[str, Any]] | str | os.PathLike[str], *,
         raise FatalError(f"cannot read {os.fsdecode(jobs)}: {e.strerror}",  # type: ignore[arg-type]
                          kind=ErrorKind.IO) from None
     n = workers if workers is not None else cores()
-    for result in run_groups(group_jobs(read), defaults=defaults, workers=n):
+    results = (ray_executor(ray, push, n)(group_jobs(read), defaults, lambda: False)
+               if ray is not None and ray is not False else
+               run_groups(group_jobs(read), defaults=defaults, workers=n))
+    for result in results:
         yield BatchResult.from_json(result)
 
 

@@ -15,10 +15,10 @@ import time
 
 from ..errors import ErrorKind, FatalError, UsageError
 from ..run.term import clear_progress, isatty, progress_bar, table_lines, write
+from .batch import ray_executor
 from .batch_jobs import (cores, done_results, group_jobs, one_branch_each, read_jobs,
                          repo_key, to_resume)
 
-RAY_HINT = "pip install 'git-ai-apply[ray]'"
 
 
 class Tally:
@@ -154,7 +154,7 @@ def run_batch(jobs_path: str, *, out: str | None = None, workers: int | None = N
                          "repositories; push their branches with git push)")
     if workers is not None and workers < 1:
         raise UsageError(f"--jobs takes a number of workers (1 or more), not {workers}")
-    executor = _ray_executor(ray, push, workers or cores()) if ray is not None else None
+    executor = ray_executor(ray, push, workers or cores()) if ray is not None else None
     try:
         jobs = one_branch_each(read_jobs(jobs_path))
     except OSError as e:
@@ -206,21 +206,6 @@ def _refs(repo: str) -> dict[str, str]:
     pairs = (line.rsplit(" ", 1) for line in done.stdout.decode("utf-8", "surrogateescape")
              .splitlines() if " " in line)
     return dict(pairs)
-
-
-def _ray_executor(address, push, cpus: int):
-    """``run_on_ray`` of doors/batch_ray.py (the ``ray`` extra), or fatal naming it."""
-    try:
-        import ray  # noqa: F401  (installed? the executor imports it again)
-
-        from .batch_ray import run_on_ray
-    except ImportError as e:
-        raise FatalError(f"--ray needs Ray ({e}); install it with: {RAY_HINT}",
-                         kind=ErrorKind.ENVIRONMENT) from None
-    return lambda groups, defaults, stop: run_on_ray(
-        groups, defaults=defaults, address=address if isinstance(address, str) and address
-        else None, push=push,
-        cpus=cpus, stop=stop)
 
 
 def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,

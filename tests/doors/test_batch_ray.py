@@ -19,7 +19,7 @@ import ray
 
 from conftest import LOUDER_BETA, GitRepo, init_repo, make_env, run_command
 from git_aiapply.doors import batch_ray
-from git_aiapply.doors.batch_run import _ray_executor
+from git_aiapply.doors.batch import ray_executor as _ray_executor
 from git_aiapply.errors import FatalError
 
 REFUSED = "Fix.\n\n```diff\n--- a/src/b.txt\n+++ b/src/b.txt\n@@\n-no such line\n+x\n```\n"
@@ -217,3 +217,20 @@ def test_without_ray_the_command_is_fatal_naming_the_extra(monkeypatch):
     with pytest.raises(FatalError, match=r"pip install 'git-ai-apply\[ray\]'") as e:
         _ray_executor(True, None, 2)
     assert e.value.exit_code == 128
+
+
+def test_the_library_takes_ray_as_the_command_does(cluster, tmp_path):
+    # git_aiapply.batch(ray=ADDRESS): the same jobs give the same statuses, commits and
+    # diffs as the library's local run (issue 34 item 4: the same options)
+    import git_aiapply
+
+    env, address = cluster
+    here, there = tmp_path / "here", tmp_path / "there"
+    _repos(here, env)
+    shutil.copytree(here, there, symlinks=True)
+    mine = {r.id: (r.status, r.commit, r.diff) for r in git_aiapply.batch(_jobs(here))}
+    on_ray = {r.id: (r.status, r.commit, r.diff)
+              for r in git_aiapply.batch(_jobs(there), ray=address)}
+    assert on_ray == mine and mine["a1"][0] == "applied" and mine["a2"][0] == "refused"
+    with pytest.raises(git_aiapply.UsageError):
+        list(git_aiapply.batch(_jobs(there), push="origin"))
