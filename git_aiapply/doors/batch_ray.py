@@ -171,7 +171,7 @@ _SESSIONS: dict = {}
 def run_chunk(chunk: list[dict], defaults: dict, push: str | None) -> list[dict]:
     """A task: the jobs of ``chunk`` applied here (apply_jobs), each branch pushed to
     ``push`` when given; their results."""
-    from .batch import apply_jobs
+    from .batch_worker import apply_jobs
 
     results = list(apply_jobs(chunk, defaults=defaults, sessions=_SESSIONS))
     if push is None:
@@ -185,7 +185,7 @@ def pushed(result: dict, job: dict, defaults: dict, remote: str) -> dict:
     error saying why (its ``commit`` stays in the node's repository)."""
     from ..errors import FatalError
     from ..git.clone_cache import has_commit, push_branch
-    from .batch import job_repository
+    from .batch_worker import job_repository
     from .batch_jobs import JobError, checked_job
     from .serve import error_object
 
