@@ -141,6 +141,28 @@ def _common_dir(gitdir: str) -> str:
         return gitdir
 
 
+def _ref_home(gitdir: str, refname: str) -> str:
+    """The folder ``refname`` lives under: the worktree's own git dir for HEAD and the
+    per-worktree refs, else the common dir."""
+    return gitdir if refname == "HEAD" or refname.startswith(_PER_WORKTREE) \
+        else _common_dir(gitdir)
+
+
+def _reflogs(repo: pygit2.Repository, refname: str) -> list[str]:
+    """The reflogs a move of ``refname`` appends to: its own, and HEAD's when HEAD points
+    at it."""
+    gitdir = os.path.normpath(repo.path)
+    logs = [os.path.join(_ref_home(gitdir, refname), "logs", *refname.split("/"))]
+    try:
+        head = repo.lookup_reference("HEAD")
+        if refname != "HEAD" and head.type == pygit2.enums.ReferenceType.SYMBOLIC \
+                and head.target == refname:
+            logs.append(os.path.join(gitdir, "logs", "HEAD"))
+    except (KeyError, pygit2.GitError):
+        pass
+    return logs
+
+
 def _shared_targets(repo, refname: str) -> list[str]:
     """With ``core.sharedRepository`` (git/shared_repo.py), what a move of ``refname``
     writes that git gives the shared modes, to be given them once written: the folders
@@ -151,17 +173,9 @@ def _shared_targets(repo, refname: str) -> list[str]:
     from .shared_repo import missing_folders
 
     gitdir = os.path.normpath(repo.path)
-    base = gitdir if refname == "HEAD" or refname.startswith(_PER_WORKTREE) \
-        else _common_dir(gitdir)
+    base = _ref_home(gitdir, refname)
     ref = os.path.join(base, *refname.split("/"))
-    logs = [os.path.join(base, "logs", *refname.split("/"))]
-    try:
-        head = repo.lookup_reference("HEAD")
-        if refname != "HEAD" and head.type == pygit2.enums.ReferenceType.SYMBOLIC \
-                and head.target == refname:
-            logs.append(os.path.join(gitdir, "logs", "HEAD"))
-    except (KeyError, pygit2.GitError):
-        pass
+    logs = _reflogs(repo, refname)
     out = missing_folders(ref, base)
     for log in logs:
         out += missing_folders(log, base if log.startswith(base + os.sep) else gitdir)
@@ -183,16 +197,7 @@ def _name_committer_in_reflogs(repo: pygit2.Repository, refname: str, old, new,
     make a signature with an empty email); git writes ``Name <>``.  Put the committer
     into the entries just written for ``refname`` and for HEAD when it points there, only
     when the newest line is that very move."""
-    gitdir = repo.path
-    common = _common_dir(gitdir)
-    logs = [os.path.join(gitdir if refname == "HEAD" else common, "logs", *refname.split("/"))]
-    try:
-        head = repo.lookup_reference("HEAD")
-        if refname != "HEAD" and head.type == pygit2.enums.ReferenceType.SYMBOLIC \
-                and head.target == refname:
-            logs.append(os.path.join(gitdir, "logs", "HEAD"))
-    except (KeyError, pygit2.GitError):
-        pass
+    logs = _reflogs(repo, refname)
     prefix = f"{old or '0' * len(str(new))} {new} ".encode()
     ident = f"{committer.name} <{committer.email}> ".encode("utf-8", "surrogateescape")
     for path in logs:

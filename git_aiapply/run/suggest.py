@@ -42,7 +42,9 @@ def applied_in(repo, ops, current, base_commit, normalize, depth: int) -> str | 
 
     if base_commit is None or missing_edit(ops, current.entry, normalize) is not None:
         return None
-    paths = sorted({p for p in (_path(op, normalize) for op in ops) if p})
+    from ..threeway.repo import op_path
+
+    paths = sorted({p for p in (op_path(op, normalize) for op in ops) if p})
     for commit, parent in tool_commits_touching(repo, base_commit.id, paths, depth):
         at = tree_snapshot(repo, base_at(repo, commit), None)
         before = tree_snapshot(repo, base_at(repo, parent), None)
@@ -82,15 +84,3 @@ def three_way(base: str) -> dict:
             "text": f"retry with -3 (base {base[:12]}): every edit fits that commit, the "
                     "one the answer was written against; -3 applies it there and merges "
                     "the result into the files as they are now"}
-
-
-def _path(op, normalize) -> str | None:
-    raw = getattr(op, "path", None) or getattr(op, "old_path", None)
-    if not raw:
-        return None
-    from ..errors import ApplyError
-
-    try:
-        return normalize(raw)
-    except ApplyError:
-        return None

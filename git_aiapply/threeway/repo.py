@@ -107,7 +107,7 @@ def _candidates(repo, response, ops, opts, base_commit, normalize):
     if commit is not None:
         yield Candidate(commit.id, tree_snapshot(repo, commit, None), named=True)
         return
-    paths = sorted({p for p in (_op_path(op, normalize) for op in ops) if p})
+    paths = sorted({p for p in (op_path(op, normalize) for op in ops) if p})
     start = base_commit.id if base_commit is not None else None
     for cid in commits_touching(repo, start, paths, opts.three_way_depth):
         yield Candidate(cid, tree_snapshot(repo, base_at(repo, cid), None))
@@ -125,7 +125,8 @@ def _commit_or_none(repo, rev: str):
         return None
 
 
-def _op_path(op, normalize) -> str | None:
+def op_path(op, normalize) -> str | None:
+    """The repository path an operation names (its source for a move), or None."""
     raw = getattr(op, "path", None) or getattr(op, "old_path", None)
     if not raw:
         return None
