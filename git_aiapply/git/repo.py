@@ -165,6 +165,7 @@ class Repo:
     def __init__(self, start: str = "."):
         self.overrides = command_line_settings()
         self._config_snapshot = None
+        self._config_kept: tuple = (None, None)  # (config_files.config_stamp, settings)
         self._aligned = False  # libgit2's system and user files replaced (_read_config)
         env = os.environ
         start = os.path.abspath(start)
@@ -364,7 +365,13 @@ class Repo:
         (serve, the library) calls forget_config() before each request."""
         snapshot = self._config_snapshot
         if snapshot is None:
-            snapshot = self._config_snapshot = self._read_config()
+            from .config_files import stamp_holds
+
+            stamp, kept = self._config_kept
+            # the files unchanged since the last read (a session's next request): the
+            # same settings, without reading every file again
+            snapshot = kept if stamp_holds(stamp) else self._read_config()
+            self._config_snapshot = snapshot
             self._share_writes()
         return snapshot
 
@@ -382,14 +389,20 @@ class Repo:
         """The config files git reads, read in git's order (git/config_files.py); when
         the environment chooses the system and user files, libgit2's own reads are given
         them too (and from then on: the next call may have unset the variables)."""
-        from .config_files import (align_repository, chosen_by_environment, config_files,
-                                   read_settings)
+        import time
 
+        from .config_files import (align_repository, chosen_by_environment, config_files,
+                                   config_stamp, read_settings, self_contained)
+
+        since = time.time_ns()
         files = config_files(self.gitdir, self.commondir)
+        stamp = config_stamp(files, self.gitdir, self.commondir, since)
         if self._aligned or chosen_by_environment():
             align_repository(self.repo, files)
             self._aligned = True
-        return read_settings(self.repo, files, self.overrides)
+        settings = read_settings(self.repo, files, self.overrides)
+        self._config_kept = (stamp if self_contained(settings) else None, settings)
+        return settings
 
     def free(self) -> None:
         """Release the repository's open files (pack files, the object database); a later
@@ -399,7 +412,9 @@ class Repo:
     def forget_config(self) -> None:
         """Read the config files again at the next read (another process may have run
         `git config` since), and with them the attributes and eol settings
-        (git/filters.py: a .gitattributes may have been committed since)."""
+        (git/filters.py: a .gitattributes may have been committed since).  Files whose
+        stat shows them unchanged since the last read, with no include, are not read
+        again (config_files.config_stamp)."""
         self._config_snapshot = None
         self._filters = None
 
