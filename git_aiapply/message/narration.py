@@ -335,12 +335,12 @@ resolve address introduce guard wrap return skip use add
 
 def _words(sentence: str) -> list[str]:
     """The sentence's words, lower-cased, the punctuation after each one dropped."""
-    return list(_word_tuple(sentence))
+    return list(_word_tuple(sentence[:300]))  # the opening is all the tables look at
 
 
 @lru_cache(maxsize=256)  # each sentence is asked about by several tables in a row
-def _word_tuple(sentence: str) -> tuple[str, ...]:
-    text = strip_markup(sentence[:300]).lower().replace("\u2019", "'")
+def _word_tuple(opening: str) -> tuple[str, ...]:
+    text = strip_markup(opening).lower().replace("\u2019", "'")
     return tuple(w.rstrip(",.:;!?\u2014\u2013") or w for w in text.split())
 
 
