@@ -40,6 +40,8 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
                 "new files: planning 10 of them (--check)",
                 "40 responses in a row, 40 files: serve",
                 "40 responses in a row, 40 files: library (reference)",
+                "serve started, its first request, 40 files",
+                "warm path, 40 files: serve's cost per answer after the first",
                 "a lazy snippet with 1 placeholders of a 600-line file"):
         assert row in table, (row, table)
     if (BENCH / "attempts.py").exists():
@@ -48,7 +50,7 @@ def test_bench_runs_every_scenario_on_small_repositories(tmp_path):
         assert "branch per attempt | skipped" in table, table
     samples = json.loads(out_json.read_text())
     pairs = [s for s in samples if "name" in s]
-    assert len(pairs) == 13
+    assert len(pairs) == 14
     for p in pairs:
         assert len(p["a_seconds"]) == 1 and len(p["b_seconds"]) == 1
         assert p["a_seconds"][0] > 0 and p["b_seconds"][0] > 0

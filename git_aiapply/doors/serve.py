@@ -10,8 +10,9 @@ of the command (docs/JSON.md) -- also when the repository or the environment sto
 run (``status`` ``"fatal"``, ``exit_code`` 128, as ``--json`` prints it) -- or for a bad
 request an object with ``status`` ``"error"`` and ``exit_code`` 2.  A request's ``"id"``, when given, is copied into its answer.
 The repository and its index stay warm between requests (git_aiapply.doors.api.Session); the
-index is read again only when it changed on disk; the config, attributes and eol settings
-are read again for every request.  End of input ends the server (exit 0).
+index is read again only when it changed on disk, the config files when one of them changed
+(git.config_files.config_stamp), the attributes and eol settings for every request.  End of
+input ends the server (exit 0).
 
 A request line is read only up to its limit, ``6 × aiapply.maxResponseBytes + 64 KiB``
 (room for the largest response the limit lets through, however JSON escapes it; no limit

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 
 from ..errors import ErrorKind, FatalError
 
@@ -15,6 +16,7 @@ TRUE = ("true", "yes", "on")
 FALSE = ("false", "no", "off", "")
 
 
+@lru_cache(maxsize=512)  # some thirty settings, asked again and again
 def canonical_key(key: str) -> str:
     """section.subsection.name with the section and the name lower-cased (git's rule:
     the subsection is case-sensitive)."""

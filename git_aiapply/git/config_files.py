@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 from ..errors import ErrorKind, FatalError
 from .config import canonical_key, parse_bool
@@ -60,6 +61,64 @@ def _worktree_config(local: str) -> bool:
                           "extensions.worktreeconfig")
     except (KeyError, ValueError, OSError, pygit2.GitError, FatalError):
         return False
+
+
+# --------------------------------------------------------------------------- unchanged files
+
+# the environment that chooses the files (config_files)
+_STAMP_ENV = _ENV + ("HOME", "XDG_CONFIG_HOME")
+_SETTLED_NS = 1_000_000_000  # a file changed less than this before a read: not trusted
+
+
+def config_stamp(files: list[tuple[int, str]], gitdir: str, commondir: str,
+                 since_ns: int) -> tuple | None:
+    """What identifies the settings of ``files`` (config_files) without reading them: the
+    environment that chooses the files, and the stat of each file and of the two that
+    decide whether a worktree file is read (device, inode, size, mtime and ctime in
+    nanoseconds; git config replaces a file by renaming a new one over it, an editor
+    changes at least its ctime).  Take it before reading the files, with ``since_ns`` the
+    time then: None when a file changed less than a second before (a write in the same
+    clock tick as the read could leave the same stat: such a file is read again)."""
+    paths = sorted({p for _level, p in files} | {os.path.join(commondir, "config"),
+                                                 os.path.join(gitdir, "config.worktree")})
+    sigs = _sigs(paths, since_ns)
+    if sigs is None:
+        return None
+    return (tuple(os.environ.get(k) for k in _STAMP_ENV), tuple(paths), sigs)
+
+
+def stamp_holds(stamp: tuple | None) -> bool:
+    """Whether the files of ``stamp`` (config_stamp) are still exactly as stamped."""
+    if stamp is None:
+        return False
+    env, paths, sigs = stamp
+    import time
+
+    return env == tuple(os.environ.get(k) for k in _STAMP_ENV) \
+        and _sigs(paths, time.time_ns()) == sigs
+
+
+def _sigs(paths, since_ns: int) -> tuple | None:
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            out.append(None)  # not there (or not readable): git skips it
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            out.append(stat.S_IFMT(st.st_mode))  # /dev/null, a folder: no settings
+            continue
+        if max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns - _SETTLED_NS:
+            return None
+        out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(out)
+
+
+def self_contained(settings: Settings) -> bool:
+    """No include of any kind: the files read are the ones config_files names (an
+    included file, or a missing one that may appear, is not in a stamp)."""
+    return not any(e.name.startswith(("include.", "includeif.")) for e in settings)
 
 
 class Entry:

@@ -70,7 +70,10 @@ def without_crud(text: str) -> str:
         i += 1
     while j > i and _crud(text[j - 1]):
         j -= 1
-    return "".join(c for c in text[i:j] if c not in "\n<>")
+    kept = text[i:j]
+    if "\n" in kept or "<" in kept or ">" in kept:
+        kept = "".join(c for c in kept if c not in "\n<>")
+    return kept
 
 
 def split_ident(value: str) -> tuple[str, str] | None:

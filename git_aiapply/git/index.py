@@ -270,7 +270,12 @@ class IndexLock:
     def read_ahead(self) -> None:
         """Start reading the index in a thread.  libgit2 verifies the index's checksum on
         every read (about 30 ms for 100,000 entries; git skips it) and releases the GIL
-        meanwhile, so the read overlaps the parsing and planning of the response."""
+        meanwhile, so the read overlaps the parsing and planning of the response.  Not
+        when the warm index (a Session's, warm_index.IndexCache) is the file's content
+        now: read() then takes it at once, and a thread would only cost its start and
+        join (on a busy machine, a wait for the scheduler at each)."""
+        if self.cache is not None and self.cache.peek(self.path) is not None:
+            return
         import threading
 
         box: dict = {}

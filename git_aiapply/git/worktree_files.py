@@ -185,10 +185,22 @@ class WorktreeWriter:
         return name
 
     def drop_backups(self) -> None:
-        """Remove the backups (the run is complete, or rolled back)."""
-        import shutil
+        """Remove the backups (the run is complete, or rolled back): the ones made by
+        name, then the folder; anything else found in it goes too."""
+        for s in self.saved:
+            if s.backup is not None:
+                try:
+                    os.unlink(s.backup)
+                except OSError:
+                    pass  # already gone (put back by a rollback), or the rmtree below
+        try:
+            os.rmdir(self.backup_dir)
+        except FileNotFoundError:
+            pass  # no backup was made
+        except OSError:
+            import shutil
 
-        shutil.rmtree(self.backup_dir, ignore_errors=True)
+            shutil.rmtree(self.backup_dir, ignore_errors=True)
 
     def _temp(self, path: str, st: FileState, data: bytes) -> str:
         """A temporary file (or link) next to ``path`` holding ``data``; its name."""

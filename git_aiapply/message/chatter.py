@@ -119,12 +119,28 @@ def _words(text: str) -> list[str]:
 
 
 def _after(words: list[str], prefixes) -> int | None:
-    """How many words the longest of ``prefixes`` takes from ``words``, or None."""
+    """How many words the longest of ``prefixes`` takes from ``words``, or None (the
+    prefixes tried are those opening with the first word: _by_first)."""
+    by_first = _by_first(prefixes)
     best = None
-    for p in prefixes:
+    for p in (*by_first.get(words[0] if words else None, ()), *by_first.get(None, ())):
         if tuple(words[:len(p)]) == p and (best is None or len(p) > best):
             best = len(p)
     return best
+
+
+# id of a table of prefixes -> (the table, its prefixes by first word; None: the empty one)
+_BY_FIRST: dict[int, tuple] = {}
+
+
+def _by_first(prefixes) -> dict:
+    kept = _BY_FIRST.get(id(prefixes))
+    if kept is None or kept[0] is not prefixes:
+        table: dict = {}
+        for p in prefixes:
+            table.setdefault(p[0] if p else None, []).append(p)
+        kept = _BY_FIRST[id(prefixes)] = (prefixes, table)
+    return kept[1]
 
 
 def _verb_at(words: list[str], prefixes) -> int | None:

@@ -7,6 +7,8 @@ Linear in the explanation: lines are scanned once, and no regex here can backtra
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..text import fence_open, is_fence_close
 from ..record import field, record
 
@@ -428,7 +430,22 @@ def strip_markup(s: str) -> str:
     """``s`` without markdown inline markup: emphasis, links, escapes, stray backticks.
 
     Code spans stay (with their backticks when they hold code, see ``_is_code_like``).
+    A message asks it several times of the same sentence: short texts are remembered.
     """
+    if len(s) <= _REMEMBERED:
+        return _strip_markup_remembered(s)
+    return _strip_markup(s)
+
+
+_REMEMBERED = 2000  # characters: a sentence or a short paragraph, never a whole response
+
+
+@lru_cache(maxsize=256)
+def _strip_markup_remembered(s: str) -> str:
+    return _strip_markup(s)
+
+
+def _strip_markup(s: str) -> str:
     spans = _code_spans(s)
     codes: list[str] = []
     if spans:

@@ -21,12 +21,29 @@ Spanish and Portuguese, the languages models most often answer a user in.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .chatter import PAST, imperative
 from .explanation import strip_markup
 
 
-def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(line.split()) for line in text.strip().split("\n") if line.strip())
+class _Phrases(tuple):
+    """The phrases of a table (each a tuple of words), and by first word (its trailing
+    comma dropped, as a sentence's words are compared) the lengths and words to compare:
+    a sentence is looked up by its first word, not tried against the whole table."""
+
+    def __new__(cls, phrases):
+        self = super().__new__(cls, phrases)
+        by_first: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for phrase in self:
+            words = tuple(w.rstrip(",") for w in phrase)
+            by_first.setdefault(words[0], []).append((len(words), words))
+        self.by_first = by_first
+        return self
+
+
+def _phrases(text: str) -> _Phrases:
+    return _Phrases(tuple(line.split()) for line in text.strip().split("\n") if line.strip())
 
 
 NARRATION = _phrases("""
@@ -318,18 +335,23 @@ resolve address introduce guard wrap return skip use add
 
 def _words(sentence: str) -> list[str]:
     """The sentence's words, lower-cased, the punctuation after each one dropped."""
-    text = strip_markup(sentence[:300]).lower().replace("\u2019", "'")
-    return [w.rstrip(",.:;!?\u2014\u2013") or w for w in text.split()]
+    return list(_word_tuple(sentence[:300]))  # the opening is all the tables look at
+
+
+@lru_cache(maxsize=256)  # each sentence is asked about by several tables in a row
+def _word_tuple(opening: str) -> tuple[str, ...]:
+    text = strip_markup(opening).lower().replace("\u2019", "'")
+    return tuple(w.rstrip(",.:;!?\u2014\u2013") or w for w in text.split())
 
 
 def _opens(words: list[str], phrases) -> int | None:
     """How many words the longest of ``phrases`` takes from the start, or None."""
+    if not words:
+        return None
     best = None
-    for phrase in phrases:
-        n = len(phrase)
-        if n <= len(words) and (best is None or n > best):
-            if all(words[i] == phrase[i].rstrip(",") for i in range(n)):
-                best = n
+    for n, phrase in phrases.by_first.get(words[0], ()):
+        if n <= len(words) and (best is None or n > best) and tuple(words[:n]) == phrase:
+            best = n
     return best
 
 

@@ -177,3 +177,32 @@ def test_release_frees_the_lock_whatever_the_read_ahead_did(base: GitRepo, monke
     assert not lock.held and not (base.root / ".git" / "index.lock").exists()
     assert [n for n in os.listdir(base.root / ".git") if "ai-apply" in n] == []
 
+
+
+def test_no_read_ahead_thread_while_the_warm_index_is_the_file(base: GitRepo):
+    # a Session's warm index answers read() at once: no thread to start and join; once
+    # another git process rewrote the index, the read ahead runs again, and read() gives
+    # what git wrote
+    from git_aiapply.doors.warm_index import IndexCache
+
+    cache = IndexCache()
+    cache.give_back(_index(base), read_index(_index(base)))
+    lock = IndexLock(_index(base), cache=cache)
+    lock.acquire()
+    try:
+        lock.read_ahead()
+        assert lock._ahead is None
+        assert {e.path for e in lock.read()} == set(_ls_files(base))
+    finally:
+        lock.release()
+    cache.give_back(_index(base), read_index(_index(base)))
+    base.write("c.txt", "gamma\n")
+    base.git("add", "c.txt")
+    lock = IndexLock(_index(base), cache=cache)
+    lock.acquire()
+    try:
+        lock.read_ahead()
+        assert lock._ahead is not None
+        assert "c.txt" in {e.path for e in lock.read()}
+    finally:
+        lock.release()

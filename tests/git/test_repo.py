@@ -191,3 +191,77 @@ def test_a_commit_still_holds_until_its_change_is_undone(base: GitRepo):
     base.git("revert", "--no-edit", str(second))
     assert not still_holds(r, second, r.repo.revparse_single("HEAD").tree.id)
     assert not still_holds(r, second, None)
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Every config file counts as settled at once (not a second after its last change),
+    and the reads of the files are counted."""
+    import time
+
+    from git_aiapply.git import config_files
+
+    monkeypatch.setattr(config_files, "_SETTLED_NS", 0)
+    reads: list = []
+    real = config_files.read_settings
+    monkeypatch.setattr(config_files, "read_settings",
+                        lambda *a: reads.append(1) or real(*a))
+    return lambda: time.sleep(0.02) or len(reads)  # a clock tick later: the reads so far
+
+
+def _in_place(path, old: str, new: str) -> None:
+    """Rewrite a file in place (same inode), as an editor may."""
+    with open(path, "r+") as f:
+        text = f.read().replace(old, new)
+        f.seek(0)
+        f.write(text)
+        f.truncate()
+
+
+def test_unchanged_config_files_are_not_read_again_and_any_change_is_seen(
+        base: GitRepo, settled, tmp_path, monkeypatch):
+    r = Repo()
+    assert r.config_get("ai.later") is None and settled() == 1
+    r.forget_config()
+    assert r.config_get("ai.later") is None and settled() == 1  # unchanged: kept
+    base.git("config", "ai.later", "now")  # git config: a new file renamed over
+    r.forget_config()
+    assert r.config_get("ai.later") == "now" and settled() == 2
+    _in_place(base.root / ".git" / "config", "now", "new")  # same size, same inode
+    r.forget_config()
+    assert r.config_get("ai.later") == "new" and settled() == 3
+    user = tmp_path / "user.cfg"
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user))  # a file that is not there yet
+    r.forget_config()
+    assert r.config_get("ai.user") is None and settled() == 4
+    r.forget_config()
+    assert r.config_get("ai.user") is None and settled() == 4
+    user.write_text("[ai]\n\tuser = here\n")  # it appears
+    r.forget_config()
+    assert r.config_get("ai.user") == "here" and settled() == 5
+
+
+def test_config_with_an_include_is_read_at_each_request(base: GitRepo, settled, tmp_path):
+    extra = tmp_path / "extra.cfg"
+    extra.write_text("[ai]\n\textra = one\n")
+    base.git("config", "include.path", str(extra))
+    r = Repo()
+    assert r.config_get("ai.extra") == "one"
+    _in_place(extra, "one", "two")
+    r.forget_config()
+    assert r.config_get("ai.extra") == "two"
+    reads = settled()
+    r.forget_config()
+    assert r.config_get("ai.extra") == "two" and settled() == reads + 1
+
+
+def test_a_config_file_just_written_is_read_again(base: GitRepo):
+    # changed less than a second before the read: a write in the same clock tick after
+    # the read could leave the same stat, so it is never trusted
+    from git_aiapply.git.config_files import config_files, config_stamp
+    import time
+
+    r = Repo()
+    files = config_files(r.gitdir, r.commondir)
+    assert config_stamp(files, r.gitdir, r.commondir, time.time_ns()) is None
+    assert config_stamp(files, r.gitdir, r.commondir, time.time_ns() + 2 * 10**9) is not None

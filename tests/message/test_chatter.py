@@ -92,3 +92,22 @@ def test_text_without_control_characters_is_kept_as_it_is(text, breaks):
     (any script, symbols, line feeds and tabs) stays, in order."""
     whole = "".join(breaks) + text + "".join(breaks)
     assert drop_controls(whole) == whole
+
+
+def test_prefixes_by_first_word_are_the_scan_of_the_whole_table():
+    # the tables are looked up by first word: the same answer as trying every prefix
+    from git_aiapply.message import chatter as c
+
+    def scan(words, prefixes):
+        best = None
+        for p in prefixes:
+            if tuple(words[:len(p)]) == p and (best is None or len(p) > best):
+                best = len(p)
+        return best
+
+    for table in (c._CONVERSATION, c._INTENT, c._REPORT, ((), ("so",))):
+        tries = [[], ["zzz"], ["so", "x"]]
+        for p in table:
+            tries += [list(p), [*p, "and", "more"], list(p[:-1]), list(p[1:])]
+        for words in tries:
+            assert c._after(words, table) == scan(words, table), (words, table[:1])

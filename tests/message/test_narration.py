@@ -110,3 +110,28 @@ def test_mechanical_narration_becomes_a_description(sentence, described):
 ])
 def test_a_subject_about_the_work_itself_says_nothing(subject, nothing):
     assert says_nothing(subject) is nothing
+
+
+def test_opens_by_first_word_is_the_scan_of_the_whole_table():
+    # the tables are looked up by first word: the same answer as trying every phrase
+    from git_aiapply.message import narration as n
+
+    def scan(words, phrases):
+        best = None
+        for phrase in phrases:
+            k = len(phrase)
+            if k <= len(words) and (best is None or k > best) \
+                    and all(words[i] == phrase[i].rstrip(",") for i in range(k)):
+                best = k
+        return best
+
+    tables = [n.NARRATION, n.EXPLORATION, n.RETRACTION, n._SHOWING, n._FIX_IS, n._YOU_CAN]
+    tries = [[], ["zzz"], ["so"]]
+    for table in tables:
+        for phrase in table:
+            words = [w.rstrip(",") for w in phrase]
+            tries += [words, words + ["the", "fix"], words[:-1], words[1:]]
+    for table in tables:
+        for words in tries:
+            assert n._opens(words, table) == scan(words, table), (words, table[:1])
+    assert n._words("Now I see, the **bug**.") == ["now", "i", "see", "the", "bug"]
