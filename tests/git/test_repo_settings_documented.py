@@ -8,6 +8,7 @@ as the key (prepare.py's ``_setting``), and the hook kit's ``git config --get KE
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -44,7 +45,8 @@ def _key_given(call: ast.Call, where: tuple[int, str]) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
-def settings_read() -> set[str]:
+@functools.cache  # the package read once for both tests (a worker runs them one after another)
+def settings_read() -> frozenset[str]:
     trees = [ast.parse(p.read_text(encoding="utf-8")) for p in sorted(PACKAGE.rglob("*.py"))]
     wrappers = _wrappers(trees) | {r: (0, "key") for r in READERS}
     keys = set()
@@ -56,7 +58,7 @@ def settings_read() -> set[str]:
                     keys.add(key.value)
     for hook in (ROOT / "hooks").iterdir():
         keys.update(re.findall(r"git config --get (\S+)\)", hook.read_text()))
-    return {k for k in keys if OWN.match(k)}
+    return frozenset(k for k in keys if OWN.match(k))
 
 
 def test_the_finder_sees_the_settings_it_must():
