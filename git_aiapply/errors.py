@@ -191,3 +191,66 @@ def fault_of(kind: str | None) -> str | None:
     if kind == ErrorKind.INTERNAL:
         return "internal"
     return "repository"  # every FatalError kind, and any new one: not the response's fault
+
+
+# A missing or damaged object or reference store is the repository's trouble, not a bug:
+# `fatal:` and exit 128, in git's words where git has them.  Only what pygit2 raises counts
+# (its GitError of libgit2's, and the KeyError its own lookups raise for an object id);
+# a KeyError of our own lookups stays an internal error.  pygit2's ValueError kinds
+# (an invalid spec, a name that exists, an ambiguous one) are what we asked wrongly.
+STORE_HINT = "the repository is damaged: `git fsck` names what is missing or broken"
+
+
+def store_fatal(e: BaseException) -> FatalError | None:
+    """The FatalError (``repository``) that ``e`` stands for when the object or reference
+    store failed (a missing object, a corrupt pack or packed-refs), else None."""
+    import sys
+
+    pygit2 = sys.modules.get("pygit2")
+    if pygit2 is None or isinstance(e, ValueError):
+        return None
+    if isinstance(e, pygit2.GitError):
+        text = str(e)
+    elif type(e) is KeyError and _raised_in(e, pygit2) and len(e.args) == 1:
+        text = str(e.args[0])  # Repository[id]: the id it could not read
+    else:
+        return None
+    import re
+
+    found = re.search(r"\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b", text)
+    if found is not None and (isinstance(e, KeyError) or "not found" in text):
+        message = f"unable to read {found.group(0)}"  # git's words for an object it lacks
+    elif isinstance(e, KeyError):  # a name not found (a ref, a config key): ours to handle
+        return None
+    else:
+        message = text.strip("'\"") or type(e).__name__
+    fatal = FatalError(message, kind=ErrorKind.REPOSITORY, hint=STORE_HINT)
+    fatal.kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
+    return fatal
+
+
+def _raised_in(e: BaseException, module) -> bool:
+    """Whether ``e`` was raised by ``module``'s own Python code (its innermost frame)."""
+    import os
+
+    tb = e.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    home = os.path.dirname(module.__file__) + os.sep
+    return tb.tb_frame.f_code.co_filename.startswith(home)
+
+
+class store_errors_fatal:
+    """A block in which an error of the object or reference store is raised as the
+    FatalError it stands for (store_fatal); any other error passes as it is."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, etype, exc, tb) -> bool:
+        fatal = store_fatal(exc) if isinstance(exc, Exception) else None
+        if fatal is not None:
+            raise fatal from exc
+        return False

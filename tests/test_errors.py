@@ -88,3 +88,46 @@ def test_printable_text_has_no_control_character_but_tab_and_newline(text):
     # and a rendered problem holds nothing else either, whatever its parts held
     rendered = Problem(text, file=text, hint=text, nearby=[(1, text)]).render()
     assert not any(c in CONTROLS for c in rendered)
+
+
+# ---------------------------------------------------------------- a damaged object store
+
+def _raised(fn) -> BaseException:
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 (the error under test, whatever it is)
+        return e
+    raise AssertionError("no error")
+
+
+def test_store_errors_are_fatal_in_gits_words_and_our_own_lookups_stay_bugs(tmp_path):
+    """A missing object or a damaged store (what pygit2 raises for it) is the repository's
+    trouble: `fatal: unable to read <id>`, exit 128, kind ``repository``; a KeyError of
+    our own dicts, a ref or config name not found, pygit2's ValueErrors (an invalid spec)
+    are not, so a bug stays an internal error."""
+    import pygit2
+
+    from git_aiapply.errors import store_errors_fatal, store_fatal
+
+    r = pygit2.init_repository(str(tmp_path / "r"))
+    missing = "1b6d147e984399163f54dc1af4ccaed9ad24ebfc"
+    for e in [_raised(lambda: r[missing]),  # pygit2's own KeyError, raised in Python
+              pygit2.NotFoundError(f"object not found - no match for id ({missing})"),
+              _raised(lambda: r.walk(pygit2.Oid(hex=missing)))]:
+        fatal = store_fatal(e)
+        assert fatal is not None, repr(e)
+        assert (fatal.message, fatal.kind, fatal.exit_code) == (
+            f"unable to read {missing}", ErrorKind.REPOSITORY, 128)
+        assert "git fsck" in fatal.hint
+    damaged = store_fatal(pygit2.GitError("corrupted packed references file"))
+    assert damaged is not None and damaged.message == "corrupted packed references file"
+    assert store_fatal(_raised(lambda: {}[missing])) is None  # our own dict: a bug
+    assert store_fatal(_raised(lambda: r.config["no.such"])) is None
+    assert store_fatal(_raised(lambda: r.lookup_reference("refs/heads/none"))) is None
+    assert store_fatal(_raised(lambda: r.revparse_single("HEAD:@{"))) is None
+    assert store_fatal(ValueError(missing)) is None
+    with pytest.raises(FatalError) as caught, store_errors_fatal():
+        r[missing]
+    assert isinstance(caught.value.__cause__, KeyError)
+    with pytest.raises(KeyError), store_errors_fatal():
+        {}[missing]

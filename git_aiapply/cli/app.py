@@ -59,6 +59,11 @@ apply_cmd = _ApplyCommand(
     short_help="Apply responses and commit (the default command).")
 
 
+class _CtrlC(BaseException):
+    """A Ctrl-C in a command, carried past click's main (which turns KeyboardInterrupt into
+    Abort, said "aborted", exit 1) to term.guarded: exit 130 naming the commits made."""
+
+
 class DefaultToApply(click.Group):
     """`git ai-apply [OPTIONS] RESPONSE...` runs `apply`; other first words name a
     subcommand.  A response file called like a subcommand can be given as ./NAME.
@@ -88,6 +93,8 @@ class DefaultToApply(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt as e:  # past click's main, which would make it Abort
+            raise _CtrlC(e) from None
         except click.exceptions.UsageError as e:
             # click's parser leaves some errors (a missing value) without the context of
             # the command it parsed, whose usage git's message shows (usage.py)
@@ -132,8 +139,12 @@ def run():
     def invoke():
         try:
             main.main(prog_name="git ai-apply", standalone_mode=False)
-        except click.exceptions.Abort:
-            echo_err("aborted")
+        except _CtrlC as e:  # a command interrupted: what it made, exit 130
+            raise e.args[0] from None
+        except click.exceptions.Abort as e:
+            if isinstance(e.__cause__, KeyboardInterrupt):  # while parsing: nothing made
+                raise e.__cause__ from None
+            echo_err("aborted")  # a prompt's input ended
             sys.exit(1)
         except click.exceptions.UsageError as e:  # in git's words (usage.py)
             from .usage import usage_error_text

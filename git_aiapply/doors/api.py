@@ -16,7 +16,8 @@ import os
 import threading
 from dataclasses import dataclass
 
-from ..errors import AiApplyError, ApplyError, ErrorKind, FatalError, UsageError
+from ..errors import (AiApplyError, ApplyError, ErrorKind, FatalError, UsageError,
+                      store_errors_fatal)
 
 __all__ = [
     "apply", "check", "parse", "show", "undo", "Session", "Result", "FileResult",
@@ -211,6 +212,22 @@ def _refused(response_obj: Response, problems: list[Problem], kind: str) -> Outc
     return Outcome(response_obj, Status.REFUSED, 1, problems=problems, error_kind=kind)
 
 
+class _Held:
+    """A session's lock (one call at a time; reentrant), in which an error of the object or
+    reference store is raised as the FatalError it stands for (errors.store_fatal): every
+    call of the library, serve and mcp answers a damaged repository as the command does."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, etype, exc, tb) -> bool:
+        self._lock.release()
+        return store_errors_fatal().__exit__(etype, exc, tb)
+
+
 class Session:
     """One repository, kept open with its index warm, for a loop of calls.
 
@@ -236,7 +253,7 @@ class Session:
 
         self.repo.index_cache = IndexCache() if warm else None
         self._gitdir_id = _dir_id(self.repo.gitdir)
-        self._lock = threading.RLock()
+        self._lock = _Held()
 
     @property
     def workdir(self) -> str | None:

@@ -19,7 +19,9 @@ is dropped as soon as it passes it, never held whole, and its caller is answered
 error naming the limit (a tool call with a tool error; any other request with JSON-RPC's
 "method not found", so that no caller waits for an answer).  So is a message the SDK
 cannot read though it is JSON (a string escaping a lone surrogate, ``"\\ud800"``, which
-is no text): a tool call gets a tool error naming the argument.
+is no text): a tool call gets a tool error naming the argument, wherever the string sits
+(tool name, argument, key, ``_meta``, method, id: an id that is no text is answered made
+text, ``"\\\\ud800"``); only a notification (no id) is dropped.
 """
 import io
 import os
@@ -356,8 +358,8 @@ def readable_message(line: bytearray) -> bytes | bytearray:
     """``line``, or what stands in for it when it is JSON the SDK cannot read: a string
     escaping a lone surrogate (no text: the SDK's parser refuses the message and its
     caller would wait forever).  The stand-in is the same call with one argument naming
-    the string, a request of no known method with the same id, or nothing (no id: no
-    one waits)."""
+    the string, or a request of no known method, with the same id (made text); or nothing
+    for a notification (no id: no one waits).  Every other line is the SDK's to answer."""
     if _SURROGATE_ESCAPE.search(line) is None:  # (a surrogate pair is escaped so too)
         return line
     import json
@@ -373,19 +375,34 @@ def readable_message(line: bytearray) -> bytes | bytearray:
         except ValueError:
             return line  # not JSON: the SDK's own answer
     where = _not_text(message)
-    if where is None or not isinstance(message, dict) or \
-            not isinstance(message.get("id"), (int, str)) or _not_text(message["id"]):
-        return b""
+    if where is None or not isinstance(message, dict):
+        return line  # not for want of text: the SDK's own answer
+    if "id" not in message:
+        return b""  # a notification: no one waits
+    req_id = _readable(message["id"])  # an id that is no text, made text: still answered
     if message.get("method") == "tools/call" and isinstance(message.get("params"), dict):
         if where.startswith("params.arguments."):
             where = f"argument {where[len('params.arguments.'):]}"
         error = (f"usage error: {where} holds a lone surrogate, which is not text (a "
                  "\\ud800 to \\udfff escape without its pair): send the text as it is")
-        params = {"name": message["params"].get("name"), "arguments": {NOT_TEXT: error}}
-        return json_bytes({"jsonrpc": "2.0", "id": message["id"], "method": "tools/call",
+        params = {"name": _readable(message["params"].get("name")),
+                  "arguments": {NOT_TEXT: error}}
+        return json_bytes({"jsonrpc": "2.0", "id": req_id, "method": "tools/call",
                            "params": params}) + b"\n"
-    return json_bytes({"jsonrpc": "2.0", "id": message["id"],
+    return json_bytes({"jsonrpc": "2.0", "id": req_id,
                        "method": "git-ai-apply/request-not-text"}) + b"\n"
+
+
+def _readable(value):
+    """``value`` (a JSON value) with every string's lone surrogates written as their
+    escapes (``"\\ud800"``, six characters of text), so that the SDK reads it."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_readable(k): _readable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    return value
 
 
 def _not_text(value, where: str = "") -> str | None:

@@ -47,11 +47,35 @@ class RecentHistory:
 
 
 def _walk(r: pygit2.Repository, tip, limit: int) -> list[tuple[pygit2.Oid, bytes | None]]:
-    out = []
-    for n, c in enumerate(r.walk(tip, pygit2.enums.SortMode.NONE)):
-        if n >= limit:
-            break
+    """The newest ``limit`` commits from ``tip``; a commit missing from the object store
+    ends the walk there, as a shallow clone's boundary does (`git commit` works in such a
+    repository, and so must the run: this is only the already-applied search)."""
+    out: list[tuple[pygit2.Oid, bytes | None]] = []
+    try:
+        for c in r.walk(tip, pygit2.enums.SortMode.NONE):
+            if len(out) >= limit:
+                break
+            out.append(_entry(c))
+    except KeyError:  # pygit2.NotFoundError: libgit2 stops the whole walk at it
+        return _walk_present(r, tip, limit)
+    return out
+
+
+def _walk_present(r: pygit2.Repository, tip, limit: int) -> list:
+    """The walk over the commits the store holds, newest commit time first, as libgit2's
+    unsorted walk goes; a missing parent is not followed."""
+    import heapq
+
+    first = r[tip]
+    heap, seen, out = [(-first.commit_time, 0, first)], {first.id}, []
+    while heap and len(out) < limit:
+        c = heapq.heappop(heap)[2]
         out.append(_entry(c))
+        for pid in c.parent_ids:
+            parent = None if pid in seen else r.get(pid)
+            seen.add(pid)
+            if isinstance(parent, pygit2.Commit):
+                heapq.heappush(heap, (-parent.commit_time, len(seen), parent))
     return out
 
 

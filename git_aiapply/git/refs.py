@@ -88,6 +88,7 @@ def _ref_locked_at(repo: pygit2.Repository, refname: str, expected: pygit2.Oid |
     try:
         with repo.transaction() as txn:
             txn.lock_ref(refname)
+            refuse_bad_packed_refs(_common_dir(repo.path))
             try:
                 current = repo.lookup_reference(refname).target
             except (KeyError, pygit2.GitError):
@@ -139,6 +140,32 @@ def _common_dir(gitdir: str) -> str:
             return os.path.normpath(os.path.join(gitdir, f.read().strip()))
     except OSError:
         return gitdir
+
+
+def refuse_bad_packed_refs(commondir: str) -> None:
+    """FatalError (``repository``) when packed-refs holds a line git cannot read, in git's
+    words: `git commit` dies so at its ref update, where libgit2 reads the file only to
+    list the refs (a lookup skips the line, and the commit would be made)."""
+    path = os.path.join(commondir, "packed-refs")
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return  # none (or unreadable: libgit2's own error when it needs it)
+    import re
+
+    body = data.split(b"\n", 1)[1] if data.startswith(b"# pack-refs with:") else data
+    oid = rb"(?:[0-9a-f]{64}|[0-9a-f]{40})"
+    bad = re.search(rb"^(?!%s [^\n]|\^%s$).*$" % (oid, oid), body.removesuffix(b"\n"),
+                    re.MULTILINE) if body else None
+    if bad is None and (not data or data.endswith(b"\n")):
+        return
+    shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
+    line = bad.group(0) if bad is not None else data.rsplit(b"\n", 1)[-1]
+    what = "unexpected line" if bad is not None else "unterminated line"
+    raise FatalError(f"{what} in {shown}: {line.decode('utf-8', 'replace')}",
+                     kind=ErrorKind.REPOSITORY, hint="the repository is damaged: `git fsck` "
+                     "names what is missing or broken")
 
 
 def _ref_home(gitdir: str, refname: str) -> str:

@@ -8,7 +8,8 @@ from enum import StrEnum
 from ..locate import edit_report
 from ..record import field, record, replace
 
-from ..errors import ApplyError, ErrorKind, FatalError, Problem, fault_of, known_kind
+from ..errors import (ApplyError, ErrorKind, FatalError, Problem, fault_of, known_kind,
+                      store_errors_fatal)
 from ..plan.plan import FileChange, Plan
 from ..git.refs import short_branch
 from ..answer.response import Response
@@ -347,7 +348,8 @@ def _apply_one_outcome(repo, response: Response, opts: Options, out: Outcome, ed
                        after) -> Outcome:
     try:
         # -v: the plan's reports fill out.edits (make_plan keeps those of a plan it makes)
-        with edit_report.scope() if opts.verbose else nullcontext() as out.edits:
+        with edit_report.scope() if opts.verbose else nullcontext() as out.edits, \
+                store_errors_fatal():  # a missing object: fatal, the --json object for it
             return _apply_one(repo, response, opts, out, editor=editor, color=color, after=after)
     except ApplyError as e:
         # keep what was learnt before the refusal (formats, branch, base, files)

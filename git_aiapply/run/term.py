@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import AiApplyError, ApplyError, FatalError, UsageError, printable
+from ..errors import (AiApplyError, ApplyError, FatalError, UsageError, printable,
+                      store_errors_fatal)
 
 
 def _write(stream, text: str) -> None:
@@ -95,7 +96,8 @@ def guarded(fn, *args, **kwargs) -> None:
     1: the response was refused; 2: a bad call; 128: ``fatal:``, the repository or the
     environment stopped the run; 130: interrupted."""
     try:
-        fn(*args, **kwargs)
+        with store_errors_fatal():  # a missing object, a corrupt store: the repository's
+            fn(*args, **kwargs)
     except UsageError as e:
         echo_err(f"usage error: {e}")
         sys.exit(2)

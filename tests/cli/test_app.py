@@ -142,3 +142,45 @@ def test_end_of_input_at_a_question_is_aborted_exit_1(two: GitRepo, tmp_path):
     assert p.returncode == 1 and err.decode().splitlines()[-1] == "aborted"
     assert "Traceback" not in err.decode()
     assert two.git("branch", "--list", "try/1").strip() == "try/1"
+
+
+def _interrupted_in_hook(repo: GitRepo, hook: str, *argv: str) -> tuple[int, str]:
+    """Run the command, Ctrl-C it (SIGINT to its process group, as a terminal sends it)
+    once ``hook`` has started and sleeps, and wait for its end."""
+    import signal
+
+    flag = repo.root.parent / f"{hook}.started"
+    repo.write(f".git/hooks/{hook}", f"#!/bin/sh\ntouch '{flag}'\nexec sleep 30\n", mode=0o755)
+    p = subprocess.Popen([*AI_APPLY, *argv], cwd=repo.root, env=repo.env, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while not flag.exists() and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(p.pid, signal.SIGINT)
+    _out, err = p.communicate(timeout=20)
+    (repo.root / ".git" / "hooks" / hook).unlink()
+    return p.returncode, err.decode()
+
+
+def test_ctrl_c_in_a_subcommand_is_interrupted_130_naming_the_commit_made(two: GitRepo, tmp_path):
+    """click's main turns Ctrl-C into Abort ("aborted", exit 1); a subcommand interrupted
+    ends as a plain run does: exit 130, "nothing was changed" before its commit, the
+    commit named after it."""
+    diff = tmp_path / "r.diff"
+    diff.write_text(TWO_FILES)
+    assert two.run("--branch", "try/1", str(diff)).returncode == 0
+    two.write("o.txt", "o\n")
+    two.commit_all("other")
+    head = two.head()
+    assert _interrupted_in_hook(two, "pre-commit", "pick", "try/1") == (
+        130, "interrupted; nothing was changed\n")
+    assert two.head() == head and two.git("status", "--porcelain") == ""
+    code, err = _interrupted_in_hook(two, "post-commit", "pick", "try/1")
+    assert code == 130 and "Traceback" not in err, err
+    new = two.git("log", "-1", "--format=%h %s").strip()
+    assert two.git("rev-parse", "HEAD~1").strip() == head
+    assert err.splitlines() == [
+        "interrupted after a commit was made; it stays, nothing else was changed:",
+        f"  [{two.git('branch', '--show-current').strip()} {new.split()[0][:7]}] "
+        f"{new.split(' ', 1)[1]}"]

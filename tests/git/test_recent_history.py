@@ -64,3 +64,17 @@ def test_a_changed_shallow_boundary_walks_again(merged: GitRepo):
     r = pygit2.Repository(str(merged.root))
     again = h.commits(r, tip, 1000, git_dir)
     assert again is not first and [i for i, _m in again] == walk(r, tip)
+
+
+def test_a_commit_missing_from_the_store_ends_the_walk_as_a_shallow_boundary(repo: GitRepo):
+    """`git commit` works in a repository that lacks an old commit; the already-applied
+    search must too: the walk stops where the history is cut."""
+    for n in range(4):
+        repo.write("a.txt", f"{n}\n")
+        repo.commit_all(f"c{n}\nAI-Response: r{n}\n" if n == 2 else f"c{n}")
+    gone = repo.git("rev-parse", "HEAD~2").strip()
+    (repo.root / ".git" / "objects" / gone[:2] / gone[2:]).unlink()
+    r = pygit2.Repository(str(repo.root))
+    got = RecentHistory().commits(r, r.head.target, 10, str(repo.root / ".git"))
+    assert [str(oid) for oid, _ in got] == [repo.head(), repo.git("rev-parse", "HEAD~1").strip()]
+    assert got[1][1] is not None  # its trailer is read, as in a whole walk

@@ -11,7 +11,7 @@ import pygit2
 import pytest
 
 from conftest import GitRepo
-from git_aiapply.errors import ApplyError, UsageError
+from git_aiapply.errors import ApplyError, FatalError, UsageError
 from git_aiapply.git.ident import identity
 from git_aiapply.git.refs import (
     branch_refname,
@@ -20,6 +20,7 @@ from git_aiapply.git.refs import (
     branch_uses,
     delete_ref,
     merge_base,
+    refuse_bad_packed_refs,
     reflog,
     remove_ref,
     resolve_symbolic,
@@ -217,3 +218,33 @@ def test_no_ref_update_or_delete_touches_a_branch_a_worktree_uses(base: GitRepo,
     assert branch_in_use(repo, "refs/heads/main", mine=True) is None
     assert branch_in_use(Repo(str(tmp_path / "linked")), "refs/heads/busy", mine=True) is None
     assert branch_in_use(repo, "HEAD") is None
+
+
+_SHA = "34f03fbfac3880dffd331663d3e64f478537ab07"
+
+
+@pytest.mark.parametrize("extra, said", [
+    ("", None),
+    (f"^{_SHA}\n", None),  # a peeled tag
+    ("garbage\n", "unexpected line in .git/packed-refs: garbage"),
+    ("\n", "unexpected line in .git/packed-refs: "),
+    (f"{_SHA}refs/heads/x\n", f"unexpected line in .git/packed-refs: {_SHA}refs/heads/x"),
+    (f"{_SHA} refs/heads/cut", f"unterminated line in .git/packed-refs: {_SHA} refs/heads/cut"),
+])
+def test_a_packed_refs_line_git_cannot_read_is_fatal_in_its_words(base: GitRepo, extra, said):
+    """As git dies reading the whole file (`git for-each-ref`, `git branch`; `git commit`
+    at its ref update checks the last line's length only), where libgit2 would skip the
+    line and commit; each case checked against git itself."""
+    base.git("pack-refs", "--all")
+    path = base.root / ".git" / "packed-refs"
+    path.write_bytes(path.read_bytes() + extra.encode())
+    git = subprocess.run(["git", "for-each-ref"], cwd=base.root,
+                         env=base.env, capture_output=True, text=True)
+    if said is None:
+        refuse_bad_packed_refs(str(base.root / ".git"))
+        assert git.returncode == 0, git.stderr
+        return
+    with pytest.raises(FatalError) as caught:
+        refuse_bad_packed_refs(str(base.root / ".git"))
+    assert (caught.value.message, caught.value.kind) == (said, "repository")
+    assert git.returncode == 128 and git.stderr == f"fatal: {said}\n"
