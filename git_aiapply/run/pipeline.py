@@ -176,9 +176,8 @@ def net_changes(plan: Plan) -> tuple[list[FileChange], list[tuple[str, str]]]:
     stats = plan_stats(plan, counts)
     order = _response_order(plan)
     stats.sort(key=lambda st: order.get(st.path, order.get(st.old_path, len(order))))
-    changes = [FileChange(st.path, _ACTIONS[st.status] if not (st.status == "M" and st.same_content)
-                          else "mode", st.old_path if st.status == "R" else None,
-                          st.added, st.deleted) for st in stats]
+    changes = [FileChange(st.path, "mode" if st.status == "M" and st.same_content else _ACTIONS[
+        st.status], st.old_path if st.status == "R" else None, st.added, st.deleted) for st in stats]
     return changes, [(st.old_path, st.path) for st in stats if st.status == "R"]
 
 
