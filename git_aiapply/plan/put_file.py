@@ -37,7 +37,7 @@ class PutChecks:
         if old is None:
             self.record(path, "add", added=0 if is_binary(op.data) else line_count(op.data))
         elif old.data != op.data:
-            self.record(path, "update")  # counted as git counts them (pipeline._counted_as_git)
+            self.record(path, "update")  # counted as git counts them (pipeline.net_changes)
         else:
             self.record(path, "mode")
 

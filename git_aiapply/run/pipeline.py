@@ -156,36 +156,40 @@ def fatal_outcome(name: str, e: FatalError, verbose: bool = False) -> Outcome:
     return out
 
 
-def _counted_as_git(plan: Plan) -> list[FileChange]:
-    """The plan's changes with an updated file's lines counted as git counts them (the diff
-    of what it was and what it becomes: a file written whole counts only the lines that
-    differ, not all of them); a file written back as it was is left out."""
+def net_changes(plan: Plan) -> tuple[list[FileChange], list[tuple[str, str]]]:
+    """The plan's change as git's diff of the two trees sees it, whatever steps the response
+    took: the files (in the response's order) and the renames.  Every report of a run (the
+    summary, --check, --json's files, --diff, --stat, the subject) is made from this one
+    net change (plan_stats: renames found as git finds them), so none can tell of a file
+    another leaves out (a file deleted, then another renamed onto its path: git's diff
+    updates the one and deletes the other)."""
     from ..git.state import line_counts
 
-    out = []
+    told = {}  # a huge file's counts from its edits, when git's diff is out of bounds
     for c in plan.changes:
-        old, new = plan.base.get(c.path), plan.final.get(c.path)
-        net = _net_action(c.action, old, new)
-        if net != c.action:
-            c = FileChange(c.path, net, c.old_path, c.added, c.removed)
-        if c.action == "update" and old is not None and new is not None:
-            if old == new:
-                continue
-            if old.data != new.data:
-                c = FileChange(c.path, c.action, c.old_path,
-                               *line_counts(old.data, new.data, fallback=(c.added, c.removed)))
-        out.append(c)
-    return out
+        st = plan.final.get(c.path)
+        if st is not None:
+            told[st.data] = (c.added, c.removed)
+
+    def counts(old: bytes, new: bytes) -> tuple[int, int]:
+        return line_counts(old, new, fallback=told.get(new))
+
+    stats = plan_stats(plan, counts)
+    order = _response_order(plan)
+    stats.sort(key=lambda st: order.get(st.path, order.get(st.old_path, len(order))))
+    changes = [FileChange(st.path, "mode" if st.status == "M" and st.same_content else _ACTIONS[
+        st.status], st.old_path if st.status == "R" else None, st.added, st.deleted) for st in stats]
+    return changes, [(st.old_path, st.path) for st in stats if st.status == "R"]
 
 
-def _net_action(action: str, old, new) -> str:
-    """What happened to a path overall, from its states before and after (the directives'
-    sequence may say otherwise: a deletion then a new file is an update)."""
-    if action in ("rename", "mode"):
-        return action
-    if old is None:
-        return "add" if new is not None else action
-    return "delete" if new is None else "update"
+_ACTIONS = {"A": "add", "D": "delete", "M": "update", "R": "rename"}
+
+
+def _response_order(plan: Plan) -> dict[str, int]:
+    """Each path's place in the response (its first change, or its rename's)."""
+    order = {c.path: i for i, c in enumerate(plan.changes)}
+    order.update({c.old_path: i for i, c in enumerate(plan.changes) if c.old_path})
+    return order
 
 
 def plan_stats(plan: Plan, line_counts) -> list:
@@ -205,8 +209,7 @@ def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     from .diffstat import change_words
 
     stats = plan_stats(plan, None)
-    order = {c.path: i for i, c in enumerate(plan.changes)}
-    order.update({c.old_path: i for i, c in enumerate(plan.changes) if c.old_path})
+    order = _response_order(plan)
     stats.sort(key=lambda st: order.get(st.path, order.get(st.old_path, len(order))))
     return change_words(stats)
 
@@ -275,12 +278,15 @@ def build_commit_message(repo, parsed, response: Response, plan: Plan, opts: Opt
     return msg.rstrip("\n") + "\n"
 
 
-def render_diff(plan: Plan, color: bool = False) -> str:
-    """The change as a git-style diff (renames shown as renames)."""
+def render_diff(plan: Plan, color: bool = False, renames: list | None = None) -> str:
+    """The change as a git-style diff of the net change (renames shown as renames where
+    git's diff finds them: ``renames`` from net_changes, else found here)."""
     from ..git.state import patch_text
 
+    if renames is None:
+        renames = [(st.old_path, st.path) for st in plan_stats(plan, None) if st.status == "R"]
     parts = []
-    renamed_to = {new: old for old, new in plan.renames}
+    renamed_to = {new: old for old, new in renames}
     renamed_from = set(renamed_to.values())
     for path in plan.touched:
         old = plan.base.get(path)
@@ -413,7 +419,7 @@ def _apply_one(repo, response: Response, opts: Options, out: Outcome, *, editor,
     if done is not None and missing_edit(parsed.ops, base.entry, normalize) is None:
         return _already_applied(out, done, start)
     plan = _make_plan(repo, response, parsed.ops, opts, base, start, normalize, out)
-    out.changes, out.renames, out.plan = _counted_as_git(plan), plan.renames, plan
+    (out.changes, out.renames), out.plan = net_changes(plan), plan
     if plan.is_noop():
         out.status, out.exit_code = Status.NO_CHANGE, 0
         out.note = "the response's changes are already in place; nothing to commit"
@@ -633,7 +639,7 @@ def _finish(repo, parsed, response: Response, plan: Plan, opts: Options, out: Ou
         raise _BeforeTransaction(e) from None
     out.message = message
     if opts.diff:
-        out.diff = render_diff(plan, color=color)
+        out.diff = render_diff(plan, color=color, renames=out.renames)
     if opts.check or opts.diff:
         out.status, out.exit_code = Status.WOULD_APPLY, 0
         return out

@@ -71,6 +71,15 @@ class Recovery:
         self.dry_run = dry_run
         self.done: list[str] = []
         self.problems: list[Problem] = []
+        self.kept: list[str] = []  # files someone changed since the run: left as they are
+        self.keep_files = False  # --keep-files: every touched file is kept as it is
+        # the journal cannot be read, or is in a bare repository: --keep-files removes it
+        self.journal_unusable = False
+
+    def keep(self, path: str, why: str) -> None:
+        """``path`` is someone's since the run: never written, named in the report."""
+        self.kept.append(path)
+        self.done.append(f"{'would keep' if self.dry_run else 'kept'} {path} as it is: {why}")
 
     def act(self, what: str, fn=None, *args) -> None:
         if not self.dry_run and fn is not None:
@@ -281,14 +290,19 @@ def _foreign_lock(lock_path: str) -> FatalError:
         kind=ErrorKind.LOCK)
 
 
-def recover(repo, dry_run: bool = False) -> Recovery:
+def recover(repo, dry_run: bool = False, keep_files: bool = False) -> Recovery:
     """Inspect and (unless ``dry_run``) repair; problems in ``.problems`` mean nothing was
-    changed and a person has to decide.  Raises FatalError when another process holds
-    ``index.lock``."""
+    changed and a person has to decide (each names a way on: a step of theirs that changes
+    what recover finds, or ``keep_files``).  Raises FatalError when another process holds
+    ``index.lock``.  A file someone changed since the run is always kept as it is and
+    named (``.kept``); ``keep_files`` (``--keep-files``) keeps every touched file as it is
+    and finishes even where recover cannot tell what the run did: the run's index lock,
+    temporary files and journal are removed, nothing else is written."""
     from ..git.history import ref_tip, run_side
 
     repo.refuse_inside_gitdir()  # the worktree to repair is not known from there (as git)
     rec = Recovery(repo, dry_run)
+    rec.keep_files = keep_files
     jpath = journal_path(repo.gitdir)
     if not os.path.exists(jpath):
         # the index git uses (GIT_INDEX_FILE)
@@ -296,6 +310,10 @@ def recover(repo, dry_run: bool = False) -> Recovery:
         return rec
     j = _journal_to_act_on(rec, repo, jpath)
     if j is None:
+        if keep_files and rec.journal_unusable:
+            rec.problems = []
+            rec.act(f"remove the journal {jpath}", _remove_file, jpath)
+            _clean_up_without_journal(rec, repo, repo.index_path() + ".lock")
         return rec
     lock_path = _index_of(repo, j) + ".lock"  # the run's index, whatever GIT_INDEX_FILE is now
     has_lock = os.path.lexists(lock_path)
@@ -305,8 +323,14 @@ def recover(repo, dry_run: bool = False) -> Recovery:
     tip = ref_tip(repo, j.branch)
     current = {p: _state_of(repo, p) for p in j.paths}
     side, why = run_side(repo, j, tip)
+    if side is None and keep_files:
+        _keep_all(rec, repo, j, has_lock, lock_path)
+        rec.act(f"remove the journal {jpath}", _remove_file, jpath)
+        rec.done.append(f"every file the interrupted {_what(j.kind)} touched is kept as it "
+                        "is (--keep-files); the index is as it was before the run")
+        return rec
     if side is None:
-        rec.problems.append(_undecidable(j, tip, why, jpath))
+        rec.problems.append(_undecidable(j, tip, why))
         return rec
     moved_on = side.endswith("-moved")
     if side.startswith("before"):
@@ -318,8 +342,21 @@ def recover(repo, dry_run: bool = False) -> Recovery:
             return rec
         outcome = _finish_after(rec, repo, j, tip, why, moved_on)
     rec.act(f"remove the journal {jpath}", _remove_file, jpath)
+    if rec.kept:
+        outcome += (f", but for {', '.join(rec.kept)}, kept as "
+                    + ("they are" if len(rec.kept) > 1 else "it is"))
     rec.done.append(outcome)
     return rec
+
+
+def _keep_all(rec: Recovery, repo, j: JournalNote, has_lock: bool, lock_path: str) -> None:
+    """--keep-files where recover cannot tell what the run did: every touched file stays
+    as it is (named), the run's own index lock and its temporary files go."""
+    for p in sorted(j.paths):
+        rec.keep(p, "--keep-files")
+    if has_lock:
+        rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
+    _remove_temps(rec, repo, j.pid, j.paths, j.temps, index=j.index, refname=j.branch)
 
 
 def _index_of(repo, j: JournalNote) -> str:
@@ -330,14 +367,49 @@ def _index_of(repo, j: JournalNote) -> str:
 
 def _clean_up_without_journal(rec: Recovery, repo, lock_path: str) -> None:
     """No journal: a run killed before it touched the worktree may have left
-    ``index.lock`` (naming its dead process) and temporary files."""
+    ``index.lock`` (naming its dead process) and temporary files; a run whose journal was
+    removed by hand after it staged its index left the lock without that name, known
+    then by the hooks' index the same dead run left (``_staged_by_dead_run``)."""
     from ..git.index import lock_owner, pid_alive
 
     owner = lock_owner(lock_path)
     if owner is not None and not pid_alive(owner):
         rec.act(f"remove {lock_path}, left by git ai-apply (pid {owner}), killed before it "
                 "changed the worktree", _remove_file, lock_path)
+    elif owner is None and (owner := _staged_by_dead_run(repo, lock_path)) is not None:
+        rec.act(f"drop the unfinished index {lock_path}, left by git ai-apply (pid "
+                f"{owner}); the index is as it was before that run", _remove_file, lock_path)
     _remove_temps(rec, repo, None, [], [])
+
+
+_HOOK_INDEX = re.compile(r"^next-index-ai-apply-(\d+)\.lock$")
+
+
+def _staged_by_dead_run(repo, lock_path: str) -> int | None:
+    """The pid of the dead git ai-apply whose staged index ``lock_path`` is, told without
+    its journal: that run gave its commit hooks an index in the git dir
+    (index.hook_index_name), a hard link to the lock or a file made (or re-staged by a
+    hook) after it; a lock taken by a git process since the run died is newer than it.
+    None when no such run is found."""
+    from ..git.index import pid_alive
+
+    try:
+        lock = os.stat(lock_path)
+        names = os.listdir(repo.gitdir)
+    except OSError:
+        return None
+    for name in names:
+        m = _HOOK_INDEX.match(name)
+        if not m or pid_alive(int(m.group(1))):
+            continue
+        try:
+            hooks = os.stat(os.path.join(repo.gitdir, name))
+        except OSError:
+            continue
+        if (hooks.st_dev, hooks.st_ino) == (lock.st_dev, lock.st_ino) \
+                or lock.st_mtime_ns <= hooks.st_mtime_ns:
+            return int(m.group(1))
+    return None
 
 
 def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
@@ -348,8 +420,10 @@ def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
     try:
         j = read_journal(jpath)
     except (OSError, ValueError) as e:
+        rec.journal_unusable = True
         rec.problems.append(Problem(f"the journal {jpath} cannot be read ({e})",
-                                    hint="check `git status`; then remove the journal by hand"))
+                                    hint="check `git status`; then run `git ai-apply recover --keep-files` (it keeps "
+                                         "every file as it is and removes the journal)"))
         return None
     if pid_alive(j.pid):
         rec.problems.append(Problem(f"git ai-apply (pid {j.pid}) is still running in this "
@@ -364,8 +438,9 @@ def _journal_to_act_on(rec: Recovery, repo, jpath: str) -> JournalNote | None:
                                               "`git ai-apply recover` again"))
         return None
     if repo.workdir is None:
+        rec.journal_unusable = True
         rec.problems.append(Problem("the journal is in a bare repository; nothing to repair",
-                                    hint=f"remove {jpath}"))
+                                    hint="run `git ai-apply recover --keep-files` to remove it"))
         return None
     return j
 
@@ -380,7 +455,7 @@ def _hooks_still_running(repo, j: JournalNote) -> list[tuple[int, str]]:
     return with_environment("GIT_INDEX_FILE", os.path.join(repo.gitdir, j.hook_index))
 
 
-def _undecidable(j: JournalNote, tip, why: str, jpath: str) -> Problem:
+def _undecidable(j: JournalNote, tip, why: str) -> Problem:
     """The branch moved since in a way that hides whether the run happened."""
     tip_s = str(tip) if tip else None
     originals = j.paths
@@ -390,7 +465,8 @@ def _undecidable(j: JournalNote, tip, why: str, jpath: str) -> Problem:
         "so recover cannot tell what to put back",
         hint="nothing was changed; compare the files it touched ("
              + ", ".join(sorted(originals)[:10]) + (", ..." if len(originals) > 10 else "")
-             + f") with `git status`, then remove {jpath} by hand")
+             + ") with `git status`, then run `git ai-apply recover --keep-files` (it keeps "
+             "every file as it is and removes the run's lock and journal)")
 
 
 def _before_outcome(j: JournalNote, why: str, moved_on: bool) -> str:
@@ -433,38 +509,44 @@ def _back_to_before(rec: Recovery, repo, j: JournalNote, current: dict, has_lock
                     lock_path: str, moved_on: bool) -> bool:
     """Plan (and unless a dry run, do) the way back to before the run; False, with
     problems, when a file was changed since."""
-    changed = _refuse_changed_since(rec, repo, j, current)
-    if not changed and moved_on:
+    kept = _keep_changed_since(rec, repo, j, current)
+    if rec.keep_files:  # every file as it is, the ones the run left too
+        for p in sorted(set(j.paths) - kept):
+            if not _is_on_disk(repo, current[p], j.paths[p]):
+                rec.keep(p, "--keep-files")
+        kept = set(j.paths)
+    if moved_on and not rec.keep_files:
         _refuse_staged_since(rec, repo, j)
     if rec.problems:
         return False
-    _put_back(rec, repo, j, current)
+    _put_back(rec, repo, j, current, kept)
     if has_lock:
         rec.act(f"drop the unfinished index {lock_path}", _remove_file, lock_path)
     return True
 
 
-def _refuse_changed_since(rec: Recovery, repo, j: JournalNote, current: dict) -> list[str]:
-    """A problem for each touched file holding neither what it held before the run nor
-    what the run was writing (committed or, converted, on disk); those files."""
+def _keep_changed_since(rec: Recovery, repo, j: JournalNote, current: dict) -> set[str]:
+    """The touched files holding neither what they held before the run nor what the run
+    was writing (committed or, converted, on disk): someone changed them since, so they are
+    the user's and kept as they are (never overwritten); each is named in the report, with
+    the blob that holds what it was before the run."""
     hooked = _hooked(repo, j)
     odd = [p for p in j.paths if not _run_left(repo, j, p, current[p], hooked, before=True)]
     for p in odd:
-        rec.problems.append(Problem(
-            f"{p} holds neither what it held before the interrupted run nor what the "
-            "run was writing; it was changed since", file=p,
-            hint="nothing was changed; put the file as you want it, then run "
-                 "`git ai-apply recover` again (or remove the journal by hand)"))
-    return odd
+        was = j.paths.get(p)
+        rec.keep(p, "it was changed since the interrupted run"
+                 + (f"; what it held before the run: `git cat-file -p {was[1]}`" if was else ""))
+    return set(odd)
 
 
-def _put_back(rec: Recovery, repo, j: JournalNote, current: dict) -> None:
-    """Every touched file as it was, the folders the run made gone, the temporary files
-    and backups removed."""
+def _put_back(rec: Recovery, repo, j: JournalNote, current: dict, kept: set) -> None:
+    """Every touched file as it was (but the ``kept`` ones), the folders the run made
+    gone, the temporary files and backups removed."""
     originals = j.paths
     # new files out first, then the folders the run made, then the old files back: a file
     # replaced by a folder (x -> x/y) needs the folder x gone before x returns
-    restore = [p for p in sorted(originals) if not _is_on_disk(repo, current[p], originals[p])]
+    restore = [p for p in sorted(originals) if p not in kept
+               and not _is_on_disk(repo, current[p], originals[p])]
     for p in [p for p in restore if originals[p] is None]:
         rec.act(f"restore {p} as it was before", _restore, repo, p, originals[p],
                 j.perms.get(p), _backup_of(repo, j.pid, p), j.pid)
@@ -491,7 +573,8 @@ def _refuse_staged_since(rec: Recovery, repo, j: JournalNote) -> None:
         rec.problems.append(Problem(
             f"{p} is staged differently from the branch since the interrupted run",
             file=p, hint="nothing was changed; unstage it (`git restore --staged "
-                         f"{p}`) or commit it, then run `git ai-apply recover` again"))
+                         f"{p}`) and run `git ai-apply recover` again, or keep every file "
+                         "as it is with `git ai-apply recover --keep-files`"))
 
 
 def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool,
@@ -506,13 +589,9 @@ def _complete(rec: Recovery, repo, j: JournalNote, current: dict, has_lock: bool
     hooked = _hooked(repo, j)
     odd = [p for p in final if j.kind != RunKind.CACHED
            and not _run_left(repo, j, p, current.get(p), hooked, before=False)]
-    for p in odd:
-        rec.problems.append(Problem(
-            f"{p} does not hold what the interrupted {_what(j.kind)} left there; it was "
-            "changed since", file=p,
-            hint="nothing was changed; check `git status`, then run recover again"))
-    if odd:
-        return False
+    for p in odd:  # the user's since: kept as it is, and the rest of the run completed
+        rec.keep(p, f"it does not hold what the interrupted {_what(j.kind)} left there; it "
+                    "was changed since (`git diff` shows how it differs from the commit)")
     # after the branch moved on, the staged index predates the later commits: only the
     # run's own entries are set in the index
     if has_lock and not moved_on and index_holds(lock_path, final):

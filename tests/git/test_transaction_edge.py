@@ -208,12 +208,12 @@ def test_reported_action_follows_the_net_change(old, new, action):
     """--json's action for a path is what happened to it overall (as git's diff sees
     it), whatever sequence of directives got there: a delete then a new file is an
     update, never "delete" for a file that exists afterwards."""
-    from git_aiapply.run.pipeline import _counted_as_git
+    from git_aiapply.run.pipeline import net_changes
     from git_aiapply.plan.plan import MODE_FILE, FileChange, FileState, Plan
 
     st = {None: None, **{b: FileState(MODE_FILE, b) for b in (b"one\n", b"two\n")}}
     plan = Plan({"a.txt": st[new]}, {"a.txt": st[old]}, [], [FileChange("a.txt", action, None, 1, 1)])
-    out = _counted_as_git(plan)
+    out, _renames = net_changes(plan)
     if old == new and old is not None:
         assert out == []  # written back as it was
         return

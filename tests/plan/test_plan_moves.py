@@ -114,7 +114,7 @@ _NEW = '<FILE_NEW file_path="{}">\nnew {}\n</FILE_NEW>'
 
 @pytest.mark.parametrize("steps, renames, changes", [
     # moved away and back: no rename of a file onto itself (an update of a to what it
-    # was, which the report leaves out, pipeline._counted_as_git)
+    # was, which the report leaves out, pipeline.net_changes)
     ([_RENAME.format("a", "c"), _RENAME.format("c", "a")], [], [("a", "update", None)]),
     # a chain is one rename
     ([_RENAME.format("a", "b"), _RENAME.format("b", "c")], [("a", "c")], [("c", "rename", "a")]),

@@ -40,9 +40,12 @@ def _report(done) -> None:
         click.echo(f"Fast-forward {done.label} to {str(res.commit)[:7]} ({done.branch})")
     subject = res.message.split("\n", 1)[0]
     click.echo(f"[{done.label} {str(res.commit)[:7]}] {subject}")
-    n = len(plan.changes)
-    added = sum(c.added for c in plan.changes)
-    removed = sum(c.removed for c in plan.changes)
+    from ...run.pipeline import net_changes
+
+    changes, _renames = net_changes(plan)  # as git's diff of the commit sees it
+    n = len(changes)
+    added = sum(c.added for c in changes)
+    removed = sum(c.removed for c in changes)
     click.echo(f" {n} file{'s' if n != 1 else ''} changed, {added} insertion"
                f"{'s' if added != 1 else ''}(+), {removed} deletion{'s' if removed != 1 else ''}(-)")
     if res.hook_output.strip():

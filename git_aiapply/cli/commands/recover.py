@@ -5,7 +5,10 @@ import click
 
 @click.command("recover")
 @click.option("-n", "--dry-run", is_flag=True, help="Say what would be done; change nothing.")
-def command(dry_run):
+@click.option("--keep-files", is_flag=True,
+              help="Keep every file the interrupted run touched as it is, and finish even "
+                   "where recover cannot tell what the run did (its lock and journal go).")
+def command(dry_run, keep_files):
     """Repair what an interrupted git ai-apply left behind (journal, index.lock, temporary
     files): the repository ends wholly before or wholly after that run."""
     from ...errors import AiApplyError, FatalError
@@ -14,7 +17,7 @@ def command(dry_run):
 
     repo = Repo(".")
     try:
-        rec = recover(repo, dry_run=dry_run)
+        rec = recover(repo, dry_run=dry_run, keep_files=keep_files)
     except FatalError as e:
         click.echo(f"fatal: {e.message}", err=True)
         raise SystemExit(128)
