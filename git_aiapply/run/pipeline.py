@@ -13,6 +13,7 @@ from ..errors import (ApplyError, ErrorKind, FatalError, Problem, fault_of, know
 from ..plan.plan import FileChange, Plan
 from ..git.refs import short_branch
 from ..answer.response import Response
+from .diffstat import change_words, colorize_diff, net_stats, percent, similarity
 from ..message.trailers import AI_PATHS, add_trailers, trailer_lines
 
 
@@ -195,8 +196,6 @@ def _response_order(plan: Plan) -> dict[str, int]:
 def plan_stats(plan: Plan, line_counts) -> list:
     """The net change of a plan as git's diff sees it (diffstat.net_stats; ``line_counts``
     None: what changed, not by how much)."""
-    from .diffstat import net_stats
-
     def states(d):
         return {p: (s.mode, s.data) if s is not None else None for p, s in d.items()}
 
@@ -206,8 +205,6 @@ def plan_stats(plan: Plan, line_counts) -> list:
 def _changed_words(plan: Plan) -> list[tuple[str, str]]:
     """What the plan changes in the end (a file deleted and created again is updated, a
     rename and back is no rename), in the response's order."""
-    from .diffstat import change_words
-
     stats = plan_stats(plan, None)
     order = _response_order(plan)
     stats.sort(key=lambda st: order.get(st.path, order.get(st.old_path, len(order))))
@@ -314,8 +311,6 @@ def render_diff(plan: Plan, color: bool = False, renames: list | None = None) ->
             if old.mode != new.mode:
                 extra += f"old mode {old.mode:o}\nnew mode {new.mode:o}\n"
             if old_path != path:
-                from .diffstat import percent, similarity
-
                 # as git diff -M, so that git apply --stat/--summary read the same change
                 score = similarity(old.data, new.data)
                 extra += (f"similarity index {percent(score)}%\n"
@@ -325,8 +320,6 @@ def render_diff(plan: Plan, color: bool = False, renames: list | None = None) ->
         parts.append(header + extra + "".join(lines))
     out = "".join(parts)
     if color:
-        from .diffstat import colorize_diff
-
         out = colorize_diff(out)
     return out
 
