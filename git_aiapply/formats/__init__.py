@@ -37,10 +37,11 @@ FORMATS: list[Format] = [
 ]
 
 
-def format_names() -> list[str]:
-    """Every name ``--format`` accepts, in registry order."""
+def format_names(formats: "list[Format] | None" = None) -> list[str]:
+    """Every name ``--format`` accepts (``formats``: selecting one of these), in registry
+    order, each once (two format modules may answer to one name: agent-text)."""
     names: list[str] = []
-    for f in FORMATS:
+    for f in FORMATS if formats is None else formats:
         for name in f.selected_by():
             if name not in names:
                 names.append(name)
@@ -135,8 +136,8 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def no_changes_problem(only: str | None) -> Problem:
-    looked = [only] if only else [n for f in FORMATS if not f.explicit_only and not f.narrow
-                                  for n in f.selected_by()]
+    looked = [only] if only else format_names(
+        [f for f in FORMATS if not f.explicit_only and not f.narrow])
     return Problem(
         "no file changes found",
         hint="looked for " + ", ".join(looked) + " blocks; answer with one of them "

@@ -19,6 +19,12 @@ the ``agent-text`` format (``--format agent-text`` selects both modules):
   Files`` (``- `a```), each ended by ``<EndPlandexFileOps/>``; ``### Reset Changes``
   undoes Plandex's own pending changes and is refused.
 
+SWE-agent's own structure around its edits is no explanation either (a response where an
+``edit N:M`` block was read): the line holding only ``DISCUSSION`` (its thought-action
+format's label before the thought) and the fenced blocks that hold only its other
+commands (``open``, ``goto``, ``scroll_down``, ``search_file``, ...: ``SWE_AGENT_COMMANDS``),
+the actions of the turns before the edit; the thoughts around them stay prose.
+
 Line-range edits are ``HashlineEdit`` operations without ids (``HashlineOp`` with empty
 ids: the line must exist, its text is not checked), so they apply where their agent
 applied them.  A block opens only on its structure (the command line and its closing
@@ -50,6 +56,14 @@ _TICKED = lazy_compile(r"`([^`\n]+)`")
 _ATTR = lazy_compile(r"""\b(\w+)=(["'])(.*?)\2""")
 # SET, INSERT_BEFORE, INSERT_AFTER (locate/hashline.py's kinds, without importing it)
 SET, INSERT_BEFORE, INSERT_AFTER = "set", "insert_before", "insert_after"
+
+
+# SWE-agent's commands besides edit (its default tool bundles: the windowed file viewer,
+# search, submit): a fenced block holding only these is an action, never message prose
+SWE_AGENT_COMMANDS = frozenset("""
+open goto scroll_up scroll_down create search_dir search_file find_file submit
+""".split())
+_LABEL = "DISCUSSION"  # the thought-action format's label, a line of its own
 
 
 LEFTOVER_MARKUP = ((r"^\s*@@(start|code|end)\s*$", "a Mentat @@ marker"),
@@ -167,8 +181,15 @@ class AgentBlocks(Format):
         scan.memo.setdefault("mentat", []).append(block)
         return block
 
-    def finish(self, scan: Scan) -> None:
-        """A file's Mentat line edits, together, against the file as it was."""
+    def finish(self, scan: Scan) -> list[tuple[int, int]]:
+        """A file's Mentat line edits, together, against the file as it was; the spans of
+        SWE-agent's labels and command blocks, which are no explanation."""
+        self._join_mentat(scan)
+        if scan.memo.get("swe-agent") and not scan.inside_fence:
+            return _swe_agent_structure(scan)
+        return []
+
+    def _join_mentat(self, scan: Scan) -> None:
         first: dict = {}
         for block in scan.memo.get("mentat", ()):
             kept = []
@@ -226,6 +247,30 @@ class AgentBlocks(Format):
             ops.append(RenameFile(paths[0], paths[1], source) if want == 2
                        else DeleteFile(paths[0], source))
         return Block(NAME, scan.starts[i], scan.end_of(close), ops)
+
+
+def _swe_agent_structure(scan: Scan) -> list[tuple[int, int]]:
+    """The spans of SWE-agent's ``DISCUSSION`` lines and of the fenced blocks holding only
+    its commands other than edit (SWE_AGENT_COMMANDS), in a response where its edits were
+    read."""
+    from ..text import fence_open, is_fence_close
+
+    lines, out, i = scan.lines, [], 0
+    while i < len(lines):
+        if lines[i].strip() == _LABEL:
+            out.append((scan.starts[i], scan.end_of(i)))
+        fence = fence_open(lines[i])
+        if fence is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not is_fence_close(lines[j], *fence):
+            j += 1
+        body = [ln.split(None, 1)[0] for ln in lines[i + 1:j] if ln.strip()]
+        if j < len(lines) and body and all(w in SWE_AGENT_COMMANDS for w in body):
+            out.append((scan.starts[i], scan.end_of(j)))
+        i = j + 1
+    return out
 
 
 def _closing(lines: list[str], j: int, marker: str, stop=None) -> int | None:

@@ -249,8 +249,9 @@ class Format:
                 return True
         return False
 
-    def finish(self, scan: Scan) -> None:
-        """Called once the whole response is scanned (a format that joins its blocks)."""
+    def finish(self, scan: Scan) -> "list[tuple[int, int]]":
+        """After the scan (a format joining its blocks): spans of its structure, no prose."""
+        return []
 
     def selected_by(self) -> tuple[str, ...]:
         return self.selects or (self.name,)
@@ -312,7 +313,7 @@ def scan_blocks(text: str, formats: "list[Format]", ends_whole: bool = False,
     if not inside_fence:
         _refuse_cut_at_a_block_start(scan, formats)
     for fmt in formats:
-        fmt.finish(scan)
+        found.wrappers.extend(fmt.finish(scan))  # an agent's labels, its commands
     return found
 
 

@@ -602,11 +602,12 @@ class SearchReplace(Format):
             return stops_mid_word(lines[k])
         return names_file(lines[k]) and not _in_a_file_list(scan, k)
 
-    def finish(self, scan: Scan) -> None:
+    def finish(self, scan: Scan) -> list[tuple[int, int]]:
         """Give each run of consecutive blocks of one file its one edit."""
         run = scan.memo.get(NAME)
         if run is not None:
             _edits(run.found)
+        return []
 
 
 FORMAT = SearchReplace()

@@ -226,6 +226,18 @@ def unchanged_runs(old: bytes, new: bytes) -> list[tuple[int, int, int]]:
     return [r for r in runs if r[2] > 0]
 
 
+def line_hunks(old: bytes, new: bytes) -> list[tuple[int, int, tuple[bytes, ...],
+                                                        tuple[bytes, ...]]]:
+    """Each hunk of git's diff (xdiff, no context) from ``old`` to ``new``: (new start,
+    new length, as git's ``@@`` header gives them, the lines removed, the lines added)."""
+    import pygit2
+
+    return [(h.new_start, h.new_lines,
+             tuple(ln.raw_content for ln in h.lines if ln.origin == "-"),
+             tuple(ln.raw_content for ln in h.lines if ln.origin == "+"))
+            for h in pygit2.Patch.create_from(old, new, context_lines=0).hunks]
+
+
 def removed_in(repo, start, base_id: str, path: str, depth: int = 1000) -> str | None:
     """``commit <id> (<subject>)`` for the newest commit of ``start``'s first-parent history
     down to ``base_id`` whose tree no longer holds ``path`` where its parent's did (the

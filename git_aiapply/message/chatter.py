@@ -157,6 +157,20 @@ def _verb_at(words: list[str], prefixes) -> int | None:
     return i if i < len(words) else None
 
 
+def intent_verb_at(words: list[str], *, opener_alone: bool = False) -> int | None:
+    """Index of the verb an intent opens ("Let me open", "I'll now edit", "Now I'll
+    add"), in lower-cased ``words`` without their trailing punctuation; None when no
+    intent opens them.  ``opener_alone``: an opening word alone counts too ("Now edit",
+    "Next, open")."""
+    at = _verb_at(words, _INTENT)
+    if at is None and opener_alone:
+        i = 0
+        while i < len(words) and words[i].rstrip(",") in _OPENERS:
+            i += 1
+        at = i if 0 < i < len(words) else None
+    return at
+
+
 def imperative(sentence: str) -> str:
     """``sentence`` in the imperative where that is mechanical, else as it is."""
     original = sentence.split(" ")

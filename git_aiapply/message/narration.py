@@ -13,7 +13,11 @@ Spanish and Portuguese, the languages models most often answer a user in.
 - ``RETRACTION``: exploration that says what came before was wrong ("Wait, that's
   wrong"): the attempt before it stays out too;
 - ``LINE_NARRATION``: the diff told line by line ("Line 12: ...", "In the first hunk
-  ..."): out of the body, the diff says it better;
+  ..."), or the model's plan to edit by line number ("Now edit lines 5 to 6", an agent's
+  narration of its ``edit 5:6`` command): out of the body, the diff says it better;
+- ``LOOKING``: the model telling it is about to look at files (an intent, then one of
+  these verbs: "Let me open the file", "Now I'll search for the handler"): exploration,
+  it never says what changed;
 - ``describe``: an opener after which the change's own description follows, made into
   the subject where that is mechanical: "Here's the patch that fixes X" -> "Fix X",
   "The fix is to move X" -> "Move X", "You can make X" -> "Make X"
@@ -23,7 +27,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .chatter import PAST, imperative
+from .chatter import PAST, imperative, intent_verb_at
 from .explanation import strip_markup
 
 
@@ -361,9 +365,33 @@ def is_narration(sentence: str) -> bool:
     return _opens(words, NARRATION) is not None or is_exploration(sentence)
 
 
+# what the model says it will do before it changes anything: look at files (the verbs an
+# intent opens: "Let me open", "I'll now search", "Next, scroll down"); an agent's read-only
+# commands (SWE-agent's open, goto, scroll_up, search_file, find_file) told in words
+LOOKING = frozenset("""
+open reopen view inspect examine reread re-read scroll locate go navigate look review
+explore browse study investigate peek glance reproduce
+""".split())
+# verbs that also describe a change in the imperative ("Check for None", "Find the
+# handler by name"): looking only after an intent of the model's ("Let me check")
+LOOKING_AFTER_INTENT = frozenset("find check read see run search grep".split())
+
+
+def looks_at_files(sentence: str) -> bool:
+    """An intent to look at the code, not a change: "Let me open the file to see what's
+    going on", "First, let's find the file", "Next, open a.py"."""
+    words = _words(sentence)
+    at = intent_verb_at(words)
+    if at is not None:
+        return words[at] in LOOKING or words[at] in LOOKING_AFTER_INTENT
+    at = intent_verb_at(words, opener_alone=True)
+    return at is not None and words[at] in LOOKING
+
+
 def is_exploration(sentence: str) -> bool:
     """The model thinking aloud: the sentence and the rest of its paragraph stay out."""
-    return _opens(_words(sentence), EXPLORATION) is not None or is_retraction(sentence)
+    return (_opens(_words(sentence), EXPLORATION) is not None or looks_at_files(sentence)
+            or is_retraction(sentence))
 
 
 def is_retraction(sentence: str) -> bool:
@@ -384,7 +412,9 @@ def is_retraction(sentence: str) -> bool:
 def narrates_lines(sentence: str) -> bool:
     """The diff told line by line: "Line 12: ...", "On lines 3-5 ...", "In the first
     hunk ...", "L42: ...": a line number or a hunk opens the sentence."""
-    words = _words(sentence)[:4]
+    words = _words(sentence)[:8]
+    at = intent_verb_at(words, opener_alone=True)  # "Now edit lines 5 to 6", "I'll edit line 2"
+    words = (words[at + 1:] if at is not None else words)[:4]
     if words[:1] in (["on"], ["at"], ["in"]):
         words = words[1:]
     if words[:1] == ["the"]:

@@ -3,9 +3,11 @@
 JSON.md), and the line the command prints after the reasons.
 
 - ``already-applied``: the answer's edits do not fit because their result is already in
-  the files, and one of the tool's own commits on the branch made that change;
-- ``three-way``: the edits do not fit the files as they are, and fit a commit that `-3`
-  would apply them at (it searches as -3 does, bounded alike, and writes nothing);
+  the files: one of the tool's own commits on the branch made that change and the files
+  still hold it (threeway/made.py), or -3's merge of it into the files changes nothing;
+- ``three-way``: the edits do not fit the files as they are, fit a commit that `-3`
+  would apply them at (it searches as -3 does, bounded alike), and -3's merge, tried in
+  memory (no object written, git/merge.py), is clean; a merge that conflicts names no fix;
 - ``format``: no change block was found, and ``--format whole`` reads a fenced block
   after a line naming a tracked file.
 
@@ -16,19 +18,29 @@ from __future__ import annotations
 def refusal_suggestion(repo, response, ops, opts, current, base_commit,
                        normalize) -> dict | None:
     """What fixes a refusal of ``ops`` planned against ``current`` (the files at
-    ``base_commit``, the branch's tip), or None: their result already on the branch (a
-    commit of the tool's holds it), else the base -3 would apply them at."""
+    ``base_commit``, the branch's tip), or None.  Computed, never guessed from the
+    answer's context lines: the change is already in the files (a commit of the tool's
+    holds it, or -3's merge of it into the files would change nothing), else the base -3
+    would apply it at, when -3's merge (tried in memory) goes through cleanly."""
     from ..errors import ApplyError
-    from ..threeway.repo import fitting_base
+    from ..threeway.made import made_by
+    from ..threeway.repo import three_way_trial
 
+    tip = base_commit.id if base_commit is not None else None
     try:  # a path the planner refuses is its refusal's matter, not a suggestion's
         done = applied_in(repo, ops, current, base_commit, normalize, opts.three_way_depth)
         if done is not None:
             return already_applied(done)
-        base = fitting_base(repo, response, ops, opts, current, base_commit, normalize)
+        trial = three_way_trial(repo, response, ops, opts, current, base_commit, normalize)
+        if trial is None:
+            return None
+        done = made_by(repo, trial.at_base, current, tip, opts.three_way_depth)
     except ApplyError:
         return None
-    return None if base is None else three_way(base)
+    if done is not None or (trial.merged is not None and trial.merged.is_noop()):
+        return already_applied(done)
+    # a merge that conflicts is -3's refusal too: nothing to promise
+    return None if trial.merged is None else three_way(trial.base)
 
 
 def applied_in(repo, ops, current, base_commit, normalize, depth: int) -> str | None:
@@ -73,14 +85,20 @@ def format_suggestion(text: str) -> dict | None:
                     "tracked file, and --format whole reads it as that file's new content"}
 
 
-def already_applied(commit: str) -> dict:
+def already_applied(commit: str | None) -> dict:
+    """The change is in the files: made by ``commit`` (one of the tool's), or by hand
+    (None: -3's merge of it into the files changes nothing)."""
+    if commit is None:
+        return {"kind": "already-applied", "argv": [],
+                "text": "already in place: the files hold the change this answer makes "
+                        "(-3 would merge nothing new into them); nothing to do"}
     return {"kind": "already-applied", "commit": commit, "argv": [],
-            "text": f"already applied in {commit[:12]}: the files hold every edit's result, "
-                    "made by that commit of the tool's; nothing to do"}
+            "text": f"already applied in {commit[:12]}: that commit of the tool's made the "
+                    "change this answer makes, and the files still hold it; nothing to do"}
 
 
 def three_way(base: str) -> dict:
     return {"kind": "three-way", "base": base, "argv": ["-3"],
             "text": f"retry with -3 (base {base[:12]}): every edit fits that commit, the "
                     "one the answer was written against; -3 applies it there and merges "
-                    "the result into the files as they are now"}
+                    "the result into the files as they are now (tried: it merges cleanly)"}

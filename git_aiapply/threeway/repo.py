@@ -6,6 +6,7 @@ base are not evidence in the current file."""
 from __future__ import annotations
 
 from ..errors import ApplyError, Problem
+from ..record import record
 
 
 def drift_refusal_or_none(repo, response, ops, opts, current, base_commit, normalize
@@ -53,8 +54,7 @@ def through_base(repo, response, ops, opts, current, base_commit, normalize,
                  refusal: ApplyError):
     """``ops`` applied at the commit the answer was written against and merged into the
     current files (threeway/drift.py); ``refusal`` (why they do not fit now) when no base fits."""
-    from ..git.merge import merge_file, removed_in, renamed_since
-    from .drift import merge_into_current, plan_at_base
+    from .drift import plan_at_base
 
     found = plan_at_base(ops, _candidates(repo, response, ops, opts, base_commit, normalize),
                          normalize)
@@ -62,6 +62,16 @@ def through_base(repo, response, ops, opts, current, base_commit, normalize,
         hint = (f"-3: no commit among the last {opts.three_way_depth} that changed these files "
                 "holds the lines the edits expect either")
         raise ApplyError([*refusal.problems, Problem(hint)], kind=refusal.kind) from None
+    return _merged(repo, found, opts, current, base_commit, normalize)
+
+
+def _merged(repo, found, opts, current, base_commit, normalize):
+    """The answer planned at a candidate (``found``: the candidate and the plan there)
+    merged into ``current``, the files at ``base_commit``: a ThreeWayPlan; a conflict is
+    raised.  The merge runs in memory (git/merge.py): nothing is written."""
+    from ..git.merge import merge_file, removed_in, renamed_since
+    from .drift import merge_into_current
+
     cand, at_base = found
     missing = [p for p in at_base.final
                if at_base.base.get(p) is not None and current.entry(p) is None]
@@ -77,11 +87,22 @@ def through_base(repo, response, ops, opts, current, base_commit, normalize,
         ignore_case=repo.config_bool("core.ignorecase"))
 
 
-def fitting_base(repo, response, ops, opts, current, base_commit, normalize) -> str | None:
-    """The commit ``-3`` would apply ``ops`` at, for a refusal to name (without -3): the
-    base it names or the newest of the commits -3 searches (as bounded) where every edit
-    fits, when some edit's old lines are not in the current files as written; None
-    otherwise.  Only planned, never merged: no object is written for a suggestion."""
+@record
+class Trial:
+    """What ``-3`` would do with an answer that does not fit the current files, found in
+    memory (no object written): the commit it would apply the answer at, the answer
+    planned there, and the merge into the current files (None: it conflicts)."""
+
+    base: str
+    at_base: object  # the Plan at ``base``
+    merged: object | None  # the Plan against the current files, None on a conflict
+
+
+def three_way_trial(repo, response, ops, opts, current, base_commit, normalize) -> Trial | None:
+    """``-3`` tried for a refusal to name (without -3): the base it names or the newest
+    of the commits -3 searches (as bounded) where every edit fits, when some edit's old
+    lines are not in the current files as written, and the merge -3 would make there, run
+    in memory; None when no older commit fits."""
     from .drift import fits_exactly, plan_at_base
 
     if fits_exactly(ops, current, normalize):
@@ -93,7 +114,11 @@ def fitting_base(repo, response, ops, opts, current, base_commit, normalize) -> 
         return None  # the base it names does not fit either
     if found is None or (base_commit is not None and found[0].commit == base_commit.id):
         return None
-    return found[0].commit
+    try:
+        merged = _merged(repo, found, opts, current, base_commit, normalize).plan
+    except ApplyError:
+        merged = None
+    return Trial(found[0].commit, found[1], merged)
 
 
 def _candidates(repo, response, ops, opts, base_commit, normalize):

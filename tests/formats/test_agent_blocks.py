@@ -187,3 +187,45 @@ def test_a_malformed_block_is_refused_naming_it(data, files, fragment):
 ])
 def test_prose_that_names_the_markers_is_no_edit(text):
     assert parse_with_tools(read_response(text.encode(), "r.md")).ops == []
+
+
+# a SWE-agent final answer: DISCUSSION labels, read-only commands, the edit
+SWE_ANSWER = """DISCUSSION
+Let me open the file.
+
+```
+open "src/limits.py"
+goto 5
+```
+DISCUSSION
+Values above the range came back as the lower bound.
+
+```
+search_file "return lo"
+```
+```
+python reproduce.py
+```
+```
+edit 5:5
+        return hi
+end_of_edit
+```
+"""
+
+
+def test_swe_agents_labels_and_commands_are_no_explanation():
+    parsed = parse_with_tools(read_response(SWE_ANSWER.encode(), "r.md"))
+    assert len(parsed.ops) == 1
+    text = parsed.explanation
+    assert "DISCUSSION" not in text and "open \"" not in text and "search_file" not in text
+    assert "goto" not in text and "end_of_edit" not in text
+    assert "Let me open the file." in text and "Values above the range" in text
+    assert "python reproduce.py" in text  # a shell command: no SWE-agent command of its own
+
+
+def test_without_a_swe_agent_edit_its_words_stay_prose():
+    text = "DISCUSSION\nThe fix.\n\n```\nopen a.py\n```\n\n```diff\n--- a/a.py\n+++ b/a.py\n" \
+           "@@ -1 +1 @@\n-a\n+b\n```\n"
+    parsed = parse_with_tools(read_response(text.encode(), "r.md"))
+    assert "DISCUSSION" in parsed.explanation and "open a.py" in parsed.explanation

@@ -106,3 +106,14 @@ def test_toolcalls_lists_no_markers_of_its_own():
     import git_aiapply.answer.toolcalls as toolcalls
 
     assert not [n for n in vars(toolcalls) if "MARKER" in n.upper()]
+
+
+def test_the_no_changes_hint_names_each_format_once():
+    """Two modules answer to agent-text (agent_text.py, agent_blocks.py): the hint
+    lists the names the formats select, each once (issue 35)."""
+    from git_aiapply.formats import format_names, no_changes_problem
+
+    hint = no_changes_problem(None).hint
+    looked = hint.removeprefix("looked for ").split(" blocks;")[0].split(", ")
+    assert len(looked) == len(set(looked)) and "agent-text" in looked
+    assert len(format_names()) == len(set(format_names()))

@@ -135,3 +135,42 @@ def test_opens_by_first_word_is_the_scan_of_the_whole_table():
         for words in tries:
             assert n._opens(words, table) == scan(words, table), (words, table[:1])
     assert n._words("Now I see, the **bug**.") == ["now", "i", "see", "the", "bug"]
+
+
+# the model saying it will look at files (an agent narrating its read-only commands)
+LOOKING = [
+    "Let me open the file.",
+    "Let me open the file to see what's going on.",
+    "First, let's find the file that defines clamp.",
+    "Now I'll open the file and go to the function.",
+    "Let me search for the function in the repository.",
+    "Next, scroll down to the handler.",
+    "I'm going to inspect `load` first.",
+]
+# the same verbs describing a change: no intent of the model's opens them
+NOT_LOOKING = [
+    "Open the file in binary mode so that CRLF survives.",
+    "Check for None before reading the cache.",
+    "Now check the return value of `load` before using it.",
+    "Find the handler by name instead of by index.",
+]
+
+
+@pytest.mark.parametrize("sentence", LOOKING)
+def test_looking_at_files_is_exploration(sentence):
+    assert is_exploration(sentence) and is_narration(sentence)
+
+
+@pytest.mark.parametrize("sentence", NOT_LOOKING)
+def test_a_change_with_a_looking_verb_is_not(sentence):
+    assert not is_exploration(sentence)
+
+
+@pytest.mark.parametrize("sentence", ["Now edit lines 5 to 6.", "I'll now edit line 2.",
+                                      "Let me edit lines 4-5 of the file."])
+def test_a_plan_to_edit_by_line_number_is_line_narration(sentence):
+    assert narrates_lines(sentence)
+
+
+def test_a_change_that_names_a_line_word_is_not_line_narration():
+    assert not narrates_lines("Now edit the line parser to accept tabs.")

@@ -81,14 +81,87 @@ def test_an_answer_already_on_the_branch_names_the_commit(repo: GitRepo):
     assert f"hint: already applied in {done[:12]}" in r.err
 
 
-def test_a_change_made_by_hand_is_not_called_already_applied(repo: GitRepo):
+def test_a_change_made_by_hand_is_in_place_and_names_no_commit(repo: GitRepo):
     repo.write("a.txt", LINES)
     repo.commit_all("base")
-    repo.write("a.txt", LINES.replace("l2", "TWO"))
-    repo.commit_all("by hand")  # no AI-Response trailer
+    repo.write("a.txt", LINES.replace("l2", "TWO").replace("l4", "L4"))
+    repo.commit_all("by hand")  # no AI-Response trailer; a context line changed too
     r = repo.run("--json", response=TWO)
     assert r.returncode == 1
-    assert _json(r).get("suggestion", {}).get("kind") != "already-applied"
+    assert _json(r)["suggestion"] == suggest.already_applied(None)  # no commit named
+    assert repo.run("-3", response=TWO).returncode == 0  # as -3 finds: nothing to commit
+
+
+FORTY = "".join(f"line {n}\n" for n in range(1, 41))
+NEW = """```diff
+--- a/f.txt
++++ b/f.txt
+@@ -20,3 +20,3 @@
+ line 20
+-line 21
++line 21 fixed
+ line 22
+```
+"""
+
+
+def test_a_context_line_changed_after_the_tools_commit_is_still_already_applied(repo: GitRepo):
+    """The answer's commit C, then a commit changing a context line next to its edit:
+    the answer run again is already applied in C (-3's merge would conflict on the
+    neighbouring lines, so the rule is not the merge's), never "retry with -3"."""
+    repo.write("f.txt", FORTY)
+    repo.commit_all("base")
+    assert repo.run("-q", response=NEW).returncode == 0
+    done = repo.head()
+    repo.write("f.txt", FORTY.replace("line 21\n", "line 21 fixed\n")
+               .replace("line 20\n", "line twenty\n"))
+    repo.commit_all("ctx")
+    for answer in (NEW, "Fix line 21.\n\n" + NEW):  # the same answer, and another one
+        r = repo.run("--json", response=answer)
+        assert r.returncode == 1
+        assert _json(r)["suggestion"] == suggest.already_applied(done)
+
+
+OLD = """```diff
+--- a/f.txt
++++ b/f.txt
+@@ -3,7 +3,7 @@
+ line 3
+ line 4
+ line 5
+-line 6
++line SIX changed
+ line 7
+ line 8
+ line 9
+```
+"""
+
+
+def test_a_plain_rerun_after_three_way_is_already_applied(repo: GitRepo):
+    repo.write("f.txt", FORTY)
+    repo.commit_all("base")
+    repo.write("f.txt", FORTY.replace("line 3\n", "line three\n"))
+    repo.commit_all("later")
+    assert repo.run("-q", response=OLD).returncode == 1
+    assert repo.run("-q", "-3", response=OLD).returncode == 0
+    done = repo.head()
+    r = repo.run("--json", response=OLD)
+    assert r.returncode == 1 and _json(r)["suggestion"] == suggest.already_applied(done)
+    assert f"hint: already applied in {done[:12]}" in repo.run(response=OLD).err
+
+
+def test_an_answer_that_would_conflict_is_not_told_to_retry_with_three_way(repo: GitRepo):
+    repo.write("a.txt", LINES)
+    repo.commit_all("base")
+    repo.write("a.txt", LINES.replace("l2", "two, by hand"))
+    repo.commit_all("later")
+    repo.settle()
+    objects = _objects(repo)
+    r = repo.run("--json", response=TWO)
+    assert r.returncode == 1 and "suggestion" not in _json(r)
+    assert _objects(repo) == objects  # the merge was tried in memory
+    assert repo.run("-3", response=TWO).returncode == 1  # as -3 finds: a conflict
 
 
 WHOLE = """Here is the new version.
