@@ -59,42 +59,106 @@ def _in_processes(shares: list[list[Json]], defaults: Json, workers: int,
                   stop: Callable[[], bool]) -> Iterator[Json]:
     """The shares run by a pool of ``workers`` processes, each result streamed back (a
     queue) as its job finishes.  A worker that dies (killed, out of memory) stops the
-    batch: FatalError, once the results of the others are given."""
+    batch: FatalError, once the results of the others are given.  However this ends (the
+    caller stops reading, Ctrl-C), no job starts after it and the results queue is read
+    until every worker is done: a worker exits only once its results are out of its
+    queue, so the pool is never joined with a queue nobody reads."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context(start_method())
     results = ctx.Queue()
-    stopping = ctx.Event()
-    with ProcessPoolExecutor(min(workers, len(shares)), mp_context=ctx,
-                             initializer=_worker_start,
-                             initargs=(results, stopping)) as pool:
-        futures = [pool.submit(_run_share, (s, defaults)) for s in shares]
-        received = 0
-        pending = set(futures)
-        while pending:
-            if stop() and not stopping.is_set():
-                stopping.set()  # the workers start no other job
-                for f in pending:
-                    f.cancel()  # nor any share not begun
-            got = _next_result(results, 0.2)
-            if got is None:
-                pending = {f for f in pending if not f.done()}
-                continue
-            received += 1
-            yield got
-        sent, broken = _shares_sent(futures)
-        while received < sent or broken:  # what is still on its way (all of it, unless
-            # the pool broke: then its other workers were stopped too, with what they held)
-            got = _next_result(results, 0.5 if broken else None)
-            if got is None:
-                break
-            received += 1
-            yield got
+    stopping = stop if isinstance(stop, StopFlag) else StopFlag()
+    pool = ProcessPoolExecutor(min(workers, len(shares)), mp_context=ctx,
+                               initializer=_worker_start, initargs=(results, stopping))
+    futures: list[Any] = []
+    counted = [0]  # the results read from the queue
+    try:
+        with _ctrl_c_held():  # while the workers are forked (the parent sees it after)
+            futures = [pool.submit(_run_share, (s, defaults)) for s in shares]
+        yield from _results_of(futures, results, stopping, stop, counted)
+        broken = _shares_sent(futures)[1]
+    finally:
+        stopping.set()  # no other job starts (a no-op once all are done)
+        for f in futures:
+            f.cancel()
+        for _unread in _results_of(futures, results, stopping, lambda: True, counted,
+                                   last_wait=1.0):
+            pass  # the caller stopped reading: the jobs under way finish, unwritten
+        pool.shutdown(wait=True)
     if broken:
         from ..errors import ErrorKind, FatalError
 
         raise FatalError(f"a batch worker process stopped: {broken}", kind=ErrorKind.ENVIRONMENT)
+
+
+def _results_of(futures: list[Any], results: Any, stopping: Any, stop: Callable[[], bool],
+                counted: list[int], last_wait: float | None = None) -> Iterator[Json]:
+    """The results of the shares of ``futures`` as they come, until every share is done
+    (or cancelled) and each result it sent is read (waiting ``last_wait`` seconds at most
+    for one, None: as long as it takes); once ``stop()`` no job starts."""
+    pending = set(futures)
+    while pending:
+        if stop() and not stopping.is_set:
+            stopping.set()  # the workers start no other job
+            for f in pending:
+                f.cancel()  # nor any share not begun
+        got = _next_result(results, 0.2)
+        if got is None:
+            pending = {f for f in pending if not f.done()}
+            continue
+        counted[0] += 1
+        yield got
+    sent, broken = _shares_sent(futures)
+    while counted[0] < sent or broken:  # what is still on its way (all of it, unless
+        # the pool broke: then its other workers were stopped too, with what they held)
+        got = _next_result(results, 0.5 if broken else last_wait)
+        if got is None:
+            break
+        counted[0] += 1
+        yield got
+
+
+class StopFlag:
+    """A batch's stop, as a ``stop`` callable: false until ``set``, then true in the
+    workers at once too (a byte of memory they share, set without a lock: a signal
+    handler may set it)."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self.cell = multiprocessing.get_context(start_method()).RawValue("b", 0)
+
+    def set(self) -> None:
+        self.cell.value = 1
+
+    @property
+    def is_set(self) -> bool:
+        return bool(self.cell.value)
+
+    def __call__(self) -> bool:
+        return bool(self.cell.value)
+
+
+def _ctrl_c_held():
+    """SIGINT held back (blocked) while the workers are forked: each inherits the mask and
+    sets its own handler before it lets SIGINT in (_worker_start)."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def held():
+        try:
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        except (AttributeError, OSError, ValueError):
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    return held()
 
 
 def _next_result(results: Any, timeout: float | None) -> Json | None:
@@ -137,18 +201,23 @@ def start_method() -> str:
     return wanted if wanted in multiprocessing.get_all_start_methods() else "fork"
 
 
-def _worker_start(results: Any, stopping: Any) -> None:
+def _worker_start(results: Any, stopping: StopFlag) -> None:
+    """A worker's start: it ignores SIGINT, and so do the programs its jobs run (git,
+    hooks, filters: an ignored signal stays ignored in a child), so that Ctrl-C never cuts
+    a job short; the parent's ``stopping`` (set by its own SIGINT handler) says when no
+    other job starts."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
     _WORKER.update(results=results, stopping=stopping)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held by the parent
 
 
 def _run_share(args: tuple[list[Json], Json]) -> int:
     share, defaults = args
     n = 0
     for job in share:
-        if _WORKER["stopping"].is_set():
+        if _WORKER["stopping"]():
             break
         for result in apply_jobs([job], defaults=defaults, sessions=_SESSIONS):
             _WORKER["results"].put(result)
