@@ -179,11 +179,14 @@ def _options_of(job: dict, defaults: dict, where: str) -> dict:
 
 
 def branch_name(template: str, job_id) -> str:
-    """The job's branch: ``{id}`` in it replaced by the id made ref-safe, as an attempt's
-    ``{name}`` is (workflows/attempts.py)."""
+    """The job's branch, as its short name: ``{id}`` in it replaced by the id made
+    ref-safe, as an attempt's ``{name}`` is (workflows/attempts.py), and a leading
+    ``refs/heads/`` taken off, as ``--branch`` takes it (git/refs.py): the one name the
+    run, the diff, the clash check and ``--resume`` use."""
+    from ..git.refs import short_branch
     from ..workflows.attempts import ref_safe
 
-    return template.replace("{id}", ref_safe(str(job_id)))
+    return short_branch(template.replace("{id}", ref_safe(str(job_id)))) or ""
 
 
 def one_branch_each(jobs: list[dict], defaults: dict | None = None) -> list[dict]:

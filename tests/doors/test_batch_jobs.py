@@ -80,6 +80,9 @@ def test_branch_names_make_the_id_ref_safe():
     assert branch_name("ai/batch/{id}", "django__django-1234") == "ai/batch/django__django-1234"
     assert branch_name("ai/batch/{id}", "a..b:c~1^") == "ai/batch/a.b-c-1"
     assert branch_name("fixed", 3) == "fixed"
+    # refs/heads/NAME is the branch NAME, as --branch takes it: one name everywhere
+    assert branch_name("refs/heads/zz", 1) == "zz" and branch_name("refs/heads/t/{id}", 2) == "t/2"
+    assert branch_name("refs/remotes/x", 1) == "refs/remotes/x"  # as --branch: a branch so named
 
 
 def test_groups_by_repository_in_file_order(tmp_path):
@@ -119,9 +122,10 @@ def test_two_jobs_of_one_branch_the_second_is_an_error(tmp_path):
             {"id": "a-1", "repo": "r", "response": "x", "_dir": d},
             {"id": "a-1b", "repo": "other", "response": "x", "_dir": d, "branch": "ai/batch/a-1"},
             {"id": "c", "repo": "r", "response": "x", "_dir": d, "branch": "mine"},
-            {"id": "e", "repo": "r", "response": "x", "_dir": d, "branch": "mine"}]
+            {"id": "e", "repo": "r", "response": "x", "_dir": d, "branch": "mine"},
+            {"id": "f", "repo": "r", "response": "x", "_dir": d, "branch": "refs/heads/mine"}]
     out = one_branch_each(jobs, {})
-    assert [("_error" in j) for j in out] == [False, True, False, False, True]
+    assert [("_error" in j) for j in out] == [False, True, False, False, True, True]
     assert 'its branch ai/batch/a-1 is the branch of job "a/1" too' in out[1]["_error"]
     assert "mine is the branch of job \"c\" too" in out[4]["_error"]
 
