@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .batch_jobs import cores, group_jobs, one_branch_each, read_jobs
+from .batch_jobs import JOB_FIELD_OPTIONS, cores, group_jobs, one_branch_each, read_jobs
 from .batch_worker import apply_jobs, close_sessions
 
 TYPE_CHECKING = False  # `typing` stays unimported at run time
@@ -33,7 +33,7 @@ def run_groups(groups: list[list[Json]], *, defaults: Json | None = None, worker
     if workers <= 1 or sum(map(len, groups)) <= 1:
         sessions: Json = {}
         try:
-            for job in (job for group in groups for job in group):
+            for job in in_file_order(groups):
                 if stop():
                     return
                 yield from apply_jobs([job], defaults=defaults, sessions=sessions)
@@ -41,6 +41,14 @@ def run_groups(groups: list[list[Json]], *, defaults: Json | None = None, worker
             close_sessions(sessions)
         return
     yield from _in_processes(_shares(groups, workers), defaults, workers, stop)
+
+
+def in_file_order(groups: list[list[Json]]) -> list[Json]:
+    """The jobs of ``groups`` in the order of their lines (a bad line where it stands,
+    not after the repositories' jobs): one process runs them so.  Its sessions keep eight
+    repositories warm, so the order costs nothing unless the file interleaves more."""
+    return sorted((job for group in groups for job in group),
+                  key=lambda job: job.get("_line") or 0)
 
 
 def _shares(groups: list[list[Json]], workers: int) -> list[list[Json]]:
@@ -262,13 +270,16 @@ def batch(jobs: Iterable[Mapping[str, Any]] | str | os.PathLike[str], *,
     extra), ``push`` each job's branch to that remote (with ``ray``).  Yields a ``BatchResult``
     per job as it finishes (a refusal or a bad job too).  Raises ``InvalidOptions`` for
     a bad option in ``options`` and ``FatalError`` when the jobs file cannot be read."""
-    from .api import validate_options
+    from .api import InvalidOptions, validate_options
 
     if options:
         validate_options(options)
+        twice = [k for k in JOB_FIELD_OPTIONS if k in options]
+        if twice:  # a job's branch and base are its own fields, their defaults arguments
+            raise InvalidOptions(f"{twice[0]} is not an option of a batch: give "
+                                 f"{twice[0]}=... (the jobs' default) or each job's "
+                                 f"\"{twice[0]}\"")
     if push is not None and ray is None:
-        from .api import InvalidOptions
-
         raise InvalidOptions("push goes with ray (the local workers write to the jobs' own "
                              "repositories; push their branches with git push)")
     defaults = {"options": dict(options or {}), "branch": branch, "base": base,

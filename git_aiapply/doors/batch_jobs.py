@@ -175,6 +175,14 @@ def _options_of(job: dict, defaults: dict, where: str) -> dict:
     if twice:
         raise JobError(f"{where}: {' and '.join(twice)} {'is a job field' if len(twice) == 1 else 'are job fields'}"
                        f", not an option: write \"{twice[0]}\": ... beside \"options\"")
+    from .api import OPTION_NAMES
+
+    unknown = sorted(k for k in options if k not in OPTION_NAMES)
+    if unknown:  # the library's own check would list branch and base among its options
+        known = ", ".join(n for n in OPTION_NAMES if n not in JOB_FIELD_OPTIONS)
+        raise JobError(f"{where}: unknown option{'s' if len(unknown) > 1 else ''} "
+                       f"{', '.join(map(repr, unknown))}; a job's options are {known} "
+                       f"({' and '.join(JOB_FIELD_OPTIONS)} are job fields)")
     return {**(defaults.get("options") or {}), **options}
 
 

@@ -32,6 +32,8 @@ def test_library_batch_yields_typed_results(base: GitRepo):
     assert base.head() == head and base.git("status", "--porcelain") == ""
     with pytest.raises(git_aiapply.InvalidOptions):
         list(git_aiapply.batch(jobs, repo=str(base.root), options={"chek": True}))
+    with pytest.raises(git_aiapply.InvalidOptions, match="branch is not an option of a batch"):
+        list(git_aiapply.batch(jobs, repo=str(base.root), options={"branch": "x"}))
     # a full ref name is the branch's, as --branch takes it: the line, the diff, --resume agree
     full, = git_aiapply.batch([jobs[0]], repo=str(base.root), branch="refs/heads/zz/{id}")
     assert (full.status, full.branch) == ("applied", "zz/1") and full.diff == one.diff

@@ -85,6 +85,27 @@ def test_branch_names_make_the_id_ref_safe():
     assert branch_name("refs/remotes/x", 1) == "refs/remotes/x"  # as --branch: a branch so named
 
 
+def test_an_unknown_option_lists_a_jobs_options_not_its_fields():
+    with pytest.raises(JobError) as e:
+        checked_job({"id": 1, "repo": "r", "response": "x", "options": {"chek": True}})
+    text = e.value.text
+    assert text.startswith("job 1: unknown option 'chek'; a job's options are check, diff, ")
+    assert text.endswith("(branch and base are job fields)") and e.value.exit_code == 2
+    listed = text.split("are ", 1)[1].split(" (")[0].split(", ")
+    assert "branch" not in listed and "base" not in listed and "no_verify" in listed
+
+
+def test_one_process_runs_the_jobs_in_file_order():
+    from git_aiapply.doors.batch import in_file_order
+
+    jobs = [{"id": 1, "repo": "a", "_line": 1}, {"id": 2, "repo": "b", "_line": 2},
+            {"_line": 3, "_error": "line 3 is not JSON"}, {"id": 4, "repo": "a", "_line": 4},
+            {"id": 5, "repo": "missing", "_line": 5}, {"id": 6, "repo": "b", "_line": 6}]
+    groups = group_jobs(jobs)
+    assert [j["_line"] for g in groups for j in g] != [1, 2, 3, 4, 5, 6]  # grouped: not so
+    assert [j["_line"] for j in in_file_order(groups)] == [1, 2, 3, 4, 5, 6]
+
+
 def test_groups_by_repository_in_file_order(tmp_path):
     (tmp_path / "r").mkdir()
     os.symlink(tmp_path / "r", tmp_path / "link")

@@ -73,6 +73,7 @@ def test_every_job_gets_its_line_and_only_its_branch(two):
     assert r.returncode == 0, r.err
     got = _results(r.out)
     assert {i: (d["status"], d["exit_code"]) for i, d in got.items()} == EXPECTED
+    assert list(got) == list(EXPECTED)  # one worker: the file's order
     # the diff is what git prints for base..branch, byte for byte
     for job_id, repo, base, branch in (("a1", r1, "HEAD~1", "ai/batch/a1"),
                                        ("b2", r2, "HEAD", "ai/batch/b2"),
