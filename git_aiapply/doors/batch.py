@@ -23,14 +23,21 @@ if TYPE_CHECKING:
 __all__ = ["apply_jobs", "group_jobs", "run_groups", "batch", "BatchResult", "read_jobs"]
 
 def run_groups(groups: list[list[Json]], *, defaults: Json | None = None, workers: int = 1,
-               stop: Callable[[], bool] | None = None) -> Iterator[Json]:
+               stop: Callable[[], bool] | None = None,
+               apart: bool = False) -> Iterator[Json]:
     """Every job of ``groups`` applied, the results as they come: in this process with
     one worker, else in ``workers`` processes, each taking whole shares of one repository
     (its jobs stay in one process, warm).  Once ``stop()`` is true no job starts; those
-    under way finish and their results still come (nothing is left half done)."""
+    under way finish and their results still come (nothing is left half done).
+    ``apart`` (the command): even one worker is a process of its own, in the file's
+    order, so that a terminal's Ctrl-C reaches neither a job nor the programs it runs
+    (the workers ignore SIGINT; the command's handler sets ``stop``)."""
     defaults = defaults or {}
     stop = stop or (lambda: False)
-    if workers <= 1 or sum(map(len, groups)) <= 1:
+    if apart and workers <= 1 and groups:
+        yield from _in_processes([in_file_order(groups)], defaults, 1, stop)
+        return
+    if (workers <= 1 or sum(map(len, groups)) <= 1) and not apart:
         sessions: Json = {}
         try:
             for job in in_file_order(groups):

@@ -69,8 +69,7 @@ def _clock(seconds: float) -> str:
 class Interrupts:
     """Ctrl-C while the batch runs: the first one stops new jobs (``stopped``), those
     under way finish and are written; a second one stops writing (KeyboardInterrupt): the
-    command waits only for the jobs under way (each worker's one; with ``--jobs 1`` the
-    job is stopped as a plain run is), their lines unwritten.  A SIGINT within
+    command waits only for the jobs under way (each worker's one), their lines unwritten.  A SIGINT within
     ``SAME_PRESS`` seconds of the first is that same Ctrl-C: git, running ``git ai-apply``,
     passes the terminal's SIGINT on to its child, which the process group got already.
     After the second, SIGINT is ignored: the wait for the workers is not cut short."""
@@ -238,7 +237,7 @@ def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,
         if executor is not None:
             results = executor(groups, {}, stop)
         else:
-            results = run_groups(groups, workers=workers, stop=stop)
+            results = run_groups(groups, workers=workers, stop=stop, apart=True)
         try:
             for result in results:
                 output.write(result)

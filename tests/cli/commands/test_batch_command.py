@@ -166,11 +166,13 @@ def test_a_bare_ray_is_a_local_cluster_and_an_address_is_kept(args, address, mon
     assert seen["address"] == address and seen["push"] == "origin"
 
 
-def test_ctrl_c_starts_no_other_job_and_writes_those_under_way(tmp_path: Path, git_env):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_starts_no_other_job_and_writes_those_under_way(tmp_path: Path, git_env, workers):
     """A real SIGINT to the process group of `git ai-apply batch` (a terminal's Ctrl-C;
-    git passes it on to the command once more) in a batch of 200 jobs on two workers: it
-    ends promptly (git dies of the SIGINT once the command has exited 130), and every
-    branch made has its line."""
+    git passes it on to the command once more) in a batch of 200 jobs, on one worker and
+    on two: it ends promptly (git dies of the SIGINT once the command has exited 130),
+    every branch made has its line, and no job under way failed (the programs a job runs,
+    its `git diff`, never see the SIGINT)."""
     import os
     import signal
     import subprocess
@@ -187,7 +189,7 @@ def test_ctrl_c_starts_no_other_job_and_writes_those_under_way(tmp_path: Path, g
         f"    return {1000 + i}\n>>>>>>> REPLACE\n```\n")}) + "\n" for i in range(200)))
     out = tmp_path / "out.jsonl"
     env = {**r.env, "PATH": os.path.dirname(AI_APPLY[0]) + os.pathsep + r.env["PATH"]}
-    p = subprocess.Popen(["git", "ai-apply", "batch", "-j", "2", "-o", str(out), str(jobs)],
+    p = subprocess.Popen(["git", "ai-apply", "batch", "-j", workers, "-o", str(out), str(jobs)],
                          cwd=tmp_path, env=env, start_new_session=True,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
