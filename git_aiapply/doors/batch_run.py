@@ -77,7 +77,7 @@ class Interrupts:
     SAME_PRESS = 1.0
 
     def __init__(self, on_stop=None) -> None:
-        self.stopped = False
+        self.stopped = self.hurried = False
         self.on_stop = on_stop or (lambda: None)
         self.first: float | None = None
         self.previous = None
@@ -248,7 +248,7 @@ def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,
             _stopped_by(e, tally, out)
             return 128
         except KeyboardInterrupt:  # the second Ctrl-C
-            interrupts.stopped = True
+            interrupts.stopped = interrupts.hurried = True
         finally:
             _close(results)  # the jobs under way finish, their lines unwritten
     if tally.show:
@@ -256,8 +256,10 @@ def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,
     for line in tally.summary_lines():
         write(line, err=True)
     if interrupts.stopped:
+        unwritten = (" (the jobs under way when Ctrl-C came again finished, their lines "
+                     "unwritten)" if interrupts.hurried else "")
         write(f"interrupted: {tally.done} of {tally.total} jobs done, each result written "
-              f"whole; {_continue(out)}", err=True)
+              f"whole{unwritten}; {_continue(out)}", err=True)
         return 130
     return 0
 
