@@ -5,6 +5,7 @@ warm, or over Ray tasks (doors/batch_ray.py, the ``ray`` extra); and the library
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 
@@ -155,25 +156,21 @@ class StopFlag:
         return bool(self.cell.value)
 
 
-def _ctrl_c_held():
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
     """SIGINT held back (blocked) while the workers are forked: each inherits the mask and
-    sets its own handler before it lets SIGINT in (_worker_start)."""
-    import contextlib
+    sets its own disposition before it lets SIGINT in (_worker_start)."""
     import signal
 
-    @contextlib.contextmanager
-    def held():
-        try:
-            old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        except (AttributeError, OSError, ValueError):
-            yield
-            return
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-    return held()
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _next_result(results: Any, timeout: float | None) -> Json | None:
