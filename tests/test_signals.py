@@ -172,6 +172,25 @@ def test_apply_into_a_closed_pipe_exits_with_what_it_did(base):
     assert code == 1, err
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args, stdin", [
+    (["--json", "-"], LOUDER_BETA),  # the quick path: its output flushed at the end
+    (["prompt"], ""),  # click's command line
+    (["batch", "-j", "1", "-"], json.dumps({"id": 1, "repo": ".", "response": LOUDER_BETA})),
+    (["serve"], json.dumps({"response": LOUDER_BETA})),
+])
+def test_a_standard_output_that_cannot_be_written_is_fatal(base, args, stdin):
+    """A full disk (/dev/full) under standard output: git's `fatal:`, exit 128, said once,
+    with no Python noise ("Exception ignored", exit 120, an internal error)."""
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([*AI_APPLY, *args], cwd=base.root, env=base.env,
+                              input=(stdin + "\n").encode(), stdout=full, stderr=subprocess.PIPE)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 128, err
+    assert err.count("fatal: cannot write the standard output: No space left on device") == 1
+    assert "Exception" not in err and "Traceback" not in err and "internal error" not in err
+
+
 # --------------------------------------------------------------------------- windows of the transaction
 
 # Run in a process of its own (pytest-xdist runs tests where a signal may reach another

@@ -106,7 +106,10 @@ def _run() -> None:
         from .app import run as click_run
 
         _commands_handle_interrupts()  # click's command line guards itself (cli.run)
-        click_run()
+        try:
+            click_run()
+        except SystemExit as e:
+            sys.exit(_flushed(e.code))
     else:
         from .commands.apply import run as apply_run
 
@@ -115,7 +118,32 @@ def _run() -> None:
         except SystemExit as e:
             _end_process(e.code)
         _end_process(0)
-    sys.exit(0)
+    sys.exit(_flushed(0))
+
+
+def _flushed(code):
+    """``code``, once the standard streams are flushed; 128 (git's ``fatal:``) when the
+    standard output cannot be written (startup.py raises it: a full disk, an I/O error),
+    said here rather than as Python's "Exception ignored" at exit."""
+    from ..errors import FatalError
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except FatalError as e:
+            _say_fatal(e)
+            code = 128
+        except (OSError, ValueError):
+            pass  # a closed pipe, a closed stream: what could be said was said
+    return code
+
+
+def _say_fatal(e) -> None:
+    try:
+        sys.stderr.write(f"fatal: {e.message}\n")
+        sys.stderr.flush()
+    except Exception:  # standard error cannot be written either: the exit code says it
+        pass
 
 
 def _end_process(code) -> None:
@@ -131,9 +159,4 @@ def _end_process(code) -> None:
     elif not isinstance(code, int):
         sys.stderr.write(f"{code}\n")
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass  # a closed pipe: what could be said was said
-    os._exit(code)
+    os._exit(_flushed(code))

@@ -18,11 +18,18 @@ import sys
 
 class _PipeTolerantFile(io.RawIOBase):
     """A standard stream's file descriptor whose reader may go away: once a write finds
-    the pipe closed (EPIPE), the rest of the output is dropped instead of raising."""
+    the pipe closed (EPIPE), the rest of the output is dropped instead of raising.  Any
+    other write error of the standard output (a full disk, an I/O error) is git's
+    ``fatal:``, exit 128: the first one raises FatalError ``cannot write the standard
+    output: REASON`` (wherever the write was: a print in a command, the flush at its end),
+    the rest of the output is dropped, so that no later flush says it again.  Standard
+    error's write errors drop its output, as git ignores them: there is nowhere to say
+    them."""
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int, fatal: bool = True):
         super().__init__()
         self.fd = fd
+        self.fatal = fatal
         self.broken = False
 
     def writable(self) -> bool:
@@ -42,6 +49,14 @@ class _PipeTolerantFile(io.RawIOBase):
         except BrokenPipeError:
             self.broken = True
             return len(data)
+        except OSError as e:
+            from ..errors import ErrorKind, FatalError
+
+            self.broken = True
+            if not self.fatal:
+                return len(data)
+            raise FatalError(f"cannot write the standard output: {e.strerror or e}",
+                             kind=ErrorKind.IO) from None
 
 
 def tolerate_closed_pipes() -> None:
@@ -59,7 +74,7 @@ def tolerate_closed_pipes() -> None:
             stream.flush()
         except OSError:
             pass
-        wrapped = io.TextIOWrapper(io.BufferedWriter(_PipeTolerantFile(fd)),
+        wrapped = io.TextIOWrapper(io.BufferedWriter(_PipeTolerantFile(fd, name == "stdout")),
                                    encoding=stream.encoding, errors=stream.errors,
                                    line_buffering=stream.line_buffering,
                                    write_through=getattr(stream, "write_through", False))

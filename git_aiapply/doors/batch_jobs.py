@@ -175,15 +175,26 @@ def _options_of(job: dict, defaults: dict, where: str) -> dict:
     if twice:
         raise JobError(f"{where}: {' and '.join(twice)} {'is a job field' if len(twice) == 1 else 'are job fields'}"
                        f", not an option: write \"{twice[0]}\": ... beside \"options\"")
+    from .api import OPTION_NAMES
+
+    unknown = sorted(k for k in options if k not in OPTION_NAMES)
+    if unknown:  # the library's own check would list branch and base among its options
+        known = ", ".join(n for n in OPTION_NAMES if n not in JOB_FIELD_OPTIONS)
+        raise JobError(f"{where}: unknown option{'s' if len(unknown) > 1 else ''} "
+                       f"{', '.join(map(repr, unknown))}; a job's options are {known} "
+                       f"({' and '.join(JOB_FIELD_OPTIONS)} are job fields)")
     return {**(defaults.get("options") or {}), **options}
 
 
 def branch_name(template: str, job_id) -> str:
-    """The job's branch: ``{id}`` in it replaced by the id made ref-safe, as an attempt's
-    ``{name}`` is (workflows/attempts.py)."""
+    """The job's branch, as its short name: ``{id}`` in it replaced by the id made
+    ref-safe, as an attempt's ``{name}`` is (workflows/attempts.py), and a leading
+    ``refs/heads/`` taken off, as ``--branch`` takes it (git/refs.py): the one name the
+    run, the diff, the clash check and ``--resume`` use."""
+    from ..git.refs import short_branch
     from ..workflows.attempts import ref_safe
 
-    return template.replace("{id}", ref_safe(str(job_id)))
+    return short_branch(template.replace("{id}", ref_safe(str(job_id)))) or ""
 
 
 def one_branch_each(jobs: list[dict], defaults: dict | None = None) -> list[dict]:

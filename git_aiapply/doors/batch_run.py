@@ -68,11 +68,18 @@ def _clock(seconds: float) -> str:
 
 class Interrupts:
     """Ctrl-C while the batch runs: the first one stops new jobs (``stopped``), those
-    under way finish and are written; a second one stops waiting for their results (the
-    workers ignore SIGINT: their jobs still finish, unwritten)."""
+    under way finish and are written; a second one stops writing (KeyboardInterrupt): the
+    command waits only for the jobs under way (each worker's one), their lines unwritten.  A SIGINT within
+    ``SAME_PRESS`` seconds of the first is that same Ctrl-C: git, running ``git ai-apply``,
+    passes the terminal's SIGINT on to its child, which the process group got already.
+    After the second, SIGINT is ignored: the wait for the workers is not cut short."""
 
-    def __init__(self) -> None:
-        self.stopped = False
+    SAME_PRESS = 1.0
+
+    def __init__(self, on_stop=None) -> None:
+        self.stopped = self.hurried = False
+        self.on_stop = on_stop or (lambda: None)
+        self.first: float | None = None
         self.previous = None
 
     def __enter__(self) -> Interrupts:
@@ -87,10 +94,15 @@ class Interrupts:
     def _on_interrupt(self, signum, frame) -> None:
         import signal
 
-        self.stopped = True
-        write("\ninterrupted: finishing the jobs under way (Ctrl-C again not to wait for "
-              "their results)", err=True)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        now = time.monotonic()
+        if self.first is None:
+            self.stopped, self.first = True, now
+            self.on_stop()
+            write("\ninterrupted: finishing the jobs under way (Ctrl-C again not to wait "
+                  "for their results)", err=True)
+        elif now - self.first >= self.SAME_PRESS:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            raise KeyboardInterrupt
 
     def __exit__(self, *exc) -> None:
         import signal
@@ -115,10 +127,17 @@ class Output:
             raise FatalError(f"cannot write {path}: {e.strerror}", kind=ErrorKind.IO) from None
 
     def write(self, result: dict) -> None:
+        """One whole line: Ctrl-C waits until it is written (SIGINT held meanwhile)."""
+        import signal
+
         line = json.dumps(result).encode("ascii") + b"\n"
         try:
-            self.stream.write(line)
-            self.stream.flush()
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                self.stream.write(line)
+                self.stream.flush()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
         except OSError as e:
             raise FatalError(f"cannot write {self.path or 'the standard output'}: "
                              f"{e.strerror or e}", kind=ErrorKind.IO) from None
@@ -210,35 +229,47 @@ def _refs(repo: str) -> dict[str, str]:
 
 def _run(jobs: list[dict], output: Output, tally: Tally, workers: int, executor,
          out: str | None) -> int:
-    from .batch import run_groups
+    from .batch import StopFlag, run_groups
 
     groups = group_jobs(jobs)
-    with Interrupts() as interrupts:
+    stop = StopFlag()  # Ctrl-C sets it: the workers see it at once
+    with Interrupts(stop.set) as interrupts:
         if executor is not None:
-            results = executor(groups, {}, lambda: interrupts.stopped)
+            results = executor(groups, {}, stop)
         else:
-            results = run_groups(groups, workers=workers, stop=lambda: interrupts.stopped)
+            results = run_groups(groups, workers=workers, stop=stop, apart=True)
         try:
             for result in results:
                 output.write(result)
                 tally.add(result)
         except FatalError as e:
-            interrupts.stopped = True  # no other job starts; those under way finish
-            for _unwritten in results:
-                pass
+            stop.set()  # no other job starts; those under way finish
+            _close(results)
             _stopped_by(e, tally, out)
             return 128
         except KeyboardInterrupt:  # the second Ctrl-C
-            interrupts.stopped = True
+            interrupts.stopped = interrupts.hurried = True
+        finally:
+            _close(results)  # the jobs under way finish, their lines unwritten
     if tally.show:
         clear_progress()
     for line in tally.summary_lines():
         write(line, err=True)
     if interrupts.stopped:
+        unwritten = (" (the jobs under way when Ctrl-C came again finished, their lines "
+                     "unwritten)" if interrupts.hurried else "")
         write(f"interrupted: {tally.done} of {tally.total} jobs done, each result written "
-              f"whole; {_continue(out)}", err=True)
+              f"whole{unwritten}; {_continue(out)}", err=True)
         return 130
     return 0
+
+
+def _close(results) -> None:
+    """The executor told that no result is read any more (a generator's ``close``: it
+    starts no other job and waits for those under way)."""
+    close = getattr(results, "close", None)
+    if close is not None:
+        close()
 
 
 def _continue(out: str | None) -> str:

@@ -272,13 +272,24 @@ def run_server() -> None:
     session = Session(".")  # not a repository: fatal, before any request is read
     # The protocol owns standard output: anything else a child process prints there (a
     # hook, a signing program) goes to standard error instead.
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    out = os.dup(sys.stdout.fileno())
     sys.stdout.flush()
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
 
     def write(data: bytes) -> None:
-        out.write(data)
-        out.flush()  # each answer as soon as it is known
+        """Each answer whole, as soon as it is known (unbuffered: nothing is left for a
+        flush at exit to fail on); a write error other than a closed pipe is fatal."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(out, view):]
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                from ..errors import ErrorKind, FatalError
+
+                raise FatalError(f"cannot write the standard output: {e.strerror or e}",
+                                 kind=ErrorKind.IO) from None
 
     try:
         serve(session, read_requests(sys.stdin.buffer, lambda: request_line_limit(session)),

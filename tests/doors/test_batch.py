@@ -32,6 +32,12 @@ def test_library_batch_yields_typed_results(base: GitRepo):
     assert base.head() == head and base.git("status", "--porcelain") == ""
     with pytest.raises(git_aiapply.InvalidOptions):
         list(git_aiapply.batch(jobs, repo=str(base.root), options={"chek": True}))
+    with pytest.raises(git_aiapply.InvalidOptions, match="branch is not an option of a batch"):
+        list(git_aiapply.batch(jobs, repo=str(base.root), options={"branch": "x"}))
+    # a full ref name is the branch's, as --branch takes it: the line, the diff, --resume agree
+    full, = git_aiapply.batch([jobs[0]], repo=str(base.root), branch="refs/heads/zz/{id}")
+    assert (full.status, full.branch) == ("applied", "zz/1") and full.diff == one.diff
+    assert base.git("rev-parse", "zz/1").strip() == full.commit
 
 
 def test_shares_keep_a_repository_in_each_and_cut_when_few():
@@ -57,7 +63,8 @@ def _fake_apply(job, defaults, sessions):
 
     if job.get("die"):
         os._exit(9)  # as a worker killed out of memory
-    return {"id": job["id"], "status": "applied", "exit_code": 0, "pid": os.getpid()}
+    return {"id": job["id"], "status": "applied", "exit_code": 0, "pid": os.getpid(),
+            "pad": job.get("pad")}
 
 
 def test_workers_stream_every_result_and_a_dead_worker_stops_the_batch(monkeypatch):
@@ -70,3 +77,19 @@ def test_workers_stream_every_result_and_a_dead_worker_stops_the_batch(monkeypat
     groups[1][2]["die"] = True
     with pytest.raises(git_aiapply.FatalError, match="a batch worker process stopped"):
         list(batch_mod.run_groups(groups, workers=2))
+
+
+def test_a_reader_that_stops_reading_leaves_no_worker_behind(monkeypatch):
+    """However the caller stops (Ctrl-C, an output error), the workers start no other job
+    and the pool ends: its results queue is read until every worker is done."""
+    import multiprocessing
+
+    monkeypatch.setattr(batch_worker, "apply_job", _fake_apply)
+    big = "x" * 70_000  # more than a pipe holds: a worker whose queue nobody reads would hang
+    groups = [[{"id": f"{r}{n}", "repo": r, "pad": big} for n in range(40)] for r in "ab"]
+    stop = batch_mod.StopFlag()
+    got = batch_mod.run_groups(groups, workers=2, stop=stop)
+    next(got)
+    stop.set()
+    got.close()
+    assert multiprocessing.active_children() == []

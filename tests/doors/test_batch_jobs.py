@@ -80,6 +80,30 @@ def test_branch_names_make_the_id_ref_safe():
     assert branch_name("ai/batch/{id}", "django__django-1234") == "ai/batch/django__django-1234"
     assert branch_name("ai/batch/{id}", "a..b:c~1^") == "ai/batch/a.b-c-1"
     assert branch_name("fixed", 3) == "fixed"
+    # refs/heads/NAME is the branch NAME, as --branch takes it: one name everywhere
+    assert branch_name("refs/heads/zz", 1) == "zz" and branch_name("refs/heads/t/{id}", 2) == "t/2"
+    assert branch_name("refs/remotes/x", 1) == "refs/remotes/x"  # as --branch: a branch so named
+
+
+def test_an_unknown_option_lists_a_jobs_options_not_its_fields():
+    with pytest.raises(JobError) as e:
+        checked_job({"id": 1, "repo": "r", "response": "x", "options": {"chek": True}})
+    text = e.value.text
+    assert text.startswith("job 1: unknown option 'chek'; a job's options are check, diff, ")
+    assert text.endswith("(branch and base are job fields)") and e.value.exit_code == 2
+    listed = text.split("are ", 1)[1].split(" (")[0].split(", ")
+    assert "branch" not in listed and "base" not in listed and "no_verify" in listed
+
+
+def test_one_process_runs_the_jobs_in_file_order():
+    from git_aiapply.doors.batch import in_file_order
+
+    jobs = [{"id": 1, "repo": "a", "_line": 1}, {"id": 2, "repo": "b", "_line": 2},
+            {"_line": 3, "_error": "line 3 is not JSON"}, {"id": 4, "repo": "a", "_line": 4},
+            {"id": 5, "repo": "missing", "_line": 5}, {"id": 6, "repo": "b", "_line": 6}]
+    groups = group_jobs(jobs)
+    assert [j["_line"] for g in groups for j in g] != [1, 2, 3, 4, 5, 6]  # grouped: not so
+    assert [j["_line"] for j in in_file_order(groups)] == [1, 2, 3, 4, 5, 6]
 
 
 def test_groups_by_repository_in_file_order(tmp_path):
@@ -119,9 +143,10 @@ def test_two_jobs_of_one_branch_the_second_is_an_error(tmp_path):
             {"id": "a-1", "repo": "r", "response": "x", "_dir": d},
             {"id": "a-1b", "repo": "other", "response": "x", "_dir": d, "branch": "ai/batch/a-1"},
             {"id": "c", "repo": "r", "response": "x", "_dir": d, "branch": "mine"},
-            {"id": "e", "repo": "r", "response": "x", "_dir": d, "branch": "mine"}]
+            {"id": "e", "repo": "r", "response": "x", "_dir": d, "branch": "mine"},
+            {"id": "f", "repo": "r", "response": "x", "_dir": d, "branch": "refs/heads/mine"}]
     out = one_branch_each(jobs, {})
-    assert [("_error" in j) for j in out] == [False, True, False, False, True]
+    assert [("_error" in j) for j in out] == [False, True, False, False, True, True]
     assert 'its branch ai/batch/a-1 is the branch of job "a/1" too' in out[1]["_error"]
     assert "mine is the branch of job \"c\" too" in out[4]["_error"]
 

@@ -42,17 +42,22 @@ def test_an_output_that_cannot_be_written_is_fatal(tmp_path):
         Output(str(tmp_path / "missing" / "out.jsonl"), resume=False)
 
 
-def test_first_ctrl_c_stops_new_jobs_a_second_stops_at_once(capsys):
+def test_first_ctrl_c_stops_new_jobs_a_second_stops_at_once(capsys, monkeypatch):
     import os
     import signal
 
     from git_aiapply.doors.batch_run import Interrupts
 
     before = signal.getsignal(signal.SIGINT)
-    with Interrupts() as interrupts:
+    told = []
+    with Interrupts(lambda: told.append(1)) as interrupts:
         os.kill(os.getpid(), signal.SIGINT)
-        assert interrupts.stopped
+        assert interrupts.stopped and told == [1]
+        os.kill(os.getpid(), signal.SIGINT)  # git passing the same Ctrl-C on: the same one
+        monkeypatch.setattr(Interrupts, "SAME_PRESS", 0.0)
         with pytest.raises(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGINT)
-    assert signal.getsignal(signal.SIGINT) is before
-    assert "finishing the jobs under way" in capsys.readouterr().err
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # the wait is not cut short
+        os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is before and told == [1]
+    assert capsys.readouterr().err.count("finishing the jobs under way") == 1

@@ -10,8 +10,8 @@ import click
 @click.command("batch")
 @click.argument("jobs", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("-j", "--jobs", "workers", type=int, default=None, metavar="N",
-              help="Run N workers on this machine (default: one per core; 1: in this "
-                   "process).")
+              help="Run N workers on this machine (default: one per core; 1: the "
+                   "jobs in the file's order).")
 @click.option("-o", "--out", default=None, metavar="FILE",
               help="Write the result lines to FILE (default: standard output).")
 @click.option("--resume", is_flag=True,

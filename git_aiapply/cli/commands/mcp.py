@@ -24,4 +24,18 @@ def command():
         click.echo(f"fatal: {e.message}", err=True)
         sys.exit(128)
     bound_standard_input(session)
-    build_server(session).run("stdio")
+    try:
+        build_server(session).run("stdio")
+    except* BrokenPipeError:
+        pass  # the client went away: nothing left to answer (as serve)
+    except* OSError as group:  # the SDK's stdio transport (a full disk, an I/O error)
+        error = _first_leaf(group)
+        click.echo(f"fatal: the MCP connection on standard input and output failed: "
+                   f"{error.strerror or error}", err=True)
+        sys.exit(128)
+
+
+def _first_leaf(group: BaseExceptionGroup) -> BaseException:
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group

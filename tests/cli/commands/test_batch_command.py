@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LOUDER_BETA, GitRepo, init_repo, run_command
+from conftest import AI_APPLY, LOUDER_BETA, GitRepo, init_repo, run_command
 
 REFUSED = "Fix.\n\n```diff\n--- a/src/b.txt\n+++ b/src/b.txt\n@@\n-no such line\n+x\n```\n"
 CHAT = {"model": "m", "choices": [{"finish_reason": "stop", "message": {
@@ -73,6 +73,7 @@ def test_every_job_gets_its_line_and_only_its_branch(two):
     assert r.returncode == 0, r.err
     got = _results(r.out)
     assert {i: (d["status"], d["exit_code"]) for i, d in got.items()} == EXPECTED
+    assert list(got) == list(EXPECTED)  # one worker: the file's order
     # the diff is what git prints for base..branch, byte for byte
     for job_id, repo, base, branch in (("a1", r1, "HEAD~1", "ai/batch/a1"),
                                        ("b2", r2, "HEAD", "ai/batch/b2"),
@@ -163,3 +164,47 @@ def test_a_bare_ray_is_a_local_cluster_and_an_address_is_kept(args, address, mon
     r = CliRunner().invoke(command, [*args, "--push", "origin", "-"], input="")
     assert r.exit_code == 0, r.output
     assert seen["address"] == address and seen["push"] == "origin"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_starts_no_other_job_and_writes_those_under_way(tmp_path: Path, git_env, workers):
+    """A real SIGINT to the process group of `git ai-apply batch` (a terminal's Ctrl-C;
+    git passes it on to the command once more) in a batch of 200 jobs, on one worker and
+    on two: it ends promptly (git dies of the SIGINT once the command has exited 130),
+    every branch made has its line, and no job under way failed (the programs a job runs,
+    its `git diff`, never see the SIGINT)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    r = init_repo(tmp_path / "r", git_env)
+    for n in range(1, 6):
+        r.write(f"m{n}.py", f"def f{n}():\n    return {n}\n")
+    r.commit_all("base")
+    r.settle()
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("".join(json.dumps({"id": i, "repo": "r", "response": (
+        f"m{i % 5 + 1}.py\n```python\n<<<<<<< SEARCH\n    return {i % 5 + 1}\n=======\n"
+        f"    return {1000 + i}\n>>>>>>> REPLACE\n```\n")}) + "\n" for i in range(200)))
+    out = tmp_path / "out.jsonl"
+    env = {**r.env, "PATH": os.path.dirname(AI_APPLY[0]) + os.pathsep + r.env["PATH"]}
+    p = subprocess.Popen(["git", "ai-apply", "batch", "-j", workers, "-o", str(out), str(jobs)],
+                         cwd=tmp_path, env=env, start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 5):
+        time.sleep(0.02)
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        err = p.communicate(timeout=20)[1].decode()
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        raise
+    assert p.returncode == -signal.SIGINT and "Traceback" not in err, err
+    assert "interrupted: " in err and "--resume continues" in err
+    lines = out.read_bytes().splitlines()
+    written = {json.loads(line)["branch"] for line in lines}
+    made = set(r.git("for-each-ref", "--format=%(refname:short)", "refs/heads/ai").split())
+    assert made == written and 5 <= len(made) < 200
+    assert all(json.loads(line)["status"] == "applied" for line in lines)
