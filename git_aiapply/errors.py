@@ -11,7 +11,8 @@ from .record import field, record
 
 TYPE_CHECKING = False  # `typing` stays off the start-up path (record.py)
 if TYPE_CHECKING:
-    from typing import Any
+    from types import TracebackType
+    from typing import Any, Literal
 
 
 @record
@@ -90,6 +91,8 @@ def printable(text: str) -> str:
 
 class AiApplyError(Exception):
     exit_code = 1
+    # the files a rollback left as someone changed them meanwhile (transaction.raise_with_kept)
+    kept: list[str] | None = None
 
 
 class ApplyError(AiApplyError):
@@ -225,11 +228,11 @@ def store_fatal(e: BaseException) -> FatalError | None:
     else:
         message = text.strip("'\"") or type(e).__name__
     fatal = FatalError(message, kind=ErrorKind.REPOSITORY, hint=STORE_HINT)
-    fatal.kept = getattr(e, "kept", None)  # a rollback left them (transaction.raise_with_kept)
+    fatal.kept = getattr(e, "kept", None)
     return fatal
 
 
-def _raised_in(e: BaseException, module) -> bool:
+def _raised_in(e: BaseException, module: Any) -> bool:
     """Whether ``e`` was raised by ``module``'s own Python code (its innermost frame)."""
     import os
 
@@ -249,7 +252,8 @@ class store_errors_fatal:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, etype, exc, tb) -> bool:
+    def __exit__(self, etype: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         fatal = store_fatal(exc) if isinstance(exc, Exception) else None
         if fatal is not None:
             raise fatal from exc

@@ -28,7 +28,8 @@ __all__ = [
 TYPE_CHECKING = False  # the names below are for type checkers: `typing` stays unimported
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any, TypeAlias, TypeVar, Unpack
+    from types import TracebackType
+    from typing import Any, Literal, TypeAlias, TypeVar, Unpack
 
     from ..api_types import ApplyOptions, PathOptions, ResponseInput
     from ..errors import Problem
@@ -223,7 +224,8 @@ class _Held:
     def __enter__(self) -> None:
         self._lock.acquire()
 
-    def __exit__(self, etype, exc, tb) -> bool:
+    def __exit__(self, etype: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         self._lock.release()
         return store_errors_fatal().__exit__(etype, exc, tb)
 
