@@ -240,9 +240,12 @@ def change_words(stats: list[FileStat]) -> list[tuple[str, str]]:
 
 def shortstat(stats: list[FileStat]) -> str:
     """`` 2 files changed, 3 insertions(+), 1 deletion(-)`` (git's print_stat_summary)."""
-    files = len(stats)
-    ins = sum(s.added for s in stats)
-    dels = sum(s.deleted for s in stats)
+    return shortstat_of(len(stats), sum(s.added for s in stats), sum(s.deleted for s in stats))
+
+
+def shortstat_of(files: int, ins: int, dels: int) -> str:
+    """git's summary line for these counts: a zero count beside a non-zero one is left
+    out, as git leaves it out."""
     if not files:
         return " 0 files changed"
     out = f" {files} file{'s' if files != 1 else ''} changed"

@@ -40,14 +40,12 @@ def _report(done) -> None:
         click.echo(f"Fast-forward {done.label} to {str(res.commit)[:7]} ({done.branch})")
     subject = res.message.split("\n", 1)[0]
     click.echo(f"[{done.label} {str(res.commit)[:7]}] {subject}")
+    from ...run.diffstat import shortstat_of
     from ...run.pipeline import net_changes
 
     changes, _renames = net_changes(plan)  # as git's diff of the commit sees it
-    n = len(changes)
-    added = sum(c.added for c in changes)
-    removed = sum(c.removed for c in changes)
-    click.echo(f" {n} file{'s' if n != 1 else ''} changed, {added} insertion"
-               f"{'s' if added != 1 else ''}(+), {removed} deletion{'s' if removed != 1 else ''}(-)")
+    click.echo(shortstat_of(len(changes), sum(c.added for c in changes),
+                            sum(c.removed for c in changes)))
     if res.hook_output.strip():
         click.echo(res.hook_output.rstrip("\n"), err=True)
     if done.deleted:

@@ -18,9 +18,12 @@ def command(fmt, with_base):
         text = prompt_for(fmt or "file-changes")
     except KeyError as e:
         raise UsageError(str(e.args[0])) from None
+    # the base first: a prompt that cannot name it is not printed in part (a piped prompt
+    # would go out without its AI-Base line)
+    base = base_instruction() if with_base else None
     click.echo(text)
-    if with_base:
-        click.echo(base_instruction())
+    if base is not None:
+        click.echo(base)
 
 
 def base_instruction() -> str:

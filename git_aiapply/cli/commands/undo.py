@@ -29,9 +29,8 @@ def command(force, batch, as_json, quiet):
     from ...run.term import refused
     from ...workflows.undo_last import fatal_object, refusal_object, undo
 
-    repo = Repo(".")
     try:
-        done = undo(repo, force=force, batch=batch)
+        done = undo(Repo("."), force=force, batch=batch)  # no repository: fatal too
     except FatalError as e:
         if as_json:
             click.echo(json.dumps(fatal_object(e), indent=2))

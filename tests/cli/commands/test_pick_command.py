@@ -46,10 +46,6 @@ def test_fast_forward_lines_and_the_deleted_branch(clean: GitRepo):
     assert clean.git("branch", "--list", "try/1") == ""
 
 
-@pytest.mark.xfail(strict=True, reason="pick._report prints its own diffstat, always with "
-                   "both counts (' 2 files changed, 2 insertions(+), 0 deletions(-)'); git "
-                   "(and run/diffstat.shortstat, which apply uses) leaves out a zero count "
-                   "beside a non-zero one")
 def test_the_diffstat_line_is_gits(clean: GitRepo):
     attempt(clean, "try/1", ADD_ONLY)
     clean.write("other.txt", "moved on\n")

@@ -48,10 +48,6 @@ def test_base_on_an_unborn_branch_is_a_usage_error(repo: GitRepo):
     assert r.err == "usage error: --base needs a commit: the branch has none yet\n"
 
 
-@pytest.mark.xfail(strict=True, reason="prompt.py prints the instructions before asking "
-                   "base_instruction() for HEAD: on an unborn branch `prompt --base` exits 2 "
-                   "with the instructions already on stdout (a piped prompt goes out without "
-                   "its AI-Base line)")
 def test_base_on_an_unborn_branch_prints_no_instructions(repo: GitRepo):
     r = repo.run("prompt", "--base")
     assert r.returncode == 2 and r.out == ""

@@ -76,10 +76,6 @@ def test_outside_a_repository_is_fatal(outside: GitRepo):
     assert r.err == "fatal: not a git repository (or any of the parent directories): .git\n"
 
 
-@pytest.mark.xfail(strict=True, reason="undo.py opens the repository (Repo('.')) before its "
-                   "try: the FatalError goes to click's guard, so `undo --json` outside a "
-                   "repository prints only the fatal line, not the status-fatal object "
-                   "docs/JSON.md promises when the repository stops a run (apply --json does)")
 def test_outside_a_repository_json_gives_the_fatal_object(outside: GitRepo):
     r = outside.run("undo", "--json")
     assert r.returncode == 128
