@@ -317,7 +317,8 @@ class Repo:
         if obj.type not in (pygit2.enums.ObjectType.COMMIT, pygit2.enums.ObjectType.TAG):
             if self._broken_ref_target(rev) is not None:  # a branch naming a tree: broken
                 self.tip_commit(obj.id, rev)
-            raise UsageError(f"unknown revision {rev!r}")  # a tree or a blob named: not a commit
+            # a tree or a blob named: not a commit (git: "object X is a tree, not a commit")
+            raise UsageError(f"{rev!r} names a {obj.type_str}, not a commit")
         return self.tip_commit(obj.id, rev, peel=True)
 
     def _broken_ref_target(self, rev: str):

@@ -94,4 +94,4 @@ def test_a_broken_branch_or_base_is_fatal_too(based: GitRepo):
     assert based.read("a.txt") == b"alpha\n"
     # a revision that names a tree is the user's mistake, not a broken repository
     r = based.run("--branch", "new", "--base", "HEAD^{tree}", response=RESPONSE)
-    assert r.returncode == 2 and "unknown revision" in r.err, r.err
+    assert r.returncode == 2 and "names a tree, not a commit" in r.err, r.err
