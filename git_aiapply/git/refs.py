@@ -207,7 +207,7 @@ def _shared_targets(repo, refname: str) -> list[str]:
     for log in logs:
         out += missing_folders(log, base if log.startswith(base + os.sep) else gitdir)
     out.append(ref)
-    return out + [log for log in logs if not os.path.lexists(log)]
+    return out + logs  # an existing reflog too: git adjusts its mode at every append
 
 
 def _share(repo, paths: list[str]) -> None:

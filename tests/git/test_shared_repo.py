@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import GitRepo, init_repo
+
+LOUDER_A = ("Change a.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"a.txt\">\n@@\n-a\n+b\n"
+            "</FILE_PATCH>\n</FILE_CHANGES>\n")
 from git_aiapply.errors import FatalError
 from git_aiapply.git.shared_repo import (EVERYBODY, GROUP, UMASK, adjust, missing_folders,
                                          shared_mode, shared_setting)
@@ -111,3 +114,23 @@ def test_what_the_command_writes_has_the_modes_git_gives(tmp_path: Path, git_env
     for path in ("refs/heads/made", "refs/heads/made/here", "logs/refs/heads/made",
                  "logs/refs/heads/made/here"):
         assert (t.root / ".git" / path).stat().st_mode == (g.root / ".git" / path).stat().st_mode, path
+
+
+def test_a_reflog_made_before_the_setting_gets_its_mode_at_the_next_move(tmp_path: Path,
+                                                                         git_env):
+    # git adjusts a reflog's mode at every append, not only when it creates it
+    modes = {}
+    for who in ("git", "tool"):
+        r = init_repo(tmp_path / who, git_env)
+        r.write("a.txt", "a\n")
+        r.commit_all()  # the reflogs made under the umask
+        r.git("config", "core.sharedRepository", "group")
+        if who == "git":
+            r.write("a.txt", "b\n")
+            r.git("commit", "-q", "-am", "b")
+        else:
+            done = r.run("-q", response=LOUDER_A)
+            assert done.returncode == 0, done.err
+        modes[who] = {p: stat.S_IMODE((r.root / ".git" / p).stat().st_mode)
+                      for p in ("logs/HEAD", "logs/refs/heads/main")}
+    assert modes["tool"] == modes["git"] and modes["git"]["logs/HEAD"] & 0o020
