@@ -132,12 +132,15 @@ def merge_into_current(at_base: Plan, base: str, current: Snapshot,
     renames = _net_renames(at_base)  # destination -> its source at the base
     sources = set(renames.values())
     moved_away = {a for a, _b in at_base.renames}
+    gone: set[str] = set()
     for path in sorted(at_base.final):
         src = renames.get(path, path)  # a rename's destination merges its source's content
         now, ancestor, theirs = follow(src), at_base.base.get(src), at_base.final[path]
         if ancestor is not None and (current.entry(now) is None or (now != src and theirs is None)):
-            problems.append(_gone_since(src, now, theirs, src in moved_away, current, base,
-                                        removed_by(src)))
+            if src not in gone:  # a rename's source and destination both lead here: once
+                gone.add(src)
+                problems.append(_gone_since(src, now, theirs, src in moved_away, current,
+                                            base, removed_by(src)))
             continue
         if path in sources:
             continue  # still there: its rename moves it

@@ -300,3 +300,4 @@ def test_a_rename_whose_source_or_destination_changed_since_is_a_conflict(now, w
                            lambda p: p, lambda *a: MergeResult(b"", True), _norm,
                            removed_by=lambda p: "commit 1234 (drop f)")
     assert want in e.value.render()
+    assert len(e.value.problems) == 1  # the rename's source and destination: one conflict
