@@ -176,13 +176,16 @@ def _gone_since(path: str, now: str, theirs, moved: bool, current: Snapshot, bas
     if now != path:
         what = f"{by} renamed it to {now}"
     elif current.kind(path) in names:
-        what = f"{by} replaced it by {names[current.kind(path)]}"
+        # the commit that took the file is named; what stands there now may have come
+        # with it or later, so the two are said apart
+        what = f"{by} took the file away and {names[current.kind(path)]} stands there now"
     else:  # a leading folder that is something else now (a submodule: its files are not ours)
         parts = path.split("/")
         for i in range(1, len(parts)):
             k = current.kind("/".join(parts[:i]))
             if k in ("submodule", "file", "symlink"):
-                what = f"{by} replaced {'/'.join(parts[:i])} by {names[k]}"
+                what = (f"{by} took the file away and {names[k]} stands at "
+                        f"{'/'.join(parts[:i])} now")
                 break
     does = "moves it away" if moved else "deletes it" if theirs is None else "changes it"
     return Problem(f"the answer was written against {base[:12]}; since then {what}, and the "

@@ -301,3 +301,24 @@ def test_a_rename_whose_source_or_destination_changed_since_is_a_conflict(now, w
                            removed_by=lambda p: "commit 1234 (drop f)")
     assert want in e.value.render()
     assert len(e.value.problems) == 1  # the rename's source and destination: one conflict
+
+
+class _Submodule(Files):
+    """The current files: a submodule where the base's f.txt was."""
+
+    def entry(self, path):
+        return None
+
+    def kind(self, path):
+        return "submodule" if path == "f.txt" else None
+
+
+def test_what_stands_where_a_file_was_is_said_apart_from_the_commit_that_took_it():
+    # the commit named took the file; a submodule there may have come later (review)
+    with pytest.raises(ApplyError) as e:
+        merge_into_current(_renamed_at_base(), "1" * 40, _Submodule({}), lambda p: p,
+                           lambda *a: MergeResult(b"", True), _norm,
+                           removed_by=lambda p: "commit 1234 (rm)")
+    text = e.value.render()
+    assert "commit 1234 (rm) took the file away and a submodule stands there now" in text
+    assert "replaced" not in text
