@@ -312,7 +312,8 @@ class _Planner(MoveChecks, PutChecks):
                           "a symbolic link on disk; ai-apply never reads or writes through a link")
             elif self.on_disk(path):
                 self.fail(source, path, f"cannot {verb} {path}: it is not tracked by git",
-                          hint="ai-apply only edits tracked files; `git add` it first")
+                          hint="ai-apply edits committed files: `git add` it, then commit it "
+                               "or give --include-dirty (which takes staged changes in too)")
             else:
                 from .missing_file import missing_file_hint  # the error path only
 
