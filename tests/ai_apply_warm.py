@@ -187,6 +187,16 @@ _STDIO = (None, None)
 _REREAD: list[str] = []  # modules whose top level reads the environment
 
 
+def _preload_grammars() -> None:
+    """Every grammar loaded once (grammar/code_tree.py keeps each it loads): a child reads
+    code through the grammar the command would load for it, without loading it again
+    (about 10 ms a run that touches a Python file)."""
+    from git_aiapply.grammar import code_tree, languages
+
+    for grammar in languages.ALL:
+        code_tree._loaded(grammar)
+
+
 def serve() -> None:
     global _STDIO
     requests = os.fdopen(os.dup(0), "rb")
@@ -198,6 +208,7 @@ def serve() -> None:
     _STDIO = (sys.stdout.encoding, sys.stdout.errors)
     _preload()
     _REREAD[:] = _preload_package()
+    _preload_grammars()
     # Every object the server holds now, out of the collector's sight: a child's collections
     # (and the one at its interpreter's shutdown) would otherwise visit, and so copy, every
     # page of the preloaded modules (about two thirds of a small run's time).
