@@ -8,8 +8,11 @@ import pytest
 
 from conftest import AI_APPLY, GitRepo
 
-# the command line end to end: the installed script itself, started with exec (conftest.py)
-pytestmark = pytest.mark.real_command
+# The command line end to end.  The tests marked real_command start the installed script
+# itself with exec (its entry path: standard input, the working folder, usage errors,
+# outside a repository, the output formats); the others run the same command from the
+# warm server (conftest.py), which only saves the interpreter's start.
+REAL = pytest.mark.real_command
 
 PATCH_A = """Uppercase the first letter of a.
 
@@ -31,6 +34,7 @@ def based(repo: GitRepo) -> GitRepo:
     return repo
 
 
+@REAL
 def test_apply_commits_once_with_explanation_and_trailers(based: GitRepo):
     base = based.head()
     r = based.run(response=PATCH_A)
@@ -56,18 +60,21 @@ def test_same_response_again_does_nothing(based: GitRepo):
     assert based.head() == head
 
 
+@REAL
 def test_stdin_and_dash(based: GitRepo):
     r = based.run("-", stdin=PATCH_A.encode())
     assert r.returncode == 0, r.err
     assert based.read("a.txt").startswith(b"Alpha")
 
 
+@REAL
 def test_no_argument_reads_stdin(based: GitRepo):
     r = based.run(stdin=PATCH_A.encode())
     assert r.returncode == 0, r.err
     assert based.count() == 2
 
 
+@REAL
 def test_runs_from_a_subfolder_with_root_relative_paths(based: GitRepo):
     r = based.run(response=PATCH_A, cwd=based.root / "src")
     assert r.returncode == 0, r.err
@@ -138,6 +145,7 @@ def test_no_trailers(based: GitRepo):
     assert "AI-" not in based.message()
 
 
+@REAL
 @pytest.mark.parametrize("args,why", [
     (["--no-such-option"], "unknown option 'no-such-option'"),
     (["/nonexistent/response.md"], "cannot read"),
@@ -152,6 +160,7 @@ def test_usage_errors_exit_2(based: GitRepo, args, why):
     assert based.snapshot() == before
 
 
+@REAL
 def test_not_a_repository_is_fatal(tmp_path, git_env):
     d = tmp_path / "plain"
     d.mkdir()
@@ -164,6 +173,7 @@ def test_not_a_repository_is_fatal(tmp_path, git_env):
     assert "Traceback" not in r.stderr
 
 
+@REAL
 def test_locked_index_refuses(based: GitRepo):
     lock = based.root / ".git" / "index.lock"
     lock.write_bytes(b"")
@@ -235,6 +245,7 @@ def test_rename_followed_by_git_log(based: GitRepo):
     assert not (based.root / "docs").exists()  # git removes emptied folders
 
 
+@REAL
 def test_json_outcome(based: GitRepo):
     r = based.run("--json", response=PATCH_A)
     assert r.returncode == 0
@@ -255,6 +266,7 @@ def test_json_refusal_has_locations(based: GitRepo):
     assert {"line": 1, "text": "alpha"} in err["nearby"]
 
 
+@REAL
 def test_check_and_diff_write_nothing(based: GitRepo):
     before = based.snapshot()
     r = based.run("--check", response=PATCH_A)
@@ -293,6 +305,7 @@ def test_prompt_per_format(based: GitRepo, fmt):
     assert r.returncode == 0 and len(r.out) > 200
 
 
+@REAL
 def test_demo_runs(based: GitRepo):
     r = based.run("demo", "--no-keep")
     assert r.returncode == 0, r.err
