@@ -442,13 +442,9 @@ class _Planner(MoveChecks, PutChecks):
                          old: FileState | None) -> tuple[str, str | None] | None:
         """(reason, hint) when a whole-file write cannot go to ``path`` (what is there now:
         ``k``, ``old``), else None."""
-        if k == "dir" and not self.emptied_folder(path):
-            return f"cannot create {path}: it is a folder", None
-        if k == "submodule":
-            return f"cannot create {path}: it is a submodule", None
-        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
-            return (f"{path} exists but is not tracked by git; ai-apply never overwrites an "
-                    "untracked file", "move it away or `git add` it first")
+        standing = self.in_the_way("create", path, k, old)
+        if standing is not None:
+            return standing
         if old is not None and not op.replace and old.data:
             empty, hint = _EMPTY_OLD_SIDE.get(op.source.format, _EMPTY_OLD_SIDE[""])
             return (f"{path} already exists; {empty} only creates new files or fills empty "

@@ -16,7 +16,8 @@ MODE_EXEC = 0o100755
 
 
 class PutChecks:
-    """The put of a computed file state, for ``plan._Planner``."""
+    """The put of a computed file state, for ``plan._Planner``; and what stands in the
+    way of any whole file written at a path (``in_the_way``, for creations too)."""
 
     def put(self, op: PutFile) -> None:
         """``op``'s state at its path, through the planner's checks: the path itself and
@@ -41,17 +42,26 @@ class PutChecks:
         else:
             self.record(path, "mode")
 
+    def in_the_way(self, verb: str, path: str, k: str | None,
+                   old: FileState | None) -> tuple[str, str | None] | None:
+        """(reason, hint) when what stands at ``path`` keeps a file from being written
+        there (a folder that keeps files, a submodule, an untracked file), else None."""
+        if k == "dir" and not self.emptied_folder(path):
+            return f"cannot {verb} {path}: it is a folder", None
+        if k == "submodule":
+            return f"cannot {verb} {path}: it is a submodule", None
+        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
+            return (f"{path} exists but is not tracked by git; ai-apply never overwrites an "
+                    "untracked file", "move it away or `git add` it first")
+        return None
+
     def put_refusal(self, path: str, k: str | None, old, mode: int) -> tuple[str, str | None] | None:
         """(reason, hint) when a computed state cannot go to ``path`` (``k``, ``old``: what
         is there now), else None: a folder that keeps files, a submodule, an untracked
         file, a symbolic link (never written through or over), a mode git cannot hold."""
-        if k == "dir" and not self.emptied_folder(path):
-            return f"cannot write {path}: it is a folder", None
-        if k == "submodule":
-            return f"cannot write {path}: it is a submodule", None
-        if old is None and path not in self.overlay and k != "dir" and self.on_disk(path):
-            return (f"{path} exists but is not tracked by git; ai-apply never overwrites an "
-                    "untracked file", "move it away or `git add` it first")
+        standing = self.in_the_way("write", path, k, old)
+        if standing is not None:
+            return standing
         if k == "symlink" or mode not in (MODE_FILE, MODE_EXEC):
             what = "it is a symbolic link" if k == "symlink" else f"unsupported mode {mode:o}"
             return f"cannot write {path}: {what}", None
