@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pygit2
 
-from ..errors import ApplyError, ErrorKind, FatalError, Problem, UsageError
+from ..errors import STORE_HINT, ApplyError, ErrorKind, FatalError, Problem, UsageError
 from .faults import remove_file
 
 
@@ -143,9 +143,12 @@ def _common_dir(gitdir: str) -> str:
 
 
 def refuse_bad_packed_refs(commondir: str) -> None:
-    """FatalError (``repository``) when packed-refs holds a line git cannot read, in git's
-    words: `git commit` dies so at its ref update, where libgit2 reads the file only to
-    list the refs (a lookup skips the line, and the commit would be made)."""
+    """FatalError (``repository``) when a ref update would make git die on packed-refs,
+    in git's words, where libgit2 skips a line it cannot read and commits.  git's rule
+    at a ref update: a file with the ``sorted`` trait (what `git pack-refs` writes) is
+    searched, not read whole, so only an unterminated last line stops it; a file without
+    it is read whole, so any line it cannot read does.  (Listing every ref, as
+    `attempts` does, reads the whole file in both: libgit2 says so, errors.store_fatal.)"""
     path = os.path.join(commondir, "packed-refs")
     try:
         with open(path, "rb") as f:
@@ -154,18 +157,19 @@ def refuse_bad_packed_refs(commondir: str) -> None:
         return  # none (or unreadable: libgit2's own error when it needs it)
     import re
 
-    body = data.split(b"\n", 1)[1] if data.startswith(b"# pack-refs with:") else data
+    header = data.split(b"\n", 1)[0] if data.startswith(b"# pack-refs with:") else b""
+    body = data[len(header) + 1:] if header else data
     oid = rb"(?:[0-9a-f]{64}|[0-9a-f]{40})"
+    whole = b" sorted " not in header + b" "  # sorted: searched, never read whole (a big file)
     bad = re.search(rb"^(?!%s [^\n]|\^%s$).*$" % (oid, oid), body.removesuffix(b"\n"),
-                    re.MULTILINE) if body else None
+                    re.MULTILINE) if body and whole else None
     if bad is None and (not data or data.endswith(b"\n")):
         return
     shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
     line = bad.group(0) if bad is not None else data.rsplit(b"\n", 1)[-1]
     what = "unexpected line" if bad is not None else "unterminated line"
     raise FatalError(f"{what} in {shown}: {line.decode('utf-8', 'replace')}",
-                     kind=ErrorKind.REPOSITORY, hint="the repository is damaged: `git fsck` "
-                     "names what is missing or broken")
+                     kind=ErrorKind.REPOSITORY, hint=STORE_HINT)
 
 
 def _ref_home(gitdir: str, refname: str) -> str:

@@ -232,12 +232,13 @@ _SHA = "34f03fbfac3880dffd331663d3e64f478537ab07"
     (f"{_SHA} refs/heads/cut", f"unterminated line in .git/packed-refs: {_SHA} refs/heads/cut"),
 ])
 def test_a_packed_refs_line_git_cannot_read_is_fatal_in_its_words(base: GitRepo, extra, said):
-    """As git dies reading the whole file (`git for-each-ref`, `git branch`; `git commit`
-    at its ref update checks the last line's length only), where libgit2 would skip the
-    line and commit; each case checked against git itself."""
+    """A file without the sorted trait is read whole at a ref update (git sorts it
+    first), and a line git cannot read is fatal in git's words where libgit2 would skip
+    it and commit; the words checked against git reading the whole file."""
     base.git("pack-refs", "--all")
     path = base.root / ".git" / "packed-refs"
-    path.write_bytes(path.read_bytes() + extra.encode())
+    unsorted = path.read_bytes().replace(b" sorted", b"", 1)
+    path.write_bytes(unsorted + extra.encode())
     git = subprocess.run(["git", "for-each-ref"], cwd=base.root,
                          env=base.env, capture_output=True, text=True)
     if said is None:
@@ -248,3 +249,17 @@ def test_a_packed_refs_line_git_cannot_read_is_fatal_in_its_words(base: GitRepo,
         refuse_bad_packed_refs(str(base.root / ".git"))
     assert (caught.value.message, caught.value.kind) == (said, "repository")
     assert git.returncode == 128 and git.stderr == f"fatal: {said}\n"
+
+
+def test_a_sorted_packed_refs_is_searched_as_git_searches_it(base: GitRepo):
+    # git pack-refs writes the sorted trait: a ref update searches the file (a large one
+    # is never read whole), so a bad line in it stops only a listing; an unterminated
+    # last line stops the update too
+    base.git("pack-refs", "--all")
+    path = base.root / ".git" / "packed-refs"
+    good = path.read_bytes()
+    path.write_bytes(good + b"garbage\n")
+    refuse_bad_packed_refs(str(base.root / ".git"))  # as `git commit` goes on
+    path.write_bytes(good + f"{_SHA} refs/heads/cut".encode())
+    with pytest.raises(FatalError, match="unterminated line"):
+        refuse_bad_packed_refs(str(base.root / ".git"))
